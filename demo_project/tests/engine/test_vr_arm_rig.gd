@@ -1,0 +1,124 @@
+## VRArmRig on a humanoid skeleton driven by simulated XR controllers.
+extends EngineTest
+
+var _updated_frames := 0
+var _hand_errors: Array[float] = []
+var _rig_parts: Dictionary
+
+
+func _on_skeleton_updated() -> void:
+	# Runs after the modifiers: the pose the player sees this frame.
+	_updated_frames += 1
+	var p := _rig_parts
+	for side in ["left", "right"]:
+		var bone := "LeftHand" if side == "left" else "RightHand"
+		var target: Node3D = p[side]
+		_hand_errors.append(bone_global_position(p.skeleton, bone).distance_to(target.global_position))
+
+
+## The hand bone lands on the controller in the same frame the controller moved.
+func test_hands_follow_controllers_in_the_same_frame() -> void:
+	_rig_parts = make_tracked_rig()
+	var p := _rig_parts
+	var sim: XRTrackingSimulator = p.simulator
+	p.skeleton.skeleton_updated.connect(_on_skeleton_updated)
+	await frames(2)
+	var worst := 0.0
+	for i in 60:
+		var t := i / 60.0
+		# Reachable targets in front of and beside the body (shoulders at y = 1.41, x = +-0.17).
+		var left := Vector3(0.25 + 0.1 * sin(t * 6.0), 1.2 + 0.15 * cos(t * 4.0), 0.25 + 0.1 * sin(t * 3.0))
+		var right := Vector3(-0.3, 1.1 + 0.2 * t, 0.3 - 0.1 * t)
+		sim.set_hand_pose("left", Transform3D(Basis.from_euler(Vector3(t, 0.5, 0)), left))
+		sim.set_hand_pose("right", Transform3D(Basis(), right))
+		_hand_errors.clear()
+		await get_tree().process_frame
+		check(not _hand_errors.is_empty(), "skeleton_updated fired in frame %d" % i)
+		for e in _hand_errors:
+			worst = maxf(worst, e)
+	check(worst < 0.001, "hand within 1 mm of its controller in the same frame, worst %.5f m" % worst)
+	check(_updated_frames >= 60, "skeleton updated every frame (%d)" % _updated_frames)
+	# The hand bone also takes the controller's rotation.
+	await p.skeleton.skeleton_updated
+	var hand_basis: Basis = bone_global_basis(p.skeleton, "RightHand")
+	check(hand_basis.get_rotation_quaternion().angle_to(Quaternion()) < 0.01, "right hand rotation follows its target")
+	p.skeleton.skeleton_updated.disconnect(_on_skeleton_updated)
+
+
+## Bone lengths stay as they are while the arm moves.
+func test_bone_lengths_are_kept() -> void:
+	var p := make_tracked_rig()
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.0, 0.3)))
+	await frames(2)
+	var s: Skeleton3D = p.skeleton
+	await s.skeleton_updated
+	var upper := bone_global_position(s, "LeftUpperArm")
+	var elbow := bone_global_position(s, "LeftLowerArm")
+	var wrist := bone_global_position(s, "LeftHand")
+	check_near(upper.distance_to(elbow), 0.28, 1e-4, "upper arm length")
+	check_near(elbow.distance_to(wrist), 0.24, 1e-4, "forearm length")
+
+
+## The elbow bends toward its hint: move the hint up and the elbow rises.
+func test_elbow_bends_toward_the_hint() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.3, 0.3)))
+	var hint: Node3D = p.left_hint
+	hint.position = Vector3(0.6, 0.8, -0.2)
+	await frames(2)
+	await s.skeleton_updated
+	var elbow_low := bone_global_position(s, "LeftLowerArm")
+	hint.position = Vector3(0.6, 2.2, -0.2)
+	await frames(1)
+	await s.skeleton_updated
+	var elbow_high := bone_global_position(s, "LeftLowerArm")
+	check(elbow_low.y < 1.3, "elbow below the shoulder-hand line with a low hint (%s)" % elbow_low)
+	check(elbow_high.y > elbow_low.y + 0.1, "elbow rises with the hint (%s -> %s)" % [elbow_low, elbow_high])
+	check_vec_near(bone_global_position(s, "LeftHand"), Vector3(0.3, 1.3, 0.3), 0.001, "hand stays on target")
+
+
+## A target out of reach: the arm points straight at it.
+func test_unreachable_target_points_the_arm_at_it() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var target := Vector3(1.5, 1.8, 1.0)
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(2)
+	await s.skeleton_updated
+	var shoulder := bone_global_position(s, "LeftUpperArm")
+	var wrist := bone_global_position(s, "LeftHand")
+	var dir := (target - shoulder).normalized()
+	check((wrist - shoulder).normalized().dot(dir) > 0.9999, "arm points at the target")
+	check_near(shoulder.distance_to(wrist), 0.52, 1e-3, "arm fully extended")
+
+
+## Wrong bone names: a configuration warning naming the bone, and at most one error in the log
+## however many frames run.
+func test_missing_bone_gives_a_warning_not_error_spam() -> void:
+	expect_errors(1)
+	var p := make_tracked_rig()
+	var rig: VRArmRig = p.rig
+	rig.left_upper_arm_bone = "NoSuchBone"
+	var warnings := rig.get_setup_problems()
+	var named := false
+	for w in warnings:
+		if w.contains("NoSuchBone"):
+			named = true
+	check(named, "configuration warning names the missing bone: %s" % [warnings])
+	await frames(30)
+	# The right arm still works.
+	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.2, 0.3)))
+	await frames(1)
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "RightHand"), Vector3(-0.3, 1.2, 0.3), 0.001, "right arm still solved")
+
+
+## A modifier outside a skeleton warns instead of failing.
+func test_rig_without_skeleton_warns() -> void:
+	expect_errors(1)
+	var rig := VRArmRig.new()
+	add_child(rig)
+	var warnings := rig.get_setup_problems()
+	check(warnings.size() > 0 and warnings[0].contains("Skeleton3D"), "warns about the missing Skeleton3D: %s" % [warnings])
+	await frames(5)

@@ -1,0 +1,88 @@
+## Base of every engine test file: assertions, frame waiting and scene-building helpers.
+class_name EngineTest
+extends Node3D
+
+var failures: Array[String] = []
+## How many engine errors this test may log without failing (see `expect_errors`).
+var allowed_errors := 0
+
+
+func check(condition: bool, message: String) -> bool:
+	if not condition:
+		failures.append(message)
+	return condition
+
+
+func check_near(a: float, b: float, tolerance: float, message: String) -> bool:
+	return check(absf(a - b) <= tolerance, "%s: %f vs %f (tolerance %f)" % [message, a, b, tolerance])
+
+
+func check_vec_near(a: Vector3, b: Vector3, tolerance: float, message: String) -> bool:
+	return check(a.distance_to(b) <= tolerance, "%s: %s vs %s, %.5f m apart (tolerance %.5f)" % [message, a, b, a.distance_to(b), tolerance])
+
+
+## The test expects up to `count` engine errors (for example one clear configuration error).
+func expect_errors(count: int) -> void:
+	allowed_errors = count
+
+
+func frames(count: int = 1) -> void:
+	for i in count:
+		await get_tree().process_frame
+
+
+## An XR origin with camera and two controllers, a simulator feeding them, and a humanoid avatar
+## with a `VRArmRig` whose targets are the controllers. Returns the parts by name.
+func make_tracked_rig(fingers: bool = true) -> Dictionary:
+	var origin := XROrigin3D.new()
+	origin.name = "XROrigin3D"
+	add_child(origin)
+	var camera := XRCamera3D.new()
+	camera.name = "XRCamera3D"
+	origin.add_child(camera)
+	var controllers := {}
+	for side in ["left", "right"]:
+		var c := XRController3D.new()
+		c.name = side.capitalize() + "Controller"
+		c.tracker = StringName(side + "_hand")
+		origin.add_child(c)
+		controllers[side] = c
+	var simulator := XRTrackingSimulator.new()
+	simulator.name = "XRTrackingSimulator"
+	add_child(simulator)
+	var avatar := Node3D.new()
+	avatar.name = "Avatar"
+	add_child(avatar)
+	var skeleton := HumanoidBuilder.build(fingers)
+	avatar.add_child(skeleton)
+	var hints := {}
+	for side in ["left", "right"]:
+		var h := Marker3D.new()
+		h.name = side.capitalize() + "Hint"
+		var s := 1.0 if side == "left" else -1.0
+		h.position = Vector3(0.45 * s, 0.9, -0.3)
+		avatar.add_child(h)
+		hints[side] = h
+	var rig := VRArmRig.new()
+	rig.name = "VRArmRig"
+	rig.left_target = controllers.left
+	rig.right_target = controllers.right
+	rig.left_hint = hints.left
+	rig.right_hint = hints.right
+	skeleton.add_child(rig)
+	return {
+		"origin": origin, "camera": camera, "left": controllers.left, "right": controllers.right,
+		"simulator": simulator, "avatar": avatar, "skeleton": skeleton, "rig": rig,
+		"left_hint": hints.left, "right_hint": hints.right,
+	}
+
+
+## Global position of a bone as the skeleton shows it after the modifiers ran.
+func bone_global_position(skeleton: Skeleton3D, bone: String) -> Vector3:
+	var idx := skeleton.find_bone(bone)
+	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).origin
+
+
+func bone_global_basis(skeleton: Skeleton3D, bone: String) -> Basis:
+	var idx := skeleton.find_bone(bone)
+	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).basis

@@ -1,0 +1,15 @@
+//! **vr_arms** GDExtension: Godot nodes around the pure stages of `vr_arms_core`.
+//!
+//! Thin glue only: each node reads Godot state, converts it at the edge (`convert`), calls the
+//! core, and writes the result back. No maths is re-implemented here.
+
+use godot::prelude::*;
+
+mod convert;
+mod nodes;
+mod problems;
+
+struct VrArmsExtension;
+
+#[gdextension]
+unsafe impl ExtensionLibrary for VrArmsExtension {}

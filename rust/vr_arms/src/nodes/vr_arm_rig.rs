@@ -1,0 +1,364 @@
+//! `VRArmRig`: the two-bone arm solve for both arms, as a `SkeletonModifier3D`.
+
+use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::arm_solve::body_forward_from_rest;
+use vr_arms_core::{ArmBones, ArmCalibration, ArmGoal, Pose, solve_arm};
+
+use crate::convert::{pose, to_quaternion, vec3};
+use crate::problems::ProblemReport;
+
+/// Solves both arms of a humanoid [Skeleton3D] with analytic two-bone IK every frame: the hand
+/// bone goes to a target node (the controller, or the last stage of the arm target pipeline) and
+/// the elbow bends toward a hint node.
+///
+/// Place it as a child of the [Skeleton3D]. It runs after any [AnimationPlayer] or
+/// [AnimationTree], so authored animation and the arms compose. The hand lands on its target in
+/// the same frame the target moved (zero frames of lag) whenever the target is within reach.
+///
+/// Bone names default to Godot's [SkeletonProfileHumanoid] (`LeftUpperArm`, `LeftLowerArm`,
+/// `LeftHand`, ...). Arm lengths and the elbow's hinge axis are measured from the skeleton's rest
+/// pose, so no tuning is needed for a standard humanoid.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct VRArmRig {
+    /// Node whose global transform is the left wrist target (position and hand rotation).
+    #[export_group(name = "Left Arm", prefix = "left_")]
+    #[export]
+    #[var(set = set_left_target)]
+    left_target: Option<Gd<Node3D>>,
+    /// Node whose global position the left elbow bends toward (the pole). Without one the elbow
+    /// bends down and back.
+    #[export]
+    #[var(set = set_left_hint)]
+    left_hint: Option<Gd<Node3D>>,
+    /// Name of the left upper-arm bone.
+    #[export]
+    #[var(set = set_left_upper_arm_bone)]
+    left_upper_arm_bone: GString,
+    /// Name of the left forearm bone (its origin is the elbow).
+    #[export]
+    #[var(set = set_left_lower_arm_bone)]
+    left_lower_arm_bone: GString,
+    /// Name of the left hand bone (its origin is the wrist).
+    #[export]
+    #[var(set = set_left_hand_bone)]
+    left_hand_bone: GString,
+
+    /// Node whose global transform is the right wrist target (position and hand rotation).
+    #[export_group(name = "Right Arm", prefix = "right_")]
+    #[export]
+    #[var(set = set_right_target)]
+    right_target: Option<Gd<Node3D>>,
+    /// Node whose global position the right elbow bends toward (the pole). Without one the elbow
+    /// bends down and back.
+    #[export]
+    #[var(set = set_right_hint)]
+    right_hint: Option<Gd<Node3D>>,
+    /// Name of the right upper-arm bone.
+    #[export]
+    #[var(set = set_right_upper_arm_bone)]
+    right_upper_arm_bone: GString,
+    /// Name of the right forearm bone (its origin is the elbow).
+    #[export]
+    #[var(set = set_right_lower_arm_bone)]
+    right_lower_arm_bone: GString,
+    /// Name of the right hand bone (its origin is the wrist).
+    #[export]
+    #[var(set = set_right_hand_bone)]
+    right_hand_bone: GString,
+
+    /// When on, each hand bone takes its target's rotation; when off, the hand keeps its pose
+    /// relative to the forearm.
+    #[export_group(name = "Solve")]
+    #[export]
+    apply_hand_rotation: bool,
+
+    arms: [Option<BoundArm>; 2],
+    bound_to: Option<(InstanceId, u64)>,
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+/// One arm's resolved bones and rest measurements.
+#[derive(Clone, Copy, Debug)]
+struct BoundArm {
+    parent: i32,
+    upper: i32,
+    lower: i32,
+    hand: i32,
+    calibration: ArmCalibration,
+    default_pole: glam::Vec3,
+}
+
+const LEFT: usize = 0;
+const RIGHT: usize = 1;
+
+#[godot_api]
+impl ISkeletonModifier3D for VRArmRig {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        Self {
+            left_target: None,
+            left_hint: None,
+            left_upper_arm_bone: "LeftUpperArm".into(),
+            left_lower_arm_bone: "LeftLowerArm".into(),
+            left_hand_bone: "LeftHand".into(),
+            right_target: None,
+            right_hint: None,
+            right_upper_arm_bone: "RightUpperArm".into(),
+            right_lower_arm_bone: "RightLowerArm".into(),
+            right_hand_bone: "RightHand".into(),
+            apply_hand_rotation: true,
+            arms: [None, None],
+            bound_to: None,
+            report: ProblemReport::new("VRArmRig"),
+            base,
+        }
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+            return;
+        };
+        self.bind(&skeleton);
+        let problems = self.problems();
+        self.report.runtime(&problems);
+
+        let to_skeleton = skeleton.get_global_transform().affine_inverse();
+        for side in [LEFT, RIGHT] {
+            let Some(arm) = self.arms[side] else { continue };
+            let Some(target) = self.valid_target(side) else {
+                continue;
+            };
+            let target = pose(&(to_skeleton * target.get_global_transform()));
+            let bones = ArmBones {
+                parent: bone_pose(&skeleton, arm.parent),
+                upper: bone_pose(&skeleton, arm.upper),
+                lower: bone_pose(&skeleton, arm.lower),
+                hand: bone_pose(&skeleton, arm.hand),
+            };
+            let hint = match self.valid_hint(side) {
+                Some(h) => vec3(to_skeleton * h.get_global_position()),
+                None => bones.upper.position + arm.default_pole,
+            };
+            let goal = ArmGoal {
+                target,
+                hint,
+                apply_hand_rotation: self.apply_hand_rotation,
+                reach: None,
+            };
+            let solved = solve_arm(&bones, &arm.calibration, &goal);
+            skeleton.set_bone_pose_rotation(arm.upper, to_quaternion(solved.upper_local));
+            skeleton.set_bone_pose_rotation(arm.lower, to_quaternion(solved.lower_local));
+            skeleton.set_bone_pose_rotation(arm.hand, to_quaternion(solved.hand_local));
+        }
+    }
+
+    fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.get_setup_problems()
+    }
+}
+
+#[godot_api]
+impl VRArmRig {
+    #[func]
+    fn set_left_target(&mut self, node: Option<Gd<Node3D>>) {
+        self.left_target = node;
+        self.changed(false);
+    }
+    #[func]
+    fn set_left_hint(&mut self, node: Option<Gd<Node3D>>) {
+        self.left_hint = node;
+        self.changed(false);
+    }
+    #[func]
+    fn set_left_upper_arm_bone(&mut self, name: GString) {
+        self.left_upper_arm_bone = name;
+        self.changed(true);
+    }
+    #[func]
+    fn set_left_lower_arm_bone(&mut self, name: GString) {
+        self.left_lower_arm_bone = name;
+        self.changed(true);
+    }
+    #[func]
+    fn set_left_hand_bone(&mut self, name: GString) {
+        self.left_hand_bone = name;
+        self.changed(true);
+    }
+    #[func]
+    fn set_right_target(&mut self, node: Option<Gd<Node3D>>) {
+        self.right_target = node;
+        self.changed(false);
+    }
+    #[func]
+    fn set_right_hint(&mut self, node: Option<Gd<Node3D>>) {
+        self.right_hint = node;
+        self.changed(false);
+    }
+    #[func]
+    fn set_right_upper_arm_bone(&mut self, name: GString) {
+        self.right_upper_arm_bone = name;
+        self.changed(true);
+    }
+    #[func]
+    fn set_right_lower_arm_bone(&mut self, name: GString) {
+        self.right_lower_arm_bone = name;
+        self.changed(true);
+    }
+    #[func]
+    fn set_right_hand_bone(&mut self, name: GString) {
+        self.right_hand_bone = name;
+        self.changed(true);
+    }
+
+    /// What is wrong with the setup (the same list the editor shows as configuration
+    /// warnings); empty when the rig is ready.
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Arm length (upper arm + forearm, metres in the skeleton's space) measured from the rest
+    /// pose; 0 when the arm's bones are not found. `side` is 0 for left, 1 for right.
+    #[func]
+    fn get_arm_length(&mut self, side: i32) -> f32 {
+        if let Some(skeleton) = self.base().get_skeleton() {
+            self.bind(&skeleton);
+        }
+        self.arms
+            .get(side.clamp(0, 1) as usize)
+            .copied()
+            .flatten()
+            .map(|a| a.calibration.arm_length())
+            .unwrap_or(0.0)
+    }
+
+    /// Bone names and node references changed: rebind on the next frame and refresh the editor.
+    fn changed(&mut self, bones: bool) {
+        if bones {
+            self.bound_to = None;
+        }
+        self.report.reset();
+        self.base_mut().update_configuration_warnings();
+    }
+
+    fn names(&self, side: usize) -> [&GString; 3] {
+        if side == LEFT {
+            [
+                &self.left_upper_arm_bone,
+                &self.left_lower_arm_bone,
+                &self.left_hand_bone,
+            ]
+        } else {
+            [
+                &self.right_upper_arm_bone,
+                &self.right_lower_arm_bone,
+                &self.right_hand_bone,
+            ]
+        }
+    }
+
+    fn valid_target(&self, side: usize) -> Option<Gd<Node3D>> {
+        let t = if side == LEFT {
+            &self.left_target
+        } else {
+            &self.right_target
+        };
+        t.as_ref().filter(|n| n.is_instance_valid()).cloned()
+    }
+
+    fn valid_hint(&self, side: usize) -> Option<Gd<Node3D>> {
+        let h = if side == LEFT {
+            &self.left_hint
+        } else {
+            &self.right_hint
+        };
+        h.as_ref().filter(|n| n.is_instance_valid()).cloned()
+    }
+
+    /// Resolves bone indices and measures the rest pose, when the skeleton or its bones changed.
+    fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
+        let key = (skeleton.instance_id(), skeleton.get_version());
+        if self.bound_to == Some(key) {
+            return;
+        }
+        self.bound_to = Some(key);
+        let find = |name: &GString| {
+            let i = skeleton.find_bone(name);
+            (i >= 0).then_some(i)
+        };
+        let indices: [Option<[i32; 3]>; 2] = [LEFT, RIGHT].map(|side| {
+            let [u, l, h] = self.names(side);
+            Some([find(u)?, find(l)?, find(h)?])
+        });
+        let rest = |i: i32| pose(&skeleton.get_bone_global_rest(i));
+        let forward = match (indices[LEFT], indices[RIGHT]) {
+            (Some(l), Some(r)) => {
+                body_forward_from_rest(rest(l[0]).position, rest(r[0]).position, glam::Vec3::Y)
+            }
+            _ => glam::Vec3::Z,
+        };
+        self.arms = [LEFT, RIGHT].map(|side| {
+            let [upper, lower, hand] = indices[side]?;
+            let parent = skeleton.get_bone_parent(upper);
+            let bones = ArmBones {
+                parent: if parent >= 0 {
+                    rest(parent)
+                } else {
+                    Pose::IDENTITY
+                },
+                upper: rest(upper),
+                lower: rest(lower),
+                hand: rest(hand),
+            };
+            Some(BoundArm {
+                parent,
+                upper,
+                lower,
+                hand,
+                calibration: ArmCalibration::from_rest(&bones, forward),
+                default_pole: (glam::Vec3::NEG_Y - forward * 0.5).normalize(),
+            })
+        });
+    }
+
+    /// Everything wrong with the setup, in words a user can act on.
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(skeleton) = self.base().get_skeleton() else {
+            out.push("VRArmRig must be a child of a Skeleton3D.".to_string());
+            return out;
+        };
+        for (side, label) in [(LEFT, "left"), (RIGHT, "right")] {
+            for name in self.names(side) {
+                if skeleton.find_bone(name) < 0 {
+                    out.push(format!(
+                        "Bone \"{name}\" ({label} arm) is not in the skeleton \"{}\".",
+                        skeleton.get_name()
+                    ));
+                }
+            }
+            if self.valid_target(side).is_none() {
+                out.push(format!(
+                    "No {label} target node: the {label} arm is not solved. Set \"{label}_target\"."
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
+    if bone < 0 {
+        return Pose::IDENTITY;
+    }
+    pose(&skeleton.get_bone_global_pose(bone))
+}

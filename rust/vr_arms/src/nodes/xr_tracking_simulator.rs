@@ -1,0 +1,292 @@
+//! `XRTrackingSimulator`: headset and controllers without a headset.
+
+use godot::classes::xr_pose::TrackingConfidence;
+use godot::classes::xr_positional_tracker::TrackerHand;
+use godot::classes::xr_server::TrackerType;
+use godot::classes::{FileAccess, INode, Node, XrControllerTracker, XrPositionalTracker, XrServer};
+use godot::prelude::*;
+use vr_arms_core::tracking_trace::{ControllerInputs, TrackingTrace};
+
+use crate::convert::to_transform;
+
+/// Simulated tracking: registers a `head` tracker and `left_hand` / `right_hand` controller
+/// trackers with the [XRServer] and feeds them poses and inputs, so [XRCamera3D] and
+/// [XRController3D] nodes move exactly as they would with a headset.
+///
+/// Poses are in XR tracking space (relative to the [XROrigin3D]), in metres. Set them from code
+/// ([method set_hand_pose], [method set_head_pose], [method set_input]) or replay a recorded trace
+/// ([method play_trace]). A tracker that a real XR runtime already provides is left alone unless
+/// [member take_over_existing] is on.
+#[derive(GodotClass)]
+#[class(base = Node)]
+pub struct XRTrackingSimulator {
+    /// Pose of the headset in tracking space.
+    #[export]
+    #[var(set = set_head_pose)]
+    head_pose: Transform3D,
+    /// Pose of the left controller in tracking space.
+    #[export]
+    #[var(set = set_left_hand_pose)]
+    left_hand_pose: Transform3D,
+    /// Pose of the right controller in tracking space.
+    #[export]
+    #[var(set = set_right_hand_pose)]
+    right_hand_pose: Transform3D,
+    /// Replace trackers that already exist (for example from a real OpenXR runtime) instead of
+    /// leaving them alone.
+    #[export]
+    take_over_existing: bool,
+    /// Trace playback speed (1 = real time).
+    #[export(range = (0.0, 4.0, or_greater))]
+    playback_speed: f32,
+
+    head: Option<Gd<XrPositionalTracker>>,
+    hands: [Option<Gd<XrControllerTracker>>; 2],
+    trace: Option<TrackingTrace>,
+    trace_time: f32,
+    base: Base<Node>,
+}
+
+const HAND_NAMES: [&str; 2] = ["left_hand", "right_hand"];
+
+#[godot_api]
+impl INode for XRTrackingSimulator {
+    fn init(base: Base<Node>) -> Self {
+        Self {
+            head_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(0.0, 1.65, 0.0)),
+            left_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(0.25, 0.95, -0.05)),
+            right_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(-0.25, 0.95, -0.05)),
+            take_over_existing: false,
+            playback_speed: 1.0,
+            head: None,
+            hands: [None, None],
+            trace: None,
+            trace_time: 0.0,
+            base,
+        }
+    }
+
+    fn enter_tree(&mut self) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.register();
+        self.push_all();
+    }
+
+    fn exit_tree(&mut self) {
+        self.unregister();
+    }
+
+    fn process(&mut self, delta: f64) {
+        let Some(trace) = &self.trace else { return };
+        self.trace_time += (delta as f32).max(0.0) * self.playback_speed;
+        let finished = self.trace_time > trace.duration();
+        if let Some(frame) = trace.sample(self.trace_time) {
+            self.head_pose = to_transform(&frame.head);
+            self.left_hand_pose = to_transform(&frame.left);
+            self.right_hand_pose = to_transform(&frame.right);
+            self.push_all();
+            self.push_inputs(0, &frame.left_inputs);
+            self.push_inputs(1, &frame.right_inputs);
+        }
+        if finished {
+            self.trace = None;
+            self.signals().trace_finished().emit();
+        }
+    }
+}
+
+#[godot_api]
+impl XRTrackingSimulator {
+    /// A replayed trace reached its end.
+    #[signal]
+    fn trace_finished();
+
+    #[func]
+    fn set_head_pose(&mut self, pose: Transform3D) {
+        self.head_pose = pose;
+        self.push_all();
+    }
+
+    #[func]
+    fn set_left_hand_pose(&mut self, pose: Transform3D) {
+        self.left_hand_pose = pose;
+        self.push_all();
+    }
+
+    #[func]
+    fn set_right_hand_pose(&mut self, pose: Transform3D) {
+        self.right_hand_pose = pose;
+        self.push_all();
+    }
+
+    /// Sets a controller's pose: `hand` is `"left"` or `"right"`. Bound [XRController3D]s move at
+    /// once.
+    #[func]
+    fn set_hand_pose(&mut self, hand: GString, pose: Transform3D) {
+        match hand_index(&hand) {
+            Some(0) => self.set_left_hand_pose(pose),
+            Some(_) => self.set_right_hand_pose(pose),
+            None => godot_error!(
+                "XRTrackingSimulator.set_hand_pose: hand must be \"left\" or \"right\", not \"{hand}\""
+            ),
+        }
+    }
+
+    /// Sets a controller input as an OpenXR action map would: `name` is for example `"grip"`,
+    /// `"trigger"` (floats 0..1), `"primary"` (thumbstick, [Vector2]) or `"ax_button"` (bool).
+    #[func]
+    fn set_input(&mut self, hand: GString, name: StringName, value: Variant) {
+        let Some(i) = hand_index(&hand) else {
+            godot_error!(
+                "XRTrackingSimulator.set_input: hand must be \"left\" or \"right\", not \"{hand}\""
+            );
+            return;
+        };
+        if let Some(t) = self.hands[i].as_mut() {
+            t.set_input(&name, &value);
+        }
+    }
+
+    /// Marks a controller as tracked or not. An untracked controller reports an invalid pose,
+    /// as a real one does when it leaves the cameras' view.
+    #[func]
+    fn set_hand_tracked(&mut self, hand: GString, tracked: bool) {
+        let Some(i) = hand_index(&hand) else { return };
+        if tracked {
+            self.push_all();
+        } else if let Some(t) = self.hands[i].as_mut() {
+            t.invalidate_pose("default");
+            t.invalidate_pose("grip");
+            t.invalidate_pose("aim");
+        }
+    }
+
+    /// Loads a tracking trace (CSV, see `vr_arms_core::tracking_trace`) and plays it from the
+    /// start. Returns false, with an error naming the line, when the file cannot be read.
+    #[func]
+    fn play_trace(&mut self, path: GString) -> bool {
+        let text = FileAccess::get_file_as_string(&path);
+        if text.is_empty() {
+            godot_error!("XRTrackingSimulator: cannot read trace \"{path}\"");
+            return false;
+        }
+        match TrackingTrace::parse_csv(&text.to_string()) {
+            Ok(trace) => {
+                self.trace = Some(trace);
+                self.trace_time = 0.0;
+                true
+            }
+            Err(e) => {
+                godot_error!("XRTrackingSimulator: trace \"{path}\", {e}");
+                false
+            }
+        }
+    }
+
+    /// Stops trace playback; poses stay where they are.
+    #[func]
+    fn stop_trace(&mut self) {
+        self.trace = None;
+    }
+
+    /// Whether a trace is playing.
+    #[func]
+    fn is_playing(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    fn register(&mut self) {
+        let mut server = XrServer::singleton();
+        let take = self.take_over_existing;
+        let mut claim = |name: &str| -> bool {
+            match server.get_tracker(name) {
+                Some(existing) if !take => {
+                    let _ = existing;
+                    false
+                }
+                Some(existing) => {
+                    server.remove_tracker(&existing);
+                    true
+                }
+                None => true,
+            }
+        };
+        if claim("head") {
+            let mut head = XrPositionalTracker::new_gd();
+            head.set_tracker_type(TrackerType::HEAD);
+            head.set_tracker_name("head");
+            head.set_tracker_desc("vr_arms simulated headset");
+            XrServer::singleton().add_tracker(&head);
+            self.head = Some(head);
+        }
+        for (i, name) in HAND_NAMES.iter().enumerate() {
+            if claim(name) {
+                let mut t = XrControllerTracker::new_gd();
+                t.set_tracker_type(TrackerType::CONTROLLER);
+                t.set_tracker_name(*name);
+                t.set_tracker_desc("vr_arms simulated controller");
+                t.set_tracker_hand(if i == 0 {
+                    TrackerHand::LEFT
+                } else {
+                    TrackerHand::RIGHT
+                });
+                XrServer::singleton().add_tracker(&t);
+                self.hands[i] = Some(t);
+            }
+        }
+    }
+
+    fn unregister(&mut self) {
+        let mut server = XrServer::singleton();
+        if let Some(head) = self.head.take() {
+            server.remove_tracker(&head);
+        }
+        for t in self.hands.iter_mut() {
+            if let Some(t) = t.take() {
+                server.remove_tracker(&t);
+            }
+        }
+    }
+
+    fn push_all(&mut self) {
+        let zero = Vector3::ZERO;
+        if let Some(h) = self.head.as_mut() {
+            h.set_pose(
+                "default",
+                self.head_pose,
+                zero,
+                zero,
+                TrackingConfidence::HIGH,
+            );
+        }
+        let poses = [self.left_hand_pose, self.right_hand_pose];
+        for (t, pose) in self.hands.iter_mut().zip(poses) {
+            if let Some(t) = t.as_mut() {
+                for name in ["default", "grip", "aim"] {
+                    t.set_pose(name, pose, zero, zero, TrackingConfidence::HIGH);
+                }
+            }
+        }
+    }
+
+    fn push_inputs(&mut self, hand: usize, inputs: &ControllerInputs) {
+        if let Some(t) = self.hands[hand].as_mut() {
+            t.set_input("grip", &inputs.grip.to_variant());
+            t.set_input("trigger", &inputs.trigger.to_variant());
+            t.set_input(
+                "primary",
+                &Vector2::new(inputs.stick.x, inputs.stick.y).to_variant(),
+            );
+        }
+    }
+}
+
+fn hand_index(hand: &GString) -> Option<usize> {
+    match hand.to_string().as_str() {
+        "left" | "left_hand" => Some(0),
+        "right" | "right_hand" => Some(1),
+        _ => None,
+    }
+}

@@ -1,0 +1,216 @@
+//! One arm's bones from a target and a hint: the bridge between bone transforms and
+//! [`solve_two_bone`](crate::two_bone_ik::solve_two_bone).
+//!
+//! The Godot `VRArmRig` node and the core pipeline both call [`solve_arm`], so the engine and
+//! the tests solve bones with the same code. All poses are in the skeleton's space.
+
+use glam::{Quat, Vec3};
+
+use crate::finite::direction;
+use crate::pose::Pose;
+use crate::two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone_with_reach};
+
+/// Global poses (skeleton space) of the bones one arm solve reads, before the solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmBones {
+    /// The upper arm's parent (clavicle / shoulder bone).
+    pub parent: Pose,
+    pub upper: Pose,
+    pub lower: Pose,
+    pub hand: Pose,
+}
+
+/// What the solve needs to know about the rig, measured once from the rest pose.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmCalibration {
+    /// The elbow hinge axis in the upper-arm bone's own space (unit).
+    pub hinge_in_upper: Vec3,
+    /// Upper-arm length (metres, skeleton space).
+    pub upper_length: f32,
+    /// Forearm length (metres, skeleton space).
+    pub lower_length: f32,
+}
+
+impl ArmCalibration {
+    /// Measures an arm from its rest globals. `body_forward` is the direction the character
+    /// faces in the same space. The elbow flexes the forearm toward the front of the body, so the
+    /// hinge is `upper_dir x forward` (for either side); a rest pose that is already bent gives
+    /// its own hinge instead, which also copes with odd rigs.
+    pub fn from_rest(bones: &ArmBones, body_forward: Vec3) -> Self {
+        let upper_vec = bones.lower.position - bones.upper.position;
+        let lower_vec = bones.hand.position - bones.lower.position;
+        let upper_dir = direction(upper_vec).unwrap_or(Vec3::NEG_Y);
+        let forward = direction(body_forward).unwrap_or(Vec3::Z);
+        let bent = direction(lower_vec)
+            .filter(|l| upper_dir.cross(*l).length() > 0.17) // more than ~10 degrees of bend
+            .and_then(|l| direction(upper_dir.cross(l)))
+            // Only trust the rest bend when it flexes toward the front.
+            .filter(|h| h.dot(upper_dir.cross(forward)) > 0.0);
+        let hinge = bent
+            .or_else(|| direction(upper_dir.cross(forward)))
+            .unwrap_or_else(|| upper_dir.any_orthonormal_vector());
+        Self {
+            hinge_in_upper: bones.upper.rotation.inverse() * hinge,
+            upper_length: upper_vec.length(),
+            lower_length: lower_vec.length(),
+        }
+    }
+
+    /// Total arm length (metres).
+    pub fn arm_length(&self) -> f32 {
+        self.upper_length + self.lower_length
+    }
+}
+
+/// The direction a character faces, from its rest pose: the left upper arm is on the character's
+/// left, so `forward = (left - right) x up`. Falls back to +Z (Godot's humanoid convention) when
+/// the shoulders coincide or lie along `up`.
+pub fn body_forward_from_rest(left_shoulder: Vec3, right_shoulder: Vec3, up: Vec3) -> Vec3 {
+    direction((left_shoulder - right_shoulder).cross(up)).unwrap_or(Vec3::Z)
+}
+
+/// What the arm should do this frame (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmGoal {
+    /// Wrist target: position, and the hand bone's desired rotation.
+    pub target: Pose,
+    /// Elbow hint (pole) position.
+    pub hint: Vec3,
+    /// Whether the hand bone takes the target's rotation (else it keeps its pose relative to
+    /// the forearm).
+    pub apply_hand_rotation: bool,
+    /// Effective shoulder->wrist distance (soft IK); `None` uses the target's distance.
+    pub reach: Option<f32>,
+}
+
+/// Bone-local rotations to write back (each relative to its parent bone), plus where the
+/// joints ended up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmSolve {
+    pub upper_local: Quat,
+    pub lower_local: Quat,
+    pub hand_local: Quat,
+    /// New global poses (skeleton space) of the three bones.
+    pub upper: Pose,
+    pub lower: Pose,
+    pub hand: Pose,
+    pub ik: TwoBoneSolution,
+}
+
+/// Solves one arm. Total: finite output for any input.
+pub fn solve_arm(bones: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -> ArmSolve {
+    let b = sanitize_bones(bones);
+    let target = goal.target.sanitized(&b.hand);
+    let hinge = b.upper.rotation * calibration.hinge_in_upper;
+    let pose = ArmPose {
+        shoulder: b.upper.position,
+        elbow: b.lower.position,
+        wrist: b.hand.position,
+        hinge,
+    };
+    let ik_goal = TwoBoneGoal {
+        target: target.position,
+        pole: goal.hint - b.upper.position,
+    };
+    let ik = solve_two_bone_with_reach(&pose, &ik_goal, goal.reach);
+
+    let upper_rot = (ik.upper_delta * b.upper.rotation).normalize();
+    let lower_rot = (ik.lower_delta * ik.upper_delta * b.lower.rotation).normalize();
+    let hand_rot = if goal.apply_hand_rotation {
+        target.rotation
+    } else {
+        (ik.lower_delta * ik.upper_delta * b.hand.rotation).normalize()
+    };
+    ArmSolve {
+        upper_local: (b.parent.rotation.inverse() * upper_rot).normalize(),
+        lower_local: (upper_rot.inverse() * lower_rot).normalize(),
+        hand_local: (lower_rot.inverse() * hand_rot).normalize(),
+        upper: Pose::new(b.upper.position, upper_rot),
+        lower: Pose::new(ik.elbow, lower_rot),
+        hand: Pose::new(ik.wrist, hand_rot),
+        ik,
+    }
+}
+
+fn sanitize_bones(bones: &ArmBones) -> ArmBones {
+    let parent = bones.parent.sanitized(&Pose::IDENTITY);
+    let upper = bones.upper.sanitized(&parent);
+    let lower = bones.lower.sanitized(&upper);
+    let hand = bones.hand.sanitized(&lower);
+    ArmBones {
+        parent,
+        upper,
+        lower,
+        hand,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn left_t_pose() -> ArmBones {
+        // Bone +Y along the bone (Godot humanoid convention): rotate +Y onto +X.
+        let along_x = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
+        ArmBones {
+            parent: Pose::new(Vec3::new(0.03, 1.4, 0.0), along_x),
+            upper: Pose::new(Vec3::new(0.17, 1.4, 0.0), along_x),
+            lower: Pose::new(Vec3::new(0.45, 1.4, 0.0), along_x),
+            hand: Pose::new(Vec3::new(0.69, 1.4, 0.0), along_x),
+        }
+    }
+
+    #[test]
+    fn forward_comes_from_the_shoulders() {
+        let f = body_forward_from_rest(
+            Vec3::new(0.17, 1.4, 0.0),
+            Vec3::new(-0.17, 1.4, 0.0),
+            Vec3::Y,
+        );
+        assert!(f.distance(Vec3::Z) < 1e-6);
+        assert_eq!(
+            body_forward_from_rest(Vec3::ZERO, Vec3::ZERO, Vec3::Y),
+            Vec3::Z
+        );
+    }
+
+    #[test]
+    fn t_pose_hinge_flexes_forward() {
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let hinge = bones.upper.rotation * cal.hinge_in_upper;
+        assert!(hinge.distance(Vec3::NEG_Y) < 1e-5, "{hinge}");
+        assert!((cal.arm_length() - 0.52).abs() < 1e-5);
+    }
+
+    #[test]
+    fn solved_locals_rebuild_the_solved_globals() {
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let target = Pose::new(Vec3::new(0.3, 1.1, 0.3), Quat::from_rotation_x(0.4));
+        let goal = ArmGoal {
+            target,
+            hint: Vec3::new(0.4, 0.9, -0.2),
+            apply_hand_rotation: true,
+            reach: None,
+        };
+        let s = solve_arm(&bones, &cal, &goal);
+        // Forward kinematics from the locals with the original bone offsets.
+        let upper = bones.parent.mul_pose(&Pose::new(
+            bones.parent.inverse_transform_point(bones.upper.position),
+            s.upper_local,
+        ));
+        let lower_offset = bones.upper.inverse().mul_pose(&bones.lower).position;
+        let lower = upper.mul_pose(&Pose::new(lower_offset, s.lower_local));
+        let hand_offset = bones.lower.inverse().mul_pose(&bones.hand).position;
+        let hand = lower.mul_pose(&Pose::new(hand_offset, s.hand_local));
+        assert!(
+            hand.position.distance(target.position) < 1e-4,
+            "{}",
+            hand.position
+        );
+        assert!(hand.rotation.angle_between(target.rotation) < 1e-3);
+        // Elbow bends toward the hint (down and back).
+        assert!(lower.position.y < 1.4 && lower.position.z < 0.3);
+    }
+}

@@ -1,0 +1,56 @@
+//! Guards at the core boundary: whatever comes in, only finite values go out.
+
+use glam::{Quat, Vec3};
+
+/// `v` when every component is finite, else `fallback`.
+#[inline]
+pub fn vec3_or(v: Vec3, fallback: Vec3) -> Vec3 {
+    if v.is_finite() { v } else { fallback }
+}
+
+/// `x` when finite, else `fallback`.
+#[inline]
+pub fn f32_or(x: f32, fallback: f32) -> f32 {
+    if x.is_finite() { x } else { fallback }
+}
+
+/// A unit quaternion from `q`: normalised when it has a usable length, else `fallback`.
+#[inline]
+pub fn quat_or(q: Quat, fallback: Quat) -> Quat {
+    let len_sq = q.length_squared();
+    if q.is_finite() && len_sq > 1e-12 {
+        q * len_sq.sqrt().recip()
+    } else {
+        fallback
+    }
+}
+
+/// Unit vector along `v`, or `None` when `v` is too short (or not finite) to have a direction.
+#[inline]
+pub fn direction(v: Vec3) -> Option<Vec3> {
+    let len = v.length();
+    if len.is_finite() && len > 1e-9 {
+        Some(v / len)
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn non_finite_values_are_replaced() {
+        assert_eq!(vec3_or(Vec3::new(f32::NAN, 0.0, 0.0), Vec3::ONE), Vec3::ONE);
+        assert_eq!(f32_or(f32::INFINITY, 2.0), 2.0);
+        assert_eq!(
+            quat_or(Quat::from_xyzw(0.0, 0.0, 0.0, 0.0), Quat::IDENTITY),
+            Quat::IDENTITY
+        );
+        let q = quat_or(Quat::from_xyzw(0.0, 0.0, 0.0, 2.0), Quat::IDENTITY);
+        assert!((q.length() - 1.0).abs() < 1e-6);
+        assert!(direction(Vec3::ZERO).is_none());
+        assert_eq!(direction(Vec3::new(0.0, 3.0, 0.0)), Some(Vec3::Y));
+    }
+}

@@ -1,0 +1,20 @@
+//! Pure maths of **vr_arms**: every stage of the VR arm pipeline as plain Rust on `glam` types.
+//!
+//! No Godot types live here, so everything is tested with plain `cargo test` and the same code
+//! runs in the engine (through the `vr_arms` GDExtension), in benchmarks and in the motion-capture
+//! evaluation.
+//!
+//! Conventions: metres, radians and seconds unless a name says otherwise (`_deg`, `_ms`).
+//! Every function is total: non-finite input is repaired at the boundary and no NaN or infinity
+//! ever comes out.
+
+pub mod arm_solve;
+pub mod finite;
+pub mod pose;
+pub mod smoothing;
+pub mod tracking_trace;
+pub mod two_bone_ik;
+
+pub use arm_solve::{ArmBones, ArmCalibration, ArmGoal, ArmSolve, solve_arm};
+pub use pose::Pose;
+pub use two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone};

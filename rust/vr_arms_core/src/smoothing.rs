@@ -1,0 +1,64 @@
+//! Frame-rate independent smoothing, written once.
+//!
+//! Exponential smoothing toward a goal with a `rate` (1/s) uses `alpha = 1 - exp(-rate * dt)`:
+//! two frames of `dt/2` give exactly the same result as one frame of `dt` when the goal is
+//! constant, so 72, 90, 120 and 144 Hz converge alike.
+
+/// Blend factor for exponential smoothing at `rate` (1/s) over `dt` (s). Always in `0..=1`;
+/// `dt <= 0` or non-finite gives 0 (no change), a non-finite or huge rate gives 1 (snap).
+#[inline]
+pub fn exp_alpha(rate: f32, dt: f32) -> f32 {
+    if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
+        return 0.0;
+    }
+    if rate.is_nan() || rate <= 0.0 {
+        return 0.0;
+    }
+    let a = 1.0 - (-rate * dt).exp();
+    if a.is_finite() {
+        a.clamp(0.0, 1.0)
+    } else {
+        1.0
+    }
+}
+
+/// Linear map of `x` from `a..b` onto `0..=1`, clamped; a degenerate range acts as a step at `a`.
+#[inline]
+pub fn inverse_lerp_clamped(a: f32, b: f32, x: f32) -> f32 {
+    let span = b - a;
+    if span.abs() < 1e-9 {
+        return if x >= a { 1.0 } else { 0.0 };
+    }
+    ((x - a) / span).clamp(0.0, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_is_frame_rate_independent() {
+        let rate = 18.0;
+        let one = exp_alpha(rate, 1.0 / 60.0);
+        let half = exp_alpha(rate, 1.0 / 120.0);
+        // Remaining distance after two half steps equals the remaining after one full step.
+        let remaining_two = (1.0 - half) * (1.0 - half);
+        assert!((remaining_two - (1.0 - one)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn alpha_handles_bad_time() {
+        assert_eq!(exp_alpha(10.0, 0.0), 0.0);
+        assert_eq!(exp_alpha(10.0, -1.0), 0.0);
+        assert_eq!(exp_alpha(10.0, f32::NAN), 0.0);
+        assert_eq!(exp_alpha(f32::INFINITY, 0.01), 1.0);
+        assert!(exp_alpha(10.0, 1000.0) <= 1.0);
+    }
+
+    #[test]
+    fn inverse_lerp_clamps() {
+        assert_eq!(inverse_lerp_clamped(0.25, 0.65, 0.0), 0.0);
+        assert_eq!(inverse_lerp_clamped(0.25, 0.65, 1.0), 1.0);
+        assert!((inverse_lerp_clamped(0.0, 2.0, 1.0) - 0.5).abs() < 1e-6);
+    }
+}

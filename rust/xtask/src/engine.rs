@@ -1,0 +1,243 @@
+//! Running Godot: the engine tests (headless) and the demo.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::build::build_extension;
+use crate::godot::{Godot, find_or_fetch};
+use crate::repo_root;
+
+/// Lines that fail a run whatever the tests said.
+const FATAL_PATTERNS: &[&str] = &[
+    "SCRIPT ERROR",
+    "Can't open dynamic library",
+    "Error loading extension",
+    "panicked at",
+    "ObjectDB instances leaked at exit",
+    "Parse Error",
+    "Failed to load script",
+];
+
+/// What a finished Godot run printed.
+pub struct GodotRun {
+    pub lines: Vec<String>,
+    pub success: bool,
+    pub status: String,
+}
+
+impl GodotRun {
+    /// Lines matching one of the fatal patterns.
+    pub fn fatal_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter(|l| FATAL_PATTERNS.iter().any(|p| l.contains(p)))
+            .map(String::as_str)
+            .collect()
+    }
+}
+
+/// Runs `cmd`, echoing its output with a prefix and collecting it; kills it after `timeout`.
+pub fn run_captured(mut cmd: Command, timeout: Duration) -> Result<GodotRun, String> {
+    eprintln!("xtask: running {cmd:?}");
+    cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot start Godot: {e}"))?;
+    let (tx, rx) = mpsc::channel::<String>();
+    let readers: Vec<_> = [
+        child
+            .stdout
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+        child
+            .stderr
+            .take()
+            .map(|s| Box::new(s) as Box<dyn std::io::Read + Send>),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|stream| {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stream).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        })
+    })
+    .collect();
+    drop(tx);
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    let mut timed_out = false;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(line) => {
+                println!("  | {line}");
+                lines.push(line);
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+        }
+        if !timed_out && start.elapsed() > timeout {
+            timed_out = true;
+            let _ = child.kill();
+        }
+    }
+    for r in readers {
+        let _ = r.join();
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    Ok(GodotRun {
+        lines,
+        success: status.success() && !timed_out,
+        status: if timed_out {
+            format!("killed after {} s", timeout.as_secs())
+        } else {
+            status.to_string()
+        },
+    })
+}
+
+/// Builds the extension, finds Godot and imports `project` once (headless).
+pub fn prepare(project: &str) -> Result<Godot, String> {
+    build_extension(false)?;
+    let godot = find_or_fetch()?;
+    eprintln!("xtask: Godot {} ({})", godot.version()?, godot.describe());
+    let path = repo_root().join(project);
+    let mut import = godot.command(["--headless", "--import", "--path"]);
+    import.arg(&path);
+    let run = run_captured(import, Duration::from_secs(300))?;
+    let fatal = run.fatal_lines();
+    if !run.success || !fatal.is_empty() {
+        return Err(format!(
+            "importing {project} failed ({}): {fatal:?}",
+            run.status
+        ));
+    }
+    Ok(godot)
+}
+
+/// `cargo xtask engine-test [filter]`.
+pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
+    let godot = prepare("demo_project")?;
+    let mut cmd = godot.command(["--headless", "--path"]);
+    cmd.arg(repo_root().join("demo_project"))
+        .arg("res://tests/run_tests.tscn")
+        .arg("--");
+    if let Some(filter) = rest.iter().find(|a| !a.starts_with("--")) {
+        cmd.arg(format!("--filter={filter}"));
+    }
+    let run = run_captured(cmd, Duration::from_secs(900))?;
+    judge_test_run(&run)
+}
+
+/// A test run passes only when Godot exited 0, the runner printed its closing line with no
+/// failures and at least one test, and no fatal line appeared anywhere.
+fn judge_test_run(run: &GodotRun) -> Result<(), String> {
+    let summary = run.lines.iter().rev().find_map(|l| parse_summary(l));
+    let fatal = run.fatal_lines();
+    let mut problems = Vec::new();
+    if !fatal.is_empty() {
+        problems.push(format!("fatal lines in the log: {fatal:#?}"));
+    }
+    match summary {
+        None => problems.push("the runner printed no `N passed, N failed` line".into()),
+        Some((0, 0)) => problems.push("no engine test ran".into()),
+        Some((_, failed)) if failed > 0 => problems.push(format!("{failed} engine test(s) failed")),
+        Some(_) => {}
+    }
+    if !run.success {
+        problems.push(format!("Godot exited with {}", run.status));
+    }
+    if problems.is_empty() {
+        let (passed, failed) = summary.unwrap_or_default();
+        println!("engine: {passed} passed, {failed} failed");
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+/// Parses `N passed, N failed` (optionally `, N skipped`) at the start of a line.
+fn parse_summary(line: &str) -> Option<(u32, u32)> {
+    let line = line.trim();
+    let (passed, rest) = line.split_once(" passed, ")?;
+    let failed = rest.split(" failed").next()?;
+    Some((passed.trim().parse().ok()?, failed.trim().parse().ok()?))
+}
+
+/// `cargo xtask demo [--headless] [-- demo args]`.
+pub fn run_demo(rest: &[String]) -> Result<(), String> {
+    let godot = prepare("demo_project")?;
+    let project = repo_root().join("demo_project");
+    let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
+        || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
+    let headless = rest.iter().any(|a| a == "--headless") || !has_display;
+    let user_args: Vec<&String> = rest
+        .iter()
+        .skip_while(|a| a.as_str() != "--")
+        .skip(1)
+        .collect();
+    let mut cmd = if headless {
+        eprintln!("xtask: no display: running the demo headless for a few seconds");
+        let mut c = godot.command(["--headless", "--path"]);
+        c.arg(&project).arg("--").arg("--demo-seconds=5");
+        c
+    } else {
+        let mut c = godot.command(["--path"]);
+        c.arg(&project).arg("--");
+        c
+    };
+    cmd.args(user_args);
+    let run = run_captured(
+        cmd,
+        Duration::from_secs(if headless { 300 } else { 86_400 }),
+    )?;
+    let fatal = run.fatal_lines();
+    if !fatal.is_empty() {
+        return Err(format!("the demo logged errors: {fatal:#?}"));
+    }
+    if !run.success {
+        return Err(format!("the demo exited with {}", run.status));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_of(lines: &[&str], success: bool) -> GodotRun {
+        GodotRun {
+            lines: lines.iter().map(|s| s.to_string()).collect(),
+            success,
+            status: "exit status: 0".into(),
+        }
+    }
+
+    #[test]
+    fn summary_line_is_parsed() {
+        assert_eq!(parse_summary("3 passed, 0 failed"), Some((3, 0)));
+        assert_eq!(parse_summary("engine: 3 passed, 1 failed, 2 skipped"), None);
+        assert_eq!(
+            parse_summary("12 passed, 1 failed, 2 skipped"),
+            Some((12, 1))
+        );
+        assert_eq!(parse_summary("nothing here"), None);
+    }
+
+    #[test]
+    fn a_run_fails_on_failures_fatal_lines_missing_summary_or_status() {
+        assert!(judge_test_run(&run_of(&["2 passed, 0 failed"], true)).is_ok());
+        assert!(judge_test_run(&run_of(&["1 passed, 1 failed"], true)).is_err());
+        assert!(judge_test_run(&run_of(&["0 passed, 0 failed"], true)).is_err());
+        assert!(judge_test_run(&run_of(&["all good"], true)).is_err());
+        assert!(judge_test_run(&run_of(&["2 passed, 0 failed"], false)).is_err());
+        for fatal in FATAL_PATTERNS {
+            let run = run_of(&[fatal, "2 passed, 0 failed"], true);
+            assert!(judge_test_run(&run).is_err(), "{fatal} must fail the run");
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! `cargo xtask`: the project's build, provisioning, demo and test commands.
+//!
+//! ```text
+//! cargo xtask test            everything CI runs: fmt, clippy, unit tests, build, engine tests
+//! cargo xtask demo            build, find or fetch Godot, open the demo (headless run without a display)
+//! cargo xtask build [--release]   build the extension into addons/vr_arms/bin (atomic replace)
+//! cargo xtask godot           find or fetch Godot 4.6 and print how it is run
+//! cargo xtask engine-test     build and run only the engine tests in headless Godot
+//! ```
+
+mod build;
+mod engine;
+mod godot;
+
+use std::path::PathBuf;
+use std::process::{Command, ExitCode};
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (cmd, rest) = match args.split_first() {
+        Some((c, r)) => (c.as_str(), r),
+        None => ("help", &[][..]),
+    };
+    let result = match cmd {
+        "build" => build::build_extension(rest.iter().any(|a| a == "--release")).map(|_| ()),
+        "godot" => godot::find_or_fetch().map(|g| println!("{}", g.describe())),
+        "engine-test" => engine::run_engine_tests(rest),
+        "demo" => engine::run_demo(rest),
+        "test" => test_all(rest),
+        "help" | "--help" | "-h" => {
+            println!("{}", HELP);
+            Ok(())
+        }
+        other => Err(format!("unknown command `{other}`\n{HELP}")),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+const HELP: &str = "usage: cargo xtask <command>
+  test               fmt check, clippy -D warnings, cargo test --workspace, build, engine tests
+  demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
+  build [--release]  build the GDExtension into addons/vr_arms/bin
+  godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
+  engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)";
+
+/// The repository root (the workspace holding this crate).
+pub fn repo_root() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest
+        .ancestors()
+        .nth(2)
+        .map(PathBuf::from)
+        .unwrap_or(manifest)
+}
+
+/// Runs a command, echoing it, and fails with its status.
+pub fn run(cmd: &mut Command) -> Result<(), String> {
+    eprintln!("xtask: running {:?}", cmd);
+    let status = cmd
+        .status()
+        .map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("{:?} failed with {status}", cmd.get_program()))
+    }
+}
+
+fn cargo() -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(repo_root());
+    c
+}
+
+fn test_all(rest: &[String]) -> Result<(), String> {
+    run(cargo().args(["fmt", "--all", "--check"]))?;
+    run(cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    run(cargo().args(["test", "--workspace"]))?;
+    engine::run_engine_tests(rest)
+}
