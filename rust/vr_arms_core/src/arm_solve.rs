@@ -8,6 +8,7 @@ use glam::{Quat, Vec3};
 
 use crate::finite::direction;
 use crate::pose::Pose;
+use crate::soft_ik::{SoftIk, SoftIkSettings};
 use crate::two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone_with_reach};
 
 /// Global poses (skeleton space) of the bones one arm solve reads, before the solve.
@@ -129,6 +130,50 @@ pub fn solve_arm(bones: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal)
         lower: Pose::new(ik.elbow, lower_rot),
         hand: Pose::new(ik.wrist, hand_rot),
         ik,
+    }
+}
+
+/// One arm's solve with soft IK: what `VRArmRig` runs per arm each frame, and what the core
+/// pipeline runs. All positions in the skeleton's space.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ArmSolver {
+    pub soft_ik: SoftIk,
+}
+
+impl ArmSolver {
+    pub fn new(settings: SoftIkSettings) -> Self {
+        Self {
+            soft_ik: SoftIk::new(settings),
+        }
+    }
+
+    /// Solves the arm toward `target` with the elbow toward `hint`, through soft IK.
+    pub fn solve(
+        &mut self,
+        bones: &ArmBones,
+        calibration: &ArmCalibration,
+        target: &Pose,
+        hint: Vec3,
+        apply_hand_rotation: bool,
+        dt: f32,
+    ) -> ArmSolve {
+        let b = sanitize_bones(bones);
+        let target = target.sanitized(&b.hand);
+        let hint = crate::finite::vec3_or(hint, b.upper.position + Vec3::NEG_Y);
+        let soft = self.soft_ik.update(
+            b.upper.position,
+            target.position,
+            hint - b.upper.position,
+            (calibration.upper_length, calibration.lower_length),
+            dt,
+        );
+        let goal = ArmGoal {
+            target,
+            hint: b.upper.position + soft.pole,
+            apply_hand_rotation,
+            reach: Some(soft.reach),
+        };
+        solve_arm(&b, calibration, &goal)
     }
 }
 

@@ -9,12 +9,24 @@
 //! ever comes out.
 
 pub mod arm_solve;
+pub mod body_avoidance;
+pub mod body_frame;
+pub mod controller_targets;
+pub mod elbow_hint;
 pub mod finite;
+pub mod pipeline;
 pub mod pose;
+pub mod profile;
+pub mod reach_clamp;
+pub mod side;
 pub mod smoothing;
+pub mod soft_ik;
+pub mod sweep;
+pub mod target_router;
 pub mod tracking_trace;
 pub mod two_bone_ik;
 
 pub use arm_solve::{ArmBones, ArmCalibration, ArmGoal, ArmSolve, solve_arm};
 pub use pose::Pose;
+pub use side::{PerSide, Side};
 pub use two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone};

@@ -1,0 +1,304 @@
+//! Stage 1: controller pose -> calibrated raw wrist target, plus arm recoil.
+//!
+//! The controller never drives the wrist directly: a per-hand local offset (the calibration point)
+//! maps the controller's grip pose onto the hand bone, and a recoil offset (kicked by a shot,
+//! decaying back to zero) is added on top. All poses in world space.
+
+use glam::{EulerRot, Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::finite::vec3_or;
+use crate::pose::Pose;
+use crate::side::{PerSide, Side};
+use crate::smoothing::exp_alpha;
+
+/// Maps one controller onto its hand bone.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HandCalibration {
+    /// Wrist position in the controller's local space (metres). The OpenXR grip pose sits in
+    /// the middle of the fist; the wrist is a few centimetres behind it (+Z).
+    pub position_offset: [f32; 3],
+    /// Hand-bone rotation relative to the controller, as Euler angles in degrees (Y, X, Z order
+    /// as Godot's `Basis.from_euler` default). The default maps the OpenXR grip frame (-Z along
+    /// the fist, +Y up, +X right) onto a humanoid hand bone (+Y along the fingers, +X out of the
+    /// left palm, +Z toward the thumb).
+    pub rotation_offset_deg: [f32; 3],
+}
+
+impl Default for HandCalibration {
+    fn default() -> Self {
+        Self {
+            position_offset: [0.0, 0.0, 0.0],
+            rotation_offset_deg: [-90.0, 0.0, 0.0],
+        }
+    }
+}
+
+impl HandCalibration {
+    /// The offset as a pose in the controller's space.
+    pub fn offset(&self) -> Pose {
+        let p = Vec3::from_array(self.position_offset);
+        let [x, y, z] = self.rotation_offset_deg.map(f32::to_radians);
+        Pose::new(
+            vec3_or(p, Vec3::ZERO),
+            crate::finite::quat_or(Quat::from_euler(EulerRot::YXZ, y, x, z), Quat::IDENTITY),
+        )
+    }
+}
+
+/// How a recoil kick moves out and comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecoilSettings {
+    /// How fast the hand moves out to the kick (1/s).
+    pub out_speed: f32,
+    /// How fast the kick itself decays back to zero (1/s).
+    pub return_speed: f32,
+    /// Random extra position per kick, up to this fraction of the kick's length (0..1).
+    pub position_jitter: f32,
+    /// Random extra rotation per kick, up to this many degrees on each axis.
+    pub rotation_jitter_deg: f32,
+    /// Largest accumulated position offset (metres); more kicks do not push further.
+    pub max_position_m: f32,
+    /// Largest accumulated rotation offset (degrees per axis).
+    pub max_rotation_deg: f32,
+}
+
+impl Default for RecoilSettings {
+    fn default() -> Self {
+        Self {
+            out_speed: 40.0,
+            return_speed: 10.0,
+            position_jitter: 0.25,
+            rotation_jitter_deg: 2.0,
+            max_position_m: 0.25,
+            max_rotation_deg: 45.0,
+        }
+    }
+}
+
+/// Settings of [`ControllerTargets`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ControllerTargetsSettings {
+    pub left: HandCalibration,
+    pub right: HandCalibration,
+    pub recoil: RecoilSettings,
+}
+
+impl ControllerTargetsSettings {
+    pub fn hand(&self, side: Side) -> &HandCalibration {
+        match side {
+            Side::Left => &self.left,
+            Side::Right => &self.right,
+        }
+    }
+
+    /// Clamps values into their meaningful ranges.
+    pub fn validate(&mut self) {
+        let r = &mut self.recoil;
+        r.out_speed = finite_clamp(r.out_speed, 0.0, 1000.0, 40.0);
+        r.return_speed = finite_clamp(r.return_speed, 0.0, 1000.0, 10.0);
+        r.position_jitter = finite_clamp(r.position_jitter, 0.0, 1.0, 0.25);
+        r.rotation_jitter_deg = finite_clamp(r.rotation_jitter_deg, 0.0, 90.0, 2.0);
+        r.max_position_m = finite_clamp(r.max_position_m, 0.0, 2.0, 0.25);
+        r.max_rotation_deg = finite_clamp(r.max_rotation_deg, 0.0, 180.0, 45.0);
+        for h in [&mut self.left, &mut self.right] {
+            for v in h.position_offset.iter_mut() {
+                *v = finite_clamp(*v, -1.0, 1.0, 0.0);
+            }
+            for v in h.rotation_offset_deg.iter_mut() {
+                *v = finite_clamp(*v, -360.0, 360.0, 0.0);
+            }
+        }
+    }
+}
+
+/// `x` clamped to `lo..=hi`, or `fallback` when not finite.
+pub(crate) fn finite_clamp(x: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
+    if x.is_finite() {
+        x.clamp(lo, hi)
+    } else {
+        fallback
+    }
+}
+
+/// One hand's recoil: the kick (decaying to zero) and the offset that chases it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RecoilState {
+    /// Where the offset is heading (metres, controller-local), decays at `return_speed`.
+    pub kick_position: Vec3,
+    /// Radians per axis (X, Y, Z), controller-local.
+    pub kick_rotation: Vec3,
+    /// Current applied offset, follows the kick at `out_speed`.
+    pub position: Vec3,
+    pub rotation: Vec3,
+}
+
+/// Stage state and logic for both hands.
+#[derive(Clone, Debug)]
+pub struct ControllerTargets {
+    pub settings: ControllerTargetsSettings,
+    pub recoil: PerSide<RecoilState>,
+    rng: u32,
+}
+
+impl Default for ControllerTargets {
+    fn default() -> Self {
+        Self::new(ControllerTargetsSettings::default())
+    }
+}
+
+impl ControllerTargets {
+    pub fn new(mut settings: ControllerTargetsSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            recoil: PerSide::default(),
+            rng: 0x9E37_79B9,
+        }
+    }
+
+    /// Adds a recoil kick to one hand: `position_kick` in metres and `rotation_kick_deg` in degrees
+    /// (X pitches the muzzle up for a hand holding a gun), both in the controller's space, with
+    /// deterministic random jitter.
+    pub fn add_recoil(&mut self, side: Side, position_kick: Vec3, rotation_kick_deg: Vec3) {
+        let s = self.settings.recoil;
+        let pos = vec3_or(position_kick, Vec3::ZERO);
+        let rot = vec3_or(rotation_kick_deg, Vec3::ZERO);
+        let jitter_pos =
+            Vec3::new(self.unit(), self.unit(), self.unit()) * pos.length() * s.position_jitter;
+        let jitter_rot = Vec3::new(self.unit(), self.unit(), self.unit()) * s.rotation_jitter_deg;
+        let r = self.recoil.get_mut(side);
+        r.kick_position = (r.kick_position + pos + jitter_pos).clamp_length_max(s.max_position_m);
+        let max_rot = s.max_rotation_deg.to_radians();
+        r.kick_rotation = (r.kick_rotation + (rot + jitter_rot) * (std::f32::consts::PI / 180.0))
+            .clamp(Vec3::splat(-max_rot), Vec3::splat(max_rot));
+    }
+
+    /// The raw target for one hand from its controller's world pose; advances that hand's recoil
+    /// by `dt` seconds.
+    pub fn update(&mut self, side: Side, controller: &Pose, dt: f32) -> Pose {
+        let s = self.settings.recoil;
+        let r = self.recoil.get_mut(side);
+        let back = exp_alpha(s.return_speed, dt);
+        let out = exp_alpha(s.out_speed, dt);
+        r.kick_position -= r.kick_position * back;
+        r.kick_rotation -= r.kick_rotation * back;
+        r.position += (r.kick_position - r.position) * out;
+        r.rotation += (r.kick_rotation - r.rotation) * out;
+        let recoil = Pose::new(
+            r.position,
+            Quat::from_euler(EulerRot::YXZ, r.rotation.y, r.rotation.x, r.rotation.z),
+        );
+        let base = controller
+            .sanitized(&Pose::IDENTITY)
+            .mul_pose(&self.settings.hand(side).offset());
+        base.mul_pose(&recoil).sanitized(&base)
+    }
+
+    /// Whether any recoil is still visibly moving a hand.
+    pub fn recoil_active(&self, side: Side) -> bool {
+        let r = self.recoil.get(side);
+        r.position.length_squared() > 1e-10
+            || r.rotation.length_squared() > 1e-10
+            || r.kick_position.length_squared() > 1e-10
+    }
+
+    /// Uniform in -1..1, xorshift: deterministic, no allocation.
+    fn unit(&mut self) -> f32 {
+        let mut x = self.rng;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        self.rng = x;
+        (x as f32 / u32::MAX as f32) * 2.0 - 1.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_calibration_maps_grip_onto_hand_bone() {
+        let stage = ControllerTargets::default();
+        let mut stage = stage;
+        let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
+        let raw = stage.update(Side::Left, &controller, 1.0 / 90.0);
+        // Hand bone +Y (fingers) along the controller's -Z, +Z (thumb) along the controller's +Y.
+        assert!((raw.rotation * Vec3::Y).distance(Vec3::NEG_Z) < 1e-5);
+        assert!((raw.rotation * Vec3::Z).distance(Vec3::Y) < 1e-5);
+        assert!(raw.position.distance(controller.position) < 1e-6);
+    }
+
+    #[test]
+    fn offsets_are_in_controller_space() {
+        let mut settings = ControllerTargetsSettings::default();
+        settings.right.position_offset = [0.0, 0.0, 0.1];
+        settings.right.rotation_offset_deg = [0.0, 0.0, 0.0];
+        let mut stage = ControllerTargets::new(settings);
+        let controller = Pose::new(
+            Vec3::ZERO,
+            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        );
+        let raw = stage.update(Side::Right, &controller, 0.01);
+        assert!(raw.position.distance(Vec3::new(0.1, 0.0, 0.0)) < 1e-6);
+    }
+
+    #[test]
+    fn recoil_kicks_out_then_returns_to_zero() {
+        let mut stage = ControllerTargets::default();
+        let controller = Pose::from_position(Vec3::new(0.0, 1.2, 0.4));
+        let rest = stage.update(Side::Right, &controller, 1.0 / 90.0);
+        stage.add_recoil(
+            Side::Right,
+            Vec3::new(0.0, 0.0, 0.06),
+            Vec3::new(20.0, 0.0, 0.0),
+        );
+        let mut peak: f32 = 0.0;
+        let mut t = 0.0;
+        while t < 2.0 {
+            let p = stage.update(Side::Right, &controller, 1.0 / 90.0);
+            peak = peak.max(p.position.distance(rest.position));
+            t += 1.0 / 90.0;
+        }
+        assert!(peak > 0.03, "kicked out {peak}");
+        let end = stage.update(Side::Right, &controller, 1.0 / 90.0);
+        assert!(end.position.distance(rest.position) < 1e-4);
+        assert!(end.rotation.angle_between(rest.rotation) < 1e-3);
+        // The left hand never moved.
+        assert!(!stage.recoil_active(Side::Left));
+    }
+
+    #[test]
+    fn recoil_is_frame_rate_independent() {
+        let run = |hz: f32| {
+            let mut stage = ControllerTargets::default();
+            stage.add_recoil(Side::Right, Vec3::new(0.0, 0.0, 0.05), Vec3::ZERO);
+            let steps = (0.1 * hz).round() as usize;
+            let mut p = Pose::IDENTITY;
+            for _ in 0..steps {
+                p = stage.update(Side::Right, &Pose::IDENTITY, 1.0 / hz);
+            }
+            p.position
+        };
+        let a = run(72.0);
+        let b = run(144.0);
+        // Same deterministic jitter; discretisation of the chase differs slightly.
+        assert!(a.distance(b) < 0.004, "{a} vs {b}");
+    }
+
+    #[test]
+    fn bad_input_gives_finite_targets() {
+        let mut stage = ControllerTargets::default();
+        stage.add_recoil(Side::Left, Vec3::NAN, Vec3::INFINITY);
+        let p = stage.update(
+            Side::Left,
+            &Pose::new(Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+            f32::NAN,
+        );
+        assert!(p.is_finite());
+    }
+}

@@ -1,0 +1,323 @@
+//! Stage 5: elbow hints (poles) in a stable torso frame, with hint body avoidance.
+//!
+//! Seed 002 section 2: the pole is built in the torso frame (down + back + outward), with the
+//! shoulder->hand axis projected out so wrist spin cannot rotate it. Overhead it blends toward an
+//! outward-stable plane (seed 000). A forearm cue adds where the elbow probably is: one forearm
+//! length behind the hand along the hand target's forearm axis, which the controller's forward
+//! axis gives after calibration and which wrist roll does not change. Every blend weight stays in
+//! 0..1 (none can cross zero and flip the pole). Then, when the hand is near the torso, the hint
+//! is pushed outward, back and down (seed 000's hint body avoidance), and finally the hint is
+//! smoothed exponentially in body space relative to the shoulder, so walking adds no lag.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::body_frame::BodyFrame;
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, vec3_or};
+use crate::pose::Pose;
+use crate::side::{PerSide, Side};
+use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
+
+/// Settings of [`ElbowHintSolver`]. Distances in metres.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ElbowHintSettings {
+    /// Where along the shoulder->hand line the hint sits, as a fraction of arm length.
+    pub along_arm_factor: f32,
+    /// How far the hint sits from that line along the pole.
+    pub hint_distance_m: f32,
+    /// Torso-frame pole weights (all >= 0): down, back, outward.
+    pub pole_down: f32,
+    pub pole_back: f32,
+    pub pole_outward: f32,
+    /// Dot of (arm direction, up) where the outward-stable overhead plane starts blending in.
+    pub overhead_start_dot: f32,
+    /// ... and where it has fully taken over.
+    pub overhead_full_dot: f32,
+    /// Weight (0..1) of the forearm cue against the torso-frame pole.
+    pub forearm_cue_weight: f32,
+    /// The forearm axis in the hand target's local space: the direction from elbow to wrist
+    /// (unit; +Y for a humanoid hand bone, which after calibration is the controller's forward).
+    pub forearm_axis: [f32; 3],
+    /// Hint smoothing rate (1/s).
+    pub smoothing_rate: f32,
+    /// Hint body avoidance on or off.
+    pub avoidance_enabled: bool,
+    /// Horizontal distance of the hand from the body's centre axis below which the push starts.
+    pub avoidance_near_m: f32,
+    /// Full push outward, back and down (metres) when the hand is at the centre axis.
+    pub push_outward_m: f32,
+    pub push_back_m: f32,
+    pub push_down_m: f32,
+}
+
+impl Default for ElbowHintSettings {
+    fn default() -> Self {
+        Self {
+            along_arm_factor: 0.45,
+            hint_distance_m: 0.3,
+            pole_down: 1.0,
+            pole_back: 0.35,
+            pole_outward: 0.45,
+            overhead_start_dot: 0.35,
+            overhead_full_dot: 0.75,
+            forearm_cue_weight: 0.5,
+            forearm_axis: [0.0, 1.0, 0.0],
+            smoothing_rate: 30.0,
+            avoidance_enabled: true,
+            avoidance_near_m: 0.30,
+            push_outward_m: 0.20,
+            push_back_m: 0.10,
+            push_down_m: 0.10,
+        }
+    }
+}
+
+impl ElbowHintSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.along_arm_factor = finite_clamp(self.along_arm_factor, 0.0, 1.0, d.along_arm_factor);
+        self.hint_distance_m = finite_clamp(self.hint_distance_m, 0.01, 2.0, d.hint_distance_m);
+        self.pole_down = finite_clamp(self.pole_down, 0.0, 10.0, d.pole_down);
+        self.pole_back = finite_clamp(self.pole_back, 0.0, 10.0, d.pole_back);
+        self.pole_outward = finite_clamp(self.pole_outward, 0.0, 10.0, d.pole_outward);
+        if self.pole_down + self.pole_back + self.pole_outward < 1e-3 {
+            self.pole_down = 1.0;
+        }
+        self.overhead_start_dot =
+            finite_clamp(self.overhead_start_dot, -1.0, 1.0, d.overhead_start_dot);
+        self.overhead_full_dot = finite_clamp(
+            self.overhead_full_dot,
+            self.overhead_start_dot,
+            1.0,
+            d.overhead_full_dot,
+        );
+        self.forearm_cue_weight =
+            finite_clamp(self.forearm_cue_weight, 0.0, 1.0, d.forearm_cue_weight);
+        let axis = direction(Vec3::from_array(self.forearm_axis)).unwrap_or(Vec3::Y);
+        self.forearm_axis = axis.to_array();
+        self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
+        self.avoidance_near_m = finite_clamp(self.avoidance_near_m, 0.0, 2.0, d.avoidance_near_m);
+        self.push_outward_m = finite_clamp(self.push_outward_m, 0.0, 1.0, d.push_outward_m);
+        self.push_back_m = finite_clamp(self.push_back_m, 0.0, 1.0, d.push_back_m);
+        self.push_down_m = finite_clamp(self.push_down_m, 0.0, 1.0, d.push_down_m);
+    }
+}
+
+/// Input for one arm (world space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ElbowHintInput {
+    pub shoulder: Vec3,
+    /// The final (routed) wrist target.
+    pub hand: Pose,
+    pub upper_length: f32,
+    pub lower_length: f32,
+    pub body: BodyFrame,
+}
+
+/// Output for one arm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ElbowHintOutput {
+    /// Smoothed hint position (world).
+    pub hint: Vec3,
+    /// Unsmoothed pole direction, perpendicular to the shoulder->hand axis (world, unit).
+    pub pole: Vec3,
+    /// Weight the forearm cue actually had this frame (0..1).
+    pub cue_weight: f32,
+}
+
+/// Both arms' hint solver.
+#[derive(Clone, Debug, Default)]
+pub struct ElbowHintSolver {
+    pub settings: ElbowHintSettings,
+    /// Smoothed hint relative to the shoulder, in body axes.
+    pub smoothed: PerSide<Option<Vec3>>,
+}
+
+impl ElbowHintSolver {
+    pub fn new(mut settings: ElbowHintSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            smoothed: PerSide::default(),
+        }
+    }
+
+    /// The hint before smoothing, and the pole and cue weight it came from.
+    pub fn desired(&self, side: Side, input: &ElbowHintInput) -> (Vec3, Vec3, f32) {
+        let s = &self.settings;
+        let body = input.body;
+        let shoulder = vec3_or(input.shoulder, Vec3::ZERO);
+        let hand = input.hand.sanitized(&Pose::from_position(shoulder));
+        let down = -body.up();
+        let out = body.left() * side.sign();
+        let back = -body.forward();
+        let to_hand = hand.position - shoulder;
+        let axis = direction(to_hand).unwrap_or(down);
+        let perp = |v: Vec3| direction(v - axis * v.dot(axis));
+
+        // Torso-frame pole, and the outward-stable plane for overhead reaches.
+        let torso = down * s.pole_down + back * s.pole_back + out * s.pole_outward;
+        let torso_pole = perp(torso)
+            .or_else(|| perp(back))
+            .unwrap_or_else(|| axis.any_orthonormal_vector());
+        let overhead = inverse_lerp_clamped(
+            s.overhead_start_dot,
+            s.overhead_full_dot,
+            axis.dot(body.up()),
+        );
+        let overhead_pole = perp(out).unwrap_or(torso_pole);
+        let base = direction(torso_pole * (1.0 - overhead) + overhead_pole * overhead)
+            .unwrap_or(torso_pole);
+
+        // Forearm cue: the elbow one forearm length behind the hand along the forearm axis. It
+        // fades out as it lines up with the arm (then it says nothing about the swivel).
+        let forearm = hand.rotation * Vec3::from_array(s.forearm_axis);
+        let elbow_guess = hand.position - forearm * input.lower_length.max(0.0);
+        let cue = elbow_guess - shoulder;
+        let cue_perp = cue - axis * cue.dot(axis);
+        let confidence =
+            inverse_lerp_clamped(0.0, 0.3 * input.lower_length.max(1e-3), cue_perp.length());
+        let cue_weight = s.forearm_cue_weight * confidence;
+        let pole = match direction(cue_perp) {
+            Some(c) if cue_weight > 0.0 => {
+                direction(base * (1.0 - cue_weight) + c * cue_weight).unwrap_or(base)
+            }
+            _ => base,
+        };
+
+        let arm = (input.upper_length + input.lower_length).max(0.0);
+        let mut hint = shoulder + axis * (arm * s.along_arm_factor) + pole * s.hint_distance_m;
+        if s.avoidance_enabled && s.avoidance_near_m > 0.0 {
+            let local = body.to_local(hand.position);
+            let horizontal = Vec3::new(local.x, 0.0, local.z).length();
+            let closeness = 1.0 - inverse_lerp_clamped(0.0, s.avoidance_near_m, horizontal);
+            hint +=
+                (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m) * closeness;
+        }
+        (hint, pole, cue_weight)
+    }
+
+    /// The smoothed hint for one arm; advances its smoothing by `dt` seconds.
+    pub fn update(&mut self, side: Side, input: &ElbowHintInput, dt: f32) -> ElbowHintOutput {
+        let (hint, pole, cue_weight) = self.desired(side, input);
+        let body = input.body;
+        let shoulder = vec3_or(input.shoulder, Vec3::ZERO);
+        let rel = body.root.rotation.inverse() * (hint - shoulder);
+        let alpha = exp_alpha(self.settings.smoothing_rate, dt);
+        let state = self.smoothed.get_mut(side);
+        let smoothed = match *state {
+            Some(prev) if prev.is_finite() => prev + (rel - prev) * alpha,
+            _ => rel,
+        };
+        let smoothed = vec3_or(smoothed, rel);
+        *state = Some(smoothed);
+        ElbowHintOutput {
+            hint: vec3_or(shoulder + body.root.rotation * smoothed, hint),
+            pole,
+            cue_weight,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    fn input(hand: Pose) -> ElbowHintInput {
+        ElbowHintInput {
+            shoulder: Vec3::new(0.17, 1.41, 0.0),
+            hand,
+            upper_length: 0.28,
+            lower_length: 0.24,
+            body: BodyFrame::new(Pose::IDENTITY),
+        }
+    }
+
+    #[test]
+    fn hint_is_below_and_outside_for_a_forward_reach() {
+        let solver = ElbowHintSolver::default();
+        let hand = Pose::new(
+            Vec3::new(0.2, 1.2, 0.4),
+            Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        );
+        let (hint, pole, _) = solver.desired(Side::Left, &input(hand));
+        assert!(pole.y < -0.3, "down: {pole}");
+        assert!(hint.x > 0.17, "outward: {hint}");
+    }
+
+    #[test]
+    fn wrist_roll_does_not_move_the_hint() {
+        let solver = ElbowHintSolver::default();
+        let base = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        let a = solver
+            .desired(
+                Side::Left,
+                &input(Pose::new(Vec3::new(0.2, 1.2, 0.4), base)),
+            )
+            .0;
+        // Roll about the forearm axis (the hand's +Y).
+        let rolled = base * Quat::from_rotation_y(1.2);
+        let b = solver
+            .desired(
+                Side::Left,
+                &input(Pose::new(Vec3::new(0.2, 1.2, 0.4), rolled)),
+            )
+            .0;
+        assert!(a.distance(b) < 1e-5, "{a} vs {b}");
+    }
+
+    #[test]
+    fn overhead_pole_turns_outward() {
+        let solver = ElbowHintSolver::new(ElbowHintSettings {
+            forearm_cue_weight: 0.0,
+            ..Default::default()
+        });
+        let hand = Pose::from_position(Vec3::new(0.25, 1.9, 0.05));
+        let (_, pole, _) = solver.desired(Side::Left, &input(hand));
+        assert!(pole.x > 0.8, "outward overhead: {pole}");
+        let mut right = input(Pose::from_position(Vec3::new(-0.25, 1.9, 0.05)));
+        right.shoulder.x = -0.17;
+        let (_, pole_r, _) = solver.desired(Side::Right, &right);
+        assert!(pole_r.x < -0.8);
+    }
+
+    #[test]
+    fn near_torso_hint_is_pushed_out() {
+        let solver = ElbowHintSolver::default();
+        let far = solver
+            .desired(
+                Side::Left,
+                &input(Pose::from_position(Vec3::new(0.45, 1.2, 0.3))),
+            )
+            .0;
+        let near = solver
+            .desired(
+                Side::Left,
+                &input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15))),
+            )
+            .0;
+        assert!(near.x > 0.2, "pushed outward: {near}");
+        assert!(far.is_finite());
+    }
+
+    #[test]
+    fn smoothing_is_frame_rate_independent() {
+        let run = |hz: f32| {
+            let mut solver = ElbowHintSolver::default();
+            let mut out = Vec3::ZERO;
+            let steps = (0.5 * hz).round() as usize;
+            for i in 0..steps {
+                let t = i as f32 / hz;
+                let hand = Pose::from_position(Vec3::new(0.3 + 0.2 * (t * 4.0).sin(), 1.2, 0.35));
+                out = solver.update(Side::Left, &input(hand), 1.0 / hz).hint;
+            }
+            out
+        };
+        let a = run(72.0);
+        let b = run(144.0);
+        assert!(a.distance(b) < 0.01, "{a} {b}");
+    }
+}

@@ -1,0 +1,192 @@
+//! The composed arm pipeline: every stage, in the seed's order, for both arms.
+//!
+//! This is what the tests, the benchmarks and the motion-capture evaluation drive, and what the
+//! Godot node graph (one node per stage) must match: the nodes call the very same stage structs.
+//!
+//! Order per frame: [`ControllerTargets`] -> [`BodyAvoidance`] -> [`ReachClamp`] ->
+//! [`TargetRouter`] -> [`ElbowHintSolver`] -> [`ArmSolver`] (soft IK + two-bone solve).
+
+use glam::{Quat, Vec3};
+
+use crate::arm_solve::{ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest};
+use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput};
+use crate::body_frame::BodyFrame;
+use crate::controller_targets::ControllerTargets;
+use crate::elbow_hint::{ElbowHintInput, ElbowHintSolver};
+use crate::pose::Pose;
+use crate::profile::ArmProfile;
+use crate::reach_clamp::{ReachClamp, ReachClampInput};
+use crate::side::{PerSide, Side};
+use crate::target_router::{RouterEvent, TargetRouter};
+
+/// One frame of input.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PipelineInput {
+    /// Avatar root (world).
+    pub body: BodyFrame,
+    /// Skeleton node's world pose (rigid).
+    pub skeleton: Pose,
+    /// World up.
+    pub up: Vec3,
+    /// Controller world poses; `None` leaves that arm unsolved.
+    pub controllers: PerSide<Option<Pose>>,
+    /// Interaction override targets (world), used while the router has an override set.
+    pub overrides: PerSide<Option<Pose>>,
+    /// Current arm bones in skeleton space (after animation, before the solve).
+    pub bones: PerSide<ArmBones>,
+}
+
+/// What every stage produced for one arm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmOutput {
+    pub raw: Pose,
+    pub avoided: Pose,
+    pub clamped: Pose,
+    /// Routed, final wrist target (world).
+    pub target: Pose,
+    /// Elbow hint (world).
+    pub hint: Vec3,
+    pub guard_weight: f32,
+    pub router_event: Option<RouterEvent>,
+    /// Bone rotations and joint positions (skeleton space).
+    pub solve: ArmSolve,
+}
+
+/// All stages for both arms.
+#[derive(Clone, Debug)]
+pub struct ArmPipeline {
+    pub controller_targets: ControllerTargets,
+    pub body_avoidance: BodyAvoidance,
+    pub reach_clamp: ReachClamp,
+    pub routers: PerSide<TargetRouter>,
+    pub elbow_hints: ElbowHintSolver,
+    pub solvers: PerSide<ArmSolver>,
+    pub calibration: PerSide<ArmCalibration>,
+    /// Whether hand bones take the target's rotation.
+    pub apply_hand_rotation: bool,
+}
+
+impl ArmPipeline {
+    /// A pipeline for a rig whose rest arm bones (skeleton space) are `rest`.
+    pub fn new(profile: &ArmProfile, rest: &PerSide<ArmBones>) -> Self {
+        let mut p = *profile;
+        p.validate();
+        let forward =
+            body_forward_from_rest(rest.left.upper.position, rest.right.upper.position, Vec3::Y);
+        Self {
+            controller_targets: ControllerTargets::new(p.controller_targets),
+            body_avoidance: BodyAvoidance::new(p.body_avoidance),
+            reach_clamp: ReachClamp::new(p.reach_clamp),
+            routers: PerSide::new(
+                TargetRouter::new(p.target_router),
+                TargetRouter::new(p.target_router),
+            ),
+            elbow_hints: ElbowHintSolver::new(p.elbow_hint),
+            solvers: PerSide::new(ArmSolver::new(p.soft_ik), ArmSolver::new(p.soft_ik)),
+            calibration: PerSide::new(
+                ArmCalibration::from_rest(&rest.left, forward),
+                ArmCalibration::from_rest(&rest.right, forward),
+            ),
+            apply_hand_rotation: true,
+        }
+    }
+
+    /// Runs one frame of `dt` seconds.
+    pub fn update(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmOutput>> {
+        PerSide::new(
+            self.update_arm(Side::Left, input, dt),
+            self.update_arm(Side::Right, input, dt),
+        )
+    }
+
+    fn update_arm(&mut self, side: Side, input: &PipelineInput, dt: f32) -> Option<ArmOutput> {
+        let controller = (*input.controllers.get(side))?;
+        let bones = input.bones.get(side);
+        let cal = *self.calibration.get(side);
+        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
+        let shoulder = skeleton.transform_point(bones.upper.position);
+
+        let raw = self.controller_targets.update(side, &controller, dt);
+        let avoided = self.body_avoidance.update(
+            side,
+            &BodyAvoidanceInput {
+                raw_target: raw,
+                shoulder,
+                body: input.body,
+            },
+            dt,
+        );
+        let clamp = self.reach_clamp.update(
+            side,
+            &ReachClampInput {
+                target: avoided,
+                shoulder,
+                arm_length: cal.arm_length(),
+                body: input.body,
+                up: input.up,
+            },
+            dt,
+        );
+        let (target, router_event) = self.routers.get_mut(side).update(
+            &clamp.target,
+            input.overrides.get(side).as_ref(),
+            dt,
+        );
+        let hint = self
+            .elbow_hints
+            .update(
+                side,
+                &ElbowHintInput {
+                    shoulder,
+                    hand: target,
+                    upper_length: cal.upper_length,
+                    lower_length: cal.lower_length,
+                    body: input.body,
+                },
+                dt,
+            )
+            .hint;
+        let to_skeleton = skeleton.inverse();
+        let solve = self.solvers.get_mut(side).solve(
+            bones,
+            &cal,
+            &to_skeleton.mul_pose(&target),
+            to_skeleton.transform_point(hint),
+            self.apply_hand_rotation,
+            dt,
+        );
+        Some(ArmOutput {
+            raw,
+            avoided,
+            clamped: clamp.target,
+            target,
+            hint,
+            guard_weight: clamp.guard_weight,
+            router_event,
+            solve,
+        })
+    }
+}
+
+/// The arm bones of a plain 1.75 m humanoid in T-pose (Godot's humanoid profile layout: facing
+/// +Z, left at +X, each bone's +Y toward its child), in skeleton space. The same figure as the
+/// engine tests' `HumanoidBuilder`.
+pub fn reference_arm_bones(side: Side) -> ArmBones {
+    let s = side.sign();
+    // +Y along the arm: rotate +Y onto +X (left) or -X (right).
+    let along = Quat::from_rotation_z(-s * std::f32::consts::FRAC_PI_2);
+    ArmBones {
+        parent: Pose::new(Vec3::new(0.03 * s, 1.41, 0.0), along),
+        upper: Pose::new(Vec3::new(0.17 * s, 1.41, 0.0), along),
+        lower: Pose::new(Vec3::new(0.45 * s, 1.41, 0.0), along),
+        hand: Pose::new(Vec3::new(0.69 * s, 1.41, 0.0), along),
+    }
+}
+
+/// Both arms of [`reference_arm_bones`].
+pub fn reference_rig() -> PerSide<ArmBones> {
+    PerSide::new(
+        reference_arm_bones(Side::Left),
+        reference_arm_bones(Side::Right),
+    )
+}

@@ -1,0 +1,145 @@
+//! Settings as data: every stage's settings in one TOML profile.
+//!
+//! A profile (for example `addons/vr_arms/profiles/local_player.toml`) loads into the nodes and
+//! saves back. Unknown keys and wrong types are errors naming the line; a failed load changes
+//! nothing (the caller keeps its previous settings). Values out of range are clamped by each
+//! stage's `validate`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::body_avoidance::BodyAvoidanceSettings;
+use crate::controller_targets::ControllerTargetsSettings;
+use crate::elbow_hint::ElbowHintSettings;
+use crate::reach_clamp::ReachClampSettings;
+use crate::soft_ik::SoftIkSettings;
+use crate::target_router::TargetRouterSettings;
+
+/// Largest profile accepted (bytes); a larger file is refused before parsing.
+pub const MAX_PROFILE_BYTES: usize = 1 << 20;
+
+/// All settings of the arm target pipeline and solve.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ArmProfile {
+    pub controller_targets: ControllerTargetsSettings,
+    pub body_avoidance: BodyAvoidanceSettings,
+    pub reach_clamp: ReachClampSettings,
+    pub target_router: TargetRouterSettings,
+    pub elbow_hint: ElbowHintSettings,
+    pub soft_ik: SoftIkSettings,
+}
+
+/// Why a profile could not be read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProfileError {
+    /// 1-based line of the problem, when known.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ProfileError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(l) => write!(f, "line {l}: {}", self.message),
+            None => write!(f, "{}", self.message),
+        }
+    }
+}
+
+impl std::error::Error for ProfileError {}
+
+impl ArmProfile {
+    /// Parses TOML; every stage's settings are validated (clamped into range) after parsing.
+    pub fn from_toml_str(text: &str) -> Result<Self, ProfileError> {
+        parse_toml(text).map(|mut p: ArmProfile| {
+            p.validate();
+            p
+        })
+    }
+
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn validate(&mut self) {
+        self.controller_targets.validate();
+        self.body_avoidance.validate();
+        self.reach_clamp.validate();
+        self.target_router.validate();
+        self.elbow_hint.validate();
+        self.soft_ik.validate();
+    }
+}
+
+/// Parses any settings type from TOML with errors that name the line.
+pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, ProfileError> {
+    if text.len() > MAX_PROFILE_BYTES {
+        return Err(ProfileError {
+            line: None,
+            message: format!(
+                "file too large ({} bytes, at most {MAX_PROFILE_BYTES})",
+                text.len()
+            ),
+        });
+    }
+    toml::from_str::<T>(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
+        ProfileError {
+            line,
+            message: e.message().to_string(),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_round_trip() {
+        let mut p = ArmProfile::default();
+        p.reach_clamp.exact_hands_mode = false;
+        p.elbow_hint.forearm_cue_weight = 0.7;
+        p.controller_targets.left.position_offset = [0.01, -0.02, 0.05];
+        let text = p.to_toml_string();
+        let back = ArmProfile::from_toml_str(&text).unwrap();
+        assert_eq!(back, p);
+    }
+
+    #[test]
+    fn partial_profiles_use_defaults() {
+        let p = ArmProfile::from_toml_str("[reach_clamp]\nexact_hands_mode = false\n").unwrap();
+        assert!(!p.reach_clamp.exact_hands_mode);
+        assert_eq!(p.elbow_hint, ElbowHintSettings::default());
+    }
+
+    #[test]
+    fn bad_toml_names_the_line() {
+        let text = "[reach_clamp]\nexact_hands_mode = false\nhard_clamp_ratio = \"lots\"\n";
+        let e = ArmProfile::from_toml_str(text).unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        let e = ArmProfile::from_toml_str("[elbow_hint]\n\nforarm_cue_weight = 0.3\n").unwrap_err();
+        assert_eq!(e.line, Some(3), "{e}");
+        assert!(e.message.contains("forarm_cue_weight"), "{e}");
+        let e = ArmProfile::from_toml_str("[soft_ik\n").unwrap_err();
+        assert_eq!(e.line, Some(1));
+    }
+
+    #[test]
+    fn out_of_range_values_are_clamped() {
+        let p = ArmProfile::from_toml_str(
+            "[reach_clamp]\nhard_clamp_ratio = 7.0\n[elbow_hint]\nforearm_cue_weight = -3\n",
+        )
+        .unwrap();
+        assert_eq!(p.reach_clamp.hard_clamp_ratio, 1.0);
+        assert_eq!(p.elbow_hint.forearm_cue_weight, 0.0);
+    }
+
+    #[test]
+    fn huge_input_is_refused() {
+        let text = "#".repeat(MAX_PROFILE_BYTES + 1);
+        assert!(ArmProfile::from_toml_str(&text).is_err());
+    }
+}

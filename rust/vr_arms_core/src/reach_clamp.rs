@@ -1,0 +1,428 @@
+//! Stage 3: reach clamp and overhead guard.
+//!
+//! Two modes, as in seed 000:
+//! - **exact hands** (default, the local player): the target follows the controller 1:1 with
+//!   zero lag; only the overhead guard applies.
+//! - **full**: optional near-body safety, a hard clamp at `hard_clamp_ratio` x arm length, an
+//!   optional soft zone easing into it with a power curve, then the overhead guard. (Seed 000's
+//!   soft zone lerps toward the wall and so pushes targets *outward*; ours compresses instead.)
+//!
+//! The overhead guard shrinks the allowed reach toward `overhead_clamp_ratio` as the
+//! shoulder->hand direction rises (from `overhead_guard_start_dot` to `..._full_dot` of its dot
+//! product with up), which keeps a visible elbow bend overhead.
+//!
+//! What is smoothed is the *correction* (clamped minus raw), never the target itself: when no
+//! limit is active the output is the input exactly, and a limit engages and releases without a
+//! pop. The correction's rate blends from 200/s at the guard's threshold to `overhead_smooth` at
+//! full guard (seed 000), or uses `position_smooth` for the far clamp.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::body_frame::BodyFrame;
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, vec3_or};
+use crate::pose::Pose;
+use crate::side::{PerSide, Side};
+use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
+
+/// Settings of [`ReachClamp`]. Defaults from seed 000.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ReachClampSettings {
+    /// Exact-hands mode: only the overhead guard applies, zero lag.
+    pub exact_hands_mode: bool,
+    /// Full mode: the hand is kept within this fraction of the arm's length (0.9..1).
+    pub hard_clamp_ratio: f32,
+    /// Full mode: ease into the hard clamp over a soft zone.
+    pub use_soft_far_clamp: bool,
+    /// Width of the soft zone before the hard clamp (metres): targets that far inside the wall
+    /// and beyond are pulled in progressively.
+    pub soft_zone_m: f32,
+    /// Power of the soft zone's easing curve.
+    pub soft_curve_power: f32,
+    /// Full mode: keep the hand off the shoulder and out of the chest.
+    pub use_near_body_safety: bool,
+    /// Near-body safety: the hand stays at least this far from the shoulder (metres).
+    pub min_shoulder_distance_m: f32,
+    /// Near-body safety: how far behind the shoulder the hand may go (metres, body Z).
+    pub max_behind_shoulder_m: f32,
+    /// Near-body safety: how far inward of the shoulder the hand may cross (metres, body X).
+    pub max_inward_cross_from_shoulder_m: f32,
+    /// Near-body safety: forward push added when the inward limit engages (metres).
+    pub inward_push_forward_bias_m: f32,
+    /// Dot of (shoulder->hand direction, up) where the overhead guard starts (0.25 ~ 15 deg up).
+    pub overhead_guard_start_dot: f32,
+    /// Dot where the guard is fully engaged.
+    pub overhead_guard_full_dot: f32,
+    /// Allowed reach, as a fraction of arm length, with the guard fully engaged (0.75..0.96).
+    pub overhead_clamp_ratio: f32,
+    /// Correction smoothing rate at full guard (1/s).
+    pub overhead_smooth: f32,
+    /// Correction smoothing rate of the far clamp and near-body safety (1/s).
+    pub position_smooth: f32,
+    /// Output smoothing rate for rotations when `smooth_always` (1/s).
+    pub rotation_smooth: f32,
+    /// Also smooth the whole target (for remote players' jittery network poses); adds lag.
+    pub smooth_always: bool,
+}
+
+impl Default for ReachClampSettings {
+    fn default() -> Self {
+        Self {
+            exact_hands_mode: true,
+            hard_clamp_ratio: 0.98,
+            use_soft_far_clamp: false,
+            soft_zone_m: 0.12,
+            soft_curve_power: 4.0,
+            use_near_body_safety: false,
+            min_shoulder_distance_m: 0.22,
+            max_behind_shoulder_m: 0.03,
+            max_inward_cross_from_shoulder_m: 0.12,
+            inward_push_forward_bias_m: 0.03,
+            overhead_guard_start_dot: 0.25,
+            overhead_guard_full_dot: 0.65,
+            overhead_clamp_ratio: 0.84,
+            overhead_smooth: 28.0,
+            position_smooth: 18.0,
+            rotation_smooth: 18.0,
+            smooth_always: false,
+        }
+    }
+}
+
+impl ReachClampSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.hard_clamp_ratio = finite_clamp(self.hard_clamp_ratio, 0.5, 1.0, d.hard_clamp_ratio);
+        self.soft_zone_m = finite_clamp(self.soft_zone_m, 0.0, 1.0, d.soft_zone_m);
+        self.soft_curve_power = finite_clamp(self.soft_curve_power, 0.1, 16.0, d.soft_curve_power);
+        self.min_shoulder_distance_m = finite_clamp(
+            self.min_shoulder_distance_m,
+            0.0,
+            1.0,
+            d.min_shoulder_distance_m,
+        );
+        self.max_behind_shoulder_m = finite_clamp(
+            self.max_behind_shoulder_m,
+            -1.0,
+            1.0,
+            d.max_behind_shoulder_m,
+        );
+        self.max_inward_cross_from_shoulder_m = finite_clamp(
+            self.max_inward_cross_from_shoulder_m,
+            -1.0,
+            2.0,
+            d.max_inward_cross_from_shoulder_m,
+        );
+        self.inward_push_forward_bias_m = finite_clamp(
+            self.inward_push_forward_bias_m,
+            -0.5,
+            0.5,
+            d.inward_push_forward_bias_m,
+        );
+        self.overhead_guard_start_dot = finite_clamp(
+            self.overhead_guard_start_dot,
+            -1.0,
+            1.0,
+            d.overhead_guard_start_dot,
+        );
+        self.overhead_guard_full_dot = finite_clamp(
+            self.overhead_guard_full_dot,
+            self.overhead_guard_start_dot,
+            1.0,
+            d.overhead_guard_full_dot,
+        );
+        self.overhead_clamp_ratio =
+            finite_clamp(self.overhead_clamp_ratio, 0.5, 1.0, d.overhead_clamp_ratio);
+        self.overhead_smooth = finite_clamp(self.overhead_smooth, 0.0, 10_000.0, d.overhead_smooth);
+        self.position_smooth = finite_clamp(self.position_smooth, 0.0, 10_000.0, d.position_smooth);
+        self.rotation_smooth = finite_clamp(self.rotation_smooth, 0.0, 10_000.0, d.rotation_smooth);
+    }
+}
+
+/// Input for one arm (world space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReachClampInput {
+    pub target: Pose,
+    /// Shoulder (upper-arm joint) world position.
+    pub shoulder: Vec3,
+    /// Upper arm + forearm (metres).
+    pub arm_length: f32,
+    pub body: BodyFrame,
+    /// World up (the guard measures elevation against it).
+    pub up: Vec3,
+}
+
+/// Output for one arm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ReachClampOutput {
+    pub target: Pose,
+    /// How engaged the overhead guard is (0..1).
+    pub guard_weight: f32,
+    /// Whether a limit moved the target this frame.
+    pub clamped: bool,
+}
+
+/// What the stage remembers per arm.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ReachClampArmState {
+    /// Smoothed correction (world metres).
+    pub correction: Vec3,
+    /// Last output, for `smooth_always`.
+    pub last: Option<Pose>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct ReachClamp {
+    pub settings: ReachClampSettings,
+    pub state: PerSide<ReachClampArmState>,
+}
+
+/// Fastest correction rate (1/s): the guard's threshold, "effectively instant".
+const THRESHOLD_RATE: f32 = 200.0;
+
+impl ReachClamp {
+    pub fn new(mut settings: ReachClampSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            state: PerSide::default(),
+        }
+    }
+
+    /// Where the limits put the target (before smoothing), the guard weight and the rate at
+    /// which the correction should move.
+    fn desired(&self, side: Side, input: &ReachClampInput, raw: Vec3) -> (Vec3, f32, f32) {
+        let s = &self.settings;
+        let shoulder = input.shoulder;
+        let arm = input.arm_length.max(0.0);
+        let mut desired = raw;
+        let mut rate = s.position_smooth;
+        if !s.exact_hands_mode {
+            if s.use_near_body_safety {
+                let body = input.body;
+                let sh = body.to_local(shoulder);
+                let mut t = body.to_local(desired);
+                let sign = side.sign();
+                // Inward of the shoulder is toward the centre: -sign * x.
+                let inward = (sh.x - t.x) * sign;
+                if inward > s.max_inward_cross_from_shoulder_m {
+                    t.x = sh.x - sign * s.max_inward_cross_from_shoulder_m;
+                    t.z += s.inward_push_forward_bias_m;
+                }
+                t.z = t.z.max(sh.z - s.max_behind_shoulder_m);
+                desired = body.to_world(t);
+                let to = desired - shoulder;
+                let d = to.length();
+                if d > 1e-4 && d < s.min_shoulder_distance_m {
+                    desired = shoulder + to / d * s.min_shoulder_distance_m;
+                }
+            }
+            let max_reach = arm * s.hard_clamp_ratio;
+            let to = desired - shoulder;
+            let d = to.length();
+            let mut allowed = d.min(max_reach);
+            if s.use_soft_far_clamp && s.soft_zone_m > 1e-4 {
+                // Compress the last `soft_zone_m` before the wall with a power curve: slope 1 at
+                // the zone's start (no kink), reaching the wall after `power x zone` of input.
+                let start = (max_reach - s.soft_zone_m).max(0.0);
+                if d > start {
+                    let span = s.soft_zone_m * s.soft_curve_power;
+                    let u = ((d - start) / span).min(1.0);
+                    allowed =
+                        start + (max_reach - start) * (1.0 - (1.0 - u).powf(s.soft_curve_power));
+                }
+            }
+            if d > 1e-4 && allowed < d {
+                desired = shoulder + to / d * allowed;
+            }
+        }
+        // Overhead guard, both modes.
+        let to = desired - shoulder;
+        let d = to.length();
+        let up = direction(input.up).unwrap_or(Vec3::Y);
+        let mut guard = 0.0;
+        if d > 1e-4 {
+            let up_dot = (to / d).dot(up);
+            guard = inverse_lerp_clamped(
+                s.overhead_guard_start_dot,
+                s.overhead_guard_full_dot,
+                up_dot,
+            );
+            if guard > 0.0 {
+                let guard_max = arm * (1.0 + (s.overhead_clamp_ratio - 1.0) * guard);
+                if d > guard_max {
+                    desired = shoulder + to / d * guard_max;
+                }
+                rate = THRESHOLD_RATE + (s.overhead_smooth - THRESHOLD_RATE) * guard;
+            }
+        }
+        (desired, guard, rate)
+    }
+
+    /// The clamped target for one arm; advances its smoothing by `dt` seconds.
+    pub fn update(&mut self, side: Side, input: &ReachClampInput, dt: f32) -> ReachClampOutput {
+        let raw = input.target.sanitized(&Pose::IDENTITY);
+        let input = ReachClampInput {
+            shoulder: vec3_or(input.shoulder, raw.position),
+            arm_length: if input.arm_length.is_finite() {
+                input.arm_length
+            } else {
+                0.0
+            },
+            ..*input
+        };
+        let (desired, guard_weight, rate) = self.desired(side, &input, raw.position);
+        let wanted = desired - raw.position;
+        let clamped = wanted.length_squared() > 1e-12;
+        let settings = self.settings;
+        let st = self.state.get_mut(side);
+        let alpha = exp_alpha(rate, dt);
+        st.correction += (wanted - st.correction) * alpha;
+        // A released limit lets go completely, so the hand is exact again.
+        if !clamped && st.correction.length_squared() < 1e-12 {
+            st.correction = Vec3::ZERO;
+        }
+        st.correction = vec3_or(st.correction, Vec3::ZERO);
+        let mut out = Pose::new(raw.position + st.correction, raw.rotation);
+        if settings.smooth_always {
+            if let Some(last) = st.last {
+                let pa = exp_alpha(settings.position_smooth, dt);
+                let ra = exp_alpha(settings.rotation_smooth, dt);
+                out = Pose::new(
+                    last.position.lerp(out.position, pa),
+                    last.rotation.slerp(out.rotation, ra).normalize(),
+                );
+            }
+            st.last = Some(out);
+        } else {
+            st.last = None;
+        }
+        ReachClampOutput {
+            target: out.sanitized(&raw),
+            guard_weight,
+            clamped,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ARM: f32 = 0.52;
+
+    fn input(target: Vec3) -> ReachClampInput {
+        ReachClampInput {
+            target: Pose::from_position(target),
+            shoulder: Vec3::new(0.17, 1.41, 0.0),
+            arm_length: ARM,
+            body: BodyFrame::new(Pose::IDENTITY),
+            up: Vec3::Y,
+        }
+    }
+
+    #[test]
+    fn exact_hands_pass_reachable_and_far_targets_below_the_guard() {
+        let mut stage = ReachClamp::default();
+        for target in [Vec3::new(0.3, 1.2, 0.3), Vec3::new(0.9, 1.4, 0.6)] {
+            let out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
+            assert_eq!(out.target.position, target);
+            assert!(!out.clamped);
+        }
+    }
+
+    #[test]
+    fn overhead_guard_keeps_a_bend() {
+        let mut stage = ReachClamp::default();
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let target = shoulder + Vec3::new(0.0, 1.0, 0.2).normalize() * ARM;
+        let mut out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
+        for _ in 0..90 {
+            out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
+        }
+        assert!(out.guard_weight > 0.99);
+        let reach = out.target.position.distance(shoulder);
+        assert!((reach - ARM * 0.84).abs() < 1e-3, "{reach}");
+    }
+
+    #[test]
+    fn guard_engages_without_a_pop() {
+        // Sweep the hand up through the guard's threshold: the target moves continuously.
+        let mut stage = ReachClamp::default();
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let mut last: Option<Vec3> = None;
+        for i in 0..=180 {
+            let angle = (i as f32 / 180.0) * 1.4; // from horizontal to nearly vertical
+            let dir = Vec3::new(0.0, angle.sin(), angle.cos());
+            let out = stage.update(Side::Left, &input(shoulder + dir * ARM), 1.0 / 90.0);
+            if let Some(prev) = last {
+                assert!(
+                    out.target.position.distance(prev) < 0.02,
+                    "jump at step {i}"
+                );
+            }
+            last = Some(out.target.position);
+        }
+    }
+
+    #[test]
+    fn full_mode_clamps_far_targets() {
+        let settings = ReachClampSettings {
+            exact_hands_mode: false,
+            ..Default::default()
+        };
+        let mut stage = ReachClamp::new(settings);
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let mut out = stage.update(Side::Left, &input(Vec3::new(1.5, 1.41, 0.0)), 1.0 / 90.0);
+        for _ in 0..120 {
+            out = stage.update(Side::Left, &input(Vec3::new(1.5, 1.41, 0.0)), 1.0 / 90.0);
+        }
+        assert!((out.target.position.distance(shoulder) - ARM * 0.98).abs() < 1e-3);
+    }
+
+    #[test]
+    fn soft_zone_eases_before_the_wall() {
+        let settings = ReachClampSettings {
+            exact_hands_mode: false,
+            use_soft_far_clamp: true,
+            ..Default::default()
+        };
+        let stage = ReachClamp::new(settings);
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let d_in = ARM * 0.98 - 0.05;
+        let (desired, _, _) = stage.desired(
+            Side::Left,
+            &input(shoulder + Vec3::X * d_in),
+            shoulder + Vec3::X * d_in,
+        );
+        let got = desired.distance(shoulder);
+        assert!(got < d_in + 1e-6 && got > d_in - 0.05, "{got} {d_in}");
+    }
+
+    #[test]
+    fn near_body_safety_keeps_off_the_shoulder() {
+        let settings = ReachClampSettings {
+            exact_hands_mode: false,
+            use_near_body_safety: true,
+            ..Default::default()
+        };
+        let stage = ReachClamp::new(settings);
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let p = shoulder + Vec3::new(0.0, -0.05, 0.05);
+        let (desired, _, _) = stage.desired(Side::Left, &input(p), p);
+        assert!(desired.distance(shoulder) >= 0.22 - 1e-4);
+    }
+
+    #[test]
+    fn garbage_in_is_finite_out() {
+        let mut stage = ReachClamp::default();
+        let mut i = input(Vec3::NAN);
+        i.shoulder = Vec3::INFINITY;
+        i.arm_length = f32::NAN;
+        i.up = Vec3::ZERO;
+        let out = stage.update(Side::Right, &i, f32::INFINITY);
+        assert!(out.target.is_finite());
+    }
+}

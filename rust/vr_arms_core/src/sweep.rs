@@ -1,0 +1,128 @@
+//! Scripted arm sweeps and the stability report: elbow flips and fully straight frames.
+//!
+//! The sweep moves a controller through the situations that break naive arms (full extension
+//! forward and back, overhead, across the chest, behind the back, a fast flick) and runs the
+//! whole pipeline on it. A test asserts that the report shows zero flips and zero straight frames.
+
+use glam::{Quat, Vec3};
+
+use crate::body_frame::BodyFrame;
+use crate::pipeline::{ArmPipeline, PipelineInput, reference_rig};
+use crate::pose::Pose;
+use crate::profile::ArmProfile;
+use crate::side::{PerSide, Side};
+
+/// A swivel jump larger than this in one frame, while the arm is clearly bent, is a flip.
+pub const FLIP_THRESHOLD_DEG: f32 = 45.0;
+/// The elbow counts as clearly bent when it is this far (metres) off the shoulder-wrist line.
+pub const BENT_OFFSET_M: f32 = 0.03;
+/// An elbow bent less than this (degrees) counts as fully straight.
+pub const STRAIGHT_DEG: f32 = 1.0;
+
+/// What a sweep did to the elbow.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SweepReport {
+    pub frames: usize,
+    pub flips: usize,
+    pub straight_frames: usize,
+    /// Largest swivel change between consecutive bent frames (degrees).
+    pub max_swivel_step_deg: f32,
+    /// Smallest elbow bend seen (degrees).
+    pub min_bend_deg: f32,
+    pub non_finite_frames: usize,
+}
+
+/// Right-controller position (world = body space) at time `t` of the scripted sweep, and its
+/// duration. The controller's rotation points its forward (-Z) from the shoulder to the hand.
+pub fn sweep_controller(t: f32) -> Pose {
+    let shoulder = Vec3::new(-0.17, 1.41, 0.0);
+    let keys: [(f32, Vec3); 12] = [
+        (0.0, Vec3::new(-0.25, 0.95, 0.1)),  // rest at the side
+        (1.0, Vec3::new(-0.2, 1.35, 0.45)),  // forward, bent
+        (2.0, Vec3::new(-0.17, 1.41, 0.75)), // forward, beyond reach
+        (3.0, Vec3::new(-0.2, 1.35, 0.4)),   // back
+        (4.0, Vec3::new(-0.2, 2.1, 0.1)),    // overhead, beyond reach
+        (5.0, Vec3::new(-0.3, 1.75, 0.2)),   // down from overhead
+        (6.0, Vec3::new(0.25, 1.2, 0.2)),    // across the chest
+        (7.0, Vec3::new(-0.35, 1.1, -0.25)), // behind the back
+        (8.0, Vec3::new(-0.3, 1.2, 0.35)),   // front again
+        (8.15, Vec3::new(0.1, 1.5, 0.5)),    // fast flick across
+        (8.3, Vec3::new(-0.45, 1.1, 0.3)),   // and back
+        (9.0, Vec3::new(-0.25, 0.95, 0.1)),  // rest
+    ];
+    let t = t.clamp(0.0, keys[keys.len() - 1].0);
+    let i = keys
+        .iter()
+        .rposition(|(k, _)| *k <= t)
+        .unwrap_or(0)
+        .min(keys.len() - 2);
+    let (t0, p0) = keys[i];
+    let (t1, p1) = keys[i + 1];
+    let u = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
+    let u = u * u * (3.0 - 2.0 * u);
+    let pos = p0.lerp(p1, u);
+    let forward = (pos - shoulder).normalize_or(Vec3::Z);
+    Pose::new(pos, Quat::from_rotation_arc(Vec3::NEG_Z, forward))
+}
+
+/// Duration of [`sweep_controller`] (seconds).
+pub const SWEEP_SECONDS: f32 = 9.0;
+
+/// Runs the sweep on the right arm of the reference rig at `hz` and reports.
+pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
+    let rig = reference_rig();
+    let mut pipeline = ArmPipeline::new(profile, &rig);
+    let dt = 1.0 / hz;
+    let frames = (SWEEP_SECONDS * hz).round() as usize;
+    let mut report = SweepReport {
+        min_bend_deg: 180.0,
+        ..Default::default()
+    };
+    let mut last_bend_dir: Option<Vec3> = None;
+    for f in 0..=frames {
+        let t = f as f32 * dt;
+        let input = PipelineInput {
+            body: BodyFrame::new(Pose::IDENTITY),
+            skeleton: Pose::IDENTITY,
+            up: Vec3::Y,
+            controllers: PerSide::new(None, Some(sweep_controller(t))),
+            overrides: PerSide::default(),
+            bones: rig,
+        };
+        let out = pipeline.update(&input, dt);
+        let Some(arm) = out.get(Side::Right) else {
+            continue;
+        };
+        report.frames += 1;
+        let shoulder = rig.right.upper.position;
+        let elbow = arm.solve.lower.position;
+        let wrist = arm.solve.hand.position;
+        if !(elbow.is_finite() && wrist.is_finite()) {
+            report.non_finite_frames += 1;
+            continue;
+        }
+        let upper = (elbow - shoulder).normalize();
+        let lower = (wrist - elbow).normalize();
+        let bend = upper.dot(lower).clamp(-1.0, 1.0).acos().to_degrees();
+        report.min_bend_deg = report.min_bend_deg.min(bend);
+        if bend < STRAIGHT_DEG {
+            report.straight_frames += 1;
+        }
+        let axis = (wrist - shoulder).normalize();
+        let off = (elbow - shoulder) - axis * (elbow - shoulder).dot(axis);
+        if off.length() > BENT_OFFSET_M {
+            let dir = off.normalize();
+            if let Some(prev) = last_bend_dir {
+                let step = prev.dot(dir).clamp(-1.0, 1.0).acos().to_degrees();
+                report.max_swivel_step_deg = report.max_swivel_step_deg.max(step);
+                if step > FLIP_THRESHOLD_DEG {
+                    report.flips += 1;
+                }
+            }
+            last_bend_dir = Some(dir);
+        } else {
+            last_bend_dir = None;
+        }
+    }
+    report
+}

@@ -1,0 +1,173 @@
+//! Scenario and property tests of the composed arm pipeline on the reference humanoid.
+
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+use vr_arms_core::body_frame::BodyFrame;
+use vr_arms_core::pipeline::{ArmOutput, ArmPipeline, PipelineInput, reference_rig};
+use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::sweep::{SWEEP_SECONDS, run_sweep, sweep_controller};
+use vr_arms_core::{PerSide, Pose, Side};
+
+fn input(left: Option<Pose>, right: Option<Pose>) -> PipelineInput {
+    PipelineInput {
+        body: BodyFrame::new(Pose::IDENTITY),
+        skeleton: Pose::IDENTITY,
+        up: Vec3::Y,
+        controllers: PerSide::new(left, right),
+        overrides: PerSide::default(),
+        bones: reference_rig(),
+    }
+}
+
+/// Runs `frames` frames at 90 Hz with a constant input; returns the last output of `side`.
+fn settle(pipeline: &mut ArmPipeline, i: &PipelineInput, side: Side, frames: usize) -> ArmOutput {
+    let mut last = None;
+    for _ in 0..frames {
+        last = *pipeline.update(i, 1.0 / 90.0).get(side);
+    }
+    last.expect("arm solved")
+}
+
+/// The torso as a box in body space: elbows must stay out of it.
+fn inside_torso(p: Vec3) -> bool {
+    p.x.abs() < 0.13 && p.y > 0.9 && p.y < 1.42 && p.z > -0.1 && p.z < 0.08
+}
+
+#[test]
+fn exact_hands_reach_a_reachable_target_in_the_first_frame() {
+    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let target = Vec3::new(0.35, 1.15, 0.3);
+    let out = pipeline.update(&input(Some(Pose::from_position(target)), None), 1.0 / 90.0);
+    let arm = out.left.expect("left solved");
+    assert!(arm.solve.hand.position.distance(target) < 1e-4);
+}
+
+#[test]
+fn overhead_reach_keeps_elbow_bent() {
+    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let i = input(None, Some(Pose::from_position(Vec3::new(-0.2, 2.3, 0.1))));
+    let arm = settle(&mut pipeline, &i, Side::Right, 90);
+    let s = arm.solve;
+    let upper = (s.lower.position - s.upper.position).normalize();
+    let lower = (s.hand.position - s.lower.position).normalize();
+    let bend = upper.angle_between(lower).to_degrees();
+    assert!(bend > 30.0, "visible bend overhead: {bend} deg");
+    assert!(arm.guard_weight > 0.9);
+}
+
+#[test]
+fn sweep_has_no_flips_and_no_straight_frames() {
+    let report = run_sweep(&ArmProfile::default(), 90.0);
+    println!("sweep report at 90 Hz: {report:?}");
+    assert!(report.frames > 800);
+    assert_eq!(report.non_finite_frames, 0);
+    assert_eq!(report.flips, 0, "{report:?}");
+    assert_eq!(report.straight_frames, 0, "{report:?}");
+    assert!(report.max_swivel_step_deg < 20.0, "{report:?}");
+}
+
+#[test]
+fn frame_rates_agree_after_half_a_second() {
+    let rates = [72.0f32, 90.0, 120.0, 144.0];
+    let mut samples: Vec<Vec<(Vec3, Vec3)>> = Vec::new();
+    for hz in rates {
+        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let steps = (SWEEP_SECONDS * hz).round() as usize;
+        let every = (0.5 * hz).round() as usize;
+        let mut got = Vec::new();
+        for f in 1..=steps {
+            let t = f as f32 / hz;
+            let out = pipeline.update(&input(None, Some(sweep_controller(t))), 1.0 / hz);
+            if f % every == 0 {
+                let arm = out.right.unwrap();
+                got.push((arm.solve.lower.position, arm.hint));
+            }
+        }
+        samples.push(got);
+    }
+    for (k, reference) in samples[1].iter().enumerate() {
+        for (r, other) in samples.iter().enumerate() {
+            let (elbow, hint) = other[k];
+            assert!(
+                elbow.distance(reference.0) < 0.01,
+                "elbow at {} s, {} Hz vs 90 Hz: {} m",
+                (k + 1) as f32 * 0.5,
+                rates[r],
+                elbow.distance(reference.0)
+            );
+            assert!(hint.distance(reference.1) < 0.01);
+        }
+    }
+}
+
+fn finite_or_wild() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -3.0f32..3.0,
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(f32::NEG_INFINITY),
+        1 => Just(1e9f32),
+        1 => Just(0.0f32),
+    ]
+}
+
+fn wild_pose() -> impl Strategy<Value = Pose> {
+    (
+        [finite_or_wild(), finite_or_wild(), finite_or_wild()],
+        [
+            finite_or_wild(),
+            finite_or_wild(),
+            finite_or_wild(),
+            finite_or_wild(),
+        ],
+    )
+        .prop_map(|(p, q)| Pose::new(Vec3::from_array(p), Quat::from_xyzw(q[0], q[1], q[2], q[3])))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn reachable_targets_are_reached_exactly(
+        x in 0.22f32..0.55, y in 0.95f32..1.3, z in 0.15f32..0.45, yaw in -3.0f32..3.0,
+    ) {
+        let target = Vec3::new(x, y, z);
+        prop_assume!(target.distance(Vec3::new(0.17, 1.41, 0.0)) < 0.5);
+        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let controller = Pose::new(target, Quat::from_rotation_y(yaw));
+        let out = pipeline.update(&input(Some(controller), None), 1.0 / 90.0).left.unwrap();
+        prop_assert!(out.solve.hand.position.distance(target) < 1e-4,
+            "missed by {}", out.solve.hand.position.distance(target));
+    }
+
+    #[test]
+    fn no_output_is_ever_non_finite(
+        left in wild_pose(), right in wild_pose(), body in wild_pose(), dt in finite_or_wild(),
+        frames in 1usize..4,
+    ) {
+        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let mut i = input(Some(left), Some(right));
+        i.body = BodyFrame::new(body);
+        i.overrides = PerSide::new(Some(right), None);
+        pipeline.routers.left.set_override();
+        for _ in 0..frames {
+            let out = pipeline.update(&i, dt);
+            for arm in [out.left, out.right].into_iter().flatten() {
+                prop_assert!(arm.target.is_finite() && arm.hint.is_finite());
+                prop_assert!(arm.solve.upper_local.is_finite() && arm.solve.lower_local.is_finite());
+                prop_assert!(arm.solve.hand_local.is_finite() && arm.solve.hand.position.is_finite());
+            }
+        }
+    }
+
+    #[test]
+    fn elbows_stay_out_of_the_torso_for_targets_in_front(
+        x in -0.5f32..0.5, y in 0.8f32..1.9, z in 0.12f32..0.6, right in any::<bool>(),
+    ) {
+        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let controller = Some(Pose::from_position(Vec3::new(x, y, z)));
+        let (i, side) = if right { (input(None, controller), Side::Right) } else { (input(controller, None), Side::Left) };
+        let arm = settle(&mut pipeline, &i, side, 45);
+        prop_assert!(!inside_torso(arm.solve.lower.position), "elbow {} inside the torso", arm.solve.lower.position);
+    }
+}
