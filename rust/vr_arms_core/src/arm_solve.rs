@@ -147,7 +147,9 @@ impl ArmSolver {
         }
     }
 
-    /// Solves the arm toward `target` with the elbow toward `hint`, through soft IK.
+    /// Solves the arm toward `target` with the elbow toward `hint`, through soft IK. A step of
+    /// no time (`dt <= 0`, as Godot's immediate update after a skeleton is set up) solves but
+    /// changes no state, so stale targets at start-up leave no trace.
     pub fn solve(
         &mut self,
         bones: &ArmBones,
@@ -160,7 +162,9 @@ impl ArmSolver {
         let b = sanitize_bones(bones);
         let target = target.sanitized(&b.hand);
         let hint = crate::finite::vec3_or(hint, b.upper.position + Vec3::NEG_Y);
-        let soft = self.soft_ik.update(
+        let mut preview = self.soft_ik;
+        let soft_ik = if dt > 0.0 { &mut self.soft_ik } else { &mut preview };
+        let soft = soft_ik.update(
             b.upper.position,
             target.position,
             hint - b.upper.position,

@@ -143,3 +143,27 @@ mod tests {
         assert!(ArmProfile::from_toml_str(&text).is_err());
     }
 }
+
+#[cfg(test)]
+mod shipped_profiles {
+    use super::ArmProfile;
+
+    fn shipped(name: &str) -> ArmProfile {
+        let path = format!("{}/../../addons/vr_arms/profiles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        ArmProfile::from_toml_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+    }
+
+    #[test]
+    fn local_player_profile_is_the_defaults() {
+        assert_eq!(shipped("local_player"), ArmProfile::default());
+    }
+
+    #[test]
+    fn remote_player_profile_clamps_and_smooths() {
+        let p = shipped("remote_player");
+        assert!(!p.reach_clamp.exact_hands_mode);
+        assert!(p.reach_clamp.use_soft_far_clamp && p.reach_clamp.smooth_always);
+        assert!(!p.soft_ik.exact_hands);
+    }
+}

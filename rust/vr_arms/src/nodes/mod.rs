@@ -2,3 +2,10 @@
 
 pub mod vr_arm_rig;
 pub mod xr_tracking_simulator;
+pub mod common;
+pub mod controller_targets;
+pub mod body_avoidance;
+pub mod reach_clamp;
+pub mod target_router;
+pub mod elbow_hint_solver;
+pub mod vr_arm_pipeline;

@@ -2,11 +2,14 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::arm_solve::body_forward_from_rest;
-use vr_arms_core::{ArmBones, ArmCalibration, ArmGoal, Pose, solve_arm};
+use vr_arms_core::arm_solve::{ArmSolver, body_forward_from_rest};
+use vr_arms_core::soft_ik::SoftIkSettings;
+use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
-use crate::convert::{pose, to_quaternion, vec3};
+use crate::convert::{pose, to_quaternion, to_vector3, vec3};
+use crate::nodes::common::{DebugMarker, colors, load_profile, save_profile};
 use crate::problems::ProblemReport;
+use crate::settings_bridge;
 
 /// Solves both arms of a humanoid [Skeleton3D] with analytic two-bone IK every frame: the hand
 /// bone goes to a target node (the controller, or the last stage of the arm target pipeline) and
@@ -74,7 +77,41 @@ pub struct VRArmRig {
     #[export]
     apply_hand_rotation: bool,
 
+    /// Soft IK: keep a minimum elbow bend and ease the last part of the reach (seed 002).
+    #[export_group(name = "Soft IK", prefix = "soft_ik_")]
+    #[export]
+    soft_ik_enabled: bool,
+    /// Exact hands: every target within the minimum-bend reach is reached exactly (local player).
+    /// Off: easing starts at `soft_ik_soft_start_ratio` of that reach (remote players).
+    #[export]
+    soft_ik_exact_hands: bool,
+    /// Smallest elbow bend kept at full reach (degrees).
+    #[export(range = (0.0, 30.0, suffix = "°"))]
+    soft_ik_min_elbow_bend_deg: f32,
+    /// Where easing starts, as a fraction of the minimum-bend reach (not in exact-hands mode).
+    #[export(range = (0.5, 1.0))]
+    soft_ik_soft_start_ratio: f32,
+    /// Reach ratio at which the arm enters the straight state.
+    #[export(range = (0.5, 1.0))]
+    soft_ik_straight_enter_ratio: f32,
+    /// Reach ratio at which it leaves it (hysteresis, below the enter ratio).
+    #[export(range = (0.5, 1.0))]
+    soft_ik_straight_exit_ratio: f32,
+    /// Bend-direction smoothing while bent (1/s; 60 is 2-3 frames at 90 Hz).
+    #[export(range = (0.0, 200.0, or_greater))]
+    soft_ik_bend_rate: f32,
+    /// Bend-direction smoothing while straight (1/s).
+    #[export(range = (0.0, 60.0, or_greater))]
+    soft_ik_straight_bend_rate: f32,
+
+    /// Show the solved wrists (green) and the hints used (magenta).
+    #[export_group(name = "Debug")]
+    #[export]
+    debug_draw: bool,
+
     arms: [Option<BoundArm>; 2],
+    solvers: [ArmSolver; 2],
+    markers: Vec<DebugMarker>,
     bound_to: Option<(InstanceId, u64)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
@@ -97,7 +134,7 @@ const RIGHT: usize = 1;
 #[godot_api]
 impl ISkeletonModifier3D for VRArmRig {
     fn init(base: Base<SkeletonModifier3D>) -> Self {
-        Self {
+        let mut rig = Self {
             left_target: None,
             left_hint: None,
             left_upper_arm_bone: "LeftUpperArm".into(),
@@ -109,14 +146,27 @@ impl ISkeletonModifier3D for VRArmRig {
             right_lower_arm_bone: "RightLowerArm".into(),
             right_hand_bone: "RightHand".into(),
             apply_hand_rotation: true,
+            soft_ik_enabled: false,
+            soft_ik_exact_hands: false,
+            soft_ik_min_elbow_bend_deg: 0.0,
+            soft_ik_soft_start_ratio: 0.0,
+            soft_ik_straight_enter_ratio: 0.0,
+            soft_ik_straight_exit_ratio: 0.0,
+            soft_ik_bend_rate: 0.0,
+            soft_ik_straight_bend_rate: 0.0,
+            debug_draw: false,
             arms: [None, None],
+            solvers: [ArmSolver::default(); 2],
+            markers: Vec::new(),
             bound_to: None,
             report: ProblemReport::new("VRArmRig"),
             base,
-        }
+        };
+        rig.set_core_settings(&SoftIkSettings::default());
+        rig
     }
 
-    fn process_modification_with_delta(&mut self, _delta: f64) {
+    fn process_modification_with_delta(&mut self, delta: f64) {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             let problems = self.problems();
             self.report.runtime(&problems);
@@ -126,7 +176,11 @@ impl ISkeletonModifier3D for VRArmRig {
         let problems = self.problems();
         self.report.runtime(&problems);
 
-        let to_skeleton = skeleton.get_global_transform().affine_inverse();
+        let skeleton_global = skeleton.get_global_transform();
+        let to_skeleton = skeleton_global.affine_inverse();
+        let settings = self.core_settings();
+        let dt = delta as f32;
+        let mut shown = [None; 4];
         for side in [LEFT, RIGHT] {
             let Some(arm) = self.arms[side] else { continue };
             let Some(target) = self.valid_target(side) else {
@@ -143,17 +197,23 @@ impl ISkeletonModifier3D for VRArmRig {
                 Some(h) => vec3(to_skeleton * h.get_global_position()),
                 None => bones.upper.position + arm.default_pole,
             };
-            let goal = ArmGoal {
-                target,
+            let solver = &mut self.solvers[side];
+            solver.soft_ik.settings = settings;
+            let solved = solver.solve(
+                &bones,
+                &arm.calibration,
+                &target,
                 hint,
-                apply_hand_rotation: self.apply_hand_rotation,
-                reach: None,
-            };
-            let solved = solve_arm(&bones, &arm.calibration, &goal);
+                self.apply_hand_rotation,
+                dt,
+            );
             skeleton.set_bone_pose_rotation(arm.upper, to_quaternion(solved.upper_local));
             skeleton.set_bone_pose_rotation(arm.lower, to_quaternion(solved.lower_local));
             skeleton.set_bone_pose_rotation(arm.hand, to_quaternion(solved.hand_local));
+            shown[side * 2] = Some(vec3(skeleton_global * to_vector3(solved.hand.position)));
+            shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(hint)));
         }
+        self.draw(&shown);
     }
 
     fn ready(&mut self) {
@@ -219,6 +279,13 @@ impl VRArmRig {
         self.changed(true);
     }
 
+    /// Forgets what the solve remembers between frames (soft-IK straight state and smoothed
+    /// bend direction), for example after a teleport.
+    #[func]
+    pub fn reset(&mut self) {
+        self.solvers = [ArmSolver::default(); 2];
+    }
+
     /// What is wrong with the setup (the same list the editor shows as configuration
     /// warnings); empty when the rig is ready.
     #[func]
@@ -230,15 +297,84 @@ impl VRArmRig {
     /// pose; 0 when the arm's bones are not found. `side` is 0 for left, 1 for right.
     #[func]
     fn get_arm_length(&mut self, side: i32) -> f32 {
-        if let Some(skeleton) = self.base().get_skeleton() {
-            self.bind(&skeleton);
-        }
-        self.arms
-            .get(side.clamp(0, 1) as usize)
-            .copied()
-            .flatten()
-            .map(|a| a.calibration.arm_length())
+        let side = if side == 1 { Side::Right } else { Side::Left };
+        self.arm_info(side)
+            .map(|(_, c)| c.arm_length())
             .unwrap_or(0.0)
+    }
+
+    /// Global position of an arm's shoulder (upper-arm joint) in the skeleton's current pose.
+    /// Read in `_process`, that is the pose before this frame's modifiers.
+    #[func]
+    fn get_shoulder_global_position(&mut self, side: i32) -> Vector3 {
+        let side = if side == 1 { Side::Right } else { Side::Left };
+        self.arm_info(side)
+            .map(|(p, _)| to_vector3(p))
+            .unwrap_or(Vector3::ZERO)
+    }
+
+    /// Loads the `[soft_ik]` section of a TOML profile; on error the settings stay as they were.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        match load_profile(&path) {
+            Ok(p) => {
+                self.set_core_settings(&p.soft_ik);
+                true
+            }
+            Err(e) => {
+                godot_error!("VRArmRig: {e}");
+                false
+            }
+        }
+    }
+
+    /// Saves the soft-IK settings into the `[soft_ik]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        save_profile(&path, |p| p.soft_ik = s)
+            .map_err(|e| godot_error!("VRArmRig: {e}"))
+            .is_ok()
+    }
+
+    settings_bridge!(SoftIkSettings {
+        soft_ik_enabled => enabled,
+        soft_ik_exact_hands => exact_hands,
+        soft_ik_min_elbow_bend_deg => min_elbow_bend_deg,
+        soft_ik_soft_start_ratio => soft_start_ratio,
+        soft_ik_straight_enter_ratio => straight_enter_ratio,
+        soft_ik_straight_exit_ratio => straight_exit_ratio,
+        soft_ik_bend_rate => bend_rate,
+        soft_ik_straight_bend_rate => straight_bend_rate,
+    });
+
+    /// The shoulder's world position (current pose) and the arm's rest measurements, for the
+    /// target-pipeline nodes.
+    pub fn arm_info(&mut self, side: Side) -> Option<(glam::Vec3, ArmCalibration)> {
+        let skeleton = self.base().get_skeleton()?;
+        self.bind(&skeleton);
+        let arm = self.arms[side.index()]?;
+        let global = skeleton.get_global_transform() * skeleton.get_bone_global_pose(arm.upper);
+        Some((vec3(global.origin), arm.calibration))
+    }
+
+    fn draw(&mut self, shown: &[Option<glam::Vec3>; 4]) {
+        if !self.debug_draw {
+            for m in self.markers.drain(..) {
+                m.free();
+            }
+            return;
+        }
+        if self.markers.is_empty() {
+            let mut me = self.to_gd().upcast::<Node3D>();
+            for _ in 0..2 {
+                self.markers.push(DebugMarker::new(&mut me, colors::WRIST, 0.018));
+                self.markers.push(DebugMarker::new(&mut me, colors::HINT, 0.015));
+            }
+        }
+        for (m, p) in self.markers.iter_mut().zip(shown) {
+            m.show_at(*p);
+        }
     }
 
     /// Bone names and node references changed: rebind on the next frame and refresh the editor.

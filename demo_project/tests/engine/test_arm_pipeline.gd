@@ -1,0 +1,189 @@
+## The arm target pipeline as a node graph in Godot.
+extends EngineTest
+
+const OffsetStage := preload("res://tests/engine/helpers/offset_stage.gd")
+
+var _parts: Dictionary
+var _probe: VRArmPipeline
+var _expected: Array = []
+var _worst := 0.0
+var _compared := 0
+var _probe_active := false
+var _events: Array = []
+
+
+func _on_engaged(hand: int) -> void:
+	_events.append("engaged %d" % hand)
+
+
+func _on_released(hand: int) -> void:
+	_events.append("released %d" % hand)
+
+
+func _process(delta: float) -> void:
+	# Priority 0: after every pipeline stage (-1000..-600), before the skeleton update. The
+	# skeleton still shows the unmodified pose here, as the core pipeline expects.
+	if not _probe_active:
+		return
+	var p := _parts
+	_expected = _probe.step(p.skeleton, p.left.global_transform, p.right.global_transform, delta)
+
+
+func _on_skeleton_updated() -> void:
+	if not _probe_active or _expected.size() != 6:
+		return
+	var s: Skeleton3D = _parts.skeleton
+	var names := ["LeftUpperArm", "LeftLowerArm", "LeftHand", "RightUpperArm", "RightLowerArm", "RightHand"]
+	for i in 6:
+		var got := s.get_bone_pose_rotation(s.find_bone(names[i]))
+		_worst = maxf(_worst, _angle_between(got, _expected[i]))
+	_compared += 1
+
+
+## Angle between two rotations, accurate for tiny angles (angle_to's acos is not, in float32).
+static func _angle_between(a: Quaternion, b: Quaternion) -> float:
+	var d := a * b.inverse()
+	return 2.0 * atan2(Vector3(d.x, d.y, d.z).length(), absf(d.w))
+
+
+## Motion through reach, overhead, across the chest and near the body, so every stateful stage
+## (recoil, avoidance and guard smoothing, soft IK, hint smoothing) is exercised.
+func _motion(t: float) -> Array:
+	var left := Vector3(0.3 + 0.25 * sin(t * 2.0), 1.2 + 0.7 * sin(t * 1.3), 0.2 + 0.3 * cos(t * 1.7))
+	var right := Vector3(-0.1 + 0.3 * cos(t * 2.3), 1.1 + 0.3 * sin(t * 3.1), 0.05 + 0.35 * sin(t * 0.9))
+	var rot := Basis.from_euler(Vector3(0.4 * sin(t), 0.8 * cos(t * 0.7), 0.3 * sin(t * 2.0)))
+	return [Transform3D(rot, left), Transform3D(rot.inverse(), right)]
+
+
+func test_node_graph_matches_the_core_pipeline() -> void:
+	_parts = make_pipeline_rig()
+	_probe = VRArmPipeline.new()
+	check(_probe.configure(_parts.skeleton), "core pipeline configured on the same skeleton")
+	var s: Skeleton3D = _parts.skeleton
+	s.skeleton_updated.connect(_on_skeleton_updated)
+	var sim: XRTrackingSimulator = _parts.simulator
+	var poses := _motion(0.0)
+	sim.set_hand_pose("left", poses[0])
+	sim.set_hand_pose("right", poses[1])
+	_probe_active = true
+	# The same kick on both: recoil jitter is deterministic, so they stay in step.
+	_parts.controller_targets.add_recoil(ControllerTargets.HAND_RIGHT, Vector3(0, 0.02, 0.05), Vector3(15, 0, 0))
+	_probe.add_recoil(1, Vector3(0, 0.02, 0.05), Vector3(15, 0, 0))
+	for i in 150:
+		var t := i / 60.0
+		poses = _motion(t)
+		sim.set_hand_pose("left", poses[0])
+		sim.set_hand_pose("right", poses[1])
+		await frames(1)
+	_probe_active = false
+	s.skeleton_updated.disconnect(_on_skeleton_updated)
+	check(_compared >= 140, "compared %d frames" % _compared)
+	check(_worst < 1e-4, "node graph and core pipeline agree on every bone within 1e-4 rad (worst %.7f rad)" % _worst)
+
+
+func test_a_user_stage_between_two_priorities_is_respected() -> void:
+	var p := make_pipeline_rig()
+	var m: Dictionary = p.markers
+	var user := OffsetStage.new()
+	user.name = "UserStage"
+	user.process_priority = -850  # between BodyAvoidance (-900) and ReachClamp (-800)
+	user.input = m.left_avoided
+	var shifted := Marker3D.new()
+	add_child(shifted)
+	user.output = shifted
+	user.offset = Vector3(0, 0.05, 0)
+	add_child(user)
+	var rc: ReachClamp = p.reach_clamp
+	rc.left_input = shifted
+	var target := Vector3(0.35, 1.1, 0.3)
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(3)
+	# Move, then check the very same frame: the user stage saw BodyAvoidance's output of this
+	# frame and ReachClamp used the user's output.
+	target = Vector3(0.3, 1.0, 0.35)
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), target + Vector3(0, 0.05, 0), 0.001, "hand = controller + user offset in the same frame")
+	var order := [ControllerTargets.new(), BodyAvoidance.new(), ReachClamp.new(), TargetRouter.new(), ElbowHintSolver.new()]
+	var priorities := order.map(func(n): return n.process_priority)
+	check(priorities == [-1000, -900, -800, -700, -600], "default priorities follow the seed's order: %s" % [priorities])
+	for n in order:
+		n.free()
+
+
+func test_router_override_blends_in_and_out_with_signals() -> void:
+	var p := make_pipeline_rig()
+	var tr: TargetRouter = p.router
+	_events.clear()
+	var events := _events
+	tr.override_engaged.connect(_on_engaged)
+	tr.override_released.connect(_on_released)
+	var draw_target := Marker3D.new()
+	add_child(draw_target)
+	draw_target.global_position = Vector3(-0.25, 1.0, 0.15)
+	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.2, 0.35)))
+	await frames(2)
+	tr.set_override(1, draw_target)
+	await frames(40)
+	check(events == ["engaged 1"], "engaged once: %s" % [events])
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "RightHand"), draw_target.global_position, 0.002, "arm follows the override")
+	tr.clear_override(1)
+	await frames(40)
+	check(events == ["engaged 1", "released 1"], "released once: %s" % [events])
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "RightHand"), Vector3(-0.3, 1.2, 0.35), 0.002, "back on the controller")
+
+
+func test_recoil_kicks_the_hand_and_returns() -> void:
+	var p := make_pipeline_rig()
+	var target := Vector3(-0.25, 1.25, 0.4)
+	p.simulator.set_hand_pose("right", Transform3D(Basis(), target))
+	await frames(3)
+	p.controller_targets.add_recoil(ControllerTargets.HAND_RIGHT, Vector3(0, 0.03, 0.06), Vector3(20, 0, 0))
+	var peak := 0.0
+	for i in 10:
+		await p.skeleton.skeleton_updated
+		peak = maxf(peak, bone_global_position(p.skeleton, "RightHand").distance_to(target))
+	check(peak > 0.03, "recoil moved the hand (%.3f m)" % peak)
+	await frames(150)
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "RightHand"), target, 0.001, "hand back on the controller")
+
+
+func test_profiles_round_trip_and_bad_toml_keeps_settings() -> void:
+	expect_errors(1)
+	var p := make_pipeline_rig()
+	var rc: ReachClamp = p.reach_clamp
+	var eh: ElbowHintSolver = p.elbow_hints
+	rc.exact_hands_mode = false
+	rc.overhead_clamp_ratio = 0.9
+	eh.forearm_cue_weight = 0.25
+	var path := "user://test_profile.toml"
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	check(rc.save_profile(path) and eh.save_profile(path), "profiles saved")
+	var text := FileAccess.get_file_as_string(path)
+	check(text.contains("[reach_clamp]") and text.contains("[elbow_hint]"), "both sections in one file")
+	rc.exact_hands_mode = true
+	rc.overhead_clamp_ratio = 0.8
+	eh.forearm_cue_weight = 1.0
+	check(rc.load_profile(path) and eh.load_profile(path), "profiles loaded")
+	check(rc.exact_hands_mode == false, "exact_hands_mode restored")
+	check_near(rc.overhead_clamp_ratio, 0.9, 1e-6, "overhead_clamp_ratio restored")
+	check_near(eh.forearm_cue_weight, 0.25, 1e-6, "forearm_cue_weight restored")
+	var bad := "user://bad_profile.toml"
+	var f := FileAccess.open(bad, FileAccess.WRITE)
+	f.store_string("[reach_clamp]\nexact_hands_mode = true\noverhead_clamp_ratio = \"high\"\n")
+	f.close()
+	check(not rc.load_profile(bad), "bad TOML refused")
+	check(rc.exact_hands_mode == false and is_equal_approx(rc.overhead_clamp_ratio, 0.9), "previous settings kept")
+
+
+func test_shipped_profiles_load() -> void:
+	var p := make_pipeline_rig()
+	for name in ["local_player", "remote_player"]:
+		var path := "res://addons/vr_arms/profiles/%s.toml" % name
+		for stage in [p.controller_targets, p.body_avoidance, p.reach_clamp, p.router, p.elbow_hints, p.rig]:
+			check(stage.load_profile(path), "%s loads %s" % [stage.name, path])
+	check(p.reach_clamp.exact_hands_mode == false, "remote profile: full clamp mode")
+	await frames(1)

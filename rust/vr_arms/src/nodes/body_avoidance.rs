@@ -1,0 +1,185 @@
+//! `BodyAvoidance` node: stage 2 of the arm target pipeline.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings};
+
+use crate::nodes::common::{body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems, write_pose};
+use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Stage 2 of the arm target pipeline: keeps each raw wrist target out of the torso.
+///
+/// In the body root's space (+X left, +Y up, +Z forward), the hand may cross the centre line
+/// only a little, may not go behind the chest plane in front of the torso (further forward the
+/// further it reaches across), and not too far behind its shoulder. The correction is smoothed,
+/// so it engages without a pop. Runs in `_process` at priority -900.
+#[derive(GodotClass)]
+#[class(base = Node3D, tool)]
+pub struct BodyAvoidance {
+    /// The arm rig (shoulder positions come from its skeleton).
+    #[export]
+    rig: Option<Gd<VRArmRig>>,
+    /// The avatar root, facing +Z. Empty: the rig's skeleton.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// Left target to correct (the raw target from ControllerTargets).
+    #[export_group(name = "Targets")]
+    #[export]
+    left_input: Option<Gd<Node3D>>,
+    /// Node that receives the corrected left target.
+    #[export]
+    left_output: Option<Gd<Node3D>>,
+    /// Right target to correct.
+    #[export]
+    right_input: Option<Gd<Node3D>>,
+    /// Node that receives the corrected right target.
+    #[export]
+    right_output: Option<Gd<Node3D>>,
+
+    /// Master switch: off passes targets through.
+    #[export_group(name = "Limits")]
+    #[export]
+    enabled: bool,
+    /// How far past the centre line (toward the other side) a hand may go (metres).
+    #[export(range = (-0.2, 0.5, suffix = "m"))]
+    max_cross_centre_m: f32,
+    /// Body-space Z of the front of the chest (metres from the body root).
+    #[export(range = (-0.3, 0.5, suffix = "m"))]
+    chest_front_z_m: f32,
+    /// Half the torso's width: the chest limit applies closer than this to the centre line.
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    torso_half_width_m: f32,
+    /// Height (from the body root) where the torso begins.
+    #[export(range = (0.0, 2.0, suffix = "m"))]
+    torso_bottom_y_m: f32,
+    /// Height (from the body root) where the torso ends.
+    #[export(range = (0.0, 2.5, suffix = "m"))]
+    torso_top_y_m: f32,
+    /// How far behind its shoulder a hand may go (metres).
+    #[export(range = (0.0, 1.0, suffix = "m"))]
+    max_behind_shoulder_m: f32,
+    /// Forward push per metre a hand reaches across, inward of its shoulder.
+    #[export(range = (0.0, 2.0))]
+    cross_body_forward_ratio: f32,
+    /// Correction smoothing rate (1/s).
+    #[export(range = (0.0, 100.0, or_greater))]
+    smoothing_rate: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for BodyAvoidance {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-900);
+        let mut node = Self {
+            rig: None,
+            body_root: None,
+            left_input: None,
+            left_output: None,
+            right_input: None,
+            right_output: None,
+            enabled: true,
+            max_cross_centre_m: 0.0,
+            chest_front_z_m: 0.0,
+            torso_half_width_m: 0.0,
+            torso_bottom_y_m: 0.0,
+            torso_top_y_m: 0.0,
+            max_behind_shoulder_m: 0.0,
+            cross_body_forward_ratio: 0.0,
+            smoothing_rate: 0.0,
+            stage: Stage::default(),
+            report: ProblemReport::new("BodyAvoidance"),
+            base,
+        };
+        node.set_core_settings(&BodyAvoidanceSettings::default());
+        node
+    }
+
+    fn process(&mut self, delta: f64) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        self.stage.settings = self.core_settings();
+        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        for side in Side::BOTH {
+            let (input, output) = self.slots(side);
+            let Some(raw) = read_pose(&input) else { continue };
+            let Some((shoulder, _)) = rig_arm(&self.rig, side) else { continue };
+            let out = self.stage.update(side, &BodyAvoidanceInput { raw_target: raw, shoulder, body }, delta as f32);
+            write_pose(&output, &out);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl BodyAvoidance {
+    /// Loads the `[body_avoidance]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        match load_profile(&path) {
+            Ok(p) => {
+                self.set_core_settings(&p.body_avoidance);
+                true
+            }
+            Err(e) => {
+                godot_error!("BodyAvoidance: {e}");
+                false
+            }
+        }
+    }
+
+    /// Saves these settings into the `[body_avoidance]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        save_profile(&path, |p| p.body_avoidance = s).map_err(|e| godot_error!("BodyAvoidance: {e}")).is_ok()
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(BodyAvoidanceSettings {
+        enabled => enabled,
+        max_cross_centre_m => max_cross_centre_m,
+        chest_front_z_m => chest_front_z_m,
+        torso_half_width_m => torso_half_width_m,
+        torso_bottom_y_m => torso_bottom_y_m,
+        torso_top_y_m => torso_top_y_m,
+        max_behind_shoulder_m => max_behind_shoulder_m,
+        cross_body_forward_ratio => cross_body_forward_ratio,
+        smoothing_rate => smoothing_rate,
+    });
+
+    fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
+        match side {
+            Side::Left => (self.left_input.clone(), self.left_output.clone()),
+            Side::Right => (self.right_input.clone(), self.right_output.clone()),
+        }
+    }
+
+    fn problems(&self) -> Vec<String> {
+        slot_problems(
+            &self.rig,
+            [
+                ("left", self.left_input.is_some(), self.left_output.is_some()),
+                ("right", self.right_input.is_some(), self.right_output.is_some()),
+            ],
+            true,
+        )
+    }
+}

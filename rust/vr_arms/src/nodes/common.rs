@@ -1,0 +1,212 @@
+//! What every pipeline node shares: reading and writing target nodes, settings <-> inspector
+//! properties, profile files, and debug markers.
+
+use godot::classes::{
+    BaseMaterial3D, FileAccess, MeshInstance3D, Node3D, SphereMesh, StandardMaterial3D,
+    base_material_3d::ShadingMode, file_access::ModeFlags,
+};
+use godot::prelude::*;
+use vr_arms_core::Pose;
+use vr_arms_core::profile::ArmProfile;
+
+use crate::convert::{pose, to_transform};
+
+/// The node if it is set and still alive (a freed node is treated as unset).
+pub fn alive(node: &Option<Gd<Node3D>>) -> Option<Gd<Node3D>> {
+    node.as_ref().filter(|n| n.is_instance_valid()).cloned()
+}
+
+/// A node's global pose, if the node is set, alive and in the tree.
+pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
+    alive(node)
+        .filter(|n| n.is_inside_tree())
+        .map(|n| pose(&n.get_global_transform()))
+}
+
+/// Moves a node to a global pose (keeping its scale out of it: targets are markers).
+pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose) {
+    if let Some(mut n) = alive(node).filter(|n| n.is_inside_tree()) {
+        n.set_global_transform(to_transform(p));
+    }
+}
+
+/// Conversion between an inspector property type and a settings field type.
+pub trait Bridge<T> {
+    fn to_core(&self) -> T;
+    fn from_core(value: &T) -> Self;
+}
+
+impl Bridge<f32> for f32 {
+    fn to_core(&self) -> f32 {
+        *self
+    }
+    fn from_core(v: &f32) -> Self {
+        *v
+    }
+}
+
+impl Bridge<bool> for bool {
+    fn to_core(&self) -> bool {
+        *self
+    }
+    fn from_core(v: &bool) -> Self {
+        *v
+    }
+}
+
+impl Bridge<[f32; 3]> for Vector3 {
+    fn to_core(&self) -> [f32; 3] {
+        [self.x, self.y, self.z]
+    }
+    fn from_core(v: &[f32; 3]) -> Self {
+        Vector3::new(v[0], v[1], v[2])
+    }
+}
+
+/// Generates `core_settings()` (inspector properties -> settings struct) and
+/// `set_core_settings()` (the reverse) from one list of `property => settings.path` pairs, so
+/// the two directions cannot drift apart.
+#[macro_export]
+macro_rules! settings_bridge {
+    ($settings:ty { $($field:ident => $($path:ident).+),* $(,)? }) => {
+        /// The inspector's values as the core stage's settings (validated).
+        pub fn core_settings(&self) -> $settings {
+            use $crate::nodes::common::Bridge;
+            let mut s = <$settings>::default();
+            $( s.$($path).+ = Bridge::to_core(&self.$field); )*
+            s.validate();
+            s
+        }
+
+        /// Puts the core stage's settings into the inspector's properties.
+        pub fn set_core_settings(&mut self, s: &$settings) {
+            use $crate::nodes::common::Bridge;
+            $( self.$field = Bridge::from_core(&s.$($path).+); )*
+        }
+    };
+}
+
+/// Reads a profile file. Errors (unreadable file, bad TOML with its line) are returned as text;
+/// the caller keeps its settings.
+pub fn load_profile(path: &GString) -> Result<ArmProfile, String> {
+    if !FileAccess::file_exists(path) {
+        return Err(format!("profile \"{path}\" does not exist"));
+    }
+    let text = FileAccess::get_file_as_string(path);
+    ArmProfile::from_toml_str(&text.to_string()).map_err(|e| format!("profile \"{path}\": {e}"))
+}
+
+/// Writes a profile, replacing only one section of an existing valid file (`edit` changes the
+/// profile read from disk, or the default profile when there is none or it does not parse).
+pub fn save_profile(path: &GString, edit: impl FnOnce(&mut ArmProfile)) -> Result<(), String> {
+    let mut profile = load_profile(path).unwrap_or_default();
+    edit(&mut profile);
+    let Some(mut file) = FileAccess::open(path, ModeFlags::WRITE) else {
+        return Err(format!("cannot write profile \"{path}\""));
+    };
+    file.store_string(&profile.to_toml_string());
+    file.close();
+    Ok(())
+}
+
+/// A small unshaded sphere that shows where a target is (seed 000's debug colours).
+pub struct DebugMarker {
+    node: Gd<MeshInstance3D>,
+}
+
+impl DebugMarker {
+    /// Creates the marker as an internal, top-level child of `parent`.
+    pub fn new(parent: &mut Gd<Node3D>, color: Color, radius: f32) -> Self {
+        let mut mesh = SphereMesh::new_gd();
+        mesh.set_radius(radius);
+        mesh.set_height(radius * 2.0);
+        mesh.set_radial_segments(12);
+        mesh.set_rings(6);
+        let mut material = StandardMaterial3D::new_gd();
+        material.set_shading_mode(ShadingMode::UNSHADED);
+        material.set_albedo(color);
+        material.set_flag(godot::classes::base_material_3d::Flags::DISABLE_DEPTH_TEST, true);
+        mesh.set_material(&material.upcast::<BaseMaterial3D>());
+        let mut node = MeshInstance3D::new_alloc();
+        node.set_mesh(&mesh);
+        node.set_as_top_level(true);
+        parent.add_child_ex(&node).internal(godot::classes::node::InternalMode::BACK).done();
+        Self { node }
+    }
+
+    pub fn show_at(&mut self, p: Option<glam::Vec3>) {
+        if !self.node.is_instance_valid() {
+            return;
+        }
+        match p {
+            Some(p) if p.is_finite() => {
+                self.node.set_visible(true);
+                self.node.set_global_position(crate::convert::to_vector3(p));
+            }
+            _ => self.node.set_visible(false),
+        }
+    }
+
+    pub fn free(self) {
+        if self.node.is_instance_valid() {
+            self.node.clone().queue_free();
+        }
+    }
+}
+
+/// Seed 000's marker colours.
+pub mod colors {
+    use godot::builtin::Color;
+    pub const CONTROLLER: Color = Color::from_rgb(0.2, 0.4, 1.0);
+    pub const RAW: Color = Color::from_rgb(1.0, 0.9, 0.1);
+    pub const CLAMPED: Color = Color::from_rgb(1.0, 0.15, 0.15);
+    pub const WRIST: Color = Color::from_rgb(0.1, 0.9, 0.2);
+    pub const HINT: Color = Color::from_rgb(0.9, 0.2, 0.9);
+}
+
+/// Shoulder world position and rest measurements of one arm, from a `VRArmRig`.
+pub fn rig_arm(
+    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
+    side: vr_arms_core::Side,
+) -> Option<(glam::Vec3, vr_arms_core::ArmCalibration)> {
+    let mut rig = rig.as_ref().filter(|r| r.is_instance_valid())?.clone();
+    rig.bind_mut().arm_info(side)
+}
+
+/// The body frame: `body_root`'s pose, else the rig's skeleton's (a humanoid skeleton faces +Z).
+pub fn body_frame(
+    body_root: &Option<Gd<Node3D>>,
+    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
+) -> Option<vr_arms_core::body_frame::BodyFrame> {
+    let root = read_pose(body_root).or_else(|| {
+        let rig = rig.as_ref().filter(|r| r.is_instance_valid())?;
+        let skeleton = rig.get_skeleton()?;
+        Some(pose(&skeleton.get_global_transform()))
+    })?;
+    Some(vr_arms_core::body_frame::BodyFrame::new(root))
+}
+
+/// Problems shared by the stages that read a rig and move targets from inputs to outputs.
+pub fn slot_problems(
+    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
+    slots: [(&str, bool, bool); 2],
+    needs_rig: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if needs_rig && !rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
+        out.push("Set \"rig\" to the VRArmRig: shoulders and arm lengths come from it.".into());
+    }
+    let mut any = false;
+    for (side, input, output) in slots {
+        any |= input;
+        match (input, output) {
+            (true, false) => out.push(format!("{side}_input is set but {side}_output is not.")),
+            (false, true) => out.push(format!("{side}_output is set but {side}_input is not.")),
+            _ => {}
+        }
+    }
+    if !any {
+        out.push("No input target is set: set left_input and/or right_input.".into());
+    }
+    out
+}

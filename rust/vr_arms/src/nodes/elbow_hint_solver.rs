@@ -1,0 +1,231 @@
+//! `ElbowHintSolver` node: stage 5 of the arm target pipeline.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
+
+use crate::convert::to_vector3;
+use crate::nodes::common::{alive, body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems};
+use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Stage 5 of the arm target pipeline: places each elbow hint (the pole the arm solve bends
+/// toward) in a stable torso frame, never driven by wrist roll.
+///
+/// The pole is down + back + outward in the body's frame with the shoulder->hand axis projected
+/// out, blends to an outward plane overhead, takes a cue from the hand's forearm axis (the elbow
+/// one forearm length behind the hand), is pushed out, back and down when the hand is near the
+/// torso, and is smoothed. Inputs are the final wrist targets; outputs are the hint nodes the
+/// `VRArmRig` reads. Runs in `_process` at priority -600 (last of the pipeline).
+#[derive(GodotClass)]
+#[class(base = Node3D, tool)]
+pub struct ElbowHintSolver {
+    /// The arm rig (shoulders and bone lengths come from it).
+    #[export]
+    rig: Option<Gd<VRArmRig>>,
+    /// The avatar root, facing +Z. Empty: the rig's skeleton.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// The left final wrist target (from TargetRouter).
+    #[export_group(name = "Targets")]
+    #[export]
+    left_input: Option<Gd<Node3D>>,
+    /// Node that receives the left elbow hint (VRArmRig's left_hint).
+    #[export]
+    left_output: Option<Gd<Node3D>>,
+    /// The right final wrist target.
+    #[export]
+    right_input: Option<Gd<Node3D>>,
+    /// Node that receives the right elbow hint.
+    #[export]
+    right_output: Option<Gd<Node3D>>,
+
+    /// Where along the shoulder->hand line the hint sits (fraction of arm length).
+    #[export_group(name = "Pole")]
+    #[export(range = (0.0, 1.0))]
+    along_arm_factor: f32,
+    /// Distance of the hint from that line (metres).
+    #[export(range = (0.01, 1.0, suffix = "m"))]
+    hint_distance_m: f32,
+    /// Weight of "down" in the torso-frame pole.
+    #[export(range = (0.0, 2.0))]
+    pole_down: f32,
+    /// Weight of "back".
+    #[export(range = (0.0, 2.0))]
+    pole_back: f32,
+    /// Weight of "outward".
+    #[export(range = (0.0, 2.0))]
+    pole_outward: f32,
+    /// Arm elevation (dot with up) where the outward overhead plane starts blending in.
+    #[export(range = (-1.0, 1.0))]
+    overhead_start_dot: f32,
+    /// ... and where it has fully taken over.
+    #[export(range = (-1.0, 1.0))]
+    overhead_full_dot: f32,
+    /// Weight of the forearm cue (elbow behind the hand along its forearm axis), 0..1.
+    #[export(range = (0.0, 1.0))]
+    forearm_cue_weight: f32,
+    /// The forearm axis in the wrist target's space (+Y for a humanoid hand bone).
+    #[export]
+    forearm_axis: Vector3,
+    /// Hint smoothing rate (1/s).
+    #[export(range = (0.0, 100.0, or_greater))]
+    smoothing_rate: f32,
+    /// Push the hint out, back and down when the hand is near the torso.
+    #[export_group(name = "Hint Body Avoidance")]
+    #[export]
+    avoidance_enabled: bool,
+    /// Horizontal distance of the hand from the body axis below which the push starts (metres).
+    #[export(range = (0.0, 1.0, suffix = "m"))]
+    avoidance_near_m: f32,
+    /// Full outward push (metres).
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    push_outward_m: f32,
+    /// Full backward push (metres).
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    push_back_m: f32,
+    /// Full downward push (metres).
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    push_down_m: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for ElbowHintSolver {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-600);
+        let mut node = Self {
+            rig: None,
+            body_root: None,
+            left_input: None,
+            left_output: None,
+            right_input: None,
+            right_output: None,
+            along_arm_factor: 0.0,
+            hint_distance_m: 0.0,
+            pole_down: 0.0,
+            pole_back: 0.0,
+            pole_outward: 0.0,
+            overhead_start_dot: 0.0,
+            overhead_full_dot: 0.0,
+            forearm_cue_weight: 0.0,
+            forearm_axis: Vector3::UP,
+            smoothing_rate: 0.0,
+            avoidance_enabled: true,
+            avoidance_near_m: 0.0,
+            push_outward_m: 0.0,
+            push_back_m: 0.0,
+            push_down_m: 0.0,
+            stage: Stage::default(),
+            report: ProblemReport::new("ElbowHintSolver"),
+            base,
+        };
+        node.set_core_settings(&ElbowHintSettings::default());
+        node
+    }
+
+    fn process(&mut self, delta: f64) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        self.stage.settings = self.core_settings();
+        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        for side in Side::BOTH {
+            let (input, output) = self.slots(side);
+            let Some(hand) = read_pose(&input) else { continue };
+            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else { continue };
+            let out = self.stage.update(
+                side,
+                &ElbowHintInput {
+                    shoulder,
+                    hand,
+                    upper_length: cal.upper_length,
+                    lower_length: cal.lower_length,
+                    body,
+                },
+                delta as f32,
+            );
+            if let Some(mut node) = alive(&output).filter(|n| n.is_inside_tree()) {
+                node.set_global_position(to_vector3(out.hint));
+            }
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl ElbowHintSolver {
+    /// Loads the `[elbow_hint]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        match load_profile(&path) {
+            Ok(p) => {
+                self.set_core_settings(&p.elbow_hint);
+                true
+            }
+            Err(e) => {
+                godot_error!("ElbowHintSolver: {e}");
+                false
+            }
+        }
+    }
+
+    /// Saves these settings into the `[elbow_hint]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        save_profile(&path, |p| p.elbow_hint = s).map_err(|e| godot_error!("ElbowHintSolver: {e}")).is_ok()
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(ElbowHintSettings {
+        along_arm_factor => along_arm_factor,
+        hint_distance_m => hint_distance_m,
+        pole_down => pole_down,
+        pole_back => pole_back,
+        pole_outward => pole_outward,
+        overhead_start_dot => overhead_start_dot,
+        overhead_full_dot => overhead_full_dot,
+        forearm_cue_weight => forearm_cue_weight,
+        forearm_axis => forearm_axis,
+        smoothing_rate => smoothing_rate,
+        avoidance_enabled => avoidance_enabled,
+        avoidance_near_m => avoidance_near_m,
+        push_outward_m => push_outward_m,
+        push_back_m => push_back_m,
+        push_down_m => push_down_m,
+    });
+
+    fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
+        match side {
+            Side::Left => (self.left_input.clone(), self.left_output.clone()),
+            Side::Right => (self.right_input.clone(), self.right_output.clone()),
+        }
+    }
+
+    fn problems(&self) -> Vec<String> {
+        slot_problems(
+            &self.rig,
+            [
+                ("left", self.left_input.is_some(), self.left_output.is_some()),
+                ("right", self.right_input.is_some(), self.right_output.is_some()),
+            ],
+            true,
+        )
+    }
+}

@@ -1,0 +1,257 @@
+//! `ReachClamp` node: stage 3 of the arm target pipeline.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampInput, ReachClampSettings};
+
+use crate::nodes::common::{
+    DebugMarker, body_frame, colors, load_profile, read_pose, rig_arm, save_profile, slot_problems,
+    write_pose,
+};
+use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Stage 3 of the arm target pipeline: reach clamp and overhead guard.
+///
+/// In exact-hands mode (default, the local player) targets pass 1:1 with zero lag and only the
+/// overhead guard applies: as the shoulder->hand direction rises, the allowed reach shrinks
+/// toward `overhead_clamp_ratio` x arm length, keeping a visible elbow bend. The full mode adds a
+/// hard clamp, an optional soft zone and optional near-body safety. Only the correction is
+/// smoothed, never the target. Runs in `_process` at priority -800.
+#[derive(GodotClass)]
+#[class(base = Node3D, tool)]
+pub struct ReachClamp {
+    /// The arm rig (shoulders and arm lengths come from it).
+    #[export]
+    rig: Option<Gd<VRArmRig>>,
+    /// The avatar root, facing +Z. Empty: the rig's skeleton.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// Left target to clamp (from BodyAvoidance).
+    #[export_group(name = "Targets")]
+    #[export]
+    left_input: Option<Gd<Node3D>>,
+    /// Node that receives the clamped left target.
+    #[export]
+    left_output: Option<Gd<Node3D>>,
+    /// Right target to clamp.
+    #[export]
+    right_input: Option<Gd<Node3D>>,
+    /// Node that receives the clamped right target.
+    #[export]
+    right_output: Option<Gd<Node3D>>,
+
+    /// Exact hands: only the overhead guard applies, zero lag (local player).
+    #[export_group(name = "Mode")]
+    #[export]
+    exact_hands_mode: bool,
+    /// Full mode: keep the hand within this fraction of the arm length.
+    #[export_group(name = "Far Reach Clamp")]
+    #[export(range = (0.9, 1.0))]
+    hard_clamp_ratio: f32,
+    /// Full mode: ease into the hard clamp over a soft zone.
+    #[export]
+    use_soft_far_clamp: bool,
+    /// Width of the soft zone (metres).
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    soft_zone_m: f32,
+    /// Power of the soft zone's easing curve.
+    #[export(range = (0.5, 8.0))]
+    soft_curve_power: f32,
+    /// Full mode: keep the hand off the shoulder and out of the chest.
+    #[export_group(name = "Near-Body Safety")]
+    #[export]
+    use_near_body_safety: bool,
+    /// The hand stays at least this far from the shoulder (metres).
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    min_shoulder_distance_m: f32,
+    /// How far behind the shoulder the hand may go (metres).
+    #[export(range = (-0.2, 0.5, suffix = "m"))]
+    max_behind_shoulder_m: f32,
+    /// How far inward of the shoulder the hand may cross (metres).
+    #[export(range = (-0.2, 1.0, suffix = "m"))]
+    max_inward_cross_from_shoulder_m: f32,
+    /// Forward push when the inward limit engages (metres).
+    #[export(range = (-0.2, 0.2, suffix = "m"))]
+    inward_push_forward_bias_m: f32,
+    /// Dot of (arm direction, up) where the guard starts (0.25 ~ 15 degrees above horizontal).
+    #[export_group(name = "Overhead Guard")]
+    #[export(range = (-1.0, 1.0))]
+    overhead_guard_start_dot: f32,
+    /// Dot where the guard is fully engaged.
+    #[export(range = (-1.0, 1.0))]
+    overhead_guard_full_dot: f32,
+    /// Allowed reach at full guard, as a fraction of arm length.
+    #[export(range = (0.75, 0.96))]
+    overhead_clamp_ratio: f32,
+    /// Correction smoothing at full guard (1/s); 200 at the threshold.
+    #[export(range = (0.0, 200.0, or_greater))]
+    overhead_smooth: f32,
+    /// Correction smoothing of the far clamp and near-body safety (1/s).
+    #[export_group(name = "Smoothing")]
+    #[export(range = (0.0, 200.0, or_greater))]
+    position_smooth: f32,
+    /// Rotation smoothing when `smooth_always` (1/s).
+    #[export(range = (0.0, 200.0, or_greater))]
+    rotation_smooth: f32,
+    /// Also smooth the whole target (remote players' network poses); adds lag.
+    #[export]
+    smooth_always: bool,
+    /// Show the clamped targets (red).
+    #[export_group(name = "Debug")]
+    #[export]
+    debug_draw: bool,
+
+    stage: Stage,
+    markers: Vec<DebugMarker>,
+    report: ProblemReport,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for ReachClamp {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-800);
+        let mut node = Self {
+            rig: None,
+            body_root: None,
+            left_input: None,
+            left_output: None,
+            right_input: None,
+            right_output: None,
+            exact_hands_mode: true,
+            hard_clamp_ratio: 0.0,
+            use_soft_far_clamp: false,
+            soft_zone_m: 0.0,
+            soft_curve_power: 0.0,
+            use_near_body_safety: false,
+            min_shoulder_distance_m: 0.0,
+            max_behind_shoulder_m: 0.0,
+            max_inward_cross_from_shoulder_m: 0.0,
+            inward_push_forward_bias_m: 0.0,
+            overhead_guard_start_dot: 0.0,
+            overhead_guard_full_dot: 0.0,
+            overhead_clamp_ratio: 0.0,
+            overhead_smooth: 0.0,
+            position_smooth: 0.0,
+            rotation_smooth: 0.0,
+            smooth_always: false,
+            debug_draw: false,
+            stage: Stage::default(),
+            markers: Vec::new(),
+            report: ProblemReport::new("ReachClamp"),
+            base,
+        };
+        node.set_core_settings(&ReachClampSettings::default());
+        node
+    }
+
+    fn process(&mut self, delta: f64) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        self.stage.settings = self.core_settings();
+        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        let mut shown = [None; 2];
+        for side in Side::BOTH {
+            let (input, output) = self.slots(side);
+            let Some(target) = read_pose(&input) else { continue };
+            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else { continue };
+            let out = self.stage.update(
+                side,
+                &ReachClampInput { target, shoulder, arm_length: cal.arm_length(), body, up: glam::Vec3::Y },
+                delta as f32,
+            );
+            write_pose(&output, &out.target);
+            shown[side.index()] = Some(out.target.position);
+        }
+        if self.debug_draw {
+            if self.markers.is_empty() {
+                let mut me = self.to_gd().upcast::<Node3D>();
+                self.markers = (0..2).map(|_| DebugMarker::new(&mut me, colors::CLAMPED, 0.016)).collect();
+            }
+            for (m, p) in self.markers.iter_mut().zip(shown) {
+                m.show_at(p);
+            }
+        } else {
+            self.markers.drain(..).for_each(DebugMarker::free);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl ReachClamp {
+    /// Loads the `[reach_clamp]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        match load_profile(&path) {
+            Ok(p) => {
+                self.set_core_settings(&p.reach_clamp);
+                true
+            }
+            Err(e) => {
+                godot_error!("ReachClamp: {e}");
+                false
+            }
+        }
+    }
+
+    /// Saves these settings into the `[reach_clamp]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        save_profile(&path, |p| p.reach_clamp = s).map_err(|e| godot_error!("ReachClamp: {e}")).is_ok()
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(ReachClampSettings {
+        exact_hands_mode => exact_hands_mode,
+        hard_clamp_ratio => hard_clamp_ratio,
+        use_soft_far_clamp => use_soft_far_clamp,
+        soft_zone_m => soft_zone_m,
+        soft_curve_power => soft_curve_power,
+        use_near_body_safety => use_near_body_safety,
+        min_shoulder_distance_m => min_shoulder_distance_m,
+        max_behind_shoulder_m => max_behind_shoulder_m,
+        max_inward_cross_from_shoulder_m => max_inward_cross_from_shoulder_m,
+        inward_push_forward_bias_m => inward_push_forward_bias_m,
+        overhead_guard_start_dot => overhead_guard_start_dot,
+        overhead_guard_full_dot => overhead_guard_full_dot,
+        overhead_clamp_ratio => overhead_clamp_ratio,
+        overhead_smooth => overhead_smooth,
+        position_smooth => position_smooth,
+        rotation_smooth => rotation_smooth,
+        smooth_always => smooth_always,
+    });
+
+    fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
+        match side {
+            Side::Left => (self.left_input.clone(), self.left_output.clone()),
+            Side::Right => (self.right_input.clone(), self.right_output.clone()),
+        }
+    }
+
+    fn problems(&self) -> Vec<String> {
+        slot_problems(
+            &self.rig,
+            [
+                ("left", self.left_input.is_some(), self.left_output.is_some()),
+                ("right", self.right_input.is_some(), self.right_output.is_some()),
+            ],
+            true,
+        )
+    }
+}

@@ -1,0 +1,187 @@
+//! `TargetRouter` node: stage 4 of the arm target pipeline.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
+
+use crate::nodes::common::{load_profile, read_pose, save_profile, slot_problems, write_pose};
+use crate::problems::ProblemReport;
+
+/// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
+/// override (a holster draw, a two-handed grip) so the interaction can pose the arm without
+/// fighting the controller.
+///
+/// Call [method set_override] with the hand and an override node, [method clear_override] to
+/// blend back, or [method force_clear] to go back at once. [signal override_engaged] and
+/// [signal override_released] report when a blend has finished. Runs in `_process` at
+/// priority -700.
+#[derive(GodotClass)]
+#[class(base = Node3D, tool)]
+pub struct TargetRouter {
+    /// The left default target (from ReachClamp).
+    #[export_group(name = "Targets")]
+    #[export]
+    left_input: Option<Gd<Node3D>>,
+    /// Node that receives the routed left target (the final wrist target).
+    #[export]
+    left_output: Option<Gd<Node3D>>,
+    /// The right default target.
+    #[export]
+    right_input: Option<Gd<Node3D>>,
+    /// Node that receives the routed right target.
+    #[export]
+    right_output: Option<Gd<Node3D>>,
+    /// How fast the override weight moves (weight per second).
+    #[export(range = (0.1, 60.0, or_greater))]
+    blend_speed: f32,
+
+    routers: [Stage; 2],
+    overrides: [Option<Gd<Node3D>>; 2],
+    report: ProblemReport,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for TargetRouter {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-700);
+        Self {
+            left_input: None,
+            left_output: None,
+            right_input: None,
+            right_output: None,
+            blend_speed: TargetRouterSettings::default().blend_speed,
+            routers: [Stage::default(), Stage::default()],
+            overrides: [None, None],
+            report: ProblemReport::new("TargetRouter"),
+            base,
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let settings = self.core_settings();
+        for side in Side::BOTH {
+            let (input, output) = self.slots(side);
+            let Some(default) = read_pose(&input) else { continue };
+            let override_pose = read_pose(&self.overrides[side.index()]);
+            let router = &mut self.routers[side.index()];
+            router.settings = settings;
+            let (out, event) = router.update(&default, override_pose.as_ref(), delta as f32);
+            write_pose(&output, &out);
+            self.emit(side, event);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl TargetRouter {
+    /// An override finished blending in (`hand` 0 = left, 1 = right).
+    #[signal]
+    fn override_engaged(hand: i32);
+    /// An override finished blending out.
+    #[signal]
+    fn override_released(hand: i32);
+
+    /// Starts blending `hand`'s arm (0 = left, 1 = right) toward `target`.
+    #[func]
+    pub fn set_override(&mut self, hand: i32, target: Option<Gd<Node3D>>) {
+        let i = side_of(hand).index();
+        self.overrides[i] = target;
+        self.routers[i].set_override();
+    }
+
+    /// Starts blending `hand`'s arm back to its default target.
+    #[func]
+    pub fn clear_override(&mut self, hand: i32) {
+        self.routers[side_of(hand).index()].clear_override();
+    }
+
+    /// Puts `hand`'s arm back on its default target at once.
+    #[func]
+    pub fn force_clear(&mut self, hand: i32) {
+        let side = side_of(hand);
+        let event = self.routers[side.index()].force_clear();
+        self.emit(side, event);
+    }
+
+    /// Current override weight of `hand` (0 = default target, 1 = override).
+    #[func]
+    pub fn get_override_weight(&self, hand: i32) -> f32 {
+        self.routers[side_of(hand).index()].weight
+    }
+
+    /// Loads the `[target_router]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        match load_profile(&path) {
+            Ok(p) => {
+                self.blend_speed = p.target_router.blend_speed;
+                true
+            }
+            Err(e) => {
+                godot_error!("TargetRouter: {e}");
+                false
+            }
+        }
+    }
+
+    /// Saves these settings into the `[target_router]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        save_profile(&path, |p| p.target_router = s).map_err(|e| godot_error!("TargetRouter: {e}")).is_ok()
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn core_settings(&self) -> TargetRouterSettings {
+        let mut s = TargetRouterSettings { blend_speed: self.blend_speed };
+        s.validate();
+        s
+    }
+
+    fn emit(&mut self, side: Side, event: Option<RouterEvent>) {
+        let hand = side.index() as i32;
+        match event {
+            Some(RouterEvent::Engaged) => self.signals().override_engaged().emit(hand),
+            Some(RouterEvent::Released) => self.signals().override_released().emit(hand),
+            None => {}
+        }
+    }
+
+    fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
+        match side {
+            Side::Left => (self.left_input.clone(), self.left_output.clone()),
+            Side::Right => (self.right_input.clone(), self.right_output.clone()),
+        }
+    }
+
+    fn problems(&self) -> Vec<String> {
+        slot_problems(
+            &None,
+            [
+                ("left", self.left_input.is_some(), self.left_output.is_some()),
+                ("right", self.right_input.is_some(), self.right_output.is_some()),
+            ],
+            false,
+        )
+    }
+}
+
+fn side_of(hand: i32) -> Side {
+    if hand == 1 { Side::Right } else { Side::Left }
+}
