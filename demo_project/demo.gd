@@ -11,6 +11,8 @@ var _solved_frames := 0
 
 
 func _ready() -> void:
+	# Drive the simulated controllers before the pipeline stages (-1000..-600) read them.
+	process_priority = -2000
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--demo-seconds="):
 			_quit_after = float(arg.trim_prefix("--demo-seconds="))
@@ -30,16 +32,18 @@ func _ready() -> void:
 	var skeleton := HumanoidBuilder.build()
 	add_child(skeleton)
 	var rig := VRArmRig.new()
-	rig.left_target = _parts.left
-	rig.right_target = _parts.right
+	rig.debug_draw = true
 	skeleton.add_child(rig)
+	var pipeline := ArmPipelineBuilder.wire(self, _parts.left, _parts.right, rig)
+	pipeline.controller_targets.debug_draw = true
+	pipeline.reach_clamp.debug_draw = true
 	_parts.skeleton = skeleton
 	skeleton.skeleton_updated.connect(_on_skeleton_updated)
 	var light := DirectionalLight3D.new()
 	light.rotation = Vector3(-0.8, 0.6, 0)
 	add_child(light)
 	camera.position = Vector3(0, 1.4, 2.0)
-	print("vr_arms demo: humanoid with VRArmRig, simulated controllers")
+	print("vr_arms demo: humanoid with the arm target pipeline and VRArmRig, simulated controllers")
 
 
 func _process(delta: float) -> void:
@@ -47,10 +51,11 @@ func _process(delta: float) -> void:
 	_frames += 1
 	var sim: XRTrackingSimulator = _parts.simulator
 	var a := _time * 1.5
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(a), 1.2 + 0.15 * sin(a), 0.3)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3 - 0.1 * cos(a), 1.2 + 0.15 * sin(a * 1.3), 0.3)))
+	# Reach forward, up overhead and across, so every correction layer shows.
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(a), 1.3 + 0.4 * sin(a), 0.3)))
+	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.15 + 0.3 * cos(a * 0.7), 1.2 + 0.15 * sin(a * 1.3), 0.35)))
 	if _quit_after >= 0.0 and _time >= _quit_after:
-		print("vr_arms demo: %d frames in %.1f s, %d solved; hands at most %.2f mm from their controllers" % [_frames, _time, _solved_frames, _hand_error_max * 1000.0])
+		print("vr_arms demo: %d frames in %.1f s, %d solved; wrists at most %.1f cm from their controllers (out-of-reach targets, overhead guard and body avoidance move them)" % [_frames, _time, _solved_frames, _hand_error_max * 100.0])
 		get_tree().quit(0)
 
 
@@ -58,6 +63,8 @@ func _process(delta: float) -> void:
 func _on_skeleton_updated() -> void:
 	var s: Skeleton3D = _parts.skeleton
 	_solved_frames += 1
+	if _time < 0.5:
+		return  # the pipeline's markers start at the origin on the very first update
 	for side in ["left", "right"]:
 		var bone := s.find_bone(side.capitalize() + "Hand")
 		var hand := (s.global_transform * s.get_bone_global_pose(bone)).origin

@@ -88,44 +88,9 @@ func bone_global_basis(skeleton: Skeleton3D, bone: String) -> Basis:
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).basis
 
 
-## `make_tracked_rig` plus the whole target pipeline between the controllers and the rig:
-## ControllerTargets -> BodyAvoidance -> ReachClamp -> TargetRouter -> ElbowHintSolver, each
-## writing into Marker3D targets the next one reads.
+## `make_tracked_rig` plus the whole target pipeline between the controllers and the rig (see
+## `ArmPipelineBuilder`).
 func make_pipeline_rig() -> Dictionary:
 	var p := make_tracked_rig()
-	var rig: VRArmRig = p.rig
-	var stages := Node3D.new()
-	stages.name = "ArmPipeline"
-	add_child(stages)
-	var markers := {}
-	for stage_name in ["raw", "avoided", "clamped", "final", "hint"]:
-		for side in ["left", "right"]:
-			var m := Marker3D.new()
-			m.name = "%s_%s" % [side, stage_name]
-			stages.add_child(m)
-			markers["%s_%s" % [side, stage_name]] = m
-	var ct := ControllerTargets.new()
-	ct.left_controller = p.left
-	ct.right_controller = p.right
-	ct.left_output = markers.left_raw
-	ct.right_output = markers.right_raw
-	var ba := BodyAvoidance.new()
-	var rc := ReachClamp.new()
-	var tr := TargetRouter.new()
-	var eh := ElbowHintSolver.new()
-	var chain := [[ba, "raw", "avoided"], [rc, "avoided", "clamped"], [tr, "clamped", "final"], [eh, "final", "hint"]]
-	for link in chain:
-		var stage: Node3D = link[0]
-		for side in ["left", "right"]:
-			stage.set(side + "_input", markers["%s_%s" % [side, link[1]]])
-			stage.set(side + "_output", markers["%s_%s" % [side, link[2]]])
-		if "rig" in stage:
-			stage.set("rig", rig)
-	for stage in [ct, ba, rc, tr, eh]:
-		stages.add_child(stage)
-	rig.left_target = markers.left_final
-	rig.right_target = markers.right_final
-	rig.left_hint = markers.left_hint
-	rig.right_hint = markers.right_hint
-	p.merge({"controller_targets": ct, "body_avoidance": ba, "reach_clamp": rc, "router": tr, "elbow_hints": eh, "markers": markers})
+	p.merge(ArmPipelineBuilder.wire(self, p.left, p.right, p.rig))
 	return p

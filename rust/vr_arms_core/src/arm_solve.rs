@@ -163,7 +163,11 @@ impl ArmSolver {
         let target = target.sanitized(&b.hand);
         let hint = crate::finite::vec3_or(hint, b.upper.position + Vec3::NEG_Y);
         let mut preview = self.soft_ik;
-        let soft_ik = if dt > 0.0 { &mut self.soft_ik } else { &mut preview };
+        let soft_ik = if dt > 0.0 {
+            &mut self.soft_ik
+        } else {
+            &mut preview
+        };
         let soft = soft_ik.update(
             b.upper.position,
             target.position,

@@ -149,7 +149,10 @@ mod shipped_profiles {
     use super::ArmProfile;
 
     fn shipped(name: &str) -> ArmProfile {
-        let path = format!("{}/../../addons/vr_arms/profiles/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+        let path = format!(
+            "{}/../../addons/vr_arms/profiles/{name}.toml",
+            env!("CARGO_MANIFEST_DIR")
+        );
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
         ArmProfile::from_toml_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
     }

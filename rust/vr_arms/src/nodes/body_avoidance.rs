@@ -3,9 +3,13 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings};
+use vr_arms_core::body_avoidance::{
+    BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings,
+};
 
-use crate::nodes::common::{body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems, write_pose};
+use crate::nodes::common::{
+    body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems, write_pose,
+};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -108,12 +112,26 @@ impl INode3D for BodyAvoidance {
         let problems = self.problems();
         self.report.runtime(&problems);
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+            return;
+        };
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
-            let Some(raw) = read_pose(&input) else { continue };
-            let Some((shoulder, _)) = rig_arm(&self.rig, side) else { continue };
-            let out = self.stage.update(side, &BodyAvoidanceInput { raw_target: raw, shoulder, body }, delta as f32);
+            let Some(raw) = read_pose(&input) else {
+                continue;
+            };
+            let Some((shoulder, _)) = rig_arm(&self.rig, side) else {
+                continue;
+            };
+            let out = self.stage.update(
+                side,
+                &BodyAvoidanceInput {
+                    raw_target: raw,
+                    shoulder,
+                    body,
+                },
+                delta as f32,
+            );
             write_pose(&output, &out);
         }
     }
@@ -144,7 +162,9 @@ impl BodyAvoidance {
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.body_avoidance = s).map_err(|e| godot_error!("BodyAvoidance: {e}")).is_ok()
+        save_profile(&path, |p| p.body_avoidance = s)
+            .map_err(|e| godot_error!("BodyAvoidance: {e}"))
+            .is_ok()
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -176,8 +196,16 @@ impl BodyAvoidance {
         slot_problems(
             &self.rig,
             [
-                ("left", self.left_input.is_some(), self.left_output.is_some()),
-                ("right", self.right_input.is_some(), self.right_output.is_some()),
+                (
+                    "left",
+                    self.left_input.is_some(),
+                    self.left_output.is_some(),
+                ),
+                (
+                    "right",
+                    self.right_input.is_some(),
+                    self.right_output.is_some(),
+                ),
             ],
             true,
         )

@@ -125,12 +125,18 @@ impl DebugMarker {
         let mut material = StandardMaterial3D::new_gd();
         material.set_shading_mode(ShadingMode::UNSHADED);
         material.set_albedo(color);
-        material.set_flag(godot::classes::base_material_3d::Flags::DISABLE_DEPTH_TEST, true);
+        material.set_flag(
+            godot::classes::base_material_3d::Flags::DISABLE_DEPTH_TEST,
+            true,
+        );
         mesh.set_material(&material.upcast::<BaseMaterial3D>());
         let mut node = MeshInstance3D::new_alloc();
         node.set_mesh(&mesh);
         node.set_as_top_level(true);
-        parent.add_child_ex(&node).internal(godot::classes::node::InternalMode::BACK).done();
+        parent
+            .add_child_ex(&node)
+            .internal(godot::classes::node::InternalMode::BACK)
+            .done();
         Self { node }
     }
 

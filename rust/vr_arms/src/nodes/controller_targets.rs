@@ -6,7 +6,9 @@ use vr_arms_core::Side;
 use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTargetsSettings};
 
 use crate::convert::vec3;
-use crate::nodes::common::{DebugMarker, colors, load_profile, read_pose, save_profile, write_pose};
+use crate::nodes::common::{
+    DebugMarker, colors, load_profile, read_pose, save_profile, write_pose,
+};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -119,7 +121,9 @@ impl INode3D for ControllerTargets {
         for side in Side::BOTH {
             let (controller, output) = self.slots(side);
             let (controller, output) = (controller.clone(), output.clone());
-            let Some(c) = read_pose(&controller) else { continue };
+            let Some(c) = read_pose(&controller) else {
+                continue;
+            };
             let raw = self.stage.update(side, &c, dt);
             write_pose(&output, &raw);
             shown.push((c.position, raw.position));
@@ -145,9 +149,14 @@ impl ControllerTargets {
     /// `rotation_kick_deg` in degrees, both in the controller's space, with random jitter.
     #[func]
     pub fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
-        let side = if hand == Self::HAND_RIGHT { Side::Right } else { Side::Left };
+        let side = if hand == Self::HAND_RIGHT {
+            Side::Right
+        } else {
+            Side::Left
+        };
         self.stage.settings = self.core_settings();
-        self.stage.add_recoil(side, vec3(position_kick), vec3(rotation_kick_deg));
+        self.stage
+            .add_recoil(side, vec3(position_kick), vec3(rotation_kick_deg));
     }
 
     /// Loads the `[controller_targets]` section of a TOML profile. On error (named line) the
@@ -206,8 +215,14 @@ impl ControllerTargets {
         for side in Side::BOTH {
             let (c, o) = self.slots(side);
             match (c.is_some(), o.is_some()) {
-                (true, false) => out.push(format!("The {0} controller is set but {0}_output is not: nothing receives its target.", side.name())),
-                (false, true) => out.push(format!("{0}_output is set but the {0} controller is not.", side.name())),
+                (true, false) => out.push(format!(
+                    "The {0} controller is set but {0}_output is not: nothing receives its target.",
+                    side.name()
+                )),
+                (false, true) => out.push(format!(
+                    "{0}_output is set but the {0} controller is not.",
+                    side.name()
+                )),
                 _ => {}
             }
         }
@@ -227,8 +242,10 @@ impl ControllerTargets {
         if self.markers.is_empty() {
             let mut me = self.to_gd().upcast::<Node3D>();
             for _ in 0..2 {
-                self.markers.push(DebugMarker::new(&mut me, colors::CONTROLLER, 0.02));
-                self.markers.push(DebugMarker::new(&mut me, colors::RAW, 0.015));
+                self.markers
+                    .push(DebugMarker::new(&mut me, colors::CONTROLLER, 0.02));
+                self.markers
+                    .push(DebugMarker::new(&mut me, colors::RAW, 0.015));
             }
         }
         for (i, m) in self.markers.iter_mut().enumerate() {

@@ -6,7 +6,9 @@ use vr_arms_core::Side;
 use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
 
 use crate::convert::to_vector3;
-use crate::nodes::common::{alive, body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems};
+use crate::nodes::common::{
+    alive, body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems,
+};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -136,11 +138,17 @@ impl INode3D for ElbowHintSolver {
         let problems = self.problems();
         self.report.runtime(&problems);
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+            return;
+        };
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
-            let Some(hand) = read_pose(&input) else { continue };
-            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else { continue };
+            let Some(hand) = read_pose(&input) else {
+                continue;
+            };
+            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else {
+                continue;
+            };
             let out = self.stage.update(
                 side,
                 &ElbowHintInput {
@@ -184,7 +192,9 @@ impl ElbowHintSolver {
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.elbow_hint = s).map_err(|e| godot_error!("ElbowHintSolver: {e}")).is_ok()
+        save_profile(&path, |p| p.elbow_hint = s)
+            .map_err(|e| godot_error!("ElbowHintSolver: {e}"))
+            .is_ok()
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -222,8 +232,16 @@ impl ElbowHintSolver {
         slot_problems(
             &self.rig,
             [
-                ("left", self.left_input.is_some(), self.left_output.is_some()),
-                ("right", self.right_input.is_some(), self.right_output.is_some()),
+                (
+                    "left",
+                    self.left_input.is_some(),
+                    self.left_output.is_some(),
+                ),
+                (
+                    "right",
+                    self.right_input.is_some(),
+                    self.right_output.is_some(),
+                ),
             ],
             true,
         )

@@ -1,11 +1,11 @@
 //! One Godot class per file.
 
-pub mod vr_arm_rig;
-pub mod xr_tracking_simulator;
+pub mod body_avoidance;
 pub mod common;
 pub mod controller_targets;
-pub mod body_avoidance;
+pub mod elbow_hint_solver;
 pub mod reach_clamp;
 pub mod target_router;
-pub mod elbow_hint_solver;
 pub mod vr_arm_pipeline;
+pub mod vr_arm_rig;
+pub mod xr_tracking_simulator;

@@ -155,15 +155,27 @@ impl INode3D for ReachClamp {
         let problems = self.problems();
         self.report.runtime(&problems);
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else { return };
+        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+            return;
+        };
         let mut shown = [None; 2];
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
-            let Some(target) = read_pose(&input) else { continue };
-            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else { continue };
+            let Some(target) = read_pose(&input) else {
+                continue;
+            };
+            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else {
+                continue;
+            };
             let out = self.stage.update(
                 side,
-                &ReachClampInput { target, shoulder, arm_length: cal.arm_length(), body, up: glam::Vec3::Y },
+                &ReachClampInput {
+                    target,
+                    shoulder,
+                    arm_length: cal.arm_length(),
+                    body,
+                    up: glam::Vec3::Y,
+                },
                 delta as f32,
             );
             write_pose(&output, &out.target);
@@ -172,7 +184,9 @@ impl INode3D for ReachClamp {
         if self.debug_draw {
             if self.markers.is_empty() {
                 let mut me = self.to_gd().upcast::<Node3D>();
-                self.markers = (0..2).map(|_| DebugMarker::new(&mut me, colors::CLAMPED, 0.016)).collect();
+                self.markers = (0..2)
+                    .map(|_| DebugMarker::new(&mut me, colors::CLAMPED, 0.016))
+                    .collect();
             }
             for (m, p) in self.markers.iter_mut().zip(shown) {
                 m.show_at(p);
@@ -208,7 +222,9 @@ impl ReachClamp {
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.reach_clamp = s).map_err(|e| godot_error!("ReachClamp: {e}")).is_ok()
+        save_profile(&path, |p| p.reach_clamp = s)
+            .map_err(|e| godot_error!("ReachClamp: {e}"))
+            .is_ok()
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -248,8 +264,16 @@ impl ReachClamp {
         slot_problems(
             &self.rig,
             [
-                ("left", self.left_input.is_some(), self.left_output.is_some()),
-                ("right", self.right_input.is_some(), self.right_output.is_some()),
+                (
+                    "left",
+                    self.left_input.is_some(),
+                    self.left_output.is_some(),
+                ),
+                (
+                    "right",
+                    self.right_input.is_some(),
+                    self.right_output.is_some(),
+                ),
             ],
             true,
         )

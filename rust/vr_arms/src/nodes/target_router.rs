@@ -68,7 +68,9 @@ impl INode3D for TargetRouter {
         let settings = self.core_settings();
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
-            let Some(default) = read_pose(&input) else { continue };
+            let Some(default) = read_pose(&input) else {
+                continue;
+            };
             let override_pose = read_pose(&self.overrides[side.index()]);
             let router = &mut self.routers[side.index()];
             router.settings = settings;
@@ -139,7 +141,9 @@ impl TargetRouter {
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.target_router = s).map_err(|e| godot_error!("TargetRouter: {e}")).is_ok()
+        save_profile(&path, |p| p.target_router = s)
+            .map_err(|e| godot_error!("TargetRouter: {e}"))
+            .is_ok()
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -149,7 +153,9 @@ impl TargetRouter {
     }
 
     fn core_settings(&self) -> TargetRouterSettings {
-        let mut s = TargetRouterSettings { blend_speed: self.blend_speed };
+        let mut s = TargetRouterSettings {
+            blend_speed: self.blend_speed,
+        };
         s.validate();
         s
     }
@@ -174,8 +180,16 @@ impl TargetRouter {
         slot_problems(
             &None,
             [
-                ("left", self.left_input.is_some(), self.left_output.is_some()),
-                ("right", self.right_input.is_some(), self.right_output.is_some()),
+                (
+                    "left",
+                    self.left_input.is_some(),
+                    self.left_output.is_some(),
+                ),
+                (
+                    "right",
+                    self.right_input.is_some(),
+                    self.right_output.is_some(),
+                ),
             ],
             false,
         )

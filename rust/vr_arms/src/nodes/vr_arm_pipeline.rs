@@ -11,7 +11,12 @@ use crate::nodes::common::load_profile;
 
 const BONES: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
-    ["RightShoulder", "RightUpperArm", "RightLowerArm", "RightHand"],
+    [
+        "RightShoulder",
+        "RightUpperArm",
+        "RightLowerArm",
+        "RightHand",
+    ],
 ];
 
 /// The whole arm pipeline (controller targets, body avoidance, reach clamp, router, elbow
@@ -33,7 +38,13 @@ pub struct VRArmPipeline {
 #[godot_api]
 impl IRefCounted for VRArmPipeline {
     fn init(base: Base<RefCounted>) -> Self {
-        Self { pipeline: None, last_hints: [Vector3::ZERO; 2], profile: ArmProfile::default(), bones: [[-1; 4]; 2], base }
+        Self {
+            pipeline: None,
+            last_hints: [Vector3::ZERO; 2],
+            profile: ArmProfile::default(),
+            bones: [[-1; 4]; 2],
+            base,
+        }
     }
 }
 
@@ -43,7 +54,12 @@ impl VRArmPipeline {
     /// Returns false, with an error, when an arm bone is missing.
     #[func]
     fn configure(&mut self, skeleton: Gd<Skeleton3D>) -> bool {
-        let mut rest = [ArmBones { parent: Pose::IDENTITY, upper: Pose::IDENTITY, lower: Pose::IDENTITY, hand: Pose::IDENTITY }; 2];
+        let mut rest = [ArmBones {
+            parent: Pose::IDENTITY,
+            upper: Pose::IDENTITY,
+            lower: Pose::IDENTITY,
+            hand: Pose::IDENTITY,
+        }; 2];
         for (side, names) in BONES.iter().enumerate() {
             for (i, name) in names.iter().enumerate() {
                 let idx = skeleton.find_bone(*name);
@@ -54,9 +70,17 @@ impl VRArmPipeline {
                 self.bones[side][i] = idx;
             }
             let r = |i: usize| pose(&skeleton.get_bone_global_rest(self.bones[side][i]));
-            rest[side] = ArmBones { parent: r(0), upper: r(1), lower: r(2), hand: r(3) };
+            rest[side] = ArmBones {
+                parent: r(0),
+                upper: r(1),
+                lower: r(2),
+                hand: r(3),
+            };
         }
-        self.pipeline = Some(ArmPipeline::new(&self.profile, &PerSide::new(rest[0], rest[1])));
+        self.pipeline = Some(ArmPipeline::new(
+            &self.profile,
+            &PerSide::new(rest[0], rest[1]),
+        ));
         true
     }
 
@@ -86,7 +110,11 @@ impl VRArmPipeline {
     fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
         let side = if hand == 1 { Side::Right } else { Side::Left };
         if let Some(p) = self.pipeline.as_mut() {
-            p.controller_targets.add_recoil(side, crate::convert::vec3(position_kick), crate::convert::vec3(rotation_kick_deg));
+            p.controller_targets.add_recoil(
+                side,
+                crate::convert::vec3(position_kick),
+                crate::convert::vec3(rotation_kick_deg),
+            );
         }
     }
 
@@ -94,7 +122,13 @@ impl VRArmPipeline {
     /// (pre-modifier) arm bones. Returns the six bone-local rotations [left upper, left lower,
     /// left hand, right upper, right lower, right hand] to write with `set_bone_pose_rotation`.
     #[func]
-    fn step(&mut self, skeleton: Gd<Skeleton3D>, left_controller: Transform3D, right_controller: Transform3D, dt: f32) -> Array<Quaternion> {
+    fn step(
+        &mut self,
+        skeleton: Gd<Skeleton3D>,
+        left_controller: Transform3D,
+        right_controller: Transform3D,
+        dt: f32,
+    ) -> Array<Quaternion> {
         let mut out = Array::new();
         let Some(pipeline) = self.pipeline.as_mut() else {
             godot_error!("VRArmPipeline.step: call configure first");
@@ -102,7 +136,12 @@ impl VRArmPipeline {
         };
         let read = |side: usize| {
             let b = |i: usize| pose(&skeleton.get_bone_global_pose(self.bones[side][i]));
-            ArmBones { parent: b(0), upper: b(1), lower: b(2), hand: b(3) }
+            ArmBones {
+                parent: b(0),
+                upper: b(1),
+                lower: b(2),
+                hand: b(3),
+            }
         };
         let skeleton_pose = pose(&skeleton.get_global_transform());
         let input = PipelineInput {
@@ -117,7 +156,11 @@ impl VRArmPipeline {
         for side in Side::BOTH {
             if let Some(arm) = result.get(side) {
                 self.last_hints[side.index()] = crate::convert::to_vector3(arm.hint);
-                for q in [arm.solve.upper_local, arm.solve.lower_local, arm.solve.hand_local] {
+                for q in [
+                    arm.solve.upper_local,
+                    arm.solve.lower_local,
+                    arm.solve.hand_local,
+                ] {
                     out.push(to_quaternion(q));
                 }
             }

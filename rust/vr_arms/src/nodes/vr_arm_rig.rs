@@ -368,8 +368,10 @@ impl VRArmRig {
         if self.markers.is_empty() {
             let mut me = self.to_gd().upcast::<Node3D>();
             for _ in 0..2 {
-                self.markers.push(DebugMarker::new(&mut me, colors::WRIST, 0.018));
-                self.markers.push(DebugMarker::new(&mut me, colors::HINT, 0.015));
+                self.markers
+                    .push(DebugMarker::new(&mut me, colors::WRIST, 0.018));
+                self.markers
+                    .push(DebugMarker::new(&mut me, colors::HINT, 0.015));
             }
         }
         for (m, p) in self.markers.iter_mut().zip(shown) {
