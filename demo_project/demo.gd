@@ -16,19 +16,8 @@ func _ready() -> void:
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--demo-seconds="):
 			_quit_after = float(arg.trim_prefix("--demo-seconds="))
-	var origin := XROrigin3D.new()
-	add_child(origin)
-	var camera := XRCamera3D.new()
-	origin.add_child(camera)
-	for side in ["left", "right"]:
-		var c := XRController3D.new()
-		c.name = side.capitalize() + "Controller"
-		c.tracker = StringName(side + "_hand")
-		origin.add_child(c)
-		_parts[side] = c
-	var sim := XRTrackingSimulator.new()
-	add_child(sim)
-	_parts.simulator = sim
+	_parts = XRSetup.make(self)
+	var camera: XRCamera3D = _parts.camera
 	var skeleton := HumanoidBuilder.build()
 	add_child(skeleton)
 	var rig := VRArmRig.new()

@@ -34,22 +34,7 @@ func frames(count: int = 1) -> void:
 ## An XR origin with camera and two controllers, a simulator feeding them, and a humanoid avatar
 ## with a `VRArmRig` whose targets are the controllers. Returns the parts by name.
 func make_tracked_rig(fingers: bool = true) -> Dictionary:
-	var origin := XROrigin3D.new()
-	origin.name = "XROrigin3D"
-	add_child(origin)
-	var camera := XRCamera3D.new()
-	camera.name = "XRCamera3D"
-	origin.add_child(camera)
-	var controllers := {}
-	for side in ["left", "right"]:
-		var c := XRController3D.new()
-		c.name = side.capitalize() + "Controller"
-		c.tracker = StringName(side + "_hand")
-		origin.add_child(c)
-		controllers[side] = c
-	var simulator := XRTrackingSimulator.new()
-	simulator.name = "XRTrackingSimulator"
-	add_child(simulator)
+	var xr := XRSetup.make(self)
 	var avatar := Node3D.new()
 	avatar.name = "Avatar"
 	add_child(avatar)
@@ -65,16 +50,13 @@ func make_tracked_rig(fingers: bool = true) -> Dictionary:
 		hints[side] = h
 	var rig := VRArmRig.new()
 	rig.name = "VRArmRig"
-	rig.left_target = controllers.left
-	rig.right_target = controllers.right
+	rig.left_target = xr.left
+	rig.right_target = xr.right
 	rig.left_hint = hints.left
 	rig.right_hint = hints.right
 	skeleton.add_child(rig)
-	return {
-		"origin": origin, "camera": camera, "left": controllers.left, "right": controllers.right,
-		"simulator": simulator, "avatar": avatar, "skeleton": skeleton, "rig": rig,
-		"left_hint": hints.left, "right_hint": hints.right,
-	}
+	xr.merge({"avatar": avatar, "skeleton": skeleton, "rig": rig, "left_hint": hints.left, "right_hint": hints.right})
+	return xr
 
 
 ## Global position of a bone as the skeleton shows it after the modifiers ran.

@@ -187,3 +187,22 @@ func test_shipped_profiles_load() -> void:
 			check(stage.load_profile(path), "%s loads %s" % [stage.name, path])
 	check(p.reach_clamp.exact_hands_mode == false, "remote profile: full clamp mode")
 	await frames(1)
+
+
+func test_debug_view_draws_the_markers() -> void:
+	var p := make_pipeline_rig()
+	var target := Vector3(0.3, 1.1, 0.35)
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.controller_targets.debug_draw = true
+	p.reach_clamp.debug_draw = true
+	p.rig.debug_draw = true
+	await frames(3)
+	for node in [p.controller_targets, p.reach_clamp, p.rig]:
+		var spheres: Array = node.get_children(true).filter(func(c): return c is MeshInstance3D)
+		check(spheres.size() >= 2, "%s draws markers (%d)" % [node.name, spheres.size()])
+		var near: Array = spheres.filter(func(c): return c.visible and c.global_position.distance_to(target) < 0.01)
+		check(near.size() >= 1, "%s has a visible marker on the left target" % node.name)
+	p.controller_targets.debug_draw = false
+	await frames(2)
+	var left: Array = p.controller_targets.get_children(true).filter(func(c): return c is MeshInstance3D and not c.is_queued_for_deletion())
+	check(left.is_empty(), "markers removed when debug drawing is off")

@@ -8,7 +8,8 @@ use vr_arms_core::body_avoidance::{
 };
 
 use crate::nodes::common::{
-    body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems, write_pose,
+    apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
+    write_pose,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
@@ -146,25 +147,16 @@ impl BodyAvoidance {
     /// Loads the `[body_avoidance]` section of a TOML profile; on error the settings stay.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.set_core_settings(&p.body_avoidance);
-                true
-            }
-            Err(e) => {
-                godot_error!("BodyAvoidance: {e}");
-                false
-            }
-        }
+        apply_profile("BodyAvoidance", &path, |p| {
+            self.set_core_settings(&p.body_avoidance)
+        })
     }
 
     /// Saves these settings into the `[body_avoidance]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.body_avoidance = s)
-            .map_err(|e| godot_error!("BodyAvoidance: {e}"))
-            .is_ok()
+        store_profile("BodyAvoidance", &path, |p| p.body_avoidance = s)
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -186,10 +178,11 @@ impl BodyAvoidance {
     });
 
     fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
-        match side {
-            Side::Left => (self.left_input.clone(), self.left_output.clone()),
-            Side::Right => (self.right_input.clone(), self.right_output.clone()),
-        }
+        side_slots(
+            side,
+            (&self.left_input, &self.left_output),
+            (&self.right_input, &self.right_output),
+        )
     }
 
     fn problems(&self) -> Vec<String> {

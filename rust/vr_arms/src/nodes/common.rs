@@ -109,6 +109,42 @@ pub fn save_profile(path: &GString, edit: impl FnOnce(&mut ArmProfile)) -> Resul
     Ok(())
 }
 
+/// `load_profile` of a node: reads the profile at `path` and hands it to `apply`; on error logs
+/// one line naming `owner` and the problem (with its line) and returns false, leaving the
+/// settings as they were.
+pub fn apply_profile(owner: &str, path: &GString, apply: impl FnOnce(&ArmProfile)) -> bool {
+    match load_profile(path) {
+        Ok(p) => {
+            apply(&p);
+            true
+        }
+        Err(e) => {
+            godot_error!("{owner}: {e}");
+            false
+        }
+    }
+}
+
+/// `save_profile` of a node: writes its section (set by `edit`) into the profile at `path`.
+pub fn store_profile(owner: &str, path: &GString, edit: impl FnOnce(&mut ArmProfile)) -> bool {
+    save_profile(path, edit)
+        .map_err(|e| godot_error!("{owner}: {e}"))
+        .is_ok()
+}
+
+/// The (input, output) pair of one side.
+pub fn side_slots<'a>(
+    side: vr_arms_core::Side,
+    left: (&'a Option<Gd<Node3D>>, &'a Option<Gd<Node3D>>),
+    right: (&'a Option<Gd<Node3D>>, &'a Option<Gd<Node3D>>),
+) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
+    let (i, o) = match side {
+        vr_arms_core::Side::Left => left,
+        vr_arms_core::Side::Right => right,
+    };
+    (i.clone(), o.clone())
+}
+
 /// A small unshaded sphere that shows where a target is (seed 000's debug colours).
 pub struct DebugMarker {
     node: Gd<MeshInstance3D>,
@@ -156,6 +192,39 @@ impl DebugMarker {
     pub fn free(self) {
         if self.node.is_instance_valid() {
             self.node.clone().queue_free();
+        }
+    }
+}
+
+/// A node's set of debug markers: created on first use, hidden when there is no position,
+/// freed when debug drawing is switched off.
+#[derive(Default)]
+pub struct DebugMarkers {
+    markers: Vec<DebugMarker>,
+}
+
+impl DebugMarkers {
+    /// Shows marker `i` (colour and radius `styles[i]`) at `positions[i]` when `enabled`.
+    pub fn sync(
+        &mut self,
+        enabled: bool,
+        owner: Gd<Node3D>,
+        styles: &[(Color, f32)],
+        positions: &[Option<glam::Vec3>],
+    ) {
+        if !enabled {
+            self.markers.drain(..).for_each(DebugMarker::free);
+            return;
+        }
+        if self.markers.is_empty() {
+            let mut owner = owner;
+            self.markers = styles
+                .iter()
+                .map(|(c, r)| DebugMarker::new(&mut owner, *c, *r))
+                .collect();
+        }
+        for (i, m) in self.markers.iter_mut().enumerate() {
+            m.show_at(positions.get(i).copied().flatten());
         }
     }
 }

@@ -7,7 +7,7 @@ use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTar
 
 use crate::convert::vec3;
 use crate::nodes::common::{
-    DebugMarker, colors, load_profile, read_pose, save_profile, write_pose,
+    DebugMarkers, apply_profile, colors, read_pose, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -75,7 +75,7 @@ pub struct ControllerTargets {
     debug_draw: bool,
 
     stage: Stage,
-    markers: Vec<DebugMarker>,
+    markers: DebugMarkers,
     report: ProblemReport,
     base: Base<Node3D>,
 }
@@ -101,7 +101,7 @@ impl INode3D for ControllerTargets {
             recoil_max_rotation_deg: 0.0,
             debug_draw: false,
             stage: Stage::default(),
-            markers: Vec::new(),
+            markers: DebugMarkers::default(),
             report: ProblemReport::new("ControllerTargets"),
             base,
         };
@@ -117,7 +117,7 @@ impl INode3D for ControllerTargets {
         self.report.runtime(&problems);
         self.stage.settings = self.core_settings();
         let dt = delta as f32;
-        let mut shown = Vec::new();
+        let mut shown = [None; 4];
         for side in Side::BOTH {
             let (controller, output) = self.slots(side);
             let (controller, output) = (controller.clone(), output.clone());
@@ -126,7 +126,8 @@ impl INode3D for ControllerTargets {
             };
             let raw = self.stage.update(side, &c, dt);
             write_pose(&output, &raw);
-            shown.push((c.position, raw.position));
+            shown[side.index() * 2] = Some(c.position);
+            shown[side.index() * 2 + 1] = Some(raw.position);
         }
         self.draw(&shown);
     }
@@ -163,25 +164,16 @@ impl ControllerTargets {
     /// settings stay as they were and false is returned.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.set_core_settings(&p.controller_targets);
-                true
-            }
-            Err(e) => {
-                godot_error!("ControllerTargets: {e}");
-                false
-            }
-        }
+        apply_profile("ControllerTargets", &path, |p| {
+            self.set_core_settings(&p.controller_targets)
+        })
     }
 
     /// Saves this node's settings into the `[controller_targets]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.controller_targets = s)
-            .map_err(|e| godot_error!("ControllerTargets: {e}"))
-            .is_ok()
+        store_profile("ControllerTargets", &path, |p| p.controller_targets = s)
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -232,25 +224,14 @@ impl ControllerTargets {
         out
     }
 
-    fn draw(&mut self, shown: &[(glam::Vec3, glam::Vec3)]) {
-        if !self.debug_draw {
-            for m in self.markers.drain(..) {
-                m.free();
-            }
-            return;
-        }
-        if self.markers.is_empty() {
-            let mut me = self.to_gd().upcast::<Node3D>();
-            for _ in 0..2 {
-                self.markers
-                    .push(DebugMarker::new(&mut me, colors::CONTROLLER, 0.02));
-                self.markers
-                    .push(DebugMarker::new(&mut me, colors::RAW, 0.015));
-            }
-        }
-        for (i, m) in self.markers.iter_mut().enumerate() {
-            let pair = shown.get(i / 2);
-            m.show_at(pair.map(|(c, r)| if i % 2 == 0 { *c } else { *r }));
-        }
+    fn draw(&mut self, shown: &[Option<glam::Vec3>; 4]) {
+        const STYLES: [(Color, f32); 4] = [
+            (colors::CONTROLLER, 0.02),
+            (colors::RAW, 0.015),
+            (colors::CONTROLLER, 0.02),
+            (colors::RAW, 0.015),
+        ];
+        let owner = self.to_gd().upcast::<Node3D>();
+        self.markers.sync(self.debug_draw, owner, &STYLES, shown);
     }
 }

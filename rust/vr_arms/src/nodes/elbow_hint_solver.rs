@@ -7,7 +7,7 @@ use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolve
 
 use crate::convert::to_vector3;
 use crate::nodes::common::{
-    alive, body_frame, load_profile, read_pose, rig_arm, save_profile, slot_problems,
+    alive, apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
@@ -176,25 +176,16 @@ impl ElbowHintSolver {
     /// Loads the `[elbow_hint]` section of a TOML profile; on error the settings stay.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.set_core_settings(&p.elbow_hint);
-                true
-            }
-            Err(e) => {
-                godot_error!("ElbowHintSolver: {e}");
-                false
-            }
-        }
+        apply_profile("ElbowHintSolver", &path, |p| {
+            self.set_core_settings(&p.elbow_hint)
+        })
     }
 
     /// Saves these settings into the `[elbow_hint]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.elbow_hint = s)
-            .map_err(|e| godot_error!("ElbowHintSolver: {e}"))
-            .is_ok()
+        store_profile("ElbowHintSolver", &path, |p| p.elbow_hint = s)
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -222,10 +213,11 @@ impl ElbowHintSolver {
     });
 
     fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
-        match side {
-            Side::Left => (self.left_input.clone(), self.left_output.clone()),
-            Side::Right => (self.right_input.clone(), self.right_output.clone()),
-        }
+        side_slots(
+            side,
+            (&self.left_input, &self.left_output),
+            (&self.right_input, &self.right_output),
+        )
     }
 
     fn problems(&self) -> Vec<String> {

@@ -6,8 +6,8 @@ use vr_arms_core::Side;
 use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampInput, ReachClampSettings};
 
 use crate::nodes::common::{
-    DebugMarker, body_frame, colors, load_profile, read_pose, rig_arm, save_profile, slot_problems,
-    write_pose,
+    DebugMarkers, apply_profile, body_frame, colors, read_pose, rig_arm, side_slots, slot_problems,
+    store_profile, write_pose,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
@@ -105,7 +105,7 @@ pub struct ReachClamp {
     debug_draw: bool,
 
     stage: Stage,
-    markers: Vec<DebugMarker>,
+    markers: DebugMarkers,
     report: ProblemReport,
     base: Base<Node3D>,
 }
@@ -140,7 +140,7 @@ impl INode3D for ReachClamp {
             smooth_always: false,
             debug_draw: false,
             stage: Stage::default(),
-            markers: Vec::new(),
+            markers: DebugMarkers::default(),
             report: ProblemReport::new("ReachClamp"),
             base,
         };
@@ -181,19 +181,9 @@ impl INode3D for ReachClamp {
             write_pose(&output, &out.target);
             shown[side.index()] = Some(out.target.position);
         }
-        if self.debug_draw {
-            if self.markers.is_empty() {
-                let mut me = self.to_gd().upcast::<Node3D>();
-                self.markers = (0..2)
-                    .map(|_| DebugMarker::new(&mut me, colors::CLAMPED, 0.016))
-                    .collect();
-            }
-            for (m, p) in self.markers.iter_mut().zip(shown) {
-                m.show_at(p);
-            }
-        } else {
-            self.markers.drain(..).for_each(DebugMarker::free);
-        }
+        const STYLES: [(Color, f32); 2] = [(colors::CLAMPED, 0.016), (colors::CLAMPED, 0.016)];
+        let owner = self.to_gd().upcast::<Node3D>();
+        self.markers.sync(self.debug_draw, owner, &STYLES, &shown);
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -206,25 +196,16 @@ impl ReachClamp {
     /// Loads the `[reach_clamp]` section of a TOML profile; on error the settings stay.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.set_core_settings(&p.reach_clamp);
-                true
-            }
-            Err(e) => {
-                godot_error!("ReachClamp: {e}");
-                false
-            }
-        }
+        apply_profile("ReachClamp", &path, |p| {
+            self.set_core_settings(&p.reach_clamp)
+        })
     }
 
     /// Saves these settings into the `[reach_clamp]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.reach_clamp = s)
-            .map_err(|e| godot_error!("ReachClamp: {e}"))
-            .is_ok()
+        store_profile("ReachClamp", &path, |p| p.reach_clamp = s)
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -254,10 +235,11 @@ impl ReachClamp {
     });
 
     fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
-        match side {
-            Side::Left => (self.left_input.clone(), self.left_output.clone()),
-            Side::Right => (self.right_input.clone(), self.right_output.clone()),
-        }
+        side_slots(
+            side,
+            (&self.left_input, &self.left_output),
+            (&self.right_input, &self.right_output),
+        )
     }
 
     fn problems(&self) -> Vec<String> {

@@ -5,7 +5,9 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
-use crate::nodes::common::{load_profile, read_pose, save_profile, slot_problems, write_pose};
+use crate::nodes::common::{
+    apply_profile, read_pose, side_slots, slot_problems, store_profile, write_pose,
+};
 use crate::problems::ProblemReport;
 
 /// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
@@ -125,25 +127,16 @@ impl TargetRouter {
     /// Loads the `[target_router]` section of a TOML profile; on error the settings stay.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.blend_speed = p.target_router.blend_speed;
-                true
-            }
-            Err(e) => {
-                godot_error!("TargetRouter: {e}");
-                false
-            }
-        }
+        apply_profile("TargetRouter", &path, |p| {
+            self.blend_speed = p.target_router.blend_speed
+        })
     }
 
     /// Saves these settings into the `[target_router]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.target_router = s)
-            .map_err(|e| godot_error!("TargetRouter: {e}"))
-            .is_ok()
+        store_profile("TargetRouter", &path, |p| p.target_router = s)
     }
 
     /// What is wrong with the setup (the editor's configuration warnings).
@@ -170,10 +163,11 @@ impl TargetRouter {
     }
 
     fn slots(&self, side: Side) -> (Option<Gd<Node3D>>, Option<Gd<Node3D>>) {
-        match side {
-            Side::Left => (self.left_input.clone(), self.left_output.clone()),
-            Side::Right => (self.right_input.clone(), self.right_output.clone()),
-        }
+        side_slots(
+            side,
+            (&self.left_input, &self.left_output),
+            (&self.right_input, &self.right_output),
+        )
     }
 
     fn problems(&self) -> Vec<String> {

@@ -7,7 +7,7 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::load_profile;
+use crate::nodes::common::apply_profile;
 
 const BONES: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
@@ -87,16 +87,7 @@ impl VRArmPipeline {
     /// Loads a TOML profile for the next `configure`. Returns false (settings kept) on error.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.profile = p;
-                true
-            }
-            Err(e) => {
-                godot_error!("VRArmPipeline: {e}");
-                false
-            }
-        }
+        apply_profile("VRArmPipeline", &path, |p| self.profile = *p)
     }
 
     /// The elbow hints (world positions) of the last `step`: [left, right].

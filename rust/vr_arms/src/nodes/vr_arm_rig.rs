@@ -7,7 +7,7 @@ use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
-use crate::nodes::common::{DebugMarker, colors, load_profile, save_profile};
+use crate::nodes::common::{DebugMarkers, apply_profile, colors, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -111,7 +111,7 @@ pub struct VRArmRig {
 
     arms: [Option<BoundArm>; 2],
     solvers: [ArmSolver; 2],
-    markers: Vec<DebugMarker>,
+    markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
@@ -157,7 +157,7 @@ impl ISkeletonModifier3D for VRArmRig {
             debug_draw: false,
             arms: [None, None],
             solvers: [ArmSolver::default(); 2],
-            markers: Vec::new(),
+            markers: DebugMarkers::default(),
             bound_to: None,
             report: ProblemReport::new("VRArmRig"),
             base,
@@ -316,25 +316,14 @@ impl VRArmRig {
     /// Loads the `[soft_ik]` section of a TOML profile; on error the settings stay as they were.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        match load_profile(&path) {
-            Ok(p) => {
-                self.set_core_settings(&p.soft_ik);
-                true
-            }
-            Err(e) => {
-                godot_error!("VRArmRig: {e}");
-                false
-            }
-        }
+        apply_profile("VRArmRig", &path, |p| self.set_core_settings(&p.soft_ik))
     }
 
     /// Saves the soft-IK settings into the `[soft_ik]` section of a TOML profile.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
         let s = self.core_settings();
-        save_profile(&path, |p| p.soft_ik = s)
-            .map_err(|e| godot_error!("VRArmRig: {e}"))
-            .is_ok()
+        store_profile("VRArmRig", &path, |p| p.soft_ik = s)
     }
 
     settings_bridge!(SoftIkSettings {
@@ -359,24 +348,14 @@ impl VRArmRig {
     }
 
     fn draw(&mut self, shown: &[Option<glam::Vec3>; 4]) {
-        if !self.debug_draw {
-            for m in self.markers.drain(..) {
-                m.free();
-            }
-            return;
-        }
-        if self.markers.is_empty() {
-            let mut me = self.to_gd().upcast::<Node3D>();
-            for _ in 0..2 {
-                self.markers
-                    .push(DebugMarker::new(&mut me, colors::WRIST, 0.018));
-                self.markers
-                    .push(DebugMarker::new(&mut me, colors::HINT, 0.015));
-            }
-        }
-        for (m, p) in self.markers.iter_mut().zip(shown) {
-            m.show_at(*p);
-        }
+        const STYLES: [(Color, f32); 4] = [
+            (colors::WRIST, 0.018),
+            (colors::HINT, 0.015),
+            (colors::WRIST, 0.018),
+            (colors::HINT, 0.015),
+        ];
+        let owner = self.to_gd().upcast::<Node3D>();
+        self.markers.sync(self.debug_draw, owner, &STYLES, shown);
     }
 
     /// Bone names and node references changed: rebind on the next frame and refresh the editor.
