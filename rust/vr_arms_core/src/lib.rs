@@ -10,10 +10,13 @@
 
 pub mod arm_solve;
 pub mod body_avoidance;
+pub mod body_follow;
 pub mod body_frame;
+pub mod clavicle_follow;
 pub mod controller_targets;
 pub mod elbow_hint;
 pub mod finite;
+pub mod forearm_twist;
 pub mod pipeline;
 pub mod pose;
 pub mod profile;
@@ -21,10 +24,12 @@ pub mod reach_clamp;
 pub mod side;
 pub mod smoothing;
 pub mod soft_ik;
+pub mod spring;
 pub mod sweep;
 pub mod target_router;
 pub mod tracking_trace;
 pub mod two_bone_ik;
+pub mod upper_body_follow;
 
 pub use arm_solve::{ArmBones, ArmCalibration, ArmGoal, ArmSolve, solve_arm};
 pub use pose::Pose;

@@ -1,0 +1,375 @@
+//! Body follow: where the avatar root stands and which way it faces.
+//!
+//! The root follows the headset's horizontal position (a little behind the head, on the floor)
+//! and a yaw, never the headset's pitch or roll. The yaw blends the headset's yaw with a yaw
+//! from both hands, weighted by how far forward and how high the hands are (0 at rest, up to
+//! `hands_weight_max` when aiming), and moves through a critically damped spring with a maximum
+//! turn speed (seed 002 section 3). Hands behind the head get no weight and the hands' yaw is
+//! clamped to within `max_hands_offset_deg` of the head's, so the body never flips.
+//!
+//! World space, metres, radians inside. The avatar faces +Z of its root; Godot cameras look
+//! along -Z.
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, vec3_or};
+use crate::pose::Pose;
+use crate::smoothing::inverse_lerp_clamped;
+use crate::spring::{CriticalSpring, omega_for_90_percent};
+
+/// Settings of [`BodyFollow`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct BodyFollowSettings {
+    /// Time for the yaw to cover 90 % of a change (seconds; 0.15-0.25 recommended).
+    pub response_time_s: f32,
+    /// Fastest body turn (degrees per second).
+    pub max_turn_speed_deg_per_s: f32,
+    /// Largest weight of the hands' yaw (0 = headset only).
+    pub hands_weight_max: f32,
+    /// Hands this far in front of the head (metres, body forward) start to count ...
+    pub hands_forward_start_m: f32,
+    /// ... and count fully from here.
+    pub hands_forward_full_m: f32,
+    /// Hands this far below the head (metres, negative = below) start to count ...
+    pub hands_raise_start_m: f32,
+    /// ... and count fully from here.
+    pub hands_raise_full_m: f32,
+    /// Weight of the wrist-to-wrist line's normal against the direction to the hands' midpoint.
+    pub wrist_line_weight: f32,
+    /// The hands' yaw may differ from the head's by at most this much (degrees).
+    pub max_hands_offset_deg: f32,
+    /// The root stands this far behind the head (metres), so the neck is under the head.
+    pub head_back_offset_m: f32,
+}
+
+impl Default for BodyFollowSettings {
+    fn default() -> Self {
+        Self {
+            response_time_s: 0.2,
+            max_turn_speed_deg_per_s: 540.0,
+            hands_weight_max: 0.6,
+            hands_forward_start_m: 0.15,
+            hands_forward_full_m: 0.45,
+            hands_raise_start_m: -0.75,
+            hands_raise_full_m: -0.35,
+            wrist_line_weight: 0.5,
+            max_hands_offset_deg: 80.0,
+            head_back_offset_m: 0.08,
+        }
+    }
+}
+
+impl BodyFollowSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.response_time_s = finite_clamp(self.response_time_s, 0.001, 5.0, d.response_time_s);
+        self.max_turn_speed_deg_per_s = finite_clamp(
+            self.max_turn_speed_deg_per_s,
+            1.0,
+            10_000.0,
+            d.max_turn_speed_deg_per_s,
+        );
+        self.hands_weight_max = finite_clamp(self.hands_weight_max, 0.0, 1.0, d.hands_weight_max);
+        self.hands_forward_start_m = finite_clamp(
+            self.hands_forward_start_m,
+            -1.0,
+            2.0,
+            d.hands_forward_start_m,
+        );
+        self.hands_forward_full_m =
+            finite_clamp(self.hands_forward_full_m, -1.0, 2.0, d.hands_forward_full_m);
+        self.hands_raise_start_m =
+            finite_clamp(self.hands_raise_start_m, -3.0, 3.0, d.hands_raise_start_m);
+        self.hands_raise_full_m =
+            finite_clamp(self.hands_raise_full_m, -3.0, 3.0, d.hands_raise_full_m);
+        self.wrist_line_weight =
+            finite_clamp(self.wrist_line_weight, 0.0, 10.0, d.wrist_line_weight);
+        self.max_hands_offset_deg = finite_clamp(
+            self.max_hands_offset_deg,
+            0.0,
+            170.0,
+            d.max_hands_offset_deg,
+        );
+        self.head_back_offset_m =
+            finite_clamp(self.head_back_offset_m, -0.5, 0.5, d.head_back_offset_m);
+    }
+}
+
+/// One frame of input (world space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyFollowInput {
+    pub head: Pose,
+    /// Controller (or wrist) positions; `None` when not tracked.
+    pub left_hand: Option<Vec3>,
+    pub right_hand: Option<Vec3>,
+    /// Floor height (the XR origin's Y).
+    pub floor_y: f32,
+}
+
+/// Result of one frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyFollowOutput {
+    /// The avatar root (faces +Z).
+    pub root: Pose,
+    /// Smoothed body yaw (radians, about +Y; 0 faces +Z).
+    pub yaw: f32,
+    /// The headset's yaw this frame.
+    pub head_yaw: f32,
+    /// The weight the hands had (0..hands_weight_max).
+    pub hands_weight: f32,
+}
+
+/// The stage with its spring.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BodyFollow {
+    pub settings: BodyFollowSettings,
+    spring: Option<CriticalSpring>,
+}
+
+/// `a` wrapped into -pi..pi.
+pub fn wrap_angle(a: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if !a.is_finite() {
+        return 0.0;
+    }
+    let r = (a + PI).rem_euclid(TAU) - PI;
+    if r.is_finite() { r } else { 0.0 }
+}
+
+/// Yaw (about +Y, 0 = +Z) of a horizontal direction.
+pub fn yaw_of(dir: Vec3) -> f32 {
+    dir.x.atan2(dir.z)
+}
+
+/// The headset's yaw: its flat view direction (-Z), helped by its up axis when looking straight
+/// up or down, so the yaw stays defined.
+pub fn head_yaw(head: &Quat) -> f32 {
+    let forward = *head * Vec3::NEG_Z;
+    let up = *head * Vec3::Y;
+    // Looking down, the camera's up points forward; looking up, it points back.
+    let flat = Vec3::new(forward.x, 0.0, forward.z) - Vec3::new(up.x, 0.0, up.z) * forward.y;
+    direction(flat).map(yaw_of).unwrap_or(0.0)
+}
+
+impl BodyFollow {
+    pub fn new(mut settings: BodyFollowSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            spring: None,
+        }
+    }
+
+    /// The yaw the hands suggest and its weight, seen from a body facing `body_yaw`.
+    pub fn hands_yaw(&self, input: &BodyFollowInput, head_yaw: f32, body_yaw: f32) -> (f32, f32) {
+        let s = &self.settings;
+        let (Some(l), Some(r)) = (input.left_hand, input.right_hand) else {
+            return (head_yaw, 0.0);
+        };
+        if !(l.is_finite() && r.is_finite()) {
+            return (head_yaw, 0.0);
+        }
+        let head = input.head.position;
+        let body = Quat::from_rotation_y(body_yaw);
+        let mid = (l + r) * 0.5 - head;
+        let local = body.inverse() * mid;
+        let forwardness =
+            inverse_lerp_clamped(s.hands_forward_start_m, s.hands_forward_full_m, local.z);
+        let raise = inverse_lerp_clamped(s.hands_raise_start_m, s.hands_raise_full_m, local.y);
+        let weight = s.hands_weight_max * forwardness * raise;
+        let Some(mid_dir) = direction(Vec3::new(mid.x, 0.0, mid.z)) else {
+            return (head_yaw, 0.0);
+        };
+        // The wrist line's normal, turned to agree with the midpoint direction (crossed hands).
+        let line = (l - r).cross(Vec3::Y);
+        let line_dir = direction(Vec3::new(line.x, 0.0, line.z))
+            .map(|d| if d.dot(mid_dir) < 0.0 { -d } else { d })
+            .unwrap_or(mid_dir);
+        let dir = direction(mid_dir + line_dir * s.wrist_line_weight).unwrap_or(mid_dir);
+        let max = s.max_hands_offset_deg.to_radians();
+        let offset = wrap_angle(yaw_of(dir) - head_yaw).clamp(-max, max);
+        (head_yaw + offset, weight)
+    }
+
+    /// Advances by `dt` seconds.
+    pub fn update(&mut self, input: &BodyFollowInput, dt: f32) -> BodyFollowOutput {
+        let s = self.settings;
+        let head = input
+            .head
+            .sanitized(&Pose::from_position(Vec3::new(0.0, 1.6, 0.0)));
+        let input = BodyFollowInput { head, ..*input };
+        let head_yaw = head_yaw(&head.rotation);
+        let spring = self.spring.get_or_insert(CriticalSpring::new(head_yaw));
+        let (hands_yaw, weight) = {
+            let me = BodyFollow {
+                settings: s,
+                spring: None,
+            };
+            me.hands_yaw(&input, head_yaw, spring.value)
+        };
+        let goal_abs = head_yaw + weight * wrap_angle(hands_yaw - head_yaw);
+        // Keep the spring's value unwrapped; aim at the nearest equivalent of the goal.
+        let goal = spring.value + wrap_angle(goal_abs - spring.value);
+        let yaw = spring.step(
+            goal,
+            omega_for_90_percent(s.response_time_s),
+            s.max_turn_speed_deg_per_s.to_radians(),
+            dt,
+        );
+        let yaw_wrapped = wrap_angle(yaw);
+        // Re-centre the unwrapped value now and then without changing the pose.
+        if yaw.abs() > 100.0 {
+            spring.value = yaw_wrapped;
+        }
+        let rotation = Quat::from_rotation_y(yaw_wrapped);
+        let forward = rotation * Vec3::Z;
+        let floor = if input.floor_y.is_finite() {
+            input.floor_y
+        } else {
+            0.0
+        };
+        let position =
+            Vec3::new(head.position.x, floor, head.position.z) - forward * s.head_back_offset_m;
+        BodyFollowOutput {
+            root: Pose::new(vec3_or(position, Vec3::ZERO), rotation),
+            yaw: yaw_wrapped,
+            head_yaw,
+            hands_weight: weight,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::f32::consts::FRAC_PI_2;
+
+    fn head_facing(yaw: f32) -> Pose {
+        // A camera looking along the avatar's +Z turned by `yaw`: camera -Z = (sin, 0, cos).
+        Pose::new(
+            Vec3::new(0.0, 1.65, 0.0),
+            Quat::from_rotation_y(yaw + std::f32::consts::PI),
+        )
+    }
+
+    fn run(
+        body: &mut BodyFollow,
+        input: &BodyFollowInput,
+        seconds: f32,
+        hz: f32,
+    ) -> BodyFollowOutput {
+        let mut out = body.update(input, 1.0 / hz);
+        for _ in 1..(seconds * hz) as usize {
+            out = body.update(input, 1.0 / hz);
+        }
+        out
+    }
+
+    #[test]
+    fn head_yaw_reads_the_view_direction() {
+        assert!((head_yaw(&head_facing(0.3).rotation) - 0.3).abs() < 1e-5);
+        // Looking straight down, still defined and unchanged.
+        let down = head_facing(0.3).rotation * Quat::from_rotation_x(-FRAC_PI_2 + 1e-4);
+        assert!((head_yaw(&down) - 0.3).abs() < 1e-2, "{}", head_yaw(&down));
+        let up = head_facing(0.3).rotation * Quat::from_rotation_x(FRAC_PI_2 - 1e-4);
+        assert!((head_yaw(&up) - 0.3).abs() < 1e-2, "{}", head_yaw(&up));
+    }
+
+    #[test]
+    fn at_rest_the_body_follows_the_headset() {
+        let mut body = BodyFollow::default();
+        let rest = |yaw: f32| BodyFollowInput {
+            head: head_facing(yaw),
+            left_hand: Some(Vec3::new(0.25, 0.9, 0.0)),
+            right_hand: Some(Vec3::new(-0.25, 0.9, 0.0)),
+            floor_y: 0.0,
+        };
+        run(&mut body, &rest(0.0), 1.0, 90.0);
+        let out = run(&mut body, &rest(1.0), 1.0, 90.0);
+        assert!((out.yaw - 1.0).abs() < 0.01, "{}", out.yaw);
+        assert_eq!(out.hands_weight, 0.0);
+        assert!(out.root.position.y == 0.0);
+    }
+
+    #[test]
+    fn settles_within_the_response_time() {
+        let mut body = BodyFollow::default();
+        let input = |yaw| BodyFollowInput {
+            head: head_facing(yaw),
+            left_hand: None,
+            right_hand: None,
+            floor_y: 0.0,
+        };
+        run(&mut body, &input(0.0), 0.5, 90.0);
+        // 0.8 rad turn: 90 % after 0.2 s (the turn-speed limit of 540 deg/s is not reached).
+        let out = run(&mut body, &input(0.8), 0.2, 90.0);
+        assert!(out.yaw > 0.8 * 0.85 && out.yaw < 0.8, "{}", out.yaw);
+    }
+
+    #[test]
+    fn aiming_turns_the_body_toward_the_hands() {
+        let mut body = BodyFollow::default();
+        // Head looks straight ahead, both hands aim forward-left at chest height.
+        let input = BodyFollowInput {
+            head: head_facing(0.0),
+            left_hand: Some(Vec3::new(0.45, 1.4, 0.35)),
+            right_hand: Some(Vec3::new(0.35, 1.38, 0.45)),
+            floor_y: 0.0,
+        };
+        let out = run(&mut body, &input, 1.0, 90.0);
+        assert!(out.hands_weight > 0.3, "{}", out.hands_weight);
+        assert!(out.yaw > 0.2, "turned toward the hands: {}", out.yaw);
+    }
+
+    #[test]
+    fn hands_behind_the_head_do_not_flip_the_body() {
+        let mut body = BodyFollow::default();
+        let input = BodyFollowInput {
+            head: head_facing(0.0),
+            left_hand: Some(Vec3::new(0.1, 1.8, -0.25)),
+            right_hand: Some(Vec3::new(-0.1, 1.8, -0.25)),
+            floor_y: 0.0,
+        };
+        let out = run(&mut body, &input, 1.0, 90.0);
+        assert!(out.yaw.abs() < 0.05, "{}", out.yaw);
+        // Crossed hands in front do not flip it either.
+        let crossed = BodyFollowInput {
+            left_hand: Some(Vec3::new(-0.2, 1.4, 0.4)),
+            right_hand: Some(Vec3::new(0.2, 1.4, 0.4)),
+            ..input
+        };
+        let out = run(&mut body, &crossed, 1.0, 90.0);
+        assert!(out.yaw.abs() < 0.3, "{}", out.yaw);
+    }
+
+    #[test]
+    fn wrapping_turns_take_the_short_way() {
+        let mut body = BodyFollow::default();
+        let input = |yaw| BodyFollowInput {
+            head: head_facing(yaw),
+            left_hand: None,
+            right_hand: None,
+            floor_y: 0.0,
+        };
+        run(&mut body, &input(3.0), 1.0, 90.0);
+        let out = run(&mut body, &input(-3.0), 0.05, 90.0);
+        // From 3.0 to -3.0 is 0.28 rad the short way; the body must not swing through 0.
+        assert!(out.yaw.abs() > 2.8, "{}", out.yaw);
+    }
+
+    #[test]
+    fn garbage_in_finite_out() {
+        let mut body = BodyFollow::default();
+        let input = BodyFollowInput {
+            head: Pose::new(Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+            left_hand: Some(Vec3::INFINITY),
+            right_hand: Some(Vec3::NAN),
+            floor_y: f32::NAN,
+        };
+        let out = body.update(&input, f32::NAN);
+        assert!(out.root.is_finite() && out.yaw.is_finite());
+    }
+}

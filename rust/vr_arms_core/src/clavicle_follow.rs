@@ -1,0 +1,215 @@
+//! Clavicle follow: the shoulders take part in far reaches.
+//!
+//! From the reach ratio (shoulder joint to hand target distance over arm length), the clavicle
+//! starts turning toward the hand at `start_at_reach` and is fully engaged at `full_at_reach`
+//! (seed 000). The turn is measured as yaw (about the body's up) and pitch (elevation) in the
+//! clavicle parent's space, each clamped to `max_follow_deg`. It runs before the arm solve, so the
+//! arm reaches from the moved shoulder.
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, quat_or, vec3_or};
+use crate::smoothing::inverse_lerp_clamped;
+
+/// Settings of [`ClavicleFollow`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ClavicleFollowSettings {
+    /// Reach ratio where the clavicle starts to follow.
+    pub start_at_reach: f32,
+    /// Reach ratio where it follows fully.
+    pub full_at_reach: f32,
+    /// Largest yaw and pitch of the clavicle (degrees).
+    pub max_follow_deg: f32,
+    /// Overall strength (0..1).
+    pub weight: f32,
+}
+
+impl Default for ClavicleFollowSettings {
+    fn default() -> Self {
+        Self {
+            start_at_reach: 0.5,
+            full_at_reach: 0.95,
+            max_follow_deg: 25.0,
+            weight: 1.0,
+        }
+    }
+}
+
+impl ClavicleFollowSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.start_at_reach = finite_clamp(self.start_at_reach, 0.0, 2.0, d.start_at_reach);
+        self.full_at_reach = finite_clamp(
+            self.full_at_reach,
+            self.start_at_reach,
+            3.0,
+            d.full_at_reach,
+        );
+        self.max_follow_deg = finite_clamp(self.max_follow_deg, 0.0, 90.0, d.max_follow_deg);
+        self.weight = finite_clamp(self.weight, 0.0, 1.0, d.weight);
+    }
+}
+
+/// One clavicle's input (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClavicleInput {
+    /// Clavicle bone position and rotation (before).
+    pub clavicle_position: Vec3,
+    pub clavicle_rotation: Quat,
+    /// Its parent's rotation.
+    pub parent_rotation: Quat,
+    /// The upper-arm joint (shoulder) position (before).
+    pub shoulder: Vec3,
+    /// The hand target position.
+    pub target: Vec3,
+    /// Upper arm + forearm length.
+    pub arm_length: f32,
+    /// The body's up in skeleton space.
+    pub up: Vec3,
+}
+
+/// One clavicle's result.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClavicleOutput {
+    /// New clavicle-local rotation (relative to its parent).
+    pub local_rotation: Quat,
+    /// Engagement from the reach curve (0..1, times `weight`).
+    pub engagement: f32,
+    /// Applied yaw and pitch (radians).
+    pub yaw: f32,
+    pub pitch: f32,
+}
+
+/// The stage (stateless).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClavicleFollow {
+    pub settings: ClavicleFollowSettings,
+}
+
+impl ClavicleFollow {
+    pub fn new(mut settings: ClavicleFollowSettings) -> Self {
+        settings.validate();
+        Self { settings }
+    }
+
+    /// The reach curve: 0 below `start_at_reach`, 1 from `full_at_reach`.
+    pub fn engagement(&self, reach_ratio: f32) -> f32 {
+        let s = &self.settings;
+        s.weight * inverse_lerp_clamped(s.start_at_reach, s.full_at_reach, reach_ratio)
+    }
+
+    pub fn update(&self, input: &ClavicleInput) -> ClavicleOutput {
+        let parent = quat_or(input.parent_rotation, Quat::IDENTITY);
+        let old = quat_or(input.clavicle_rotation, parent);
+        let keep = ClavicleOutput {
+            local_rotation: (parent.inverse() * old).normalize(),
+            engagement: 0.0,
+            yaw: 0.0,
+            pitch: 0.0,
+        };
+        let c = vec3_or(input.clavicle_position, Vec3::ZERO);
+        let shoulder = vec3_or(input.shoulder, c);
+        let target = vec3_or(input.target, shoulder);
+        let arm = if input.arm_length.is_finite() && input.arm_length > 1e-4 {
+            input.arm_length
+        } else {
+            return keep;
+        };
+        let w = self.engagement((target - shoulder).length() / arm);
+        let (Some(rest_dir), Some(to_target)) = (direction(shoulder - c), direction(target - c))
+        else {
+            return keep;
+        };
+        // Yaw and pitch in the parent's space, about the body's up.
+        let up_p = direction(parent.inverse() * vec3_or(input.up, Vec3::Y)).unwrap_or(Vec3::Y);
+        let d = parent.inverse() * rest_dir;
+        let t = parent.inverse() * to_target;
+        let flat = |v: Vec3| direction(v - up_p * v.dot(up_p));
+        let (Some(df), Some(tf)) = (flat(d), flat(t)) else {
+            return keep;
+        };
+        let yaw_full = df.cross(tf).dot(up_p).atan2(df.dot(tf));
+        let elevation = |v: Vec3| v.dot(up_p).clamp(-1.0, 1.0).asin();
+        let pitch_full = elevation(t) - elevation(d);
+        let max = self.settings.max_follow_deg.to_radians();
+        let yaw = yaw_full.clamp(-max, max) * w;
+        let pitch = pitch_full.clamp(-max, max) * w;
+        // Turn the rest direction by the yaw about up, then raise it by the pitch.
+        let yawed = Quat::from_axis_angle(up_p, yaw) * d;
+        let pitch_axis = direction(yawed.cross(up_p)).unwrap_or(Vec3::X);
+        let wanted = Quat::from_axis_angle(pitch_axis, -pitch) * yawed;
+        let delta_p = Quat::from_rotation_arc(d, wanted.normalize());
+        let new_global = (parent * delta_p * parent.inverse() * old).normalize();
+        ClavicleOutput {
+            local_rotation: quat_or(parent.inverse() * new_global, keep.local_rotation),
+            engagement: w,
+            yaw,
+            pitch,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(target: Vec3) -> ClavicleInput {
+        ClavicleInput {
+            clavicle_position: Vec3::new(0.03, 1.41, 0.0),
+            clavicle_rotation: Quat::IDENTITY,
+            parent_rotation: Quat::IDENTITY,
+            shoulder: Vec3::new(0.17, 1.41, 0.0),
+            target,
+            arm_length: 0.52,
+            up: Vec3::Y,
+        }
+    }
+
+    #[test]
+    fn engagement_follows_the_reach_curve() {
+        let s = ClavicleFollow::default();
+        assert_eq!(s.engagement(0.3), 0.0);
+        assert_eq!(s.engagement(0.5), 0.0);
+        assert!((s.engagement(0.725) - 0.5).abs() < 1e-6);
+        assert_eq!(s.engagement(0.95), 1.0);
+        assert_eq!(s.engagement(1.4), 1.0);
+    }
+
+    #[test]
+    fn far_forward_reach_turns_the_clavicle_forward() {
+        let s = ClavicleFollow::default();
+        let out = s.update(&input(Vec3::new(0.2, 1.45, 0.55)));
+        assert_eq!(out.engagement, 1.0);
+        let dir = out.local_rotation
+            * (Vec3::new(0.17, 1.41, 0.0) - Vec3::new(0.03, 1.41, 0.0)).normalize();
+        assert!(dir.z > 0.3, "shoulder moved forward: {dir}");
+        assert!(out.yaw.abs() <= 25f32.to_radians() + 1e-6);
+    }
+
+    #[test]
+    fn near_hands_leave_the_clavicle_alone() {
+        let s = ClavicleFollow::default();
+        let out = s.update(&input(Vec3::new(0.22, 1.25, 0.1)));
+        assert_eq!(out.engagement, 0.0);
+        assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
+    }
+
+    #[test]
+    fn overhead_reach_raises_the_shoulder() {
+        let s = ClavicleFollow::default();
+        let out = s.update(&input(Vec3::new(0.2, 1.95, 0.05)));
+        assert!(out.pitch > 0.2, "{}", out.pitch);
+    }
+
+    #[test]
+    fn garbage_is_finite() {
+        let s = ClavicleFollow::default();
+        let mut i = input(Vec3::NAN);
+        i.parent_rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
+        i.arm_length = f32::INFINITY;
+        assert!(s.update(&i).local_rotation.is_finite());
+    }
+}

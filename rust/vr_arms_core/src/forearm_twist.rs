@@ -1,0 +1,223 @@
+//! Forearm twist: spread the wrist's roll along the forearm so the wrist never twists alone.
+//!
+//! The hand's twist about the forearm axis, relative to its rest pose, is read after the arm
+//! solve, smoothed with a critically damped angle filter and limited per direction (pronation and
+//! supination). A share of it goes to the forearm: to twist bones when the rig has them (defaults
+//! 0.25 at the elbow, 0.5 at the wrist, seed 000), else to the lower-arm bone itself. The hand's
+//! final orientation never changes: it counter-rotates, so only the distribution is smoothed.
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, quat_or};
+use crate::side::{PerSide, Side};
+use crate::spring::{CriticalSpring, omega_for_90_percent};
+
+/// Settings of [`ForearmTwist`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ForearmTwistSettings {
+    /// Share of the twist on the elbow-side twist bone (rigs with twist bones).
+    pub elbow_twist_weight: f32,
+    /// Share of the twist on the wrist-side twist bone (rigs with twist bones).
+    pub wrist_twist_weight: f32,
+    /// Share of the twist on the lower-arm bone (rigs without twist bones).
+    pub lower_arm_weight: f32,
+    /// Largest twist followed in the pronating direction (degrees).
+    pub pronation_limit_deg: f32,
+    /// Largest twist followed in the supinating direction (degrees).
+    pub supination_limit_deg: f32,
+    /// Time for the distributed twist to cover 90 % of a change (seconds).
+    pub response_time_s: f32,
+}
+
+impl Default for ForearmTwistSettings {
+    fn default() -> Self {
+        Self {
+            elbow_twist_weight: 0.25,
+            wrist_twist_weight: 0.5,
+            lower_arm_weight: 0.5,
+            pronation_limit_deg: 90.0,
+            supination_limit_deg: 90.0,
+            response_time_s: 0.06,
+        }
+    }
+}
+
+impl ForearmTwistSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.elbow_twist_weight =
+            finite_clamp(self.elbow_twist_weight, 0.0, 1.0, d.elbow_twist_weight);
+        self.wrist_twist_weight =
+            finite_clamp(self.wrist_twist_weight, 0.0, 1.0, d.wrist_twist_weight);
+        self.lower_arm_weight = finite_clamp(self.lower_arm_weight, 0.0, 1.0, d.lower_arm_weight);
+        self.pronation_limit_deg =
+            finite_clamp(self.pronation_limit_deg, 0.0, 180.0, d.pronation_limit_deg);
+        self.supination_limit_deg = finite_clamp(
+            self.supination_limit_deg,
+            0.0,
+            180.0,
+            d.supination_limit_deg,
+        );
+        self.response_time_s = finite_clamp(self.response_time_s, 0.001, 2.0, d.response_time_s);
+    }
+}
+
+/// The twist of `q` about the unit `axis` (swing-twist decomposition), in -pi..pi.
+pub fn twist_angle(q: Quat, axis: Vec3) -> f32 {
+    let q = quat_or(q, Quat::IDENTITY);
+    let v = Vec3::new(q.x, q.y, q.z).dot(axis);
+    let a = 2.0 * v.atan2(q.w);
+    crate::body_follow::wrap_angle(a)
+}
+
+/// The stage, with a filter per arm.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ForearmTwist {
+    pub settings: ForearmTwistSettings,
+    filters: PerSide<Option<CriticalSpring>>,
+}
+
+/// The twist to apply this frame (radians about the forearm axis), after limits and smoothing.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TwistOutput {
+    /// The hand's raw twist relative to rest.
+    pub wrist_twist: f32,
+    /// Limited and smoothed twist that is distributed.
+    pub distributed: f32,
+}
+
+impl ForearmTwist {
+    pub fn new(mut settings: ForearmTwistSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            filters: PerSide::default(),
+        }
+    }
+
+    /// Measures the hand's twist. `hand_local` is the hand's rotation relative to the lower arm
+    /// now, `hand_rest_local` at rest, `axis` the forearm axis (elbow to wrist) in the lower
+    /// arm's space. Positive twist about the axis counts as supination for the right arm and
+    /// pronation for the left (mirror images).
+    pub fn update(
+        &mut self,
+        side: Side,
+        hand_local: Quat,
+        hand_rest_local: Quat,
+        axis: Vec3,
+        dt: f32,
+    ) -> TwistOutput {
+        let s = self.settings;
+        let axis = direction(axis).unwrap_or(Vec3::Y);
+        let delta = quat_or(hand_local, Quat::IDENTITY)
+            * quat_or(hand_rest_local, Quat::IDENTITY).inverse();
+        let twist = twist_angle(delta, axis);
+        let (pos_limit, neg_limit) = match side {
+            Side::Right => (s.supination_limit_deg, s.pronation_limit_deg),
+            Side::Left => (s.pronation_limit_deg, s.supination_limit_deg),
+        };
+        let limited = twist.clamp(-neg_limit.to_radians(), pos_limit.to_radians());
+        let filter = self
+            .filters
+            .get_mut(side)
+            .get_or_insert(CriticalSpring::new(limited));
+        // Filter the unwrapped angle toward the nearest equivalent of the goal.
+        let goal = filter.value + crate::body_follow::wrap_angle(limited - filter.value);
+        let value = filter.step(
+            goal,
+            omega_for_90_percent(s.response_time_s),
+            f32::INFINITY,
+            dt,
+        );
+        let distributed = value.clamp(-neg_limit.to_radians(), pos_limit.to_radians());
+        TwistOutput {
+            wrist_twist: twist,
+            distributed,
+        }
+    }
+}
+
+/// A rotation of `angle` about the unit `axis` (bone-local), for applying a twist share.
+pub fn twist_rotation(axis: Vec3, angle: f32) -> Quat {
+    let axis = direction(axis).unwrap_or(Vec3::Y);
+    if angle.is_finite() {
+        Quat::from_axis_angle(axis, angle)
+    } else {
+        Quat::IDENTITY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_twist_about_the_axis_only() {
+        let q = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.3);
+        let swing_free = Quat::from_rotation_y(0.7);
+        assert!((twist_angle(swing_free, Vec3::Y) - 0.7).abs() < 1e-5);
+        assert!((twist_angle(q, Vec3::Y) - 0.7).abs() < 0.05);
+        assert!(twist_angle(Quat::from_rotation_x(0.5), Vec3::Y).abs() < 1e-6);
+    }
+
+    #[test]
+    fn twist_converges_and_respects_limits() {
+        let mut t = ForearmTwist::default();
+        let mut out = t.update(
+            Side::Right,
+            Quat::IDENTITY,
+            Quat::IDENTITY,
+            Vec3::Y,
+            1.0 / 90.0,
+        );
+        for _ in 0..90 {
+            out = t.update(
+                Side::Right,
+                Quat::from_rotation_y(2.5),
+                Quat::IDENTITY,
+                Vec3::Y,
+                1.0 / 90.0,
+            );
+        }
+        assert!((out.wrist_twist - 2.5).abs() < 1e-5);
+        assert!(
+            (out.distributed - 90f32.to_radians()).abs() < 1e-3,
+            "limited: {}",
+            out.distributed
+        );
+    }
+
+    #[test]
+    fn ninety_degree_roll_is_shared_with_the_forearm() {
+        let mut t = ForearmTwist::default();
+        let roll = Quat::from_rotation_y(90f32.to_radians());
+        let mut out = t.update(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        for _ in 0..60 {
+            out = t.update(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        }
+        let forearm = out.distributed * t.settings.lower_arm_weight;
+        let wrist_joint = out.wrist_twist - forearm;
+        assert!(
+            wrist_joint.to_degrees() < 50.0,
+            "wrist keeps {} deg",
+            wrist_joint.to_degrees()
+        );
+    }
+
+    #[test]
+    fn garbage_is_finite() {
+        let mut t = ForearmTwist::default();
+        let out = t.update(
+            Side::Left,
+            Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+            Quat::IDENTITY,
+            Vec3::ZERO,
+            f32::NAN,
+        );
+        assert!(out.distributed.is_finite() && out.wrist_twist.is_finite());
+        assert!(twist_rotation(Vec3::ZERO, f32::NAN).is_finite());
+    }
+}

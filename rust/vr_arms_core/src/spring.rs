@@ -1,0 +1,98 @@
+//! A critically damped spring, integrated exactly, so any frame rate gives the same motion.
+//!
+//! For a constant goal the closed-form step of `x'' = -w^2 (x - goal) - 2 w x'` is used (as in
+//! Game Programming Gems 4's SmoothDamp, without its approximation of the exponential): two steps
+//! of `dt/2` land exactly where one step of `dt` does.
+
+/// Position and velocity of a 1-D critically damped spring.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CriticalSpring {
+    pub value: f32,
+    pub velocity: f32,
+}
+
+/// `omega` (1/s) for a spring that covers 90 % of a step in `time_s` seconds.
+pub fn omega_for_90_percent(time_s: f32) -> f32 {
+    // 1 - (1 + u) e^-u = 0.9 at u = 3.8897.
+    3.889_72 / time_s.max(1e-4)
+}
+
+impl CriticalSpring {
+    pub fn new(value: f32) -> Self {
+        Self {
+            value,
+            velocity: 0.0,
+        }
+    }
+
+    /// Advances toward `goal` by `dt` seconds with stiffness `omega` (1/s); the speed is limited
+    /// to `max_speed` (units per second). Non-finite or non-positive `dt` changes nothing.
+    pub fn step(&mut self, goal: f32, omega: f32, max_speed: f32, dt: f32) -> f32 {
+        if !(dt.is_finite() && dt > 0.0 && goal.is_finite() && omega.is_finite()) {
+            return self.value;
+        }
+        let x = self.value - goal;
+        let decay = (-omega * dt).exp();
+        let temp = (self.velocity + omega * x) * dt;
+        let mut velocity = (self.velocity - omega * temp) * decay;
+        let mut next = goal + (x + temp) * decay;
+        let limit = max_speed.abs() * dt;
+        if max_speed.is_finite() && (next - self.value).abs() > limit {
+            next = self.value + (next - self.value).clamp(-limit, limit);
+            velocity = velocity.clamp(-max_speed.abs(), max_speed.abs());
+        }
+        if next.is_finite() && velocity.is_finite() {
+            self.value = next;
+            self.velocity = velocity;
+        } else {
+            *self = Self::new(goal);
+        }
+        self.value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reaches_ninety_percent_at_the_set_time() {
+        let mut s = CriticalSpring::new(0.0);
+        let omega = omega_for_90_percent(0.2);
+        let mut t = 0.0;
+        while t < 0.2 - 1e-6 {
+            s.step(1.0, omega, f32::INFINITY, 0.001);
+            t += 0.001;
+        }
+        assert!((s.value - 0.9).abs() < 0.01, "{}", s.value);
+    }
+
+    #[test]
+    fn frame_rate_independent_and_never_overshoots() {
+        let run = |hz: f32| {
+            let mut s = CriticalSpring::new(0.0);
+            let omega = omega_for_90_percent(0.2);
+            let mut max: f32 = 0.0;
+            for _ in 0..(hz as usize) {
+                max = max.max(s.step(1.0, omega, f32::INFINITY, 1.0 / hz));
+            }
+            (s.value, max)
+        };
+        let (a, max_a) = run(72.0);
+        let (b, _) = run(144.0);
+        assert!((a - b).abs() < 1e-4);
+        assert!(max_a <= 1.0 + 1e-6);
+    }
+
+    #[test]
+    fn speed_limit_and_bad_input() {
+        let mut s = CriticalSpring::new(0.0);
+        s.step(100.0, 50.0, 2.0, 0.5);
+        assert!(s.value <= 1.0 + 1e-6);
+        let before = s;
+        s.step(f32::NAN, 10.0, 1.0, 0.1);
+        assert_eq!(s, before);
+        s.step(1.0, 10.0, 1.0, -1.0);
+        assert_eq!(s, before);
+    }
+}

@@ -1,0 +1,198 @@
+//! Upper body follow: the head's yaw and pitch relative to the body, spread over chest, neck and
+//! head bones (an S-curve, not only the head bone turning).
+//!
+//! Each bone gets its share of the yaw (about the body's up) and pitch (about the body's left
+//! axis after the yaw); the shares accumulate down the chain, so with shares summing to 1 the head
+//! ends up facing exactly where the headset looks (within the limits).
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::body_follow::head_yaw;
+use crate::controller_targets::finite_clamp;
+
+/// Settings of [`UpperBodyFollow`].
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct UpperBodyFollowSettings {
+    /// Share of the head's yaw taken by the chest, neck and head bones (in that order).
+    pub yaw_weights: [f32; 3],
+    /// Share of the head's pitch taken by the chest, neck and head bones.
+    pub pitch_weights: [f32; 3],
+    /// Largest head yaw relative to the body that is followed (degrees).
+    pub max_yaw_deg: f32,
+    /// Largest head pitch that is followed (degrees).
+    pub max_pitch_deg: f32,
+}
+
+impl Default for UpperBodyFollowSettings {
+    fn default() -> Self {
+        Self {
+            yaw_weights: [0.25, 0.3, 0.45],
+            pitch_weights: [0.15, 0.3, 0.55],
+            max_yaw_deg: 90.0,
+            max_pitch_deg: 70.0,
+        }
+    }
+}
+
+impl UpperBodyFollowSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        for (w, dw) in self.yaw_weights.iter_mut().zip(d.yaw_weights) {
+            *w = finite_clamp(*w, 0.0, 1.0, dw);
+        }
+        for (w, dw) in self.pitch_weights.iter_mut().zip(d.pitch_weights) {
+            *w = finite_clamp(*w, 0.0, 1.0, dw);
+        }
+        self.max_yaw_deg = finite_clamp(self.max_yaw_deg, 0.0, 180.0, d.max_yaw_deg);
+        self.max_pitch_deg = finite_clamp(self.max_pitch_deg, 0.0, 90.0, d.max_pitch_deg);
+    }
+}
+
+/// The headset's yaw and pitch relative to a body rotation (radians; yaw toward the body's left
+/// and pitch up are positive).
+pub fn head_yaw_pitch(body: Quat, head: Quat) -> (f32, f32) {
+    let rel = body.inverse() * head;
+    let forward = rel * Vec3::NEG_Z;
+    (head_yaw(&rel), forward.y.clamp(-1.0, 1.0).asin())
+}
+
+/// The stage (stateless).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UpperBodyFollow {
+    pub settings: UpperBodyFollowSettings,
+}
+
+impl UpperBodyFollow {
+    pub fn new(mut settings: UpperBodyFollowSettings) -> Self {
+        settings.validate();
+        Self { settings }
+    }
+
+    /// Cumulative (yaw, pitch) of each bone of the chain for a head at (yaw, pitch).
+    pub fn cumulative_angles(&self, yaw: f32, pitch: f32) -> [(f32, f32); 3] {
+        let s = &self.settings;
+        let yaw = if yaw.is_finite() {
+            yaw.clamp(-s.max_yaw_deg.to_radians(), s.max_yaw_deg.to_radians())
+        } else {
+            0.0
+        };
+        let pitch = if pitch.is_finite() {
+            pitch.clamp(-s.max_pitch_deg.to_radians(), s.max_pitch_deg.to_radians())
+        } else {
+            0.0
+        };
+        let mut out = [(0.0, 0.0); 3];
+        let (mut y, mut p) = (0.0, 0.0);
+        for i in 0..3 {
+            y += s.yaw_weights[i] * yaw;
+            p += s.pitch_weights[i] * pitch;
+            out[i] = (y, p);
+        }
+        out
+    }
+
+    /// New bone-local rotations for the chain. `body` is the body's rotation in skeleton space,
+    /// `head` the headset's rotation in skeleton space, `parents[0]` the chest's parent global
+    /// rotation and `bones` the chest, neck and head global rotations (skeleton space, before).
+    /// A missing bone (`None`) is skipped; its share is not moved to another bone.
+    pub fn solve(
+        &self,
+        body: Quat,
+        head: Quat,
+        chest_parent: Quat,
+        bones: [Option<Quat>; 3],
+    ) -> [Option<Quat>; 3] {
+        let body = crate::finite::quat_or(body, Quat::IDENTITY);
+        let head = crate::finite::quat_or(head, body);
+        let (yaw, pitch) = head_yaw_pitch(body, head);
+        let angles = self.cumulative_angles(yaw, pitch);
+        let mut parent_new = crate::finite::quat_or(chest_parent, Quat::IDENTITY);
+        let mut parent_old = parent_new;
+        let mut out = [None; 3];
+        for i in 0..3 {
+            let Some(old) = bones[i].map(|q| crate::finite::quat_or(q, parent_old)) else {
+                continue;
+            };
+            let (y, p) = angles[i];
+            // In body axes: yaw about up, then pitch about the yawed left axis (pitch up = -X).
+            let delta_body = Quat::from_rotation_y(y) * Quat::from_rotation_x(-p);
+            let delta = body * delta_body * body.inverse();
+            let new = (delta * old).normalize();
+            out[i] = Some((parent_new.inverse() * new).normalize());
+            parent_new = new;
+            parent_old = old;
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn camera(yaw: f32, pitch: f32) -> Quat {
+        // Camera looks along -Z; the avatar faces +Z: turn it around, then yaw and pitch.
+        Quat::from_rotation_y(yaw + std::f32::consts::PI) * Quat::from_rotation_x(pitch)
+    }
+
+    #[test]
+    fn reads_yaw_and_pitch() {
+        let (y, p) = head_yaw_pitch(Quat::IDENTITY, camera(0.5, 0.3));
+        assert!((y - 0.5).abs() < 1e-5 && (p - 0.3).abs() < 1e-5, "{y} {p}");
+        let body = Quat::from_rotation_y(1.0);
+        let (y, _) = head_yaw_pitch(body, camera(1.3, 0.0));
+        assert!((y - 0.3).abs() < 1e-5);
+    }
+
+    #[test]
+    fn shares_accumulate_to_the_head() {
+        let stage = UpperBodyFollow::default();
+        let yaw = 60f32.to_radians();
+        let locals = stage.solve(
+            Quat::IDENTITY,
+            camera(yaw, 0.0),
+            Quat::IDENTITY,
+            [Some(Quat::IDENTITY); 3],
+        );
+        // Rebuild globals from locals.
+        let mut g = Quat::IDENTITY;
+        let mut yaws = Vec::new();
+        for l in locals {
+            g *= l.unwrap();
+            let f = g * Vec3::Z;
+            yaws.push(f.x.atan2(f.z).to_degrees());
+        }
+        assert!((yaws[0] - 15.0).abs() < 1e-3, "{yaws:?}");
+        assert!((yaws[1] - 33.0).abs() < 1e-3, "{yaws:?}");
+        assert!((yaws[2] - 60.0).abs() < 1e-3, "{yaws:?}");
+    }
+
+    #[test]
+    fn pitch_up_tilts_the_head_up() {
+        let stage = UpperBodyFollow::default();
+        let locals = stage.solve(
+            Quat::IDENTITY,
+            camera(0.0, 0.4),
+            Quat::IDENTITY,
+            [Some(Quat::IDENTITY); 3],
+        );
+        let g = locals.iter().fold(Quat::IDENTITY, |g, l| g * l.unwrap());
+        assert!(((g * Vec3::Z).y.asin() - 0.4).abs() < 1e-4);
+    }
+
+    #[test]
+    fn limits_and_garbage() {
+        let stage = UpperBodyFollow::default();
+        let a = stage.cumulative_angles(3.0, f32::NAN);
+        assert!((a[2].0 - 90f32.to_radians()).abs() < 1e-5 && a[2].1 == 0.0);
+        let out = stage.solve(
+            Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+            Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+            Quat::IDENTITY,
+            [Some(Quat::IDENTITY), None, Some(Quat::IDENTITY)],
+        );
+        assert!(out[0].unwrap().is_finite() && out[1].is_none() && out[2].unwrap().is_finite());
+    }
+}
