@@ -85,10 +85,10 @@ impl UpperBodyFollow {
         };
         let mut out = [(0.0, 0.0); 3];
         let (mut y, mut p) = (0.0, 0.0);
-        for i in 0..3 {
+        for (i, slot) in out.iter_mut().enumerate() {
             y += s.yaw_weights[i] * yaw;
             p += s.pitch_weights[i] * pitch;
-            out[i] = (y, p);
+            *slot = (y, p);
         }
         out
     }
