@@ -38,6 +38,13 @@ const BONES := [
 
 const FINGERS := ["Thumb", "Index", "Middle", "Ring", "Little"]
 
+## Which child a bone's +Y points at when it has several (as in Godot's humanoid profile: the
+## hand along the middle finger, the upper chest up the neck).
+const AIM_CHILD := {
+	"Hips": "Spine", "UpperChest": "Neck", "Head": "Jaw",
+	"LeftHand": "LeftMiddleProximal", "RightHand": "RightMiddleProximal",
+}
+
 
 ## A new Skeleton3D in T-pose. With `fingers`, each hand gets three bones per finger.
 static func build(fingers: bool = true) -> Skeleton3D:
@@ -54,6 +61,9 @@ static func build(fingers: bool = true) -> Skeleton3D:
 	for e in entries:
 		if e[1] != "" and not first_child.has(e[1]):
 			first_child[e[1]] = e[0]
+	for bone_name in AIM_CHILD:
+		if globals.has(AIM_CHILD[bone_name]):
+			first_child[bone_name] = AIM_CHILD[bone_name]
 	var global_basis := {}
 	for e in entries:
 		var bone_name: String = e[0]

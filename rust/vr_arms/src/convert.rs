@@ -14,6 +14,11 @@ pub fn to_vector3(v: glam::Vec3) -> Vector3 {
 }
 
 #[inline]
+pub fn quat(q: Quaternion) -> glam::Quat {
+    glam::Quat::from_xyzw(q.x, q.y, q.z, q.w)
+}
+
+#[inline]
 pub fn to_quaternion(q: glam::Quat) -> Quaternion {
     Quaternion::new(q.x, q.y, q.z, q.w)
 }

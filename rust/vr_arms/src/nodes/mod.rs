@@ -1,11 +1,15 @@
 //! One Godot class per file.
 
 pub mod body_avoidance;
+pub mod body_follow;
+pub mod clavicle_follow;
 pub mod common;
 pub mod controller_targets;
 pub mod elbow_hint_solver;
+pub mod forearm_twist;
 pub mod reach_clamp;
 pub mod target_router;
+pub mod upper_body_follow;
 pub mod vr_arm_pipeline;
 pub mod vr_arm_rig;
 pub mod xr_tracking_simulator;

@@ -347,6 +347,30 @@ impl VRArmRig {
         Some((vec3(global.origin), arm.calibration))
     }
 
+    /// This arm's target node's global position, if set and alive.
+    pub fn target_global_position(&self, side: Side) -> Option<glam::Vec3> {
+        self.valid_target(side.index())
+            .filter(|t| t.is_inside_tree())
+            .map(|t| vec3(t.get_global_position()))
+    }
+
+    /// The bone index of one arm's upper arm, hand and lower arm: `[upper, lower, hand]`.
+    pub fn arm_bones(&mut self, side: Side) -> Option<[i32; 3]> {
+        let skeleton = self.base().get_skeleton()?;
+        self.bind(&skeleton);
+        self.arms[side.index()].map(|a| [a.upper, a.lower, a.hand])
+    }
+
+    /// The bone index of one arm's upper arm.
+    pub fn upper_arm_bone(&mut self, side: Side) -> Option<i32> {
+        self.arm_bones(side).map(|b| b[0])
+    }
+
+    /// The rest measurements of one arm (binding the skeleton if needed).
+    pub fn calibration(&mut self, side: Side) -> Option<ArmCalibration> {
+        self.arm_info(side).map(|(_, c)| c)
+    }
+
     fn draw(&mut self, shown: &[Option<glam::Vec3>; 4]) {
         const STYLES: [(Color, f32); 4] = [
             (colors::WRIST, 0.018),

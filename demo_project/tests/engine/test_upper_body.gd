@@ -1,0 +1,117 @@
+## Upper body: head follow over the spine, clavicles, forearm twist, body follow.
+extends EngineTest
+
+
+func _camera_looking(yaw_deg: float, pitch_deg: float = 0.0) -> Basis:
+	# The avatar faces +Z and cameras look along -Z: turn around, then yaw (to the avatar's left
+	# for positive) and pitch.
+	return Basis.from_euler(Vector3(deg_to_rad(pitch_deg), PI + deg_to_rad(yaw_deg), 0.0), EULER_ORDER_YXZ)
+
+
+## Yaw (degrees) of a bone relative to its rest, seen from above.
+func _bone_yaw(s: Skeleton3D, bone: String) -> float:
+	var idx := s.find_bone(bone)
+	var delta := s.get_bone_global_pose(idx).basis * s.get_bone_global_rest(idx).basis.inverse()
+	var f := delta * Vector3.BACK
+	return rad_to_deg(atan2(f.x, f.z))
+
+
+func test_looking_left_turns_chest_neck_and_head_by_their_shares() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var ubf := UpperBodyFollow.new()
+	ubf.head = p.camera
+	s.add_child(ubf)
+	s.move_child(ubf, 0)
+	p.simulator.set_head_pose(Transform3D(_camera_looking(60.0), Vector3(0, 1.6, 0.05)))
+	await frames(2)
+	await s.skeleton_updated
+	var w: Vector3 = ubf.yaw_weights
+	check_near(_bone_yaw(s, "Chest"), 60.0 * w.x, 0.1, "chest share")
+	check_near(_bone_yaw(s, "Neck"), 60.0 * (w.x + w.y), 0.1, "chest + neck share")
+	check_near(_bone_yaw(s, "Head"), 60.0 * (w.x + w.y + w.z), 0.1, "head faces where the headset looks")
+	check(absf(_bone_yaw(s, "Chest")) > 5.0, "the chest turned, not only the head")
+
+
+func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var cf := ClavicleFollow.new()
+	cf.rig = p.rig
+	s.add_child(cf)
+	s.move_child(cf, 0)  # before the arm solve
+	# 0.55 m from the rest shoulder: out of reach without the clavicle, within reach with it.
+	var target := Vector3(0.2, 1.42, 0.55)
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(3)
+	await s.skeleton_updated
+	var clavicle := s.get_bone_pose_rotation(s.find_bone("LeftShoulder"))
+	var rest := s.get_bone_rest(s.find_bone("LeftShoulder")).basis.get_rotation_quaternion()
+	check(clavicle.angle_to(rest) > deg_to_rad(10.0), "clavicle turned toward the hand (%.1f deg)" % rad_to_deg(clavicle.angle_to(rest)))
+	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "hand on the target from the moved shoulder")
+	# A near target leaves the clavicle at rest.
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.25, 1.25, 0.12)))
+	await frames(3)
+	await s.skeleton_updated
+	clavicle = s.get_bone_pose_rotation(s.find_bone("LeftShoulder"))
+	check(clavicle.angle_to(rest) < 0.01, "clavicle at rest for a near hand")
+
+
+func test_ninety_degree_wrist_roll_is_shared_with_the_forearm() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var ft := ForearmTwist.new()
+	ft.rig = p.rig
+	s.add_child(ft)  # after the arm solve
+	var target := Vector3(0.62, 1.38, 0.1)
+	# First find the hand's neutral orientation on this solved forearm (no wrist rotation).
+	p.rig.apply_hand_rotation = false
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(3)
+	await s.skeleton_updated
+	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
+	# Then roll the hand 90 degrees about the forearm from there.
+	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
+	var rolled := Basis(forearm, deg_to_rad(90.0)) * neutral
+	p.rig.apply_hand_rotation = true
+	p.simulator.set_hand_pose("left", Transform3D(rolled, target))
+	await frames(30)
+	await s.skeleton_updated
+	var hand_global := bone_global_basis(s, "LeftHand").get_rotation_quaternion()
+	check(hand_global.angle_to(rolled.get_rotation_quaternion()) < 0.01, "the hand keeps the controller's rotation")
+	var hand_local := s.get_bone_pose_rotation(s.find_bone("LeftHand"))
+	# Twist of the wrist joint about the forearm axis (swing-twist), relative to rest.
+	var q := hand_local * s.get_bone_rest(s.find_bone("LeftHand")).basis.get_rotation_quaternion().inverse()
+	var axis := s.get_bone_rest(s.find_bone("LeftHand")).origin.normalized()
+	var wrist_twist := absf(rad_to_deg(2.0 * atan2(Vector3(q.x, q.y, q.z).dot(axis), q.w)))
+	check(wrist_twist < 50.0, "the wrist joint keeps only part of the roll (%.1f deg)" % wrist_twist)
+	check(wrist_twist > 30.0, "... and the forearm the rest (wrist %.1f deg)" % wrist_twist)
+	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "hand on the target")
+
+
+func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -> void:
+	var p := make_tracked_rig()
+	var bf := BodyFollow.new()
+	bf.head = p.camera
+	bf.left_controller = p.left
+	bf.right_controller = p.right
+	bf.body_root = p.avatar
+	add_child(bf)
+	var sim: XRTrackingSimulator = p.simulator
+	sim.set_head_pose(Transform3D(_camera_looking(30.0), Vector3(0.5, 1.65, 0.2)))
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.75, 0.95, 0.2)))
+	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.25, 0.95, 0.2)))
+	await frames(90)
+	var avatar: Node3D = p.avatar
+	var f := avatar.global_basis * Vector3.BACK
+	check_near(rad_to_deg(atan2(f.x, f.z)), 30.0, 1.0, "at rest the body faces where the head looks")
+	check_near(avatar.global_position.y, 0.0, 1e-4, "feet on the floor, no pitch")
+	check(Vector2(avatar.global_position.x - 0.5, avatar.global_position.z - 0.2).length() < 0.15, "under the head")
+	# Aim both hands forward-right (the avatar's right is -X): the body turns toward them.
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.4, 1.45, 0.7)))
+	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.3, 1.42, 0.65)))
+	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
+	await frames(90)
+	f = avatar.global_basis * Vector3.BACK
+	var yaw := rad_to_deg(atan2(f.x, f.z))
+	check(yaw < -5.0, "body turned toward the hands (yaw %.1f deg)" % yaw)

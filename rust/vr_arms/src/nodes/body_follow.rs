@@ -1,0 +1,175 @@
+//! `BodyFollow` node: the avatar root follows the player.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollowSettings};
+
+use crate::convert::{to_quaternion, to_vector3};
+use crate::nodes::common::{alive, read_pose};
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Moves the avatar root under the player: horizontally under the headset (slightly behind the
+/// head, on the XR origin's floor) and turned by a yaw that never follows the headset's pitch.
+///
+/// The yaw blends the headset's with the hands' (weighted by how far forward and raised the
+/// hands are: 0 at rest, up to `hands_weight_max` when aiming) through a critically damped
+/// spring with a maximum turn speed; hands behind the head never flip it. Runs in `_process` at
+/// priority -1100, before the arm pipeline. The avatar's scale is kept.
+#[derive(GodotClass)]
+#[class(base = Node3D, tool)]
+pub struct BodyFollow {
+    /// The headset (an [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The left controller.
+    #[export]
+    left_controller: Option<Gd<Node3D>>,
+    /// The right controller.
+    #[export]
+    right_controller: Option<Gd<Node3D>>,
+    /// The avatar root to move (it faces +Z).
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// The XR origin: the floor is at its height. Empty: the head's parent.
+    #[export]
+    origin: Option<Gd<Node3D>>,
+
+    /// Time for the yaw to cover 90 % of a change (seconds).
+    #[export_group(name = "Turning")]
+    #[export(range = (0.01, 1.0, suffix = "s"))]
+    response_time_s: f32,
+    /// Fastest body turn (degrees per second).
+    #[export(range = (10.0, 2000.0, suffix = "°/s"))]
+    max_turn_speed_deg_per_s: f32,
+    /// Largest weight of the hands' yaw (0 = headset only).
+    #[export_group(name = "Hands")]
+    #[export(range = (0.0, 1.0))]
+    hands_weight_max: f32,
+    /// Hands this far in front of the head start to count (metres).
+    #[export(range = (-0.5, 1.0, suffix = "m"))]
+    hands_forward_start_m: f32,
+    /// ... and count fully from here.
+    #[export(range = (-0.5, 1.0, suffix = "m"))]
+    hands_forward_full_m: f32,
+    /// Hands this far below the head (negative) start to count (metres).
+    #[export(range = (-1.5, 0.5, suffix = "m"))]
+    hands_raise_start_m: f32,
+    /// ... and count fully from here.
+    #[export(range = (-1.5, 0.5, suffix = "m"))]
+    hands_raise_full_m: f32,
+    /// Weight of the wrist-to-wrist line's normal against the hands' midpoint direction.
+    #[export(range = (0.0, 2.0))]
+    wrist_line_weight: f32,
+    /// The hands' yaw may differ from the head's by at most this much (degrees).
+    #[export(range = (0.0, 170.0, suffix = "°"))]
+    max_hands_offset_deg: f32,
+    /// The root stands this far behind the head (metres).
+    #[export_group(name = "Position")]
+    #[export(range = (-0.3, 0.3, suffix = "m"))]
+    head_back_offset_m: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for BodyFollow {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-1100);
+        let mut node = Self {
+            head: None,
+            left_controller: None,
+            right_controller: None,
+            body_root: None,
+            origin: None,
+            response_time_s: 0.0,
+            max_turn_speed_deg_per_s: 0.0,
+            hands_weight_max: 0.0,
+            hands_forward_start_m: 0.0,
+            hands_forward_full_m: 0.0,
+            hands_raise_start_m: 0.0,
+            hands_raise_full_m: 0.0,
+            wrist_line_weight: 0.0,
+            max_hands_offset_deg: 0.0,
+            head_back_offset_m: 0.0,
+            stage: Stage::default(),
+            report: ProblemReport::new("BodyFollow"),
+            base,
+        };
+        node.set_core_settings(&BodyFollowSettings::default());
+        node
+    }
+
+    fn process(&mut self, delta: f64) {
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let Some(head) = read_pose(&self.head) else {
+            return;
+        };
+        let Some(mut root) = alive(&self.body_root).filter(|n| n.is_inside_tree()) else {
+            return;
+        };
+        let floor = read_pose(&self.origin)
+            .or_else(|| {
+                let parent = alive(&self.head)?.get_parent()?.try_cast::<Node3D>().ok()?;
+                Some(crate::convert::pose(&parent.get_global_transform()))
+            })
+            .map(|p| p.position.y)
+            .unwrap_or(0.0);
+        self.stage.settings = self.core_settings();
+        let out = self.stage.update(
+            &BodyFollowInput {
+                head,
+                left_hand: read_pose(&self.left_controller).map(|p| p.position),
+                right_hand: read_pose(&self.right_controller).map(|p| p.position),
+                floor_y: floor,
+            },
+            delta as f32,
+        );
+        let scale = root.get_global_transform().basis.get_scale();
+        let basis = Basis::from_quaternion(to_quaternion(out.root.rotation)).scaled(scale);
+        root.set_global_transform(Transform3D::new(basis, to_vector3(out.root.position)));
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl BodyFollow {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(BodyFollowSettings {
+        response_time_s => response_time_s,
+        max_turn_speed_deg_per_s => max_turn_speed_deg_per_s,
+        hands_weight_max => hands_weight_max,
+        hands_forward_start_m => hands_forward_start_m,
+        hands_forward_full_m => hands_forward_full_m,
+        hands_raise_start_m => hands_raise_start_m,
+        hands_raise_full_m => hands_raise_full_m,
+        wrist_line_weight => wrist_line_weight,
+        max_hands_offset_deg => max_hands_offset_deg,
+        head_back_offset_m => head_back_offset_m,
+    });
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.head.is_none() {
+            out.push("Set \"head\" to the XRCamera3D.".into());
+        }
+        if self.body_root.is_none() {
+            out.push("Set \"body_root\" to the avatar root to move (it faces +Z).".into());
+        }
+        out
+    }
+}

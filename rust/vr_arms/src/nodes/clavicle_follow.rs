@@ -1,0 +1,158 @@
+//! `ClavicleFollow`: the shoulders take part in far reaches (a `SkeletonModifier3D`).
+
+use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::clavicle_follow::{
+    ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
+};
+
+use crate::convert::{pose, to_quaternion, vec3};
+use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Turns each clavicle toward its hand target as the reach grows: from `start_at_reach` (hand
+/// distance over arm length) it starts following, from `full_at_reach` it follows fully, up to
+/// `max_follow_deg` of yaw and pitch in the clavicle parent's space.
+///
+/// Place it under the [Skeleton3D] BEFORE the `VRArmRig` (modifiers run in child order), so the
+/// arm reaches from the moved shoulder. Targets and arm lengths come from the rig.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct ClavicleFollow {
+    /// The arm rig whose targets the clavicles follow.
+    #[export]
+    rig: Option<Gd<VRArmRig>>,
+    /// Left clavicle bone.
+    #[export]
+    left_clavicle_bone: GString,
+    /// Right clavicle bone.
+    #[export]
+    right_clavicle_bone: GString,
+    /// Reach ratio where the clavicle starts to follow.
+    #[export(range = (0.0, 1.5))]
+    start_at_reach: f32,
+    /// Reach ratio where it follows fully.
+    #[export(range = (0.0, 1.5))]
+    full_at_reach: f32,
+    /// Largest clavicle yaw and pitch (degrees).
+    #[export(range = (0.0, 60.0, suffix = "°"))]
+    max_follow_deg: f32,
+    /// Overall strength.
+    #[export(range = (0.0, 1.0))]
+    weight: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for ClavicleFollow {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        let mut node = Self {
+            rig: None,
+            left_clavicle_bone: "LeftShoulder".into(),
+            right_clavicle_bone: "RightShoulder".into(),
+            start_at_reach: 0.0,
+            full_at_reach: 0.0,
+            max_follow_deg: 0.0,
+            weight: 0.0,
+            stage: Stage::default(),
+            report: ProblemReport::new("ClavicleFollow"),
+            base,
+        };
+        node.set_core_settings(&ClavicleFollowSettings::default());
+        node
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        let Some(mut rig) = self.rig.clone().filter(|r| r.is_instance_valid()) else {
+            return;
+        };
+        self.stage.settings = self.core_settings();
+        let to_skeleton = skeleton.get_global_transform().affine_inverse();
+        for side in Side::BOTH {
+            let name = match side {
+                Side::Left => &self.left_clavicle_bone,
+                Side::Right => &self.right_clavicle_bone,
+            };
+            let clavicle = skeleton.find_bone(name);
+            if clavicle < 0 {
+                continue;
+            }
+            let (target, calibration, shoulder) = {
+                let mut r = rig.bind_mut();
+                let Some(target) = r.target_global_position(side) else {
+                    continue;
+                };
+                let Some(cal) = r.calibration(side) else {
+                    continue;
+                };
+                let Some(upper) = r.upper_arm_bone(side) else {
+                    continue;
+                };
+                (target, cal, upper)
+            };
+            let c = pose(&skeleton.get_bone_global_pose(clavicle));
+            let parent_idx = skeleton.get_bone_parent(clavicle);
+            let parent = if parent_idx >= 0 {
+                pose(&skeleton.get_bone_global_pose(parent_idx)).rotation
+            } else {
+                glam::Quat::IDENTITY
+            };
+            let out = self.stage.update(&ClavicleInput {
+                clavicle_position: c.position,
+                clavicle_rotation: c.rotation,
+                parent_rotation: parent,
+                shoulder: vec3(skeleton.get_bone_global_pose(shoulder).origin),
+                target: vec3(to_skeleton * crate::convert::to_vector3(target)),
+                arm_length: calibration.arm_length(),
+                up: glam::Vec3::Y,
+            });
+            skeleton.set_bone_pose_rotation(clavicle, to_quaternion(out.local_rotation));
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl ClavicleFollow {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(ClavicleFollowSettings {
+        start_at_reach => start_at_reach,
+        full_at_reach => full_at_reach,
+        max_follow_deg => max_follow_deg,
+        weight => weight,
+    });
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return vec!["ClavicleFollow must be a child of a Skeleton3D.".into()];
+        };
+        if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
+            out.push("Set \"rig\" to the VRArmRig whose targets the clavicles follow.".into());
+        }
+        for name in [&self.left_clavicle_bone, &self.right_clavicle_bone] {
+            if skeleton.find_bone(name) < 0 {
+                out.push(format!("Bone \"{name}\" is not in the skeleton."));
+            }
+        }
+        out
+    }
+}

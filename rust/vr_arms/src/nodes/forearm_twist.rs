@@ -1,0 +1,196 @@
+//! `ForearmTwist`: the wrist's roll spread along the forearm (a `SkeletonModifier3D`).
+
+use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
+
+use crate::convert::{pose, quat, to_quaternion, vec3};
+use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Spreads the hand's twist about the forearm over the forearm, so a rolled wrist does not
+/// collapse the mesh at the wrist alone (no candy-wrapper).
+///
+/// With twist bones (set `*_elbow_twist_bone` / `*_wrist_twist_bone`) they take
+/// `elbow_twist_weight` and `wrist_twist_weight` of the twist; without, the lower-arm bone takes
+/// `lower_arm_weight`. The hand's final orientation is kept (it counter-rotates), so only the
+/// distribution is smoothed. Place it under the [Skeleton3D] AFTER the `VRArmRig`.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct ForearmTwist {
+    /// The arm rig whose lower-arm and hand bones are used.
+    #[export]
+    rig: Option<Gd<VRArmRig>>,
+    /// Optional twist bone near the left elbow (empty: none).
+    #[export_group(name = "Twist Bones")]
+    #[export]
+    left_elbow_twist_bone: GString,
+    /// Optional twist bone near the left wrist (empty: none).
+    #[export]
+    left_wrist_twist_bone: GString,
+    /// Optional twist bone near the right elbow (empty: none).
+    #[export]
+    right_elbow_twist_bone: GString,
+    /// Optional twist bone near the right wrist (empty: none).
+    #[export]
+    right_wrist_twist_bone: GString,
+    /// Share of the twist on the elbow twist bone.
+    #[export_group(name = "Distribution")]
+    #[export(range = (0.0, 1.0))]
+    elbow_twist_weight: f32,
+    /// Share of the twist on the wrist twist bone.
+    #[export(range = (0.0, 1.0))]
+    wrist_twist_weight: f32,
+    /// Share of the twist on the lower-arm bone when there are no twist bones.
+    #[export(range = (0.0, 1.0))]
+    lower_arm_weight: f32,
+    /// Largest twist followed toward pronation (degrees).
+    #[export(range = (0.0, 180.0, suffix = "°"))]
+    pronation_limit_deg: f32,
+    /// Largest twist followed toward supination (degrees).
+    #[export(range = (0.0, 180.0, suffix = "°"))]
+    supination_limit_deg: f32,
+    /// Time for the distributed twist to cover 90 % of a change (seconds).
+    #[export(range = (0.001, 0.5, suffix = "s"))]
+    response_time_s: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for ForearmTwist {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        let mut node = Self {
+            rig: None,
+            left_elbow_twist_bone: GString::new(),
+            left_wrist_twist_bone: GString::new(),
+            right_elbow_twist_bone: GString::new(),
+            right_wrist_twist_bone: GString::new(),
+            elbow_twist_weight: 0.0,
+            wrist_twist_weight: 0.0,
+            lower_arm_weight: 0.0,
+            pronation_limit_deg: 0.0,
+            supination_limit_deg: 0.0,
+            response_time_s: 0.0,
+            stage: Stage::default(),
+            report: ProblemReport::new("ForearmTwist"),
+            base,
+        };
+        node.set_core_settings(&ForearmTwistSettings::default());
+        node
+    }
+
+    fn process_modification_with_delta(&mut self, delta: f64) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        let Some(mut rig) = self.rig.clone().filter(|r| r.is_instance_valid()) else {
+            return;
+        };
+        self.stage.settings = self.core_settings();
+        let s = self.stage.settings;
+        for side in Side::BOTH {
+            let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
+                continue;
+            };
+            let hand_rest = skeleton.get_bone_rest(hand);
+            let axis = vec3(hand_rest.origin);
+            let hand_rest_local = pose(&hand_rest).rotation;
+            let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
+            let out = self
+                .stage
+                .update(side, hand_local, hand_rest_local, axis, delta as f32);
+            let hand_global = skeleton.get_bone_global_pose(hand);
+            let (elbow_name, wrist_name) = match side {
+                Side::Left => (&self.left_elbow_twist_bone, &self.left_wrist_twist_bone),
+                Side::Right => (&self.right_elbow_twist_bone, &self.right_wrist_twist_bone),
+            };
+            let twist_bones: Vec<(i32, f32)> = [
+                (elbow_name, s.elbow_twist_weight),
+                (wrist_name, s.wrist_twist_weight),
+            ]
+            .into_iter()
+            .filter(|(n, _)| !n.is_empty())
+            .map(|(n, w)| (skeleton.find_bone(n), w))
+            .filter(|(i, _)| *i >= 0)
+            .collect();
+            if twist_bones.is_empty() {
+                let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
+                let share = twist_rotation(axis, out.distributed * s.lower_arm_weight);
+                skeleton.set_bone_pose_rotation(
+                    lower,
+                    to_quaternion((lower_local * share).normalize()),
+                );
+            } else {
+                for (bone, weight) in twist_bones {
+                    let rest = skeleton.get_bone_rest(bone);
+                    let own_axis = skeleton
+                        .get_bone_children(bone)
+                        .as_slice()
+                        .first()
+                        .map(|c| vec3(skeleton.get_bone_rest(*c).origin))
+                        .unwrap_or(glam::Vec3::Y);
+                    let twist = twist_rotation(own_axis, out.distributed * weight);
+                    skeleton.set_bone_pose_rotation(
+                        bone,
+                        to_quaternion((pose(&rest).rotation * twist).normalize()),
+                    );
+                }
+            }
+            // Keep the hand exactly where the solve put it.
+            let parent = skeleton.get_bone_parent(hand);
+            let parent_global = pose(&skeleton.get_bone_global_pose(parent));
+            let local = parent_global.rotation.inverse() * pose(&hand_global).rotation;
+            skeleton.set_bone_pose_rotation(hand, to_quaternion(local.normalize()));
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl ForearmTwist {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(ForearmTwistSettings {
+        elbow_twist_weight => elbow_twist_weight,
+        wrist_twist_weight => wrist_twist_weight,
+        lower_arm_weight => lower_arm_weight,
+        pronation_limit_deg => pronation_limit_deg,
+        supination_limit_deg => supination_limit_deg,
+        response_time_s => response_time_s,
+    });
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return vec!["ForearmTwist must be a child of a Skeleton3D.".into()];
+        };
+        if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
+            out.push("Set \"rig\" to the VRArmRig whose forearms to twist.".into());
+        }
+        for name in [
+            &self.left_elbow_twist_bone,
+            &self.left_wrist_twist_bone,
+            &self.right_elbow_twist_bone,
+            &self.right_wrist_twist_bone,
+        ] {
+            if !name.is_empty() && skeleton.find_bone(name) < 0 {
+                out.push(format!("Twist bone \"{name}\" is not in the skeleton."));
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,149 @@
+//! `UpperBodyFollow`: head yaw and pitch spread over chest, neck and head (a `SkeletonModifier3D`).
+
+use godot::classes::{ISkeletonModifier3D, Node3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
+
+use crate::convert::{pose, to_quaternion};
+use crate::nodes::common::read_pose;
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+
+/// Turns the chest, neck and head bones toward where the headset looks, each by its share of the
+/// head's yaw and pitch relative to the body: an S-curve instead of a lone head bone turning.
+///
+/// Place it under the [Skeleton3D] before the `ClavicleFollow` and `VRArmRig`, so the arms reach
+/// from the turned chest. The body's rotation comes from `body_root` (the avatar that
+/// `BodyFollow` turns), else the skeleton.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct UpperBodyFollow {
+    /// The headset (an [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The avatar root, facing +Z. Empty: the skeleton.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// The chest bone.
+    #[export_group(name = "Bones")]
+    #[export]
+    chest_bone: GString,
+    /// The neck bone.
+    #[export]
+    neck_bone: GString,
+    /// The head bone.
+    #[export]
+    head_bone: GString,
+    /// Share of the head's yaw for chest, neck and head.
+    #[export_group(name = "Shares")]
+    #[export]
+    yaw_weights: Vector3,
+    /// Share of the head's pitch for chest, neck and head.
+    #[export]
+    pitch_weights: Vector3,
+    /// Largest head yaw followed (degrees).
+    #[export(range = (0.0, 180.0, suffix = "°"))]
+    max_yaw_deg: f32,
+    /// Largest head pitch followed (degrees).
+    #[export(range = (0.0, 90.0, suffix = "°"))]
+    max_pitch_deg: f32,
+
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for UpperBodyFollow {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        let mut node = Self {
+            head: None,
+            body_root: None,
+            chest_bone: "Chest".into(),
+            neck_bone: "Neck".into(),
+            head_bone: "Head".into(),
+            yaw_weights: Vector3::ZERO,
+            pitch_weights: Vector3::ZERO,
+            max_yaw_deg: 0.0,
+            max_pitch_deg: 0.0,
+            report: ProblemReport::new("UpperBodyFollow"),
+            base,
+        };
+        node.set_core_settings(&UpperBodyFollowSettings::default());
+        node
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        let Some(head) = read_pose(&self.head) else {
+            return;
+        };
+        let skeleton_pose = pose(&skeleton.get_global_transform());
+        let body = read_pose(&self.body_root).unwrap_or(skeleton_pose);
+        let to_skeleton = skeleton_pose.rotation.inverse();
+        let bones =
+            [&self.chest_bone, &self.neck_bone, &self.head_bone].map(|n| skeleton.find_bone(n));
+        if bones[0] < 0 {
+            return;
+        }
+        let parent = skeleton.get_bone_parent(bones[0]);
+        let parent_rot = if parent >= 0 {
+            pose(&skeleton.get_bone_global_pose(parent)).rotation
+        } else {
+            glam::Quat::IDENTITY
+        };
+        let globals =
+            bones.map(|b| (b >= 0).then(|| pose(&skeleton.get_bone_global_pose(b)).rotation));
+        let stage = Stage::new(self.core_settings());
+        let locals = stage.solve(
+            to_skeleton * body.rotation,
+            to_skeleton * head.rotation,
+            parent_rot,
+            globals,
+        );
+        for (bone, local) in bones.into_iter().zip(locals) {
+            if let Some(l) = local {
+                skeleton.set_bone_pose_rotation(bone, to_quaternion(l));
+            }
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl UpperBodyFollow {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    settings_bridge!(UpperBodyFollowSettings {
+        yaw_weights => yaw_weights,
+        pitch_weights => pitch_weights,
+        max_yaw_deg => max_yaw_deg,
+        max_pitch_deg => max_pitch_deg,
+    });
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return vec!["UpperBodyFollow must be a child of a Skeleton3D.".into()];
+        };
+        if self.head.is_none() {
+            out.push("Set \"head\" to the XRCamera3D.".into());
+        }
+        for name in [&self.chest_bone, &self.neck_bone, &self.head_bone] {
+            if skeleton.find_bone(name) < 0 {
+                out.push(format!("Bone \"{name}\" is not in the skeleton."));
+            }
+        }
+        out
+    }
+}
