@@ -31,6 +31,15 @@ func frames(count: int = 1) -> void:
 		await get_tree().process_frame
 
 
+## Waits until at least `duration` seconds of process time have passed (headless frames are
+## short: about 7 ms here).
+func seconds(duration: float) -> void:
+	var waited := 0.0
+	while waited < duration:
+		await get_tree().process_frame
+		waited += get_process_delta_time()
+
+
 ## An XR origin with camera and two controllers, a simulator feeding them, and a humanoid avatar
 ## with a `VRArmRig` whose targets are the controllers. Returns the parts by name.
 func make_tracked_rig(fingers: bool = true) -> Dictionary:

@@ -17,6 +17,7 @@ pub mod controller_targets;
 pub mod elbow_hint;
 pub mod finite;
 pub mod forearm_twist;
+pub mod hand_pose;
 pub mod pipeline;
 pub mod pose;
 pub mod profile;

@@ -7,6 +7,8 @@ pub mod common;
 pub mod controller_targets;
 pub mod elbow_hint_solver;
 pub mod forearm_twist;
+pub mod hand_pose_copy;
+pub mod hand_pose_driver;
 pub mod reach_clamp;
 pub mod target_router;
 pub mod upper_body_follow;

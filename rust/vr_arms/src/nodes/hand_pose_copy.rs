@@ -1,0 +1,132 @@
+//! `HandPoseCopy`: finger rotations from a source skeleton onto the live one (a
+//! `SkeletonModifier3D`).
+
+use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::hand_pose::{blend_copy, finger_bones};
+
+use crate::convert::{quat, to_quaternion};
+use crate::problems::ProblemReport;
+
+/// Copies the finger bones' local rotations (and, at a reduced weight, the wrists') from a source
+/// skeleton onto this skeleton: a hidden rig playing hand-pose animations, or a hand-tracking
+/// skeleton. `live = slerp(live, source, global_blend x weight)`.
+///
+/// The wrist's default weight is 0.35 because the arm solve already sets the wrist; a full copy
+/// would fight it. Per-bone weights override the defaults. Place it under the [Skeleton3D] last,
+/// after the `VRArmRig` and `ForearmTwist`.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct HandPoseCopy {
+    /// The skeleton to copy from (same humanoid bone names).
+    #[export]
+    source_skeleton: Option<Gd<Skeleton3D>>,
+    /// Overall blend of the copied pose.
+    #[export(range = (0.0, 1.0))]
+    global_blend: f32,
+    /// Weight of the wrist (hand bone) copy.
+    #[export(range = (0.0, 1.0))]
+    wrist_weight: f32,
+    /// Per-bone weights (bone name -> 0..1) overriding the defaults (1 for fingers).
+    #[export]
+    bone_weights: VarDictionary,
+
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for HandPoseCopy {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        Self {
+            source_skeleton: None,
+            global_blend: 1.0,
+            wrist_weight: 0.35,
+            bone_weights: VarDictionary::new(),
+            report: ProblemReport::new("HandPoseCopy"),
+            base,
+        }
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        let Some(mut live) = self.base().get_skeleton() else {
+            return;
+        };
+        let Some(source) = self
+            .source_skeleton
+            .clone()
+            .filter(|s| s.is_instance_valid())
+        else {
+            return;
+        };
+        for side in Side::BOTH {
+            let wrist = format!("{}Hand", if side == Side::Left { "Left" } else { "Right" });
+            let bones = finger_bones(side);
+            for (name, default_weight) in bones
+                .iter()
+                .map(|b| (b.as_str(), 1.0))
+                .chain([(wrist.as_str(), self.wrist_weight)])
+            {
+                let (src, dst) = (source.find_bone(name), live.find_bone(name));
+                if src < 0 || dst < 0 {
+                    continue;
+                }
+                let weight = self
+                    .bone_weights
+                    .get(name)
+                    .and_then(|v| v.try_to::<f32>().ok())
+                    .unwrap_or(default_weight);
+                let out = blend_copy(
+                    quat(live.get_bone_pose_rotation(dst)),
+                    quat(source.get_bone_pose_rotation(src)),
+                    self.global_blend,
+                    weight,
+                );
+                live.set_bone_pose_rotation(dst, to_quaternion(out));
+            }
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl HandPoseCopy {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.base().get_skeleton().is_none() {
+            out.push("HandPoseCopy must be a child of a Skeleton3D.".into());
+        }
+        match self
+            .source_skeleton
+            .as_ref()
+            .filter(|s| s.is_instance_valid())
+        {
+            None => {
+                out.push("Set \"source_skeleton\" to the skeleton whose hand pose to copy.".into())
+            }
+            Some(s)
+                if s.find_bone("LeftIndexProximal") < 0
+                    && s.find_bone("RightIndexProximal") < 0 =>
+            {
+                out.push(
+                    "The source skeleton has no humanoid finger bones (LeftIndexProximal, ...)."
+                        .into(),
+                )
+            }
+            _ => {}
+        }
+        out
+    }
+}

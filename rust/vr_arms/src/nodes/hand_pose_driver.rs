@@ -1,0 +1,233 @@
+//! `HandPoseDriver`: chooses a hand's pose and curls its fingers.
+
+use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
+use godot::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::hand_pose::{
+    HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle, curled_local,
+    finger_bones,
+};
+
+use crate::convert::{pose, to_quaternion, vec3};
+use crate::problems::ProblemReport;
+
+/// Chooses one hand's pose state from two flags, as seed 000's bridge table: `Default`,
+/// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
+/// `HammerCock` and `Shoot`. It plays the state's animation on the source rig's
+/// [AnimationPlayer] (animation names = state names, or the `*_animation` properties) and reports
+/// [signal pose_state_changed].
+///
+/// In the `Default` state, with `curl_from_controller`, it curls the source skeleton's fingers
+/// from the controller's grip (middle, ring, little, thumb) and trigger (index) values, when no
+/// animation is playing for that state. `HandPoseCopy` then copies them onto the visible hand.
+#[derive(GodotClass)]
+#[class(base = Node)]
+pub struct HandPoseDriver {
+    /// Which hand.
+    #[export(enum = (Left = 0, Right = 1))]
+    hand: i32,
+    /// The source rig's player of hand-pose animations (optional).
+    #[export]
+    animation_player: Option<Gd<AnimationPlayer>>,
+    /// The source skeleton whose fingers are curled procedurally (optional).
+    #[export]
+    source_skeleton: Option<Gd<Skeleton3D>>,
+    /// The hand's controller, for grip and trigger values.
+    #[export]
+    controller: Option<Gd<XrController3D>>,
+    /// The hand is inside a holster zone.
+    #[export]
+    #[var(set = set_hand_in_holster_zone)]
+    hand_in_holster_zone: bool,
+    /// The hand holds the pistol.
+    #[export]
+    #[var(set = set_pistol_held)]
+    pistol_held: bool,
+    /// Curl the fingers from grip and trigger in the `Default` state.
+    #[export_group(name = "Procedural Curl")]
+    #[export]
+    curl_from_controller: bool,
+    /// Curl per joint at full grip (degrees).
+    #[export(range = (0.0, 120.0, suffix = "°"))]
+    grip_curl_deg: f32,
+    /// Curl per index-finger joint at full trigger (degrees).
+    #[export(range = (0.0, 120.0, suffix = "°"))]
+    trigger_curl_deg: f32,
+    /// Thumb curl per joint at full grip (degrees).
+    #[export(range = (0.0, 120.0, suffix = "°"))]
+    thumb_curl_deg: f32,
+    /// How long the hammer-cock pose plays (seconds).
+    #[export_group(name = "One-Shots")]
+    #[export(range = (0.0, 3.0, suffix = "s"))]
+    hammer_cock_duration_s: f32,
+    /// How long the shoot pose plays (seconds).
+    #[export(range = (0.0, 3.0, suffix = "s"))]
+    shoot_duration_s: f32,
+
+    stage: Stage,
+    report: ProblemReport,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for HandPoseDriver {
+    fn init(base: Base<Node>) -> Self {
+        let d = HandPoseSettings::default();
+        Self {
+            hand: 0,
+            animation_player: None,
+            source_skeleton: None,
+            controller: None,
+            hand_in_holster_zone: false,
+            pistol_held: false,
+            curl_from_controller: true,
+            grip_curl_deg: d.grip_curl_deg,
+            trigger_curl_deg: d.trigger_curl_deg,
+            thumb_curl_deg: d.thumb_curl_deg,
+            hammer_cock_duration_s: 0.5,
+            shoot_duration_s: 0.24,
+            stage: Stage::default(),
+            report: ProblemReport::new("HandPoseDriver"),
+            base,
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if let Some(state) = self.stage.update(delta as f32) {
+            self.play(state);
+            self.signals()
+                .pose_state_changed()
+                .emit(state as i32, &GString::from(state.name()));
+        }
+        if self.stage.current() == HandPoseState::Default
+            && self.curl_from_controller
+            && !self.animating()
+        {
+            self.curl();
+        }
+    }
+}
+
+#[godot_api]
+impl HandPoseDriver {
+    /// The pose changed: `state` is 0 Default, 1 PreGrip, 2 GripReady, 3 HammerCock, 4 Shoot.
+    #[signal]
+    fn pose_state_changed(state: i32, state_name: GString);
+
+    #[func]
+    fn set_hand_in_holster_zone(&mut self, inside: bool) {
+        self.hand_in_holster_zone = inside;
+        self.stage.hand_in_holster_zone = inside;
+    }
+
+    #[func]
+    fn set_pistol_held(&mut self, held: bool) {
+        self.pistol_held = held;
+        self.stage.pistol_held = held;
+    }
+
+    /// Plays the hammer-cock pose once.
+    #[func]
+    fn play_hammer_cock(&mut self) {
+        self.stage
+            .play_one_shot(HandPoseState::HammerCock, self.hammer_cock_duration_s);
+    }
+
+    /// Plays the shoot pose once.
+    #[func]
+    fn play_shoot(&mut self) {
+        self.stage
+            .play_one_shot(HandPoseState::Shoot, self.shoot_duration_s);
+    }
+
+    /// The current pose state (see [signal pose_state_changed]).
+    #[func]
+    fn get_pose_state(&self) -> i32 {
+        self.stage.current() as i32
+    }
+
+    fn side(&self) -> Side {
+        if self.hand == 1 {
+            Side::Right
+        } else {
+            Side::Left
+        }
+    }
+
+    fn animating(&self) -> bool {
+        self.animation_player
+            .as_ref()
+            .filter(|p| p.is_instance_valid())
+            .is_some_and(|p| p.is_playing() && p.has_animation(self.stage.current().name()))
+    }
+
+    fn play(&mut self, state: HandPoseState) {
+        let Some(mut player) = self
+            .animation_player
+            .clone()
+            .filter(|p| p.is_instance_valid())
+        else {
+            return;
+        };
+        if player.has_animation(state.name()) {
+            player.play_ex().name(state.name()).done();
+        } else {
+            player.stop();
+            self.report.runtime(&[format!(
+                "no animation \"{}\" on {}; the hand keeps its pose",
+                state.name(),
+                player.get_name()
+            )]);
+        }
+    }
+
+    /// Curls the source skeleton's fingers from the controller's grip and trigger.
+    fn curl(&mut self) {
+        let Some(mut skeleton) = self
+            .source_skeleton
+            .clone()
+            .filter(|s| s.is_instance_valid())
+        else {
+            return;
+        };
+        let (grip, trigger) = match self.controller.as_ref().filter(|c| c.is_instance_valid()) {
+            Some(c) => (c.get_float("grip"), c.get_float("trigger")),
+            None => (0.0, 0.0),
+        };
+        let side = self.side();
+        let hand = skeleton.find_bone(if side == Side::Left {
+            "LeftHand"
+        } else {
+            "RightHand"
+        });
+        let middle = skeleton.find_bone(if side == Side::Left {
+            "LeftMiddleProximal"
+        } else {
+            "RightMiddleProximal"
+        });
+        if hand < 0 || middle < 0 {
+            return;
+        }
+        let hand_rest = pose(&skeleton.get_bone_global_rest(hand));
+        let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin) - hand_rest.position;
+        // The palm faces down in a humanoid's T-pose rest.
+        let palm = glam::Vec3::NEG_Y;
+        let settings = HandPoseSettings {
+            grip_curl_deg: self.grip_curl_deg,
+            trigger_curl_deg: self.trigger_curl_deg,
+            thumb_curl_deg: self.thumb_curl_deg,
+            ..Default::default()
+        };
+        for (i, name) in finger_bones(side).iter().enumerate() {
+            let bone = skeleton.find_bone(name.as_str());
+            if bone < 0 {
+                continue;
+            }
+            let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
+            let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
+            let angle = curl_angle(&settings, i, grip, trigger);
+            let local = curled_local(rest_local, rest_global, finger_dir, palm, angle);
+            skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+        }
+    }
+}

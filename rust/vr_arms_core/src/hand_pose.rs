@@ -1,0 +1,287 @@
+//! Hand poses: which authored pose the hand shows, copying finger rotations, and procedural
+//! finger curl from the controller's grip and trigger.
+//!
+//! Seed 000's bridge table chooses the pose from two flags:
+//!
+//! | hand in holster zone | pistol held | pose |
+//! |---|---|---|
+//! | false | false | `Default` |
+//! | true | false | `PreGrip` |
+//! | any | true | `GripReady` |
+//!
+//! plus the one-shots `HammerCock` and `Shoot`, which play for their duration and then fall back
+//! to the table's pose.
+
+use glam::{Quat, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+use crate::finite::{direction, quat_or};
+use crate::side::Side;
+
+/// The pose a hand shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandPoseState {
+    Default = 0,
+    PreGrip = 1,
+    GripReady = 2,
+    HammerCock = 3,
+    Shoot = 4,
+}
+
+impl HandPoseState {
+    pub const ALL: [HandPoseState; 5] = [
+        Self::Default,
+        Self::PreGrip,
+        Self::GripReady,
+        Self::HammerCock,
+        Self::Shoot,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Default => "Default",
+            Self::PreGrip => "PreGrip",
+            Self::GripReady => "GripReady",
+            Self::HammerCock => "HammerCock",
+            Self::Shoot => "Shoot",
+        }
+    }
+
+    pub fn from_index(i: i32) -> Option<Self> {
+        Self::ALL.get(usize::try_from(i).ok()?).copied()
+    }
+}
+
+/// The bridge table.
+pub fn pose_for_flags(hand_in_holster_zone: bool, pistol_held: bool) -> HandPoseState {
+    match (hand_in_holster_zone, pistol_held) {
+        (_, true) => HandPoseState::GripReady,
+        (true, false) => HandPoseState::PreGrip,
+        (false, false) => HandPoseState::Default,
+    }
+}
+
+/// Chooses the hand's pose from the flags and one-shots.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandPoseDriver {
+    pub hand_in_holster_zone: bool,
+    pub pistol_held: bool,
+    one_shot: Option<(HandPoseState, f32)>,
+    current: HandPoseState,
+}
+
+impl Default for HandPoseDriver {
+    fn default() -> Self {
+        Self {
+            hand_in_holster_zone: false,
+            pistol_held: false,
+            one_shot: None,
+            current: HandPoseState::Default,
+        }
+    }
+}
+
+impl HandPoseDriver {
+    /// Plays `state` (`HammerCock` or `Shoot`) for `duration_s` seconds.
+    pub fn play_one_shot(&mut self, state: HandPoseState, duration_s: f32) {
+        let d = if duration_s.is_finite() {
+            duration_s.max(0.0)
+        } else {
+            0.0
+        };
+        self.one_shot = Some((state, d));
+    }
+
+    pub fn current(&self) -> HandPoseState {
+        self.current
+    }
+
+    /// Advances one-shots by `dt` and returns `Some(new)` when the pose changed.
+    pub fn update(&mut self, dt: f32) -> Option<HandPoseState> {
+        if let Some((state, left)) = self.one_shot {
+            let left = left - if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+            self.one_shot = (left > 0.0).then_some((state, left));
+        }
+        let next = match self.one_shot {
+            Some((state, _)) => state,
+            None => pose_for_flags(self.hand_in_holster_zone, self.pistol_held),
+        };
+        (next != self.current).then(|| {
+            self.current = next;
+            next
+        })
+    }
+}
+
+/// The finger bones of one hand in Godot's humanoid profile, thumb first, base to tip.
+pub fn finger_bones(side: Side) -> [String; 15] {
+    let s = match side {
+        Side::Left => "Left",
+        Side::Right => "Right",
+    };
+    let parts = [
+        "ThumbMetacarpal",
+        "ThumbProximal",
+        "ThumbDistal",
+        "IndexProximal",
+        "IndexIntermediate",
+        "IndexDistal",
+        "MiddleProximal",
+        "MiddleIntermediate",
+        "MiddleDistal",
+        "RingProximal",
+        "RingIntermediate",
+        "RingDistal",
+        "LittleProximal",
+        "LittleIntermediate",
+        "LittleDistal",
+    ];
+    parts.map(|p| format!("{s}{p}"))
+}
+
+/// Settings for copying and curling fingers.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct HandPoseSettings {
+    /// Overall blend of the copied pose (0..1).
+    pub global_blend: f32,
+    /// Weight of the wrist bone's copy: the IK already sets the wrist, so a full copy would fight it.
+    pub wrist_weight: f32,
+    /// Full grip curls the middle, ring and little fingers by this much per joint (degrees).
+    pub grip_curl_deg: f32,
+    /// Full trigger curls the index finger by this much per joint (degrees).
+    pub trigger_curl_deg: f32,
+    /// Thumb curl at full grip (degrees per joint).
+    pub thumb_curl_deg: f32,
+}
+
+impl Default for HandPoseSettings {
+    fn default() -> Self {
+        Self {
+            global_blend: 1.0,
+            wrist_weight: 0.35,
+            grip_curl_deg: 75.0,
+            trigger_curl_deg: 70.0,
+            thumb_curl_deg: 30.0,
+        }
+    }
+}
+
+impl HandPoseSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.global_blend = finite_clamp(self.global_blend, 0.0, 1.0, d.global_blend);
+        self.wrist_weight = finite_clamp(self.wrist_weight, 0.0, 1.0, d.wrist_weight);
+        self.grip_curl_deg = finite_clamp(self.grip_curl_deg, 0.0, 120.0, d.grip_curl_deg);
+        self.trigger_curl_deg = finite_clamp(self.trigger_curl_deg, 0.0, 120.0, d.trigger_curl_deg);
+        self.thumb_curl_deg = finite_clamp(self.thumb_curl_deg, 0.0, 120.0, d.thumb_curl_deg);
+    }
+}
+
+/// Copies a source bone's local rotation onto a live one: `slerp(live, source, blend x weight)`.
+pub fn blend_copy(live: Quat, source: Quat, blend: f32, weight: f32) -> Quat {
+    let a = if (blend * weight).is_finite() {
+        (blend * weight).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let live = quat_or(live, Quat::IDENTITY);
+    let source = quat_or(source, live);
+    live.slerp(source, a).normalize()
+}
+
+/// How much finger bone `index` (0..15 in [`finger_bones`] order) curls, in radians, for the
+/// controller's `grip` and `trigger` (0..1).
+pub fn curl_angle(settings: &HandPoseSettings, index: usize, grip: f32, trigger: f32) -> f32 {
+    let grip = if grip.is_finite() {
+        grip.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let trigger = if trigger.is_finite() {
+        trigger.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let deg = match index {
+        0..=2 => settings.thumb_curl_deg * grip,
+        3..=5 => settings.trigger_curl_deg * trigger,
+        _ => settings.grip_curl_deg * grip,
+    };
+    deg.to_radians()
+}
+
+/// A curled finger bone's local rotation: its rest rotation turned by `angle` about the curl
+/// axis, which is `finger_dir x palm_normal` (fingertips toward the palm) given in the bone's
+/// global rest frame.
+pub fn curled_local(
+    rest_local: Quat,
+    bone_rest_global: Quat,
+    finger_dir: Vec3,
+    palm_normal: Vec3,
+    angle: f32,
+) -> Quat {
+    let rest_local = quat_or(rest_local, Quat::IDENTITY);
+    let Some(axis_global) = direction(finger_dir.cross(palm_normal)) else {
+        return rest_local;
+    };
+    let axis_local = quat_or(bone_rest_global, Quat::IDENTITY).inverse() * axis_global;
+    if !angle.is_finite() {
+        return rest_local;
+    }
+    (rest_local * Quat::from_axis_angle(axis_local, angle)).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bridge_table() {
+        assert_eq!(pose_for_flags(false, false), HandPoseState::Default);
+        assert_eq!(pose_for_flags(true, false), HandPoseState::PreGrip);
+        assert_eq!(pose_for_flags(true, true), HandPoseState::GripReady);
+        assert_eq!(pose_for_flags(false, true), HandPoseState::GripReady);
+    }
+
+    #[test]
+    fn one_shots_play_then_fall_back() {
+        let mut d = HandPoseDriver {
+            pistol_held: true,
+            ..Default::default()
+        };
+        assert_eq!(d.update(0.01), Some(HandPoseState::GripReady));
+        d.play_one_shot(HandPoseState::Shoot, 0.1);
+        assert_eq!(d.update(0.01), Some(HandPoseState::Shoot));
+        assert_eq!(d.update(0.05), None);
+        assert_eq!(d.update(0.05), Some(HandPoseState::GripReady));
+        d.pistol_held = false;
+        assert_eq!(d.update(0.01), Some(HandPoseState::Default));
+    }
+
+    #[test]
+    fn curl_bends_toward_the_palm() {
+        // Left hand in T-pose: fingers +X, palm facing down (-Y): the tip goes down.
+        let q = curled_local(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y, 0.5);
+        assert!((q * Vec3::X).y < -0.4);
+        let s = HandPoseSettings::default();
+        assert_eq!(
+            curl_angle(&s, 4, 1.0, 0.0),
+            0.0,
+            "grip leaves the index to the trigger"
+        );
+        assert!((curl_angle(&s, 7, 1.0, 0.0) - 75f32.to_radians()).abs() < 1e-6);
+        assert_eq!(curl_angle(&s, 7, f32::NAN, 0.0), 0.0);
+    }
+
+    #[test]
+    fn copy_blends_by_weight() {
+        let a = Quat::IDENTITY;
+        let b = Quat::from_rotation_z(1.0);
+        assert!(blend_copy(a, b, 1.0, 0.35).angle_between(Quat::from_rotation_z(0.35)) < 1e-5);
+        assert!(blend_copy(a, b, 0.0, 1.0).angle_between(a) < 1e-6);
+        assert!(blend_copy(a, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0), 1.0, 1.0).is_finite());
+        assert_eq!(finger_bones(Side::Right)[14], "RightLittleDistal");
+    }
+}
