@@ -1,5 +1,6 @@
 //! One Godot class per file.
 
+pub mod avatar_calibrator;
 pub mod body_avoidance;
 pub mod body_follow;
 pub mod clavicle_follow;

@@ -1,0 +1,265 @@
+//! `AvatarCalibrator`: measures the player and fits the avatar, saved per player.
+
+use godot::classes::{
+    DirAccess, FileAccess, INode, Node, Node3D, Skeleton3D, file_access::ModeFlags,
+};
+use godot::prelude::*;
+use vr_arms_core::calibration::{
+    AvatarMeasures, CalibrationSettings, Calibrator, PlayerCalibration,
+};
+
+use crate::convert::vec3;
+use crate::nodes::common::{alive, read_pose};
+
+/// Measures the player's height (headset height, standing) and arm span (controllers held out
+/// to the sides), scales the avatar to fit, and saves the result per player as TOML under
+/// `user://vr_arms/`. On start it loads the player's saved calibration; a file that fails to load
+/// is reported once, defaults are used, and it is not overwritten until a new calibration
+/// succeeds.
+///
+/// Call [method start_calibration] while the player stands straight with arms out;
+/// [signal calibration_completed] or [signal calibration_failed] follows after
+/// `sample_seconds`.
+#[derive(GodotClass)]
+#[class(base = Node)]
+pub struct AvatarCalibrator {
+    /// The headset (an [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The left controller.
+    #[export]
+    left_controller: Option<Gd<Node3D>>,
+    /// The right controller.
+    #[export]
+    right_controller: Option<Gd<Node3D>>,
+    /// The XR origin (the floor is at its height).
+    #[export]
+    origin: Option<Gd<Node3D>>,
+    /// The avatar root to scale.
+    #[export]
+    avatar_root: Option<Gd<Node3D>>,
+    /// The avatar's skeleton, measured from its rest pose.
+    #[export]
+    skeleton: Option<Gd<Skeleton3D>>,
+    /// Whose calibration this is (file name under user://vr_arms/).
+    #[export]
+    player_name: GString,
+    /// Load the saved calibration when the node is ready.
+    #[export]
+    auto_load: bool,
+    /// How long to sample (seconds).
+    #[export(range = (0.1, 10.0, suffix = "s"))]
+    sample_seconds: f32,
+    /// Share of the arm span in the avatar scale (0 = height only).
+    #[export(range = (0.0, 1.0))]
+    arm_span_share: f32,
+
+    calibrator: Calibrator,
+    current: PlayerCalibration,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for AvatarCalibrator {
+    fn init(base: Base<Node>) -> Self {
+        Self {
+            head: None,
+            left_controller: None,
+            right_controller: None,
+            origin: None,
+            avatar_root: None,
+            skeleton: None,
+            player_name: "default".into(),
+            auto_load: true,
+            sample_seconds: 1.0,
+            arm_span_share: 0.0,
+            calibrator: Calibrator::default(),
+            current: PlayerCalibration::default(),
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        if self.auto_load && !godot::classes::Engine::singleton().is_editor_hint() {
+            self.load_calibration();
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if !self.calibrator.is_running() {
+            return;
+        }
+        let (Some(head), Some(l), Some(r)) = (
+            read_pose(&self.head),
+            read_pose(&self.left_controller),
+            read_pose(&self.right_controller),
+        ) else {
+            return;
+        };
+        let floor = read_pose(&self.origin).map(|p| p.position.y).unwrap_or(0.0);
+        let avatar = self.avatar_measures();
+        if let Some(result) = self.calibrator.sample(
+            head.position,
+            l.position,
+            r.position,
+            floor,
+            delta as f32,
+            &avatar,
+        ) {
+            match result {
+                Ok(c) => {
+                    self.current = c;
+                    self.apply();
+                    if let Err(e) = self.save() {
+                        godot_error!("AvatarCalibrator: {e}");
+                    }
+                    self.signals().calibration_completed().emit(
+                        c.player_height_m,
+                        c.arm_span_m,
+                        c.avatar_scale,
+                    );
+                }
+                Err(e) => self
+                    .signals()
+                    .calibration_failed()
+                    .emit(&GString::from(e.as_str())),
+            }
+        }
+    }
+}
+
+#[godot_api]
+impl AvatarCalibrator {
+    /// A calibration finished: metres, metres, uniform avatar scale.
+    #[signal]
+    fn calibration_completed(player_height_m: f32, arm_span_m: f32, avatar_scale: f32);
+    /// A calibration could not be used (implausible measures, no tracking).
+    #[signal]
+    fn calibration_failed(reason: GString);
+
+    /// Starts sampling; the player stands straight, arms held out to the sides.
+    #[func]
+    fn start_calibration(&mut self) {
+        self.calibrator = Calibrator::new(CalibrationSettings {
+            sample_seconds: self.sample_seconds,
+            arm_span_share: self.arm_span_share,
+            ..Default::default()
+        });
+        self.calibrator.start();
+    }
+
+    /// Stops a running calibration without a result.
+    #[func]
+    fn cancel_calibration(&mut self) {
+        self.calibrator.cancel();
+    }
+
+    /// Loads the player's saved calibration and applies it. False (with one error, defaults
+    /// applied) when the file is missing or bad; the file is left as it is.
+    #[func]
+    fn load_calibration(&mut self) -> bool {
+        let path = self.file_path();
+        if !FileAccess::file_exists(&path) {
+            return false;
+        }
+        let text = FileAccess::get_file_as_string(&path).to_string();
+        match PlayerCalibration::from_toml_str(&text) {
+            Ok(c) => {
+                self.current = c;
+                self.apply();
+                true
+            }
+            Err(e) => {
+                godot_error!("AvatarCalibrator: calibration \"{path}\": {e}; using defaults");
+                self.current = PlayerCalibration::default();
+                self.apply();
+                false
+            }
+        }
+    }
+
+    /// The player's height (metres) of the current calibration.
+    #[func]
+    fn get_player_height(&self) -> f32 {
+        self.current.player_height_m
+    }
+
+    /// The player's arm span (metres) of the current calibration.
+    #[func]
+    fn get_arm_span(&self) -> f32 {
+        self.current.arm_span_m
+    }
+
+    /// The avatar scale of the current calibration.
+    #[func]
+    fn get_avatar_scale(&self) -> f32 {
+        self.current.avatar_scale
+    }
+
+    /// Where this player's calibration is saved.
+    #[func]
+    fn get_calibration_path(&self) -> GString {
+        self.file_path()
+    }
+
+    fn file_path(&self) -> GString {
+        let name: String = self
+            .player_name
+            .to_string()
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        GString::from(format!("user://vr_arms/calibration_{name}.toml").as_str())
+    }
+
+    fn save(&self) -> Result<(), String> {
+        DirAccess::make_dir_recursive_absolute("user://vr_arms");
+        let path = self.file_path();
+        let mut f =
+            FileAccess::open(&path, ModeFlags::WRITE).ok_or(format!("cannot write \"{path}\""))?;
+        f.store_string(&self.current.to_toml_string());
+        f.close();
+        Ok(())
+    }
+
+    fn apply(&mut self) {
+        if let Some(mut root) = alive(&self.avatar_root) {
+            let s = self.current.avatar_scale;
+            root.set_scale(Vector3::new(s, s, s));
+        }
+    }
+
+    /// The avatar's own height and arm span from its rest pose, in the avatar root's units.
+    fn avatar_measures(&self) -> AvatarMeasures {
+        let Some(s) = self.skeleton.as_ref().filter(|s| s.is_instance_valid()) else {
+            return AvatarMeasures {
+                height_m: 1.75,
+                arm_span_m: 1.75,
+            };
+        };
+        let at = |name: &str| {
+            let i = s.find_bone(name);
+            (i >= 0).then(|| vec3(s.get_bone_global_rest(i).origin))
+        };
+        let top = match (at("LeftEye"), at("RightEye"), at("Head")) {
+            (Some(l), Some(r), _) => (l + r).y * 0.5 + 0.11,
+            (_, _, Some(h)) => h.y + 0.2,
+            _ => 1.75,
+        };
+        let span = match (at("LeftHand"), at("RightHand"), at("LeftMiddleDistal")) {
+            (Some(l), Some(r), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
+            (Some(l), Some(r), None) => l.distance(r) + 0.36,
+            _ => top,
+        };
+        AvatarMeasures {
+            height_m: top,
+            arm_span_m: span,
+        }
+    }
+}

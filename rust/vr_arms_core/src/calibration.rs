@@ -1,0 +1,279 @@
+//! Player calibration: height and arm span from the headset and controllers, and the avatar
+//! scale that fits them. Saved per player as TOML.
+//!
+//! The player stands straight with the arms held out to the sides for `sample_seconds`; the
+//! median of the samples is used (robust to a twitch). Height = eye height + `eye_to_top_m`;
+//! arm span = controller distance + 2 x `grip_to_fingertip_m`.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+use crate::profile::{ProfileError, parse_toml};
+
+/// A player's measurements and the resulting avatar scale.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PlayerCalibration {
+    /// Standing height (metres).
+    pub player_height_m: f32,
+    /// Fingertip-to-fingertip span with the arms out (metres).
+    pub arm_span_m: f32,
+    /// Uniform scale applied to the avatar.
+    pub avatar_scale: f32,
+}
+
+impl Default for PlayerCalibration {
+    fn default() -> Self {
+        Self {
+            player_height_m: 1.75,
+            arm_span_m: 1.75,
+            avatar_scale: 1.0,
+        }
+    }
+}
+
+impl PlayerCalibration {
+    pub fn from_toml_str(text: &str) -> Result<Self, ProfileError> {
+        let c: PlayerCalibration = parse_toml(text)?;
+        c.check().map_err(|message| ProfileError {
+            line: None,
+            message,
+        })?;
+        Ok(c)
+    }
+
+    pub fn to_toml_string(&self) -> String {
+        toml::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// A calibration is usable when every value is plausible for a person and an avatar.
+    pub fn check(&self) -> Result<(), String> {
+        let ok = |x: f32, lo: f32, hi: f32| x.is_finite() && x >= lo && x <= hi;
+        if !ok(self.player_height_m, 0.9, 2.6) {
+            return Err(format!(
+                "player height {} m is not plausible (0.9..2.6)",
+                self.player_height_m
+            ));
+        }
+        if !ok(self.arm_span_m, 0.8, 2.8) {
+            return Err(format!(
+                "arm span {} m is not plausible (0.8..2.8)",
+                self.arm_span_m
+            ));
+        }
+        if !ok(self.avatar_scale, 0.3, 3.0) {
+            return Err(format!(
+                "avatar scale {} is not plausible (0.3..3)",
+                self.avatar_scale
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How measuring works.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct CalibrationSettings {
+    /// How long to sample (seconds).
+    pub sample_seconds: f32,
+    /// Eyes to top of the head (metres).
+    pub eye_to_top_m: f32,
+    /// Controller grip to fingertips (metres).
+    pub grip_to_fingertip_m: f32,
+    /// Share of the arm-span ratio in the avatar scale (0 = height only, 1 = arm span only).
+    pub arm_span_share: f32,
+}
+
+impl Default for CalibrationSettings {
+    fn default() -> Self {
+        Self {
+            sample_seconds: 1.0,
+            eye_to_top_m: 0.11,
+            grip_to_fingertip_m: 0.1,
+            arm_span_share: 0.0,
+        }
+    }
+}
+
+impl CalibrationSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.sample_seconds = finite_clamp(self.sample_seconds, 0.0, 30.0, d.sample_seconds);
+        self.eye_to_top_m = finite_clamp(self.eye_to_top_m, 0.0, 0.5, d.eye_to_top_m);
+        self.grip_to_fingertip_m =
+            finite_clamp(self.grip_to_fingertip_m, 0.0, 0.5, d.grip_to_fingertip_m);
+        self.arm_span_share = finite_clamp(self.arm_span_share, 0.0, 1.0, d.arm_span_share);
+    }
+}
+
+/// The avatar's own measurements, from its rest pose (metres, unscaled).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AvatarMeasures {
+    pub height_m: f32,
+    pub arm_span_m: f32,
+}
+
+/// Collects samples while the player holds the calibration pose.
+#[derive(Clone, Debug, Default)]
+pub struct Calibrator {
+    pub settings: CalibrationSettings,
+    heights: Vec<f32>,
+    spans: Vec<f32>,
+    elapsed: f32,
+    running: bool,
+}
+
+impl Calibrator {
+    pub fn new(mut settings: CalibrationSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            ..Default::default()
+        }
+    }
+
+    pub fn start(&mut self) {
+        self.heights.clear();
+        self.spans.clear();
+        self.elapsed = 0.0;
+        self.running = true;
+    }
+
+    pub fn cancel(&mut self) {
+        self.running = false;
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.running
+    }
+
+    /// Adds one frame: head position, both controller positions and the floor height. Returns
+    /// the result once `sample_seconds` have been collected.
+    pub fn sample(
+        &mut self,
+        head: Vec3,
+        left: Vec3,
+        right: Vec3,
+        floor_y: f32,
+        dt: f32,
+        avatar: &AvatarMeasures,
+    ) -> Option<Result<PlayerCalibration, String>> {
+        if !self.running {
+            return None;
+        }
+        if head.is_finite() && left.is_finite() && right.is_finite() && floor_y.is_finite() {
+            self.heights
+                .push(head.y - floor_y + self.settings.eye_to_top_m);
+            self.spans
+                .push(left.distance(right) + 2.0 * self.settings.grip_to_fingertip_m);
+        }
+        if dt.is_finite() && dt > 0.0 {
+            self.elapsed += dt;
+        }
+        if self.elapsed < self.settings.sample_seconds {
+            return None;
+        }
+        self.running = false;
+        Some(self.finish(avatar))
+    }
+
+    fn finish(&mut self, avatar: &AvatarMeasures) -> Result<PlayerCalibration, String> {
+        let (Some(height), Some(span)) = (median(&mut self.heights), median(&mut self.spans))
+        else {
+            return Err("no valid tracking samples".into());
+        };
+        if !(avatar.height_m > 0.1 && avatar.arm_span_m > 0.1) {
+            return Err("the avatar's own height or arm span could not be measured".into());
+        }
+        let by_height = height / avatar.height_m;
+        let by_span = span / avatar.arm_span_m;
+        let share = self.settings.arm_span_share;
+        let c = PlayerCalibration {
+            player_height_m: height,
+            arm_span_m: span,
+            avatar_scale: by_height * (1.0 - share) + by_span * share,
+        };
+        c.check().map(|_| c)
+    }
+}
+
+fn median(v: &mut [f32]) -> Option<f32> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    Some(v[v.len() / 2])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const AVATAR: AvatarMeasures = AvatarMeasures {
+        height_m: 1.75,
+        arm_span_m: 1.56,
+    };
+
+    #[test]
+    fn measures_a_tall_player() {
+        let mut c = Calibrator::default();
+        c.start();
+        let mut result = None;
+        for i in 0..100 {
+            let jitter = if i == 50 { 0.3 } else { 0.0 }; // one twitch, ignored by the median
+            result = c.sample(
+                Vec3::new(0.0, 1.79 + jitter, 0.0),
+                Vec3::new(0.86, 1.45, 0.0),
+                Vec3::new(-0.86, 1.45, 0.0),
+                0.0,
+                1.0 / 90.0,
+                &AVATAR,
+            );
+            if result.is_some() {
+                break;
+            }
+        }
+        let cal = result.expect("finished").expect("valid");
+        assert!((cal.player_height_m - 1.90).abs() < 1e-4);
+        assert!((cal.arm_span_m - 1.92).abs() < 1e-4);
+        assert!((cal.avatar_scale - 1.90 / 1.75).abs() < 1e-4);
+        assert!(!c.is_running());
+    }
+
+    #[test]
+    fn implausible_measures_fail() {
+        let mut c = Calibrator::default();
+        c.start();
+        let mut result = None;
+        while result.is_none() {
+            result = c.sample(
+                Vec3::new(0.0, 0.3, 0.0),
+                Vec3::ZERO,
+                Vec3::ZERO,
+                0.0,
+                0.1,
+                &AVATAR,
+            );
+        }
+        assert!(result.unwrap().is_err());
+    }
+
+    #[test]
+    fn toml_round_trip_and_bad_files() {
+        let c = PlayerCalibration {
+            player_height_m: 1.62,
+            arm_span_m: 1.6,
+            avatar_scale: 0.93,
+        };
+        assert_eq!(
+            PlayerCalibration::from_toml_str(&c.to_toml_string()).unwrap(),
+            c
+        );
+        let e = PlayerCalibration::from_toml_str("player_height_m = 1.7\narm_span_m = \"wide\"\n")
+            .unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(PlayerCalibration::from_toml_str("player_height_m = 40.0\n").is_err());
+    }
+}
