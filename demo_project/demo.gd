@@ -1,5 +1,6 @@
-## Minimal demo: an XR origin, a humanoid whose arms follow two simulated controllers moving in
-## circles. With `--demo-seconds=N` it quits after N seconds and prints what it did.
+## Minimal demo: an XR origin and a humanoid set up in one call by VRArmsSetup, driven by
+## simulated tracking (the hands reach forward, overhead and across). With `--demo-seconds=N` it
+## quits after N seconds and prints what it did. The full demo scene comes with issue 7.
 extends Node3D
 
 var _parts := {}
@@ -17,22 +18,24 @@ func _ready() -> void:
 		if arg.begins_with("--demo-seconds="):
 			_quit_after = float(arg.trim_prefix("--demo-seconds="))
 	_parts = XRSetup.make(self)
-	var camera: XRCamera3D = _parts.camera
+	var character := Node3D.new()
+	character.name = "Character"
+	add_child(character)
 	var skeleton := HumanoidBuilder.build()
-	add_child(skeleton)
-	var rig := VRArmRig.new()
-	rig.debug_draw = true
-	skeleton.add_child(rig)
-	var pipeline := ArmPipelineBuilder.wire(self, _parts.left, _parts.right, rig)
-	pipeline.controller_targets.debug_draw = true
-	pipeline.reach_clamp.debug_draw = true
+	character.add_child(skeleton)
+	# One call wires the whole body: pipeline, upper body, clavicles, twist, hand poses.
+	var body := VRArmsSetup.setup_skeleton(skeleton, _parts.origin)
+	body.rig.debug_draw = true
+	body.controller_targets.debug_draw = true
+	body.reach_clamp.debug_draw = true
+	# The simulated player looks along the avatar's forward (+Z); cameras look along -Z.
+	_parts.simulator.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	_parts.skeleton = skeleton
 	skeleton.skeleton_updated.connect(_on_skeleton_updated)
 	var light := DirectionalLight3D.new()
 	light.rotation = Vector3(-0.8, 0.6, 0)
 	add_child(light)
-	camera.position = Vector3(0, 1.4, 2.0)
-	print("vr_arms demo: humanoid with the arm target pipeline and VRArmRig, simulated controllers")
+	print("vr_arms demo: humanoid set up by VRArmsSetup (body follow, upper body, arm pipeline, twist, hand poses), simulated controllers")
 
 
 func _process(delta: float) -> void:

@@ -80,8 +80,8 @@ func bone_global_basis(skeleton: Skeleton3D, bone: String) -> Basis:
 
 
 ## `make_tracked_rig` plus the whole target pipeline between the controllers and the rig (see
-## `ArmPipelineBuilder`).
+## `VRArmsSetup.wire_pipeline`).
 func make_pipeline_rig() -> Dictionary:
 	var p := make_tracked_rig()
-	p.merge(ArmPipelineBuilder.wire(self, p.left, p.right, p.rig))
+	p.merge(VRArmsSetup.wire_pipeline(self, p.left, p.right, p.rig))
 	return p

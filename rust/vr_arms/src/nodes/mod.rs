@@ -15,4 +15,5 @@ pub mod target_router;
 pub mod upper_body_follow;
 pub mod vr_arm_pipeline;
 pub mod vr_arm_rig;
+pub mod vr_arms_setup;
 pub mod xr_tracking_simulator;

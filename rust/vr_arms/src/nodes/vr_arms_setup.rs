@@ -1,0 +1,388 @@
+//! One-click setup: every node of the arm pipeline and upper body, wired, for a humanoid skeleton.
+
+use godot::classes::{
+    EditorInterface, EditorPlugin, IEditorPlugin, Marker3D, Node, Node3D, RefCounted, Skeleton3D,
+    XrCamera3D, XrController3D, XrOrigin3D,
+};
+use godot::prelude::*;
+
+use crate::nodes::avatar_calibrator::AvatarCalibrator;
+use crate::nodes::body_avoidance::BodyAvoidance;
+use crate::nodes::body_follow::BodyFollow;
+use crate::nodes::clavicle_follow::ClavicleFollow;
+use crate::nodes::controller_targets::ControllerTargets;
+use crate::nodes::elbow_hint_solver::ElbowHintSolver;
+use crate::nodes::forearm_twist::ForearmTwist;
+use crate::nodes::hand_pose_copy::HandPoseCopy;
+use crate::nodes::hand_pose_driver::HandPoseDriver;
+use crate::nodes::reach_clamp::ReachClamp;
+use crate::nodes::target_router::TargetRouter;
+use crate::nodes::upper_body_follow::UpperBodyFollow;
+use crate::nodes::vr_arm_rig::VRArmRig;
+
+/// Sets up vr_arms on a humanoid [Skeleton3D] (Godot humanoid bone names, as after importing
+/// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
+/// pipeline and the upper body, in the right order, with the right bones and XR nodes.
+///
+/// From code: `VRArmsSetup.setup_skeleton(skeleton, xr_origin)`. In the editor: select the
+/// skeleton (or its character) and use Project > Tools > "vr_arms: Set up selected Skeleton3D".
+#[derive(GodotClass)]
+#[class(base = RefCounted, init)]
+pub struct VRArmsSetup {
+    base: Base<RefCounted>,
+}
+
+#[godot_api]
+impl VRArmsSetup {
+    /// Sets up `skeleton`. `xr_origin` may be null: an [XROrigin3D] in the same scene is used, or
+    /// one is created beside the character. The character root (the skeleton's parent) is what
+    /// `BodyFollow` moves. Returns the created nodes by name; empty (with one error) when the
+    /// skeleton already has a `VRArmRig` or is not humanoid.
+    #[func]
+    pub fn setup_skeleton(
+        skeleton: Gd<Skeleton3D>,
+        xr_origin: Option<Gd<XrOrigin3D>>,
+    ) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        if skeleton.find_bone("LeftUpperArm") < 0 || skeleton.find_bone("RightUpperArm") < 0 {
+            godot_error!(
+                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...); retarget it with a BoneMap to SkeletonProfileHumanoid first",
+                skeleton.get_name()
+            );
+            return out;
+        }
+        if skeleton
+            .get_children()
+            .iter_shared()
+            .any(|c| c.try_cast::<VRArmRig>().is_ok())
+        {
+            godot_error!(
+                "VRArmsSetup: \"{}\" already has a VRArmRig",
+                skeleton.get_name()
+            );
+            return out;
+        }
+        let avatar = skeleton
+            .get_parent()
+            .and_then(|p| p.try_cast::<Node3D>().ok())
+            .unwrap_or_else(|| skeleton.clone().upcast());
+        let mut scene = avatar
+            .get_parent()
+            .unwrap_or_else(|| avatar.clone().upcast());
+        let owner = skeleton.get_owner();
+        let own = |node: &Gd<Node>| {
+            if let Some(o) = owner.as_ref() {
+                let mut n = node.clone();
+                n.set_owner(o);
+            }
+        };
+
+        // XR nodes: use what is there, create what is missing.
+        let origin = xr_origin
+            .or_else(|| find_descendant::<XrOrigin3D>(&scene))
+            .unwrap_or_else(|| {
+                let mut o = XrOrigin3D::new_alloc();
+                o.set_name("XROrigin3D");
+                scene.add_child(&o);
+                own(&o.clone().upcast());
+                o
+            });
+        let mut origin_node = origin.clone().upcast::<Node>();
+        let camera = find_descendant::<XrCamera3D>(&origin_node).unwrap_or_else(|| {
+            let mut c = XrCamera3D::new_alloc();
+            c.set_name("XRCamera3D");
+            origin_node.add_child(&c);
+            own(&c.clone().upcast());
+            c
+        });
+        let mut controllers = Vec::new();
+        for (tracker, name) in [
+            ("left_hand", "LeftController"),
+            ("right_hand", "RightController"),
+        ] {
+            let found = origin_node
+                .get_children()
+                .iter_shared()
+                .filter_map(|c| c.try_cast::<XrController3D>().ok())
+                .find(|c| c.get_tracker().to_string() == tracker);
+            let c = found.unwrap_or_else(|| {
+                let mut c = XrController3D::new_alloc();
+                c.set_name(name);
+                c.set_tracker(tracker);
+                origin_node.add_child(&c);
+                own(&c.clone().upcast());
+                c
+            });
+            controllers.push(c.upcast::<Node3D>());
+        }
+        let (left, right) = (controllers[0].clone(), controllers[1].clone());
+
+        // Bone writers, in order: spine, clavicles, arms, twist, fingers.
+        let mut sk = skeleton.clone().upcast::<Node>();
+        let mut upper_body = UpperBodyFollow::new_alloc();
+        upper_body.set_name("UpperBodyFollow");
+        upper_body.set("head", &camera.to_variant());
+        upper_body.set("body_root", &avatar.to_variant());
+        let mut rig = VRArmRig::new_alloc();
+        rig.set_name("VRArmRig");
+        let mut clavicles = ClavicleFollow::new_alloc();
+        clavicles.set_name("ClavicleFollow");
+        clavicles.set("rig", &rig.to_variant());
+        let mut twist = ForearmTwist::new_alloc();
+        twist.set_name("ForearmTwist");
+        twist.set("rig", &rig.to_variant());
+        let source = hand_pose_source(&skeleton);
+        let mut copy = HandPoseCopy::new_alloc();
+        copy.set_name("HandPoseCopy");
+        copy.set("source_skeleton", &source.to_variant());
+        // Target pipeline, body follow, hand poses and calibration beside the character.
+        let mut stages = Node3D::new_alloc();
+        stages.set_name("VRArmsPipeline");
+        scene.add_child(&stages);
+        own(&stages.clone().upcast());
+        stages.add_child(&source);
+        own(&source.clone().upcast());
+        let wired = Self::wire_pipeline(
+            stages.clone().upcast(),
+            left.clone(),
+            right.clone(),
+            rig.clone(),
+        );
+        for node in stages.get_children().iter_shared() {
+            own(&node);
+        }
+        // Into the skeleton only now that the rig has its targets (no warning at its ready).
+        for node in [
+            upper_body.clone().upcast::<Node>(),
+            clavicles.clone().upcast(),
+            rig.clone().upcast(),
+            twist.clone().upcast(),
+            copy.clone().upcast(),
+        ] {
+            sk.add_child(&node);
+            own(&node);
+        }
+
+        let mut body_follow = BodyFollow::new_alloc();
+        body_follow.set_name("BodyFollow");
+        body_follow.set("head", &camera.to_variant());
+        body_follow.set("left_controller", &left.to_variant());
+        body_follow.set("right_controller", &right.to_variant());
+        body_follow.set("body_root", &avatar.to_variant());
+        body_follow.set("origin", &origin.to_variant());
+        let mut drivers = Vec::new();
+        for (hand, controller) in [(0, &left), (1, &right)] {
+            let mut d = HandPoseDriver::new_alloc();
+            d.set_name(if hand == 0 {
+                "LeftHandPose"
+            } else {
+                "RightHandPose"
+            });
+            d.set("hand", &hand.to_variant());
+            d.set("source_skeleton", &source.to_variant());
+            d.set("controller", &controller.to_variant());
+            drivers.push(d);
+        }
+        let mut calibrator = AvatarCalibrator::new_alloc();
+        calibrator.set_name("AvatarCalibrator");
+        calibrator.set("head", &camera.to_variant());
+        calibrator.set("left_controller", &left.to_variant());
+        calibrator.set("right_controller", &right.to_variant());
+        calibrator.set("origin", &origin.to_variant());
+        calibrator.set("avatar_root", &avatar.to_variant());
+        calibrator.set("skeleton", &skeleton.to_variant());
+        for node in [
+            body_follow.clone().upcast::<Node>(),
+            drivers[0].clone().upcast(),
+            drivers[1].clone().upcast(),
+            calibrator.clone().upcast(),
+        ] {
+            stages.add_child(&node);
+            own(&node);
+        }
+
+        out.extend_dictionary(&wired, true);
+        for (k, v) in [
+            ("origin", origin.to_variant()),
+            ("camera", camera.to_variant()),
+            ("left_controller", left.to_variant()),
+            ("right_controller", right.to_variant()),
+            ("avatar", avatar.to_variant()),
+            ("rig", rig.to_variant()),
+            ("upper_body_follow", upper_body.to_variant()),
+            ("clavicle_follow", clavicles.to_variant()),
+            ("forearm_twist", twist.to_variant()),
+            ("hand_pose_copy", copy.to_variant()),
+            ("hand_pose_source", source.to_variant()),
+            ("body_follow", body_follow.to_variant()),
+            ("left_hand_pose", drivers[0].to_variant()),
+            ("right_hand_pose", drivers[1].to_variant()),
+            ("calibrator", calibrator.to_variant()),
+            ("pipeline", stages.to_variant()),
+        ] {
+            out.set(k, &v);
+        }
+        out
+    }
+
+    /// Adds the target pipeline under `parent` between two controllers and a rig:
+    /// ControllerTargets -> BodyAvoidance -> ReachClamp -> TargetRouter -> ElbowHintSolver, each
+    /// writing into a [Marker3D] the next one reads, and points the rig at the final targets and
+    /// hints. Returns the stages and the markers (`"markers"`: `"left_raw"`, `"right_final"`, ...).
+    #[func]
+    pub fn wire_pipeline(
+        parent: Gd<Node>,
+        left_controller: Gd<Node3D>,
+        right_controller: Gd<Node3D>,
+        rig: Gd<VRArmRig>,
+    ) -> VarDictionary {
+        let mut parent = parent;
+        let mut markers = VarDictionary::new();
+        let mut marker = |name: String| {
+            let mut m = Marker3D::new_alloc();
+            m.set_name(name.as_str());
+            parent.add_child(&m);
+            markers.set(name.as_str(), &m.to_variant());
+            m
+        };
+        let mut m = std::collections::HashMap::new();
+        for stage in ["raw", "avoided", "clamped", "final", "hint"] {
+            for side in ["left", "right"] {
+                let name = format!("{side}_{stage}");
+                m.insert(name.clone(), marker(name));
+            }
+        }
+        let get = |side: &str, stage: &str| m[&format!("{side}_{stage}")].to_variant();
+        let mut ct = ControllerTargets::new_alloc();
+        ct.set_name("ControllerTargets");
+        ct.set("left_controller", &left_controller.to_variant());
+        ct.set("right_controller", &right_controller.to_variant());
+        ct.set("left_output", &get("left", "raw"));
+        ct.set("right_output", &get("right", "raw"));
+        let ba = BodyAvoidance::new_alloc().upcast::<Node3D>();
+        let rc = ReachClamp::new_alloc().upcast::<Node3D>();
+        let tr = TargetRouter::new_alloc().upcast::<Node3D>();
+        let eh = ElbowHintSolver::new_alloc().upcast::<Node3D>();
+        let chain = [
+            (ba.clone(), "BodyAvoidance", "raw", "avoided", true),
+            (rc.clone(), "ReachClamp", "avoided", "clamped", true),
+            (tr.clone(), "TargetRouter", "clamped", "final", false),
+            (eh.clone(), "ElbowHintSolver", "final", "hint", true),
+        ];
+        for (mut stage, name, from, to, needs_rig) in chain {
+            stage.set_name(name);
+            for side in ["left", "right"] {
+                stage.set(&format!("{side}_input"), &get(side, from));
+                stage.set(&format!("{side}_output"), &get(side, to));
+            }
+            if needs_rig {
+                stage.set("rig", &rig.to_variant());
+            }
+        }
+        for node in [
+            ct.clone().upcast::<Node3D>(),
+            ba.clone(),
+            rc.clone(),
+            tr.clone(),
+            eh.clone(),
+        ] {
+            parent.add_child(&node);
+        }
+        let mut rig = rig;
+        rig.set("left_target", &get("left", "final"));
+        rig.set("right_target", &get("right", "final"));
+        rig.set("left_hint", &get("left", "hint"));
+        rig.set("right_hint", &get("right", "hint"));
+        let mut out = VarDictionary::new();
+        for (k, v) in [
+            ("controller_targets", ct.to_variant()),
+            ("body_avoidance", ba.to_variant()),
+            ("reach_clamp", rc.to_variant()),
+            ("router", tr.to_variant()),
+            ("elbow_hints", eh.to_variant()),
+            ("markers", markers.to_variant()),
+        ] {
+            out.set(k, &v);
+        }
+        out
+    }
+}
+
+/// A hidden copy of the skeleton's bones (no meshes, no modifiers): the source rig whose fingers
+/// the hand-pose drivers curl and `HandPoseCopy` copies.
+fn hand_pose_source(skeleton: &Gd<Skeleton3D>) -> Gd<Skeleton3D> {
+    let mut s = Skeleton3D::new_alloc();
+    s.set_name("HandPoseSource");
+    s.set_visible(false);
+    for i in 0..skeleton.get_bone_count() {
+        s.add_bone(&skeleton.get_bone_name(i));
+    }
+    for i in 0..skeleton.get_bone_count() {
+        s.set_bone_parent(i, skeleton.get_bone_parent(i));
+        s.set_bone_rest(i, skeleton.get_bone_rest(i));
+    }
+    s.reset_bone_poses();
+    s
+}
+
+/// The first descendant of `root` of class `T` (depth first).
+fn find_descendant<T: GodotClass + Inherits<Node>>(root: &Gd<Node>) -> Option<Gd<T>> {
+    for child in root.get_children().iter_shared() {
+        if let Ok(found) = child.clone().try_cast::<T>() {
+            return Some(found);
+        }
+        if let Some(found) = find_descendant::<T>(&child) {
+            return Some(found);
+        }
+    }
+    None
+}
+
+/// Editor plugin: Project > Tools > "vr_arms: Set up selected Skeleton3D".
+#[derive(GodotClass)]
+#[class(base = EditorPlugin, tool, init)]
+pub struct VRArmsEditorPlugin {
+    base: Base<EditorPlugin>,
+}
+
+const MENU_ITEM: &str = "vr_arms: Set up selected Skeleton3D";
+
+#[godot_api]
+impl IEditorPlugin for VRArmsEditorPlugin {
+    fn enter_tree(&mut self) {
+        let callable = self.base().callable("setup_selected");
+        self.base_mut().add_tool_menu_item(MENU_ITEM, &callable);
+    }
+
+    fn exit_tree(&mut self) {
+        self.base_mut().remove_tool_menu_item(MENU_ITEM);
+    }
+}
+
+#[godot_api]
+impl VRArmsEditorPlugin {
+    /// Sets up the selected Skeleton3D (or the first one under the selected node).
+    #[func]
+    fn setup_selected(&mut self) {
+        let Some(selection) = EditorInterface::singleton().get_selection() else {
+            return;
+        };
+        let skeleton = selection.get_selected_nodes().iter_shared().find_map(|n| {
+            n.clone()
+                .try_cast::<Skeleton3D>()
+                .ok()
+                .or_else(|| find_descendant::<Skeleton3D>(&n))
+        });
+        match skeleton {
+            Some(s) => {
+                let created = VRArmsSetup::setup_skeleton(s, None);
+                if !created.is_empty() {
+                    godot_print!("vr_arms: set up {} nodes", created.len());
+                }
+            }
+            None => {
+                godot_error!("vr_arms: select a Skeleton3D (or a character containing one) first")
+            }
+        }
+    }
+}
