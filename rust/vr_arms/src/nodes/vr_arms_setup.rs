@@ -104,7 +104,7 @@ impl VRArmsSetup {
                 .get_children()
                 .iter_shared()
                 .filter_map(|c| c.try_cast::<XrController3D>().ok())
-                .find(|c| c.get_tracker().to_string() == tracker);
+                .find(|c| c.get_tracker() == tracker);
             let c = found.unwrap_or_else(|| {
                 let mut c = XrController3D::new_alloc();
                 c.set_name(name);
