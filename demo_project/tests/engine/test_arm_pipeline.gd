@@ -183,8 +183,10 @@ func test_shipped_profiles_load() -> void:
 	var p := make_pipeline_rig()
 	for name in ["local_player", "remote_player"]:
 		var path := "res://addons/vr_arms/profiles/%s.toml" % name
-		for stage in [p.controller_targets, p.body_avoidance, p.reach_clamp, p.router, p.elbow_hints, p.rig]:
-			check(stage.load_profile(path), "%s loads %s" % [stage.name, path])
+		for stage in [p.controller_targets, p.body_avoidance, p.reach_clamp, p.router, p.elbow_hints, p.rig, BodyFollow.new(), UpperBodyFollow.new(), ClavicleFollow.new(), ForearmTwist.new()]:
+			check(stage.load_profile(path), "%s loads %s" % [stage.get_class(), path])
+			if not stage.is_inside_tree():
+				stage.free()
 	check(p.reach_clamp.exact_hands_mode == false, "remote profile: full clamp mode")
 	await frames(1)
 

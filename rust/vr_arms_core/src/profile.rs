@@ -8,11 +8,16 @@
 use serde::{Deserialize, Serialize};
 
 use crate::body_avoidance::BodyAvoidanceSettings;
+use crate::body_follow::BodyFollowSettings;
+use crate::clavicle_follow::ClavicleFollowSettings;
 use crate::controller_targets::ControllerTargetsSettings;
 use crate::elbow_hint::ElbowHintSettings;
+use crate::forearm_twist::ForearmTwistSettings;
+use crate::hand_pose::HandPoseSettings;
 use crate::reach_clamp::ReachClampSettings;
 use crate::soft_ik::SoftIkSettings;
 use crate::target_router::TargetRouterSettings;
+use crate::upper_body_follow::UpperBodyFollowSettings;
 
 /// Largest profile accepted (bytes); a larger file is refused before parsing.
 pub const MAX_PROFILE_BYTES: usize = 1 << 20;
@@ -27,6 +32,11 @@ pub struct ArmProfile {
     pub target_router: TargetRouterSettings,
     pub elbow_hint: ElbowHintSettings,
     pub soft_ik: SoftIkSettings,
+    pub body_follow: BodyFollowSettings,
+    pub upper_body_follow: UpperBodyFollowSettings,
+    pub clavicle_follow: ClavicleFollowSettings,
+    pub forearm_twist: ForearmTwistSettings,
+    pub hand_pose: HandPoseSettings,
 }
 
 /// Why a profile could not be read.
@@ -68,6 +78,11 @@ impl ArmProfile {
         self.target_router.validate();
         self.elbow_hint.validate();
         self.soft_ik.validate();
+        self.body_follow.validate();
+        self.upper_body_follow.validate();
+        self.clavicle_follow.validate();
+        self.forearm_twist.validate();
+        self.hand_pose.validate();
     }
 }
 
@@ -103,6 +118,11 @@ mod tests {
         p.reach_clamp.exact_hands_mode = false;
         p.elbow_hint.forearm_cue_weight = 0.7;
         p.controller_targets.left.position_offset = [0.01, -0.02, 0.05];
+        p.body_follow.hands_weight_max = 0.4;
+        p.upper_body_follow.yaw_weights = [0.2, 0.3, 0.5];
+        p.clavicle_follow.max_follow_deg = 15.0;
+        p.forearm_twist.lower_arm_weight = 0.6;
+        p.hand_pose.wrist_weight = 0.5;
         let text = p.to_toml_string();
         let back = ArmProfile::from_toml_str(&text).unwrap();
         assert_eq!(back, p);

@@ -6,6 +6,7 @@ use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollow
 
 use crate::convert::{to_quaternion, to_vector3};
 use crate::nodes::common::{alive, read_pose};
+use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -147,6 +148,21 @@ impl BodyFollow {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Loads the `[body_follow]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("BodyFollow", &path, |p| {
+            self.set_core_settings(&p.body_follow)
+        })
+    }
+
+    /// Saves these settings into the `[body_follow]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        store_profile("BodyFollow", &path, |p| p.body_follow = s)
     }
 
     settings_bridge!(BodyFollowSettings {

@@ -8,6 +8,7 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
+use crate::nodes::common::{apply_profile, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -131,6 +132,21 @@ impl ClavicleFollow {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Loads the `[clavicle_follow]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("ClavicleFollow", &path, |p| {
+            self.set_core_settings(&p.clavicle_follow)
+        })
+    }
+
+    /// Saves these settings into the `[clavicle_follow]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        store_profile("ClavicleFollow", &path, |p| p.clavicle_follow = s)
     }
 
     settings_bridge!(ClavicleFollowSettings {

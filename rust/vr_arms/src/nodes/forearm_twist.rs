@@ -6,6 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
+use crate::nodes::common::{apply_profile, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -162,6 +163,21 @@ impl ForearmTwist {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Loads the `[forearm_twist]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("ForearmTwist", &path, |p| {
+            self.set_core_settings(&p.forearm_twist)
+        })
+    }
+
+    /// Saves these settings into the `[forearm_twist]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        store_profile("ForearmTwist", &path, |p| p.forearm_twist = s)
     }
 
     settings_bridge!(ForearmTwistSettings {

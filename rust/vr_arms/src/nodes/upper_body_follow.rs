@@ -6,6 +6,7 @@ use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowS
 
 use crate::convert::{pose, to_quaternion};
 use crate::nodes::common::read_pose;
+use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -122,6 +123,21 @@ impl UpperBodyFollow {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Loads the `[upper_body_follow]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("UpperBodyFollow", &path, |p| {
+            self.set_core_settings(&p.upper_body_follow)
+        })
+    }
+
+    /// Saves these settings into the `[upper_body_follow]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        store_profile("UpperBodyFollow", &path, |p| p.upper_body_follow = s)
     }
 
     settings_bridge!(UpperBodyFollowSettings {

@@ -1,0 +1,82 @@
+//! Property tests of the upper-body stages: every output finite for any input; the twist
+//! distribution adds up.
+
+use glam::{Quat, Vec3};
+use proptest::prelude::*;
+use vr_arms_core::Side;
+use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
+use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
+use vr_arms_core::forearm_twist::ForearmTwist;
+use vr_arms_core::pose::Pose;
+use vr_arms_core::upper_body_follow::UpperBodyFollow;
+
+fn wild() -> impl Strategy<Value = f32> {
+    prop_oneof![
+        8 => -5.0f32..5.0,
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(-1e9f32),
+        1 => Just(0.0f32),
+    ]
+}
+
+fn wild_vec() -> impl Strategy<Value = Vec3> {
+    [wild(), wild(), wild()].prop_map(Vec3::from_array)
+}
+
+fn wild_quat() -> impl Strategy<Value = Quat> {
+    [wild(), wild(), wild(), wild()].prop_map(|q| Quat::from_xyzw(q[0], q[1], q[2], q[3]))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn body_follow_is_finite(head_p in wild_vec(), head_q in wild_quat(), l in wild_vec(), r in wild_vec(), floor in wild(), dt in wild()) {
+        let mut b = BodyFollow::default();
+        for _ in 0..3 {
+            let out = b.update(&BodyFollowInput { head: Pose::new(head_p, head_q), left_hand: Some(l), right_hand: Some(r), floor_y: floor }, dt);
+            prop_assert!(out.root.is_finite() && out.yaw.is_finite() && out.hands_weight.is_finite());
+        }
+    }
+
+    #[test]
+    fn upper_body_is_finite(body in wild_quat(), head in wild_quat(), parent in wild_quat(), a in wild_quat(), b in wild_quat()) {
+        let out = UpperBodyFollow::default().solve(body, head, parent, [Some(a), None, Some(b)]);
+        for q in out.into_iter().flatten() {
+            prop_assert!(q.is_finite() && (q.length() - 1.0).abs() < 1e-3);
+        }
+    }
+
+    #[test]
+    fn clavicle_is_finite(c in wild_vec(), cq in wild_quat(), pq in wild_quat(), s in wild_vec(), t in wild_vec(), len in wild(), up in wild_vec()) {
+        let out = ClavicleFollow::default().update(&ClavicleInput {
+            clavicle_position: c, clavicle_rotation: cq, parent_rotation: pq, shoulder: s, target: t, arm_length: len, up,
+        });
+        prop_assert!(out.local_rotation.is_finite() && out.yaw.is_finite() && out.pitch.is_finite());
+    }
+
+    #[test]
+    fn twist_is_finite(hand in wild_quat(), rest in wild_quat(), axis in wild_vec(), dt in wild()) {
+        let mut t = ForearmTwist::default();
+        let out = t.update(Side::Right, hand, rest, axis, dt);
+        prop_assert!(out.distributed.is_finite() && out.wrist_twist.is_finite());
+    }
+
+    /// Within the limits the distributed twist converges to the wrist's whole twist, and the wrist
+    /// joint keeps only the share the forearm does not take.
+    #[test]
+    fn twist_distribution_sums_to_the_wrist_twist(angle in -1.5f32..1.5) {
+        let mut t = ForearmTwist::default();
+        let hand = Quat::from_rotation_y(angle);
+        let mut out = t.update(Side::Left, hand, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        for _ in 0..90 {
+            out = t.update(Side::Left, hand, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        }
+        let w = t.settings.lower_arm_weight;
+        let forearm = out.distributed * w;
+        let wrist = out.wrist_twist - forearm;
+        prop_assert!((out.distributed - angle).abs() < 1e-3, "converged: {} vs {}", out.distributed, angle);
+        prop_assert!(wrist.abs() <= angle.abs() * (1.0 - w) + 1e-3);
+    }
+}
