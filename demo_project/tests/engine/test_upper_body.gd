@@ -99,9 +99,11 @@ func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -
 	add_child(bf)
 	var sim: XRTrackingSimulator = p.simulator
 	sim.set_head_pose(Transform3D(_camera_looking(30.0), Vector3(0.5, 1.65, 0.2)))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.75, 0.95, 0.2)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.25, 0.95, 0.2)))
-	await frames(90)
+	# Hands hanging at the sides of a body turned the same way as the head.
+	var turn := Basis(Vector3.UP, deg_to_rad(30.0))
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
+	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
+	await seconds(1.0)
 	var avatar: Node3D = p.avatar
 	var f := avatar.global_basis * Vector3.BACK
 	check_near(rad_to_deg(atan2(f.x, f.z)), 30.0, 1.0, "at rest the body faces where the head looks")
@@ -111,7 +113,7 @@ func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -
 	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.4, 1.45, 0.7)))
 	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.3, 1.42, 0.65)))
 	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
-	await frames(90)
+	await seconds(1.0)
 	f = avatar.global_basis * Vector3.BACK
 	var yaw := rad_to_deg(atan2(f.x, f.z))
 	check(yaw < -5.0, "body turned toward the hands (yaw %.1f deg)" % yaw)

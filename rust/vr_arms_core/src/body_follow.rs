@@ -27,8 +27,14 @@ pub struct BodyFollowSettings {
     pub response_time_s: f32,
     /// Fastest body turn (degrees per second).
     pub max_turn_speed_deg_per_s: f32,
-    /// Largest weight of the hands' yaw (0 = headset only).
+    /// Largest weight of the hands' yaw when aiming (0 = headset only).
     pub hands_weight_max: f32,
+    /// Weight of the wrist-to-wrist line's normal at any hand position (hands hanging at the
+    /// sides span the body, so the line's normal is the torso's forward), scaled by how far
+    /// apart the wrists are.
+    pub hands_weight_rest: f32,
+    /// Wrists this far apart (metres, horizontally) give the line full confidence; 0.1 m, none.
+    pub wrist_span_full_m: f32,
     /// Hands this far in front of the head (metres, body forward) start to count ...
     pub hands_forward_start_m: f32,
     /// ... and count fully from here.
@@ -51,6 +57,8 @@ impl Default for BodyFollowSettings {
             response_time_s: 0.2,
             max_turn_speed_deg_per_s: 540.0,
             hands_weight_max: 0.6,
+            hands_weight_rest: 0.8,
+            wrist_span_full_m: 0.35,
             hands_forward_start_m: 0.15,
             hands_forward_full_m: 0.45,
             hands_raise_start_m: -0.75,
@@ -73,6 +81,10 @@ impl BodyFollowSettings {
             d.max_turn_speed_deg_per_s,
         );
         self.hands_weight_max = finite_clamp(self.hands_weight_max, 0.0, 1.0, d.hands_weight_max);
+        self.hands_weight_rest =
+            finite_clamp(self.hands_weight_rest, 0.0, 1.0, d.hands_weight_rest);
+        self.wrist_span_full_m =
+            finite_clamp(self.wrist_span_full_m, 0.11, 3.0, d.wrist_span_full_m);
         self.hands_forward_start_m = finite_clamp(
             self.hands_forward_start_m,
             -1.0,
@@ -179,16 +191,23 @@ impl BodyFollow {
         let forwardness =
             inverse_lerp_clamped(s.hands_forward_start_m, s.hands_forward_full_m, local.z);
         let raise = inverse_lerp_clamped(s.hands_raise_start_m, s.hands_raise_full_m, local.y);
-        let weight = s.hands_weight_max * forwardness * raise;
-        let Some(mid_dir) = direction(Vec3::new(mid.x, 0.0, mid.z)) else {
+        let aim_weight = s.hands_weight_max * forwardness * raise;
+        // The wrist line's normal, turned to agree with the head (crossed hands swap the ends).
+        let head_dir = Vec3::new(head_yaw.sin(), 0.0, head_yaw.cos());
+        let line = (l - r).cross(Vec3::Y);
+        let span = Vec3::new(l.x - r.x, 0.0, l.z - r.z).length();
+        let line_conf = inverse_lerp_clamped(0.1, s.wrist_span_full_m, span);
+        let line_dir = direction(Vec3::new(line.x, 0.0, line.z))
+            .map(|d| if d.dot(head_dir) < 0.0 { -d } else { d });
+        let mid_dir = direction(Vec3::new(mid.x, 0.0, mid.z)).filter(|_| forwardness > 0.0);
+        let weight = (s.hands_weight_rest * line_conf).max(aim_weight);
+        let blended = line_dir
+            .map(|d| d * line_conf * s.wrist_line_weight)
+            .unwrap_or(Vec3::ZERO)
+            + mid_dir.map(|d| d * forwardness).unwrap_or(Vec3::ZERO);
+        let Some(dir) = direction(blended) else {
             return (head_yaw, 0.0);
         };
-        // The wrist line's normal, turned to agree with the midpoint direction (crossed hands).
-        let line = (l - r).cross(Vec3::Y);
-        let line_dir = direction(Vec3::new(line.x, 0.0, line.z))
-            .map(|d| if d.dot(mid_dir) < 0.0 { -d } else { d })
-            .unwrap_or(mid_dir);
-        let dir = direction(mid_dir + line_dir * s.wrist_line_weight).unwrap_or(mid_dir);
         let max = s.max_hands_offset_deg.to_radians();
         let offset = wrap_angle(yaw_of(dir) - head_yaw).clamp(-max, max);
         (head_yaw + offset, weight)
@@ -279,19 +298,34 @@ mod tests {
     }
 
     #[test]
-    fn at_rest_the_body_follows_the_headset() {
+    fn at_rest_the_body_follows_the_headset_and_the_hands() {
         let mut body = BodyFollow::default();
-        let rest = |yaw: f32| BodyFollowInput {
-            head: head_facing(yaw),
-            left_hand: Some(Vec3::new(0.25, 0.9, 0.0)),
-            right_hand: Some(Vec3::new(-0.25, 0.9, 0.0)),
-            floor_y: 0.0,
+        // Head and hands (hanging at the sides) turned together: a real body turn.
+        let rest = |yaw: f32, hands_yaw: f32| {
+            let r = Quat::from_rotation_y(hands_yaw);
+            BodyFollowInput {
+                head: head_facing(yaw),
+                left_hand: Some(r * Vec3::new(0.25, 0.9, 0.0)),
+                right_hand: Some(r * Vec3::new(-0.25, 0.9, 0.0)),
+                floor_y: 0.0,
+            }
         };
-        run(&mut body, &rest(0.0), 1.0, 90.0);
-        let out = run(&mut body, &rest(1.0), 1.0, 90.0);
+        run(&mut body, &rest(0.0, 0.0), 1.0, 90.0);
+        let out = run(&mut body, &rest(1.0, 1.0), 1.0, 90.0);
         assert!((out.yaw - 1.0).abs() < 0.01, "{}", out.yaw);
-        assert_eq!(out.hands_weight, 0.0);
         assert!(out.root.position.y == 0.0);
+        // The head turned alone (looking aside): the torso turns only part of the way.
+        let out = run(&mut body, &rest(1.0, 0.0), 1.0, 90.0);
+        assert!(out.yaw > 0.2 && out.yaw < 0.8, "{}", out.yaw);
+        // Without hands, the headset alone decides.
+        let alone = BodyFollowInput {
+            left_hand: None,
+            right_hand: None,
+            ..rest(0.4, 0.0)
+        };
+        let out = run(&mut body, &alone, 1.0, 90.0);
+        assert!((out.yaw - 0.4).abs() < 0.01);
+        assert_eq!(out.hands_weight, 0.0);
     }
 
     #[test]

@@ -62,7 +62,7 @@ impl Default for ElbowHintSettings {
             pole_outward: 0.45,
             overhead_start_dot: 0.35,
             overhead_full_dot: 0.75,
-            forearm_cue_weight: 0.5,
+            forearm_cue_weight: 1.0,
             forearm_axis: [0.0, 1.0, 0.0],
             smoothing_rate: 30.0,
             avoidance_enabled: true,

@@ -6,8 +6,11 @@
 //! cargo xtask build [--release]   build the extension into addons/vr_arms/bin (atomic replace)
 //! cargo xtask godot           find or fetch Godot 4.6 and print how it is run
 //! cargo xtask engine-test     build and run only the engine tests in headless Godot
+//! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md
+//! cargo xtask bench           core benchmarks + instruction counts -> docs/performance.md
 //! ```
 
+mod bench;
 mod build;
 mod engine;
 mod godot;
@@ -27,6 +30,21 @@ fn main() -> ExitCode {
         "engine-test" => engine::run_engine_tests(rest),
         "demo" => engine::run_demo(rest),
         "test" => test_all(rest),
+        "eval" => run(cargo()
+            .args([
+                "run",
+                "--release",
+                "--quiet",
+                "--package",
+                "vr_arms_eval",
+                "--bin",
+                "vr_arms_eval",
+                "--",
+                "--markdown",
+                "docs/evaluation.md",
+            ])
+            .args(rest)),
+        "bench" => bench::run_benchmarks(),
         "help" | "--help" | "-h" => {
             println!("{}", HELP);
             Ok(())
@@ -47,7 +65,9 @@ const HELP: &str = "usage: cargo xtask <command>
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
   build [--release]  build the GDExtension into addons/vr_arms/bin
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
-  engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)";
+  engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
+  eval [clips...]    evaluate on motion capture (default ../shared/mocap), write docs/evaluation.md
+  bench              core benchmarks and instruction counts, write docs/performance.md";
 
 /// The repository root (the workspace holding this crate).
 pub fn repo_root() -> PathBuf {

@@ -1,0 +1,197 @@
+//! Core benchmarks: the two-bone solve, one arm through the whole target pipeline, and a full
+//! avatar frame (both arms, body follow, spine, clavicles, twist, 30 finger bones).
+//!
+//! `vr_arms_bench` prints medians of repeated timed batches (ns per operation); ratios between
+//! the rows of one run are what to compare on a noisy machine. `vr_arms_bench --frames N` just
+//! runs N full-avatar frames, for instruction counting under callgrind.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use glam::{Quat, Vec3};
+use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
+use vr_arms_core::body_frame::BodyFrame;
+use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
+use vr_arms_core::forearm_twist::ForearmTwist;
+use vr_arms_core::hand_pose::{HandPoseSettings, blend_copy, curl_angle, curled_local};
+use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
+use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::upper_body_follow::UpperBodyFollow;
+use vr_arms_core::{PerSide, Pose, Side};
+
+struct Avatar {
+    pipeline: ArmPipeline,
+    body: BodyFollow,
+    upper: UpperBodyFollow,
+    clavicle: ClavicleFollow,
+    twist: ForearmTwist,
+    fingers: [Quat; 30],
+}
+
+impl Avatar {
+    fn new() -> Self {
+        Self {
+            pipeline: ArmPipeline::new(&ArmProfile::default(), &reference_rig()),
+            body: BodyFollow::default(),
+            upper: UpperBodyFollow::default(),
+            clavicle: ClavicleFollow::default(),
+            twist: ForearmTwist::default(),
+            fingers: [Quat::IDENTITY; 30],
+        }
+    }
+
+    /// One frame of everything an avatar runs, at time `t`.
+    fn frame(&mut self, t: f32, dt: f32, one_arm_only: bool) -> f32 {
+        let (l, r) = controllers(t);
+        let input = PipelineInput {
+            body: BodyFrame::new(Pose::IDENTITY),
+            skeleton: Pose::IDENTITY,
+            up: Vec3::Y,
+            controllers: PerSide::new(Some(l), if one_arm_only { None } else { Some(r) }),
+            overrides: PerSide::default(),
+            bones: reference_rig(),
+        };
+        let out = self.pipeline.update(&input, dt);
+        let mut acc = out.left.map(|a| a.solve.hand.position.x).unwrap_or(0.0);
+        if one_arm_only {
+            return acc;
+        }
+        let head = Pose::new(
+            Vec3::new(0.0, 1.65, 0.0),
+            Quat::from_rotation_y(3.0 + 0.3 * t.sin()),
+        );
+        let b = self.body.update(
+            &BodyFollowInput {
+                head,
+                left_hand: Some(l.position),
+                right_hand: Some(r.position),
+                floor_y: 0.0,
+            },
+            dt,
+        );
+        let spine = self.upper.solve(
+            b.root.rotation,
+            head.rotation,
+            Quat::IDENTITY,
+            [Some(Quat::IDENTITY); 3],
+        );
+        acc += spine[2].map(|q| q.x).unwrap_or(0.0);
+        for side in Side::BOTH {
+            let target = if side == Side::Left {
+                l.position
+            } else {
+                r.position
+            };
+            let c = self.clavicle.update(&ClavicleInput {
+                clavicle_position: Vec3::new(0.03 * side.sign(), 1.41, 0.0),
+                clavicle_rotation: Quat::IDENTITY,
+                parent_rotation: Quat::IDENTITY,
+                shoulder: Vec3::new(0.17 * side.sign(), 1.41, 0.0),
+                target,
+                arm_length: 0.52,
+                up: Vec3::Y,
+            });
+            let tw = self.twist.update(
+                side,
+                Quat::from_rotation_y(0.8 * t.sin()),
+                Quat::IDENTITY,
+                Vec3::Y,
+                dt,
+            );
+            acc += c.local_rotation.y + tw.distributed;
+        }
+        let settings = HandPoseSettings::default();
+        for (i, f) in self.fingers.iter_mut().enumerate() {
+            let curl = curled_local(
+                Quat::IDENTITY,
+                Quat::IDENTITY,
+                Vec3::X,
+                Vec3::NEG_Y,
+                curl_angle(&settings, i % 15, 0.7, 0.3),
+            );
+            *f = blend_copy(*f, curl, 1.0, 1.0);
+            acc += f.z;
+        }
+        acc
+    }
+}
+
+fn controllers(t: f32) -> (Pose, Pose) {
+    let l = Pose::new(
+        Vec3::new(
+            0.3 + 0.15 * (t * 2.0).sin(),
+            1.2 + 0.3 * (t * 1.3).sin(),
+            0.3 + 0.1 * t.cos(),
+        ),
+        Quat::from_rotation_x(0.5 * t.sin()),
+    );
+    let r = Pose::new(
+        Vec3::new(-0.3 - 0.1 * (t * 1.7).cos(), 1.1 + 0.2 * t.sin(), 0.35),
+        Quat::from_rotation_z(0.4 * t.cos()),
+    );
+    (l, r)
+}
+
+/// Median ns per call of `f` over `batches` batches of `per_batch` calls.
+fn measure(batches: usize, per_batch: usize, mut f: impl FnMut(usize) -> f32) -> f64 {
+    let mut times = Vec::with_capacity(batches);
+    let mut sink = 0.0f32;
+    for b in 0..batches {
+        let start = Instant::now();
+        for i in 0..per_batch {
+            sink += f(b * per_batch + i);
+        }
+        times.push(start.elapsed().as_nanos() as f64 / per_batch as f64);
+    }
+    black_box(sink);
+    times.sort_by(|a, b| a.total_cmp(b));
+    times[times.len() / 2]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(i) = args.iter().position(|a| a == "--frames") {
+        let n: usize = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+        let mut avatar = Avatar::new();
+        let mut sink = 0.0;
+        for k in 0..n {
+            sink += avatar.frame(k as f32 / 90.0, 1.0 / 90.0, false);
+        }
+        black_box(sink);
+        return;
+    }
+    let pose = ArmPose {
+        shoulder: Vec3::new(0.17, 1.41, 0.0),
+        elbow: Vec3::new(0.45, 1.41, 0.0),
+        wrist: Vec3::new(0.69, 1.41, 0.0),
+        hinge: Vec3::NEG_Y,
+    };
+    let two_bone = measure(31, 20_000, |i| {
+        let t = i as f32 * 0.001;
+        let goal = TwoBoneGoal {
+            target: black_box(Vec3::new(0.3 + 0.1 * t.sin(), 1.2, 0.3)),
+            pole: Vec3::new(0.2, -1.0, -0.3),
+        };
+        solve_two_bone(black_box(&pose), &goal).wrist.x
+    });
+    let mut one_arm = Avatar::new();
+    let arm = measure(31, 5_000, |i| {
+        one_arm.frame(i as f32 / 90.0, 1.0 / 90.0, true)
+    });
+    let mut avatar = Avatar::new();
+    let full = measure(31, 2_000, |i| {
+        avatar.frame(i as f32 / 90.0, 1.0 / 90.0, false)
+    });
+    println!("| work | median ns | ratio to the two-bone solve |");
+    println!("|---|---|---|");
+    println!("| two-bone solve (one arm) | {two_bone:.0} | 1.0 |");
+    println!(
+        "| one arm: controller targets, body avoidance, reach clamp, router, elbow hint, soft IK, solve | {arm:.0} | {:.1} |",
+        arm / two_bone
+    );
+    println!(
+        "| full avatar: both arms, body follow, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
+        full / two_bone
+    );
+}

@@ -1,0 +1,204 @@
+//! One motion-capture clip turned into what a headset would report and what really happened.
+
+use glam::{Quat, Vec3};
+use vr_arms_core::{ArmBones, PerSide, Pose, Side};
+
+use crate::bvh::Bvh;
+
+/// The two skeleton families of `../shared/mocap` (see its README).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// "Daz-friendly": centimetres, frame 0 is an added T-pose.
+    Daz,
+    /// "MotionBuilder-friendly": CMU units of 0.056444 m.
+    MotionBuilder,
+}
+
+/// Joint indices the evaluation reads.
+#[derive(Clone, Copy, Debug)]
+struct Joints {
+    chest: usize,
+    head: usize,
+    eyes: Option<(usize, usize)>,
+    clavicle: [usize; 2],
+    upper: [usize; 2],
+    lower: [usize; 2],
+    hand: [usize; 2],
+}
+
+/// A clip ready for evaluation.
+pub struct Clip {
+    pub name: String,
+    pub family: Family,
+    pub bvh: Bvh,
+    pub unit_m: f32,
+    /// Seconds per frame actually used.
+    pub frame_time: f32,
+    pub first_frame: usize,
+    joints: Joints,
+    rest: Vec<Vec3>,
+}
+
+/// The fixed grip offset: the controller's grip centre relative to the wrist, in the hand
+/// bone's frame (+Y along the fingers), metres. The same for every clip.
+pub const GRIP_OFFSET: Vec3 = Vec3::new(0.0, 0.08, -0.02);
+
+/// What one frame gives: truth and tracked input (world space, metres).
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    pub headset: Pose,
+    pub head: Vec3,
+    /// Controller poses (OpenXR grip convention: -Z along the fist, +Y up).
+    pub controllers: PerSide<Pose>,
+    pub chest: Pose,
+    pub clavicle: PerSide<Pose>,
+    pub shoulder: PerSide<Vec3>,
+    pub elbow: PerSide<Vec3>,
+    pub wrist: PerSide<Vec3>,
+    /// Hand-bone frame (+Y along the hand) of the true wrist.
+    pub hand: PerSide<Quat>,
+}
+
+/// Rotation taking a bone-aligned frame (+Y along the bone) onto the BVH rest direction of an
+/// arm (+X for the left arm, -X for the right).
+pub fn align(side: Side) -> Quat {
+    Quat::from_rotation_z(-side.sign() * std::f32::consts::FRAC_PI_2)
+}
+
+/// The controller's rotation for a hand frame: the inverse of the default `ControllerTargets`
+/// calibration (-90 degrees about X), so the default calibration maps it back onto the hand.
+pub fn grip_from_hand(hand: Quat) -> Quat {
+    hand * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)
+}
+
+impl Clip {
+    pub fn load(path: &std::path::Path) -> Result<Clip, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let bvh = Bvh::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default();
+        Self::from_bvh(name, bvh)
+    }
+
+    pub fn from_bvh(name: String, bvh: Bvh) -> Result<Clip, String> {
+        let j = |n: &str| bvh.joint(n).ok_or(format!("{name}: no joint {n}"));
+        let (family, unit_m, joints) = if bvh.joint("lShldr").is_some() {
+            let joints = Joints {
+                chest: j("chest")?,
+                head: j("head")?,
+                eyes: Some((j("leftEye")?, j("rightEye")?)),
+                clavicle: [j("lCollar")?, j("rCollar")?],
+                upper: [j("lShldr")?, j("rShldr")?],
+                lower: [j("lForeArm")?, j("rForeArm")?],
+                hand: [j("lHand")?, j("rHand")?],
+            };
+            (Family::Daz, 0.01, joints)
+        } else {
+            let joints = Joints {
+                chest: j("Spine1")?,
+                head: j("Head")?,
+                eyes: None,
+                clavicle: [j("LeftShoulder")?, j("RightShoulder")?],
+                upper: [j("LeftArm")?, j("RightArm")?],
+                lower: [j("LeftForeArm")?, j("RightForeArm")?],
+                hand: [j("LeftHand")?, j("RightHand")?],
+            };
+            (Family::MotionBuilder, 0.056444, joints)
+        };
+        // The salsa clip is really 60 fps although its header says 120 (mocap README).
+        let frame_time = if name.contains("salsa") {
+            1.0 / 60.0
+        } else {
+            bvh.frame_time
+        };
+        let first_frame = if family == Family::Daz { 1 } else { 0 };
+        let rest = bvh.rest(unit_m);
+        Ok(Clip {
+            name,
+            family,
+            bvh,
+            unit_m,
+            frame_time,
+            first_frame,
+            joints,
+            rest,
+        })
+    }
+
+    pub fn frame_count(&self) -> usize {
+        self.bvh.frames.len().saturating_sub(self.first_frame)
+    }
+
+    /// Rest-pose arm bones in bone-aligned frames (the avatar built with the clip's own bone
+    /// lengths), world = skeleton space.
+    pub fn rest_arms(&self) -> PerSide<ArmBones> {
+        let arm = |side: Side| {
+            let i = side.index();
+            let a = align(side);
+            ArmBones {
+                parent: Pose::new(self.rest[self.joints.clavicle[i]], a),
+                upper: Pose::new(self.rest[self.joints.upper[i]], a),
+                lower: Pose::new(self.rest[self.joints.lower[i]], a),
+                hand: Pose::new(self.rest[self.joints.hand[i]], a),
+            }
+        };
+        PerSide::new(arm(Side::Left), arm(Side::Right))
+    }
+
+    /// Rest positions of chest, head and both shoulders (for the body model).
+    pub fn rest_torso(&self) -> (Vec3, Vec3, PerSide<Vec3>) {
+        let j = &self.joints;
+        (
+            self.rest[j.chest],
+            self.headset_rest(),
+            PerSide::new(self.rest[j.upper[0]], self.rest[j.upper[1]]),
+        )
+    }
+
+    fn headset_rest(&self) -> Vec3 {
+        match self.joints.eyes {
+            Some((l, r)) => (self.rest[l] + self.rest[r]) * 0.5,
+            None => self.rest[self.joints.head] + Vec3::new(0.0, 0.10, 0.08),
+        }
+    }
+
+    /// Frame `k` (0-based after the skipped T-pose).
+    pub fn frame(&self, k: usize) -> Frame {
+        let pose = self.bvh.pose(k + self.first_frame, self.unit_m);
+        let j = &self.joints;
+        let (head_pos, head_rot) = pose[j.head];
+        let headset_pos = match j.eyes {
+            Some((l, r)) => (pose[l].0 + pose[r].0) * 0.5,
+            None => head_pos + head_rot * Vec3::new(0.0, 0.10, 0.08),
+        };
+        let per = |f: &dyn Fn(Side) -> Vec3| PerSide::new(f(Side::Left), f(Side::Right));
+        let hand = |side: Side| (pose[j.hand[side.index()]].1 * align(side)).normalize();
+        let controller = |side: Side| {
+            let h = hand(side);
+            Pose::new(
+                pose[j.hand[side.index()]].0 + h * GRIP_OFFSET,
+                grip_from_hand(h),
+            )
+        };
+        Frame {
+            // The head faces +Z at rest; a camera looks along -Z.
+            headset: Pose::new(
+                headset_pos,
+                (head_rot * Quat::from_rotation_y(std::f32::consts::PI)).normalize(),
+            ),
+            head: head_pos,
+            controllers: PerSide::new(controller(Side::Left), controller(Side::Right)),
+            chest: Pose::new(pose[j.chest].0, pose[j.chest].1),
+            clavicle: PerSide::new(
+                Pose::new(pose[j.clavicle[0]].0, pose[j.clavicle[0]].1),
+                Pose::new(pose[j.clavicle[1]].0, pose[j.clavicle[1]].1),
+            ),
+            shoulder: per(&|s| pose[j.upper[s.index()]].0),
+            elbow: per(&|s| pose[j.lower[s.index()]].0),
+            wrist: per(&|s| pose[j.hand[s.index()]].0),
+            hand: PerSide::new(hand(Side::Left), hand(Side::Right)),
+        }
+    }
+}

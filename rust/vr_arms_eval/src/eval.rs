@@ -1,0 +1,408 @@
+//! Runs the pipeline and the baselines on a clip and measures them against the clip.
+//!
+//! Modes: **arm-only** (the clip's true shoulders and chest are given: isolates the elbow and
+//! hand heuristics) and **full** (shoulders and chest come from our body model, driven by the
+//! headset and hands: `BodyFollow` yaw, `UpperBodyFollow` chest share, a rigid upper body hanging
+//! from the headset).
+//!
+//! Methods: `ours` (the whole pipeline), `lookat` (seed 003: elbow one forearm length behind the
+//! hand along the controller's forward axis), `fixed_pole` (plain two-bone IK with a downward
+//! pole, as `TwoBoneIK3D` with a static pole); torso: `ours` vs `headset_only` (chest yaw = head
+//! yaw). All methods get the same calibrated wrist target.
+
+use glam::{Quat, Vec3};
+use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput, wrap_angle, yaw_of};
+use vr_arms_core::body_frame::BodyFrame;
+use vr_arms_core::pipeline::{ArmPipeline, PipelineInput};
+use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::soft_ik::min_bend_reach;
+use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::upper_body_follow::{UpperBodyFollow, head_yaw_pitch};
+use vr_arms_core::{ArmBones, ArmCalibration, PerSide, Pose, Side};
+
+use crate::clip::{Clip, GRIP_OFFSET, align};
+
+/// A swivel jump larger than this (degrees) between frames, while the arm is clearly bent, is a flip.
+pub const FLIP_DEG: f32 = 45.0;
+/// "Clearly bent": the elbow at least this far (metres) off the shoulder-wrist line.
+pub const BENT_M: f32 = 0.03;
+
+/// Options of one evaluation run.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalOptions {
+    /// A fixed error in the controllers' orientation (degrees), as real grips are never
+    /// calibrated perfectly.
+    pub calibration_error_deg: f32,
+    pub profile: ArmProfile,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        Self {
+            calibration_error_deg: 0.0,
+            profile: eval_profile(ArmProfile::default()),
+        }
+    }
+}
+
+/// The profile with the grip offset calibrated out: the default rotation calibration, and a
+/// position offset that maps the grip centre back onto the wrist.
+pub fn eval_profile(mut p: ArmProfile) -> ArmProfile {
+    let q = crate::clip::grip_from_hand(Quat::IDENTITY);
+    let offset = -(q.inverse() * GRIP_OFFSET);
+    p.controller_targets.left.position_offset = offset.to_array();
+    p.controller_targets.right.position_offset = offset.to_array();
+    p
+}
+
+/// Accumulated errors of one method in one mode.
+#[derive(Clone, Debug, Default)]
+pub struct Metrics {
+    pub hand_reachable_cm: Vec<f32>,
+    pub hand_unreachable_cm: Vec<f32>,
+    pub elbow_cm: Vec<f32>,
+    pub shoulder_cm: Vec<f32>,
+    pub chest_yaw_deg: Vec<f32>,
+    pub flips: usize,
+    pub clip_flips: usize,
+    pub minutes: f32,
+    pub jitter: Vec<f32>,
+    pub clip_jitter: Vec<f32>,
+    pub torso_frames: usize,
+    pub clip_torso_frames: usize,
+    pub frames: usize,
+}
+
+impl Metrics {
+    pub fn merge(&mut self, o: &Metrics) {
+        self.hand_reachable_cm.extend(&o.hand_reachable_cm);
+        self.hand_unreachable_cm.extend(&o.hand_unreachable_cm);
+        self.elbow_cm.extend(&o.elbow_cm);
+        self.shoulder_cm.extend(&o.shoulder_cm);
+        self.chest_yaw_deg.extend(&o.chest_yaw_deg);
+        self.flips += o.flips;
+        self.clip_flips += o.clip_flips;
+        self.minutes += o.minutes;
+        self.jitter.extend(&o.jitter);
+        self.clip_jitter.extend(&o.clip_jitter);
+        self.torso_frames += o.torso_frames;
+        self.clip_torso_frames += o.clip_torso_frames;
+        self.frames += o.frames;
+    }
+}
+
+pub fn mean(v: &[f32]) -> f32 {
+    if v.is_empty() {
+        f32::NAN
+    } else {
+        v.iter().map(|x| *x as f64).sum::<f64>() as f32 / v.len() as f32
+    }
+}
+
+pub fn p95(v: &[f32]) -> f32 {
+    if v.is_empty() {
+        return f32::NAN;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(|a, b| a.total_cmp(b));
+    s[((s.len() as f32 * 0.95) as usize).min(s.len() - 1)]
+}
+
+/// The results of one clip: per (method, mode).
+pub struct ClipResult {
+    pub name: String,
+    pub rows: Vec<(String, String, Metrics)>,
+}
+
+/// Per-arm history for flips and jitter.
+#[derive(Default, Clone)]
+struct Track {
+    elbows: Vec<Vec3>,
+    bend: Option<Vec3>,
+    flips: usize,
+}
+
+impl Track {
+    fn push(&mut self, shoulder: Vec3, elbow: Vec3, wrist: Vec3) {
+        self.elbows.push(elbow);
+        let axis = (wrist - shoulder).normalize_or_zero();
+        let off = (elbow - shoulder) - axis * (elbow - shoulder).dot(axis);
+        if off.length() > BENT_M {
+            let d = off.normalize();
+            if let Some(prev) = self.bend
+                && prev.dot(d).clamp(-1.0, 1.0).acos().to_degrees() > FLIP_DEG
+            {
+                self.flips += 1;
+            }
+            self.bend = Some(d);
+        } else {
+            self.bend = None;
+        }
+    }
+
+    /// Mean |third difference| x fps^3 (m/s^3).
+    fn jitter(&self, dt: f32) -> f32 {
+        let e = &self.elbows;
+        if e.len() < 4 {
+            return 0.0;
+        }
+        let sum: f64 = (3..e.len())
+            .map(|t| (e[t] - 3.0 * e[t - 1] + 3.0 * e[t - 2] - e[t - 3]).length() as f64)
+            .sum();
+        (sum / (e.len() - 3) as f64) as f32 / (dt * dt * dt)
+    }
+}
+
+/// Whether `p` is inside the torso box of the true chest frame.
+fn in_torso(chest: &Pose, p: Vec3) -> bool {
+    let l = chest.inverse_transform_point(p);
+    l.x.abs() < 0.12 && l.y > -0.30 && l.y < 0.12 && l.z > -0.10 && l.z < 0.08
+}
+
+fn yaw_of_rotation(q: Quat) -> f32 {
+    let f = q * Vec3::Z;
+    yaw_of(Vec3::new(f.x, 0.0, f.z))
+}
+
+/// The body root for a chest: the root stands so that the chest sits at body-local height 1.25 m
+/// (the torso band body avoidance expects), turned by `yaw`.
+fn body_for(chest: Vec3, yaw: f32) -> BodyFrame {
+    let r = Quat::from_rotation_y(yaw);
+    BodyFrame::new(Pose::new(chest - r * Vec3::new(0.0, 1.25, 0.0), r))
+}
+
+/// Arm bones hanging in their rest pose from a clavicle pose.
+fn bones_from_clavicle(
+    rest: &ArmBones,
+    clavicle_pos: Vec3,
+    clavicle_rot: Quat,
+    side: Side,
+) -> ArmBones {
+    let a = align(side);
+    let r = clavicle_rot;
+    let upper = clavicle_pos + r * (rest.upper.position - rest.parent.position);
+    let lower = upper + r * (rest.lower.position - rest.upper.position);
+    let hand = lower + r * (rest.hand.position - rest.lower.position);
+    let rot = (r * a).normalize();
+    ArmBones {
+        parent: Pose::new(clavicle_pos, rot),
+        upper: Pose::new(upper, rot),
+        lower: Pose::new(lower, rot),
+        hand: Pose::new(hand, rot),
+    }
+}
+
+fn fixed_pole(bones: &ArmBones, cal: &ArmCalibration, target: Vec3) -> (Vec3, Vec3) {
+    let pose = ArmPose {
+        shoulder: bones.upper.position,
+        elbow: bones.lower.position,
+        wrist: bones.hand.position,
+        hinge: bones.upper.rotation * cal.hinge_in_upper,
+    };
+    let s = solve_two_bone(
+        &pose,
+        &TwoBoneGoal {
+            target,
+            pole: Vec3::NEG_Y,
+        },
+    );
+    (s.elbow, s.wrist)
+}
+
+fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
+    let (a, b) = (cal.upper_length, cal.lower_length);
+    let forward = target.rotation * Vec3::Y;
+    let to = target.position - shoulder;
+    let guess = if to.length() >= a + b {
+        shoulder + to.normalize_or_zero() * a
+    } else {
+        target.position - forward * b
+    };
+    let elbow = shoulder + (guess - shoulder).normalize_or(Vec3::NEG_Y) * a;
+    let wrist = elbow + (target.position - elbow).normalize_or(Vec3::NEG_Y) * b;
+    (elbow, wrist)
+}
+
+/// Evaluates one clip.
+pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
+    let rest = clip.rest_arms();
+    let (rest_chest, rest_headset, rest_shoulders) = clip.rest_torso();
+    let profile = options.profile;
+    let mut arm_only = ArmPipeline::new(&profile, &rest);
+    let mut full = ArmPipeline::new(&profile, &rest);
+    let cal = arm_only.calibration;
+    let mut body = BodyFollow::new(profile.body_follow);
+    let upper_body = UpperBodyFollow::new(profile.upper_body_follow);
+    let dt = clip.frame_time;
+    let err_rot = Quat::from_axis_angle(
+        Vec3::new(1.0, 1.0, 0.0).normalize(),
+        options.calibration_error_deg.to_radians(),
+    );
+
+    let methods = ["ours", "lookat", "fixed_pole"];
+    let modes = ["arm-only", "full"];
+    let mut metrics: Vec<Vec<Metrics>> = vec![vec![Metrics::default(); modes.len()]; methods.len()];
+    let mut tracks: Vec<Vec<[Track; 2]>> =
+        vec![vec![[Track::default(), Track::default()]; modes.len()]; methods.len()];
+    let mut clip_tracks = [Track::default(), Track::default()];
+    let mut torso_headset_only = Metrics::default();
+    let mut clip_torso = 0;
+
+    for k in 0..clip.frame_count() {
+        let f = clip.frame(k);
+        let controllers = PerSide::new(
+            Pose::new(
+                f.controllers.left.position,
+                f.controllers.left.rotation * err_rot,
+            ),
+            Pose::new(
+                f.controllers.right.position,
+                f.controllers.right.rotation * err_rot,
+            ),
+        );
+        let chest_yaw_true = yaw_of_rotation(f.chest.rotation);
+        for side in Side::BOTH {
+            clip_tracks[side.index()].push(
+                *f.shoulder.get(side),
+                *f.elbow.get(side),
+                *f.wrist.get(side),
+            );
+            if in_torso(&f.chest, *f.elbow.get(side)) || in_torso(&f.chest, *f.wrist.get(side)) {
+                clip_torso += 1;
+            }
+        }
+
+        // Our body model for the full mode.
+        let bf = body.update(
+            &BodyFollowInput {
+                head: f.headset,
+                left_hand: Some(controllers.left.position),
+                right_hand: Some(controllers.right.position),
+                floor_y: 0.0,
+            },
+            dt,
+        );
+        let (rel_yaw, rel_pitch) = head_yaw_pitch(bf.root.rotation, f.headset.rotation);
+        let chest_share = upper_body.cumulative_angles(rel_yaw, rel_pitch)[0].0;
+        let chest_yaw_ours = bf.yaw + chest_share;
+        let chest_rot = Quat::from_rotation_y(chest_yaw_ours);
+        let chest_ours = f.headset.position - chest_rot * (rest_headset - rest_chest);
+        metrics[0][1].chest_yaw_deg.push(
+            wrap_angle(chest_yaw_ours - chest_yaw_true)
+                .abs()
+                .to_degrees(),
+        );
+        torso_headset_only
+            .chest_yaw_deg
+            .push(wrap_angle(bf.head_yaw - chest_yaw_true).abs().to_degrees());
+
+        let bones_true = PerSide::new(
+            bones_from_clavicle(
+                &rest.left,
+                f.clavicle.left.position,
+                f.clavicle.left.rotation,
+                Side::Left,
+            ),
+            bones_from_clavicle(
+                &rest.right,
+                f.clavicle.right.position,
+                f.clavicle.right.rotation,
+                Side::Right,
+            ),
+        );
+        let clav =
+            |side: Side| chest_ours + chest_rot * (rest.get(side).parent.position - rest_chest);
+        let bones_ours = PerSide::new(
+            bones_from_clavicle(&rest.left, clav(Side::Left), chest_rot, Side::Left),
+            bones_from_clavicle(&rest.right, clav(Side::Right), chest_rot, Side::Right),
+        );
+        let _ = rest_shoulders;
+
+        for (mode, (pipeline, bones, body_frame)) in [
+            (
+                &mut arm_only,
+                bones_true,
+                body_for(f.chest.position, chest_yaw_true),
+            ),
+            (&mut full, bones_ours, body_for(chest_ours, chest_yaw_ours)),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let input = PipelineInput {
+                body: body_frame,
+                skeleton: Pose::IDENTITY,
+                up: Vec3::Y,
+                controllers: PerSide::new(Some(controllers.left), Some(controllers.right)),
+                overrides: PerSide::default(),
+                bones,
+            };
+            let out = pipeline.update(&input, dt);
+            for side in Side::BOTH {
+                let Some(arm) = *out.get(side) else { continue };
+                let b = bones.get(side);
+                let c = cal.get(side);
+                let shoulder = b.upper.position;
+                let results = [
+                    (arm.solve.lower.position, arm.solve.hand.position),
+                    lookat(shoulder, c, &arm.raw),
+                    fixed_pole(b, c, arm.raw.position),
+                ];
+                let true_wrist = *f.wrist.get(side);
+                let reachable = true_wrist.distance(shoulder)
+                    <= min_bend_reach(
+                        c.upper_length,
+                        c.lower_length,
+                        profile.soft_ik.min_elbow_bend_deg.to_radians(),
+                    ) * 0.999;
+                for (m, (elbow, wrist)) in results.into_iter().enumerate() {
+                    let acc = &mut metrics[m][mode];
+                    let hand_cm = wrist.distance(true_wrist) * 100.0;
+                    if reachable {
+                        acc.hand_reachable_cm.push(hand_cm)
+                    } else {
+                        acc.hand_unreachable_cm.push(hand_cm)
+                    }
+                    acc.elbow_cm
+                        .push(elbow.distance(*f.elbow.get(side)) * 100.0);
+                    if mode == 1 {
+                        acc.shoulder_cm
+                            .push(shoulder.distance(*f.shoulder.get(side)) * 100.0);
+                    }
+                    if in_torso(&f.chest, elbow) || in_torso(&f.chest, wrist) {
+                        acc.torso_frames += 1;
+                    }
+                    acc.frames += 1;
+                    tracks[m][mode][side.index()].push(shoulder, elbow, wrist);
+                }
+            }
+        }
+    }
+
+    let minutes = clip.frame_count() as f32 * dt / 60.0;
+    let clip_flips: usize = clip_tracks.iter().map(|t| t.flips).sum();
+    let clip_jitter: Vec<f32> = clip_tracks.iter().map(|t| t.jitter(dt)).collect();
+    let mut rows = Vec::new();
+    for (m, method) in methods.iter().enumerate() {
+        for (mode, mode_name) in modes.iter().enumerate() {
+            let mut acc = std::mem::take(&mut metrics[m][mode]);
+            acc.flips = tracks[m][mode].iter().map(|t| t.flips).sum();
+            acc.clip_flips = clip_flips;
+            acc.minutes = minutes;
+            acc.jitter = tracks[m][mode].iter().map(|t| t.jitter(dt)).collect();
+            acc.clip_jitter = clip_jitter.clone();
+            acc.clip_torso_frames = clip_torso;
+            rows.push((method.to_string(), mode_name.to_string(), acc));
+        }
+    }
+    torso_headset_only.minutes = minutes;
+    rows.push((
+        "headset_only_torso".into(),
+        "full".into(),
+        torso_headset_only,
+    ));
+    ClipResult {
+        name: clip.name.clone(),
+        rows,
+    }
+}
