@@ -25,15 +25,20 @@ pub fn build_extension(release: bool) -> Result<PathBuf, String> {
         std::env::consts::OS,
         std::env::consts::ARCH
     ));
-    // Copy under a temporary name, then rename: replacing a library that an open editor has
-    // mapped, in place, crashes it; a rename gives the editor a new file.
-    let tmp = bin.join(format!(".{prefix}vr_arms.{profile}.tmp"));
-    std::fs::copy(&built, &tmp)
-        .map_err(|e| format!("cannot copy {} to {}: {e}", built.display(), tmp.display()))?;
-    std::fs::rename(&tmp, &dest)
+    install_library(&built, &dest)?;
+    Ok(dest)
+}
+
+/// Copies `from` to `dest` under a temporary name, then renames it: replacing a library that an
+/// open editor has mapped, in place, crashes it; a rename gives the editor a new file.
+pub fn install_library(from: &std::path::Path, dest: &std::path::Path) -> Result<(), String> {
+    let tmp = dest.with_extension("tmp");
+    std::fs::copy(from, &tmp)
+        .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), tmp.display()))?;
+    std::fs::rename(&tmp, dest)
         .map_err(|e| format!("cannot rename {} to {}: {e}", tmp.display(), dest.display()))?;
     eprintln!("xtask: installed {}", dest.display());
-    Ok(dest)
+    Ok(())
 }
 
 fn target_dir() -> PathBuf {

@@ -107,8 +107,10 @@ impl INode3D for BodyFollow {
         if godot::classes::Engine::singleton().is_editor_hint() {
             return;
         }
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         let Some(head) = read_pose(&self.head) else {
             return;
         };

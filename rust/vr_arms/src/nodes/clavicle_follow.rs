@@ -69,8 +69,10 @@ impl ISkeletonModifier3D for ClavicleFollow {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };

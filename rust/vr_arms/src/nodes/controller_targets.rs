@@ -113,8 +113,10 @@ impl INode3D for ControllerTargets {
         if godot::classes::Engine::singleton().is_editor_hint() {
             return;
         }
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         self.stage.settings = self.core_settings();
         let dt = delta as f32;
         let mut shown = [None; 4];

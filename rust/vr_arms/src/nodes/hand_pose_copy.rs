@@ -32,6 +32,10 @@ pub struct HandPoseCopy {
     #[export]
     bone_weights: VarDictionary,
 
+    /// (source bone, live bone, default weight) per copied bone, for the skeletons and versions
+    /// in `bound_to`; bone names are looked up only when a skeleton changes.
+    pairs: Vec<(i32, i32, f32, GString)>,
+    bound_to: Option<(InstanceId, u64, InstanceId, u64, u32)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -44,14 +48,18 @@ impl ISkeletonModifier3D for HandPoseCopy {
             global_blend: 1.0,
             wrist_weight: 0.35,
             bone_weights: VarDictionary::new(),
+            pairs: Vec::new(),
+            bound_to: None,
             report: ProblemReport::new("HandPoseCopy"),
             base,
         }
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         let Some(mut live) = self.base().get_skeleton() else {
             return;
         };
@@ -62,31 +70,49 @@ impl ISkeletonModifier3D for HandPoseCopy {
         else {
             return;
         };
-        for side in Side::BOTH {
-            let wrist = format!("{}Hand", if side == Side::Left { "Left" } else { "Right" });
-            let bones = finger_bones(side);
-            for (name, default_weight) in bones
-                .iter()
-                .map(|b| (b.as_str(), 1.0))
-                .chain([(wrist.as_str(), self.wrist_weight)])
-            {
-                let (src, dst) = (source.find_bone(name), live.find_bone(name));
-                if src < 0 || dst < 0 {
-                    continue;
+        let key = (
+            source.instance_id(),
+            source.get_version(),
+            live.instance_id(),
+            live.get_version(),
+            self.wrist_weight.to_bits(),
+        );
+        if self.bound_to != Some(key) {
+            self.bound_to = Some(key);
+            self.pairs.clear();
+            for side in Side::BOTH {
+                let wrist = format!("{}Hand", if side == Side::Left { "Left" } else { "Right" });
+                let bones = finger_bones(side);
+                for (name, default_weight) in bones
+                    .iter()
+                    .map(|b| (b.as_str(), 1.0))
+                    .chain([(wrist.as_str(), self.wrist_weight)])
+                {
+                    let (src, dst) = (source.find_bone(name), live.find_bone(name));
+                    if src >= 0 && dst >= 0 {
+                        self.pairs
+                            .push((src, dst, default_weight, GString::from(name)));
+                    }
                 }
-                let weight = self
-                    .bone_weights
+            }
+        }
+        let per_bone = !self.bone_weights.is_empty();
+        for (src, dst, default_weight, name) in &self.pairs {
+            let weight = if per_bone {
+                self.bone_weights
                     .get(name)
                     .and_then(|v| v.try_to::<f32>().ok())
-                    .unwrap_or(default_weight);
-                let out = blend_copy(
-                    quat(live.get_bone_pose_rotation(dst)),
-                    quat(source.get_bone_pose_rotation(src)),
-                    self.global_blend,
-                    weight,
-                );
-                live.set_bone_pose_rotation(dst, to_quaternion(out));
-            }
+                    .unwrap_or(*default_weight)
+            } else {
+                *default_weight
+            };
+            let out = blend_copy(
+                quat(live.get_bone_pose_rotation(*dst)),
+                quat(source.get_bone_pose_rotation(*src)),
+                self.global_blend,
+                weight,
+            );
+            live.set_bone_pose_rotation(*dst, to_quaternion(out));
         }
     }
 

@@ -65,6 +65,11 @@ pub struct HandPoseDriver {
     shoot_duration_s: f32,
 
     stage: Stage,
+    /// Per finger bone (index in `finger_bones` order): bone, rest local rotation, rest global
+    /// rotation; plus the finger direction, for the skeleton and version in `curl_for`.
+    curl_bones: Vec<(usize, i32, glam::Quat, glam::Quat)>,
+    finger_dir: glam::Vec3,
+    curl_for: Option<(InstanceId, u64, i32)>,
     report: ProblemReport,
     base: Base<Node>,
 }
@@ -87,6 +92,9 @@ impl INode for HandPoseDriver {
             hammer_cock_duration_s: 0.5,
             shoot_duration_s: 0.24,
             stage: Stage::default(),
+            curl_bones: Vec::new(),
+            finger_dir: glam::Vec3::X,
+            curl_for: None,
             report: ProblemReport::new("HandPoseDriver"),
             base,
         }
@@ -195,21 +203,34 @@ impl HandPoseDriver {
             None => (0.0, 0.0),
         };
         let side = self.side();
-        let hand = skeleton.find_bone(if side == Side::Left {
-            "LeftHand"
-        } else {
-            "RightHand"
-        });
-        let middle = skeleton.find_bone(if side == Side::Left {
-            "LeftMiddleProximal"
-        } else {
-            "RightMiddleProximal"
-        });
-        if hand < 0 || middle < 0 {
-            return;
+        let key = (skeleton.instance_id(), skeleton.get_version(), self.hand);
+        if self.curl_for != Some(key) {
+            self.curl_for = Some(key);
+            self.curl_bones.clear();
+            let hand = skeleton.find_bone(if side == Side::Left {
+                "LeftHand"
+            } else {
+                "RightHand"
+            });
+            let middle = skeleton.find_bone(if side == Side::Left {
+                "LeftMiddleProximal"
+            } else {
+                "RightMiddleProximal"
+            });
+            if hand < 0 || middle < 0 {
+                return;
+            }
+            self.finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
+                - pose(&skeleton.get_bone_global_rest(hand)).position;
+            for (i, name) in finger_bones(side).iter().enumerate() {
+                let bone = skeleton.find_bone(name.as_str());
+                if bone >= 0 {
+                    let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
+                    let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
+                    self.curl_bones.push((i, bone, rest_local, rest_global));
+                }
+            }
         }
-        let hand_rest = pose(&skeleton.get_bone_global_rest(hand));
-        let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin) - hand_rest.position;
         // The palm faces down in a humanoid's T-pose rest.
         let palm = glam::Vec3::NEG_Y;
         let settings = HandPoseSettings {
@@ -218,15 +239,9 @@ impl HandPoseDriver {
             thumb_curl_deg: self.thumb_curl_deg,
             ..Default::default()
         };
-        for (i, name) in finger_bones(side).iter().enumerate() {
-            let bone = skeleton.find_bone(name.as_str());
-            if bone < 0 {
-                continue;
-            }
-            let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
-            let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
+        for &(i, bone, rest_local, rest_global) in &self.curl_bones {
             let angle = curl_angle(&settings, i, grip, trigger);
-            let local = curled_local(rest_local, rest_global, finger_dir, palm, angle);
+            let local = curled_local(rest_local, rest_global, self.finger_dir, palm, angle);
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
         }
     }

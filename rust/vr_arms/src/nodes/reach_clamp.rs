@@ -152,8 +152,10 @@ impl INode3D for ReachClamp {
         if godot::classes::Engine::singleton().is_editor_hint() {
             return;
         }
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         self.stage.settings = self.core_settings();
         let Some(body) = body_frame(&self.body_root, &self.rig) else {
             return;

@@ -65,8 +65,10 @@ impl INode3D for TargetRouter {
         if godot::classes::Engine::singleton().is_editor_hint() {
             return;
         }
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
         let settings = self.core_settings();
         for side in Side::BOTH {
             let (input, output) = self.slots(side);

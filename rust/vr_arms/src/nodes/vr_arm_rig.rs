@@ -168,13 +168,17 @@ impl ISkeletonModifier3D for VRArmRig {
 
     fn process_modification_with_delta(&mut self, delta: f64) {
         let Some(mut skeleton) = self.base().get_skeleton() else {
-            let problems = self.problems();
-            self.report.runtime(&problems);
+            if self.report.due() {
+                let problems = self.problems();
+                self.report.runtime(&problems);
+            }
             return;
         };
         self.bind(&skeleton);
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
 
         let skeleton_global = skeleton.get_global_transform();
         let to_skeleton = skeleton_global.affine_inverse();
@@ -217,8 +221,10 @@ impl ISkeletonModifier3D for VRArmRig {
     }
 
     fn ready(&mut self) {
-        let problems = self.problems();
-        self.report.runtime(&problems);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
