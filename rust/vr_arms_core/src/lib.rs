@@ -23,6 +23,7 @@ pub mod pipeline;
 pub mod pose;
 pub mod profile;
 pub mod reach_clamp;
+pub mod revolver;
 pub mod side;
 pub mod smoothing;
 pub mod soft_ik;
