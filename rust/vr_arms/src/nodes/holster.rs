@@ -1,0 +1,171 @@
+//! `HolsterBelt` and `HolsterZone`: where the holster is and whether a hand is at it.
+
+use godot::classes::{Area3D, IArea3D, INode3D, Node3D, PhysicsRayQueryParameters3D};
+use godot::prelude::*;
+
+use crate::nodes::common::{alive, read_pose};
+
+/// Places the belt (this node) each frame at a height from the headset: a ray straight down from
+/// the camera finds the floor (1.8 m of head height when it hits nothing), and the belt sits at
+/// `head height x (1 - belt_height_offset)` above it (0 = at the head, 1 = on the floor). It
+/// follows the body's position and yaw (`body_root`, the avatar `BodyFollow` turns), not the
+/// hands, so holsters do not swing when the hands move. Runs in `_process` at priority -1050.
+#[derive(GodotClass)]
+#[class(base = Node3D)]
+pub struct HolsterBelt {
+    /// The headset (an [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The avatar root whose position and yaw the belt follows.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// 0 = belt at head height, 1 = on the floor (0.3-0.5 is a belt).
+    #[export(range = (0.0, 1.0))]
+    belt_height_offset: f32,
+    /// Physics layers the floor ray hits.
+    #[export(flags_3d_physics)]
+    floor_mask: u32,
+    /// Head height used when the ray finds no floor (metres).
+    #[export(range = (0.5, 3.0, suffix = "m"))]
+    default_head_height_m: f32,
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for HolsterBelt {
+    fn init(base: Base<Node3D>) -> Self {
+        base.to_init_gd().set_process_priority(-1050);
+        Self {
+            head: None,
+            body_root: None,
+            belt_height_offset: 0.45,
+            floor_mask: 1,
+            default_head_height_m: 1.8,
+            base,
+        }
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let Some(head) = read_pose(&self.head) else {
+            return;
+        };
+        let head_pos = crate::convert::to_vector3(head.position);
+        let mut height = self.default_head_height_m;
+        if let Some(mut space) = self
+            .base()
+            .get_world_3d()
+            .and_then(|w| w.get_direct_space_state())
+            && let Some(mut query) = PhysicsRayQueryParameters3D::create(
+                head_pos,
+                head_pos + Vector3::new(0.0, -10.0, 0.0),
+            )
+        {
+            query.set_collision_mask(self.floor_mask);
+            let hit = space.intersect_ray(&query);
+            if let Some(p) = hit.get("position").and_then(|v| v.try_to::<Vector3>().ok()) {
+                height = head_pos.y - p.y;
+            }
+        }
+        let floor_y = head_pos.y - height;
+        let belt_y = floor_y + height * (1.0 - self.belt_height_offset.clamp(0.0, 1.0));
+        let (origin, basis) = match alive(&self.body_root) {
+            Some(root) => {
+                let t = root.get_global_transform();
+                let f = t.basis.col_c();
+                let yaw = f.x.atan2(f.z);
+                (
+                    Vector3::new(t.origin.x, belt_y, t.origin.z),
+                    Basis::from_axis_angle(Vector3::UP, yaw),
+                )
+            }
+            None => (
+                Vector3::new(head_pos.x, belt_y, head_pos.z),
+                Basis::IDENTITY,
+            ),
+        };
+        self.base_mut()
+            .set_global_transform(Transform3D::new(basis, origin));
+    }
+}
+
+/// A holster: an [Area3D] whose origin is the holster anchor (where the gun rests) and a
+/// `draw_clear_point` child position where a drawn gun leaves it. It reports whether a hand is
+/// inside (`hand_entered` / `hand_exited`): a hand is inside when its node is within
+/// `zone_radius_m` of the anchor, so no physics body is needed on the hand.
+#[derive(GodotClass)]
+#[class(base = Area3D)]
+pub struct HolsterZone {
+    /// The hand that draws (its controller or hand attach point).
+    #[export]
+    hand: Option<Gd<Node3D>>,
+    /// Where the gun is clear of the holster (the draw goes from here to there).
+    #[export]
+    draw_clear_point: Option<Gd<Node3D>>,
+    /// Radius of the zone around the anchor (metres).
+    #[export(range = (0.02, 0.5, suffix = "m"))]
+    zone_radius_m: f32,
+    inside: bool,
+    base: Base<Area3D>,
+}
+
+#[godot_api]
+impl IArea3D for HolsterZone {
+    fn init(base: Base<Area3D>) -> Self {
+        base.to_init_gd().set_process_priority(-760);
+        Self {
+            hand: None,
+            draw_clear_point: None,
+            zone_radius_m: 0.14,
+            inside: false,
+            base,
+        }
+    }
+
+    fn process(&mut self, _delta: f64) {
+        let now = self.hand_inside();
+        if now != self.inside {
+            self.inside = now;
+            if now {
+                self.signals().hand_entered().emit();
+            } else {
+                self.signals().hand_exited().emit();
+            }
+        }
+    }
+}
+
+#[godot_api]
+impl HolsterZone {
+    /// The hand came into the zone.
+    #[signal]
+    fn hand_entered();
+    /// The hand left the zone.
+    #[signal]
+    fn hand_exited();
+
+    /// Whether the hand is in the zone now.
+    #[func]
+    pub fn hand_inside(&self) -> bool {
+        match read_pose(&self.hand) {
+            Some(h) => {
+                crate::convert::to_vector3(h.position)
+                    .distance_to(self.base().get_global_position())
+                    <= self.zone_radius_m
+            }
+            None => false,
+        }
+    }
+
+    /// The holster anchor (this node's global transform).
+    pub fn anchor(&self) -> Transform3D {
+        self.base().get_global_transform()
+    }
+
+    /// Where a drawn gun is clear: the `draw_clear_point`, else 25 cm up from the anchor.
+    pub fn clear_point(&self) -> Vector3 {
+        match alive(&self.draw_clear_point) {
+            Some(p) => p.get_global_position(),
+            None => self.base().get_global_position() + Vector3::new(0.0, 0.25, 0.0),
+        }
+    }
+}

@@ -1,0 +1,556 @@
+//! `Revolver`: the holstered, drawn, cocked and fired single-action revolver.
+
+use godot::classes::{
+    FileAccess, IRigidBody3D, Marker3D, Node3D, PhysicsRayQueryParameters3D, RigidBody3D,
+    XrController3D,
+};
+use godot::prelude::*;
+use vr_arms_core::revolver::{
+    Chamber, RecoilLayer, Revolver as Stage, RevolverEvent, RevolverInput, RevolverProfile,
+    RevolverState, cock_pose,
+};
+
+use crate::convert::{pose, to_transform, vec3};
+use crate::nodes::common::alive;
+use crate::nodes::controller_targets::ControllerTargets;
+use crate::nodes::hand_pose_driver::HandPoseDriver;
+use crate::nodes::holster::HolsterZone;
+use crate::nodes::target_router::TargetRouter;
+
+/// A single-action revolver drawn from a holster with a real pulling gesture (seed 000).
+///
+/// Grip in the holster zone latches it; pulling the hand along the draw direction (holster
+/// anchor -> draw-clear point, with a dead zone) slides it out and the arm follows the draw path
+/// through the `TargetRouter` override; at the end of the pull it attaches to `hand_attach` with
+/// `grip_offset`. Stick down cocks the hammer (timeline: sweep back, hammer, return); the trigger
+/// fires: cocked and loaded is a live shot (ray from `muzzle` along its -Z, `take_damage(damage,
+/// point, normal)` on the collider, arm and mesh recoil, haptics), cocked and empty clicks, not
+/// cocked dry-fires. Releasing near the holster re-holsters, elsewhere it drops (physics).
+/// Six chambers: `open_cylinder`, `eject_spent`, `load_round`, `close_cylinder`.
+///
+/// Child nodes by name, all optional: `Muzzle`, `HolsterPoint` (aligns with the holster anchor),
+/// `Hammer`, `Trigger`, `Cylinder`, `Mesh` (recoil root).
+#[derive(GodotClass)]
+#[class(base = RigidBody3D)]
+pub struct Revolver {
+    /// The hand's controller: grip, trigger and thumbstick, and haptics.
+    #[export]
+    hand_controller: Option<Gd<XrController3D>>,
+    /// Where the drawn gun attaches (the hand bone's attachment, or the controller).
+    #[export]
+    hand_attach: Option<Gd<Node3D>>,
+    /// The holster it lives in.
+    #[export]
+    holster: Option<Gd<HolsterZone>>,
+    /// The held gun relative to `hand_attach`.
+    #[export]
+    grip_offset: Transform3D,
+    /// Arm recoil goes here (`add_recoil`).
+    #[export]
+    controller_targets: Option<Gd<ControllerTargets>>,
+    /// The draw override goes here.
+    #[export]
+    router: Option<Gd<TargetRouter>>,
+    /// Pose flags go here.
+    #[export]
+    hand_pose: Option<Gd<HandPoseDriver>>,
+    /// Which hand holds it (0 left, 1 right).
+    #[export(enum = (Left = 0, Right = 1))]
+    hand: i32,
+    /// How far the gun sweeps back while cocking (metres, gun space).
+    #[export]
+    cock_back_offset: Vector3,
+    /// Hammer rotation at full cock (degrees about the hammer's X).
+    #[export(range = (0.0, 90.0, suffix = "°"))]
+    hammer_cock_deg: f32,
+    /// Trigger rotation when pulled (degrees about the trigger's X).
+    #[export(range = (0.0, 45.0, suffix = "°"))]
+    trigger_pull_deg: f32,
+    /// Damage per hit.
+    #[export_group(name = "Bullet")]
+    #[export(range = (0.0, 1000.0, or_greater))]
+    damage: f32,
+    /// Ray length (metres).
+    #[export(range = (1.0, 1000.0, or_greater, suffix = "m"))]
+    max_range_m: f32,
+    /// Physics layers the shot hits.
+    #[export(flags_3d_physics)]
+    hit_mask: u32,
+
+    stage: Stage,
+    arm_recoil: RecoilLayer,
+    mesh_recoil: RecoilLayer,
+    events: Vec<RevolverEvent>,
+    draw_target: Option<Gd<Marker3D>>,
+    parts_rest: Vec<(Gd<Node3D>, Transform3D)>,
+    rng: u32,
+    base: Base<RigidBody3D>,
+}
+
+#[godot_api]
+impl IRigidBody3D for Revolver {
+    fn init(base: Base<RigidBody3D>) -> Self {
+        base.to_init_gd().set_process_priority(-750);
+        let profile = RevolverProfile::default();
+        Self {
+            hand_controller: None,
+            hand_attach: None,
+            holster: None,
+            grip_offset: Transform3D::IDENTITY,
+            controller_targets: None,
+            router: None,
+            hand_pose: None,
+            hand: 1,
+            cock_back_offset: Vector3::new(0.0, 0.02, 0.05),
+            hammer_cock_deg: 40.0,
+            trigger_pull_deg: 20.0,
+            damage: profile.bullet.damage,
+            max_range_m: profile.bullet.max_range_m,
+            hit_mask: profile.bullet.collision_mask,
+            stage: Stage::new(profile.revolver),
+            arm_recoil: RecoilLayer::new(profile.recoil.arm),
+            mesh_recoil: RecoilLayer::new(profile.recoil.mesh),
+            events: Vec::with_capacity(8),
+            draw_target: None,
+            parts_rest: Vec::new(),
+            rng: 0x2545_F491,
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        let mut marker = Marker3D::new_alloc();
+        marker.set_name("DrawTarget");
+        marker.set_as_top_level(true);
+        self.base_mut().add_child(&marker);
+        self.draw_target = Some(marker);
+        for name in ["Hammer", "Trigger", "Cylinder", "Mesh"] {
+            if let Some(n) = self
+                .base()
+                .get_node_or_null(name)
+                .and_then(|n| n.try_cast::<Node3D>().ok())
+            {
+                let t = n.get_transform();
+                self.parts_rest.push((n, t));
+            }
+        }
+        self.base_mut().set_freeze_enabled(true);
+    }
+
+    fn process(&mut self, delta: f64) {
+        let dt = delta as f32;
+        let Some(holster) = self.holster.clone().filter(|h| h.is_instance_valid()) else {
+            return;
+        };
+        let (anchor, clear) = {
+            let h = holster.bind();
+            (h.anchor(), h.clear_point())
+        };
+        let (grip, trigger, stick_y) = match self
+            .hand_controller
+            .as_ref()
+            .filter(|c| c.is_instance_valid())
+        {
+            Some(c) => (
+                c.get_float("grip"),
+                c.get_float("trigger"),
+                c.get_vector2("primary").y,
+            ),
+            None => (0.0, 0.0, 0.0),
+        };
+        let hand_pos = alive(&self.hand_attach)
+            .map(|h| h.get_global_position())
+            .unwrap_or(Vector3::ZERO);
+        let in_zone = holster.bind().hand_inside();
+        let holster_point = self.child_global("HolsterPoint");
+        let me = self.base().get_global_transform();
+        let input = RevolverInput {
+            grip,
+            trigger,
+            stick_y,
+            hand_position: vec3(hand_pos),
+            hand_in_holster_zone: in_zone,
+            hand_on_gun: hand_pos.distance_to(me.origin) < 0.15,
+            holster_anchor: vec3(anchor.origin),
+            holster_rotation: pose(&anchor).rotation,
+            draw_clear_point: vec3(clear),
+            gun_holster_point: vec3(holster_point.origin),
+            gun_rotation: pose(&me).rotation,
+        };
+        let mut events = std::mem::take(&mut self.events);
+        events.clear();
+        self.stage.update(&input, dt, &mut events);
+        self.arm_recoil.update(dt);
+        let mesh_active = self.mesh_recoil.update(dt);
+        for e in &events {
+            self.handle(*e);
+        }
+        self.events = events;
+        self.place(anchor, clear, mesh_active);
+        if let Some(hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+            let mut hp = hp;
+            let held = matches!(
+                self.stage.state,
+                RevolverState::Held | RevolverState::Cocking
+            );
+            hp.set("hand_in_holster_zone", &in_zone.to_variant());
+            hp.set("pistol_held", &held.to_variant());
+        }
+    }
+}
+
+#[godot_api]
+impl Revolver {
+    #[signal]
+    fn latched();
+    #[signal]
+    fn drawn();
+    #[signal]
+    fn holstered();
+    #[signal]
+    fn dropped();
+    #[signal]
+    fn picked_up();
+    /// The hammer reached full cock (play the cock sound now).
+    #[signal]
+    fn cocked();
+    /// A live round fired: whether it hit, where, and what.
+    #[signal]
+    fn fired(hit: bool, point: Vector3, normal: Vector3, collider: Option<Gd<Object>>);
+    #[signal]
+    fn dry_fired();
+    #[signal]
+    fn empty_clicked();
+    #[signal]
+    fn ammo_changed(loaded: i32);
+    #[signal]
+    fn cylinder_opened();
+    #[signal]
+    fn cylinder_closed();
+    #[signal]
+    fn round_loaded(chamber: i32);
+    /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"`, `"load"`).
+    #[signal]
+    fn refused(action: GString);
+
+    /// The grab state: `"Holstered"`, `"Latched"`, `"Held"`, `"Cocking"` or `"Dropped"`.
+    #[func]
+    fn get_state(&self) -> GString {
+        GString::from(format!("{:?}", self.stage.state).as_str())
+    }
+
+    /// Loaded rounds.
+    #[func]
+    fn get_loaded_count(&self) -> i32 {
+        self.stage.loaded_count() as i32
+    }
+
+    /// Whether the hammer is cocked.
+    #[func]
+    fn is_hammer_cocked(&self) -> bool {
+        self.stage.hammer_cocked
+    }
+
+    /// Chamber states, "empty", "loaded" or "spent", from chamber 0.
+    #[func]
+    fn get_chambers(&self) -> PackedStringArray {
+        self.stage
+            .chambers
+            .iter()
+            .map(|c| {
+                GString::from(match c {
+                    Chamber::Empty => "empty",
+                    Chamber::Loaded => "loaded",
+                    Chamber::Spent => "spent",
+                })
+            })
+            .collect()
+    }
+
+    #[func]
+    fn open_cylinder(&mut self) {
+        let mut e = Vec::new();
+        self.stage.open_cylinder(&mut e);
+        e.into_iter().for_each(|e| self.handle(e));
+    }
+
+    #[func]
+    fn close_cylinder(&mut self) {
+        let mut e = Vec::new();
+        self.stage.close_cylinder(&mut e);
+        e.into_iter().for_each(|e| self.handle(e));
+    }
+
+    /// Ejects the spent cases; returns how many.
+    #[func]
+    fn eject_spent(&mut self) -> i32 {
+        let mut e = Vec::new();
+        let n = self.stage.eject_spent(&mut e);
+        e.into_iter().for_each(|e| self.handle(e));
+        n as i32
+    }
+
+    /// Loads one round into the next empty chamber; returns the chamber or -1 when refused.
+    #[func]
+    fn load_round(&mut self) -> i32 {
+        let mut e = Vec::new();
+        let slot = self.stage.load_round(&mut e);
+        e.into_iter().for_each(|e| self.handle(e));
+        slot.map(|s| s as i32).unwrap_or(-1)
+    }
+
+    /// Loads `[revolver]`, `[bullet]` and `[recoil.*]` from a TOML file; false (settings kept,
+    /// one error naming the line) on a bad file.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        let text = FileAccess::get_file_as_string(&path).to_string();
+        match RevolverProfile::from_toml_str(&text) {
+            Ok(p) => {
+                self.stage.settings = p.revolver;
+                self.damage = p.bullet.damage;
+                self.max_range_m = p.bullet.max_range_m;
+                self.hit_mask = p.bullet.collision_mask;
+                self.arm_recoil.settings = p.recoil.arm;
+                self.mesh_recoil.settings = p.recoil.mesh;
+                true
+            }
+            Err(e) => {
+                godot_error!("Revolver: profile \"{path}\": {e}");
+                false
+            }
+        }
+    }
+
+    fn handle(&mut self, e: RevolverEvent) {
+        let hand = self.hand;
+        match e {
+            RevolverEvent::Latched => {
+                if let (Some(mut r), Some(t)) = (
+                    self.router.clone().filter(|r| r.is_instance_valid()),
+                    self.draw_target.clone(),
+                ) {
+                    r.bind_mut().set_override(hand, Some(t.upcast()));
+                }
+                self.signals().latched().emit();
+            }
+            RevolverEvent::Drawn => {
+                self.release_router();
+                self.signals().drawn().emit();
+            }
+            RevolverEvent::Holstered => {
+                self.release_router();
+                self.base_mut().set_freeze_enabled(true);
+                self.signals().holstered().emit();
+            }
+            RevolverEvent::Dropped => {
+                self.release_router();
+                self.base_mut().set_freeze_enabled(false);
+                self.signals().dropped().emit();
+            }
+            RevolverEvent::PickedUp => {
+                self.base_mut().set_freeze_enabled(true);
+                self.signals().picked_up().emit();
+            }
+            RevolverEvent::CockStarted => {
+                if let Some(mut hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+                    hp.call("play_hammer_cock", &[]);
+                }
+            }
+            RevolverEvent::Cocked => self.signals().cocked().emit(),
+            RevolverEvent::Fired => self.shoot(),
+            RevolverEvent::EmptyClicked => self.signals().empty_clicked().emit(),
+            RevolverEvent::DryFired => self.signals().dry_fired().emit(),
+            RevolverEvent::AmmoChanged(n) => self.signals().ammo_changed().emit(n as i32),
+            RevolverEvent::CylinderOpened => self.signals().cylinder_opened().emit(),
+            RevolverEvent::CylinderClosed => self.signals().cylinder_closed().emit(),
+            RevolverEvent::RoundLoaded(i) => self.signals().round_loaded().emit(i as i32),
+            RevolverEvent::CasesEjected(_) => {}
+            RevolverEvent::Refused(a) => {
+                let name = match a {
+                    vr_arms_core::revolver::RefusedAction::Cock => "cock",
+                    vr_arms_core::revolver::RefusedAction::Fire => "fire",
+                    vr_arms_core::revolver::RefusedAction::OpenCylinder => "open_cylinder",
+                    vr_arms_core::revolver::RefusedAction::Load => "load",
+                };
+                self.signals().refused().emit(&GString::from(name));
+            }
+        }
+    }
+
+    fn release_router(&mut self) {
+        if let Some(mut r) = self.router.clone().filter(|r| r.is_instance_valid()) {
+            r.bind_mut().clear_override(self.hand);
+        }
+    }
+
+    /// A live shot: ray, damage, recoil, haptics, signal.
+    fn shoot(&mut self) {
+        let muzzle = self.child_global("Muzzle");
+        let from = muzzle.origin;
+        let dir = -muzzle.basis.col_c().normalized();
+        let to = from + dir * self.max_range_m;
+        let mut hit = (false, Vector3::ZERO, Vector3::ZERO, None::<Gd<Object>>);
+        let rid = self.base().get_rid();
+        if let Some(mut space) = self
+            .base()
+            .get_world_3d()
+            .and_then(|w| w.get_direct_space_state())
+            && let Some(mut query) = PhysicsRayQueryParameters3D::create(from, to)
+        {
+            query.set_collision_mask(self.hit_mask);
+            query.set_collide_with_areas(false);
+            let mut exclude = Array::new();
+            exclude.push(rid);
+            query.set_exclude(&exclude);
+            let result = space.intersect_ray(&query);
+            if let (Some(point), Some(normal), Some(collider)) = (
+                result
+                    .get("position")
+                    .and_then(|v| v.try_to::<Vector3>().ok()),
+                result
+                    .get("normal")
+                    .and_then(|v| v.try_to::<Vector3>().ok()),
+                result
+                    .get("collider")
+                    .and_then(|v| v.try_to::<Gd<Object>>().ok()),
+            ) {
+                let mut c = collider.clone();
+                if c.has_method("take_damage") {
+                    c.call(
+                        "take_damage",
+                        &[
+                            self.damage.to_variant(),
+                            point.to_variant(),
+                            normal.to_variant(),
+                        ],
+                    );
+                }
+                hit = (true, point, normal, Some(collider));
+            }
+        }
+        let jitter = self.jitter();
+        self.arm_recoil.kick(jitter);
+        self.mesh_recoil.kick(jitter);
+        let s = self.arm_recoil.settings;
+        if let Some(mut ct) = self
+            .controller_targets
+            .clone()
+            .filter(|c| c.is_instance_valid())
+        {
+            ct.bind_mut().add_recoil(
+                self.hand,
+                Vector3::from_array(s.position_kick),
+                Vector3::from_array(s.rotation_kick_deg),
+            );
+        }
+        if let Some(mut c) = self
+            .hand_controller
+            .clone()
+            .filter(|c| c.is_instance_valid())
+        {
+            c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
+        }
+        if let Some(mut hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+            hp.call("play_shoot", &[]);
+        }
+        self.signals()
+            .fired()
+            .emit(hit.0, hit.1, hit.2, hit.3.as_ref());
+    }
+
+    fn jitter(&mut self) -> glam::Vec3 {
+        let mut next = || {
+            let mut x = self.rng;
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            self.rng = x;
+            (x as f32 / u32::MAX as f32) * 2.0 - 1.0
+        };
+        glam::Vec3::new(next(), next(), next())
+    }
+
+    /// Global transform of a child by name, or the gun's own.
+    fn child_global(&self, name: &str) -> Transform3D {
+        self.base()
+            .get_node_or_null(name)
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+            .map(|n| n.get_global_transform())
+            .unwrap_or_else(|| self.base().get_global_transform())
+    }
+
+    /// Puts the gun where its state says, and animates hammer, trigger, cylinder and recoil.
+    fn place(&mut self, anchor: Transform3D, clear: Vector3, mesh_active: bool) {
+        let me = self.base().get_global_transform();
+        let holster_point = self.child_global("HolsterPoint");
+        // The gun placed so that its HolsterPoint sits on the anchor.
+        let in_holster = anchor * (me.affine_inverse() * holster_point).affine_inverse();
+        let target = match self.stage.state {
+            RevolverState::Holstered => Some(in_holster),
+            RevolverState::Latched => {
+                let t = self.stage.draw_t;
+                let moved = Transform3D::new(
+                    in_holster.basis,
+                    in_holster.origin + (clear - anchor.origin) * t,
+                );
+                Some(moved)
+            }
+            RevolverState::Held | RevolverState::Cocking => alive(&self.hand_attach).map(|h| {
+                let held = h.get_global_transform() * self.grip_offset;
+                let back = self
+                    .stage
+                    .cock_time()
+                    .map(|t| cock_pose(t).gun_back)
+                    .unwrap_or(0.0);
+                held.translated_local(self.cock_back_offset * back)
+            }),
+            RevolverState::Dropped => None,
+        };
+        if let Some(t) = target {
+            self.base_mut().set_global_transform(t);
+        }
+        // The arm's draw override: where the hand would hold the gun on its way out.
+        if let Some(mut marker) = self.draw_target.clone() {
+            let grip_inv = self.grip_offset.affine_inverse();
+            marker.set_global_transform(self.base().get_global_transform() * grip_inv);
+        }
+        let hammer = if self.stage.hammer_cocked {
+            1.0
+        } else {
+            self.stage
+                .cock_time()
+                .map(|t| cock_pose(t).hammer)
+                .unwrap_or(0.0)
+        };
+        let pull = self.stage.trigger_pull();
+        let turned = self.stage.current as f32 * std::f32::consts::TAU / 6.0;
+        let (mesh_pos, mesh_rot) = (self.mesh_recoil.position, self.mesh_recoil.rotation);
+        for (node, rest) in self.parts_rest.iter_mut() {
+            if !node.is_instance_valid() {
+                continue;
+            }
+            let name = node.get_name().to_string();
+            let t =
+                match name.as_str() {
+                    "Hammer" => rest
+                        .rotated_local(Vector3::RIGHT, -self.hammer_cock_deg.to_radians() * hammer),
+                    "Trigger" => rest
+                        .rotated_local(Vector3::RIGHT, self.trigger_pull_deg.to_radians() * pull),
+                    "Cylinder" => rest.rotated_local(Vector3::FORWARD, turned),
+                    // The mesh recoil stops writing once recovered, so it never fights the hand at rest.
+                    "Mesh" if !mesh_active => continue,
+                    "Mesh" => {
+                        let q = glam::Quat::from_euler(
+                            glam::EulerRot::YXZ,
+                            mesh_rot.y,
+                            mesh_rot.x,
+                            mesh_rot.z,
+                        );
+                        *rest * to_transform(&vr_arms_core::Pose::new(mesh_pos, q))
+                    }
+                    _ => continue,
+                };
+            node.set_transform(t);
+        }
+    }
+}
