@@ -104,7 +104,8 @@ func _draw(p: Dictionary) -> void:
 	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.95, 0.05)))
 	await frames(2)
 	sim.set_input("right", "grip", 1.0)
-	await frames(2)
+	# The router blends in over 1/8 s: let the override engage before pulling.
+	await seconds(0.25)
 	var max_weight := 0.0
 	for i in 20:
 		sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.95 + 0.02 * (i + 1), 0.05)))
@@ -122,7 +123,7 @@ func test_a_whole_revolver_session() -> void:
 	check(gun.get_state() == "Held", "drawn by pulling up 0.4 m (state %s)" % gun.get_state())
 	check(p.max_draw_weight > 0.3, "the arm followed the draw path (router override weight up to %.2f)" % p.max_draw_weight)
 	await seconds(0.5)
-	check(_released >= 1, "the override was released after the draw (engaged %d, released %d)" % [_engaged, _released])
+	check(_engaged >= 1 and _released >= 1, "the override engaged during the draw and was released after (engaged %d, released %d)" % [_engaged, _released])
 	check(p.router.get_override_weight(1) == 0.0, "back on the controller after the draw")
 	sim.set_hand_pose("right", _aim())
 	await frames(3)
@@ -210,3 +211,67 @@ func test_holster_belt_sits_at_its_height_and_follows_the_body_yaw() -> void:
 	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 1.5, 0.5)))
 	await frames(2)
 	check(belt.global_transform.is_equal_approx(before), "hands do not swing the belt")
+
+
+func _on_support_grabbed() -> void: _on("support_grabbed")
+func _on_support_released() -> void: _on("support_released")
+
+
+func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	var support := Marker3D.new()
+	support.name = "SupportPoint"
+	support.position = Vector3(0.0, -0.04, -0.1)
+	gun.add_child(support)
+	gun.support_controller = p.left
+	gun.support_grabbed.connect(_on_support_grabbed)
+	gun.support_released.connect(_on_support_released)
+	await _draw(p)
+	# Aim in front of the chest, where the left hand can reach the support point.
+	sim.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI), Vector3(-0.05, 1.3, 0.35)))
+	await frames(3)
+	sim.set_hand_pose("left", Transform3D(Basis(), support.global_position + Vector3(0.03, 0, 0)))
+	sim.set_input("left", "grip", 1.0)
+	await seconds(0.5)
+	check(gun.is_supported(), "the support hand took hold")
+	check_near(p.router.get_override_weight(0), 1.0, 1e-6, "the left arm is routed to the support point")
+	await p.skeleton.skeleton_updated
+	var left_hand := bone_global_position(p.skeleton, "LeftHand")
+	check_vec_near(left_hand, support.global_position, 0.005, "the left hand is on the gun")
+	await _cock(sim)
+	var rest := bone_global_position(p.skeleton, "LeftHand")
+	sim.set_input("right", "trigger", 1.0)
+	var peak := 0.0
+	for i in 40:
+		await p.skeleton.skeleton_updated
+		peak = maxf(peak, bone_global_position(p.skeleton, "LeftHand").distance_to(rest))
+	sim.set_input("right", "trigger", 0.0)
+	check(peak > 0.01, "the support arm takes part of the recoil (%.3f m)" % peak)
+	sim.set_input("left", "grip", 0.0)
+	await seconds(0.4)
+	check(not gun.is_supported(), "let go")
+	check(p.router.get_override_weight(0) == 0.0, "the left arm is back on its controller")
+	check(_events.has("support_grabbed") and _events.has("support_released"), "signals: %s" % [_events])
+
+
+func test_a_round_brought_to_the_open_cylinder_is_loaded() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	await _draw(p)
+	sim.set_hand_pose("right", _aim())
+	await frames(2)
+	await _cock(sim)
+	await _pull_trigger(sim)
+	check(gun.get_loaded_count() == 5, "one round fired")
+	gun.open_cylinder()
+	gun.eject_spent()
+	var round := Marker3D.new()
+	round.add_to_group("vr_arms_rounds")
+	add_child(round)
+	round.global_position = gun.get_node("Cylinder").global_position + Vector3(0.02, 0, 0)
+	await frames(3)
+	check(gun.get_loaded_count() == 6, "the round went into the cylinder (%d)" % gun.get_loaded_count())
+	check(not is_instance_valid(round) or round.is_queued_for_deletion(), "and the round object is gone")

@@ -57,6 +57,17 @@ pub struct Revolver {
     /// Which hand holds it (0 left, 1 right).
     #[export(enum = (Left = 0, Right = 1))]
     hand: i32,
+    /// The other hand's controller, for two-handed support: gripping near the `SupportPoint`
+    /// child routes that arm to it and splits the recoil between both arms.
+    #[export]
+    support_controller: Option<Gd<XrController3D>>,
+    /// How close (metres) the support hand must be to the support point to take hold.
+    #[export(range = (0.02, 0.4, suffix = "m"))]
+    support_grab_radius_m: f32,
+    /// Rounds (nodes in the group `vr_arms_rounds`) brought this close (metres) to the open
+    /// cylinder are loaded, and freed.
+    #[export(range = (0.01, 0.3, suffix = "m"))]
+    round_load_radius_m: f32,
     /// How far the gun sweeps back while cocking (metres, gun space).
     #[export]
     cock_back_offset: Vector3,
@@ -80,6 +91,9 @@ pub struct Revolver {
     stage: Stage,
     arm_recoil: RecoilLayer,
     mesh_recoil: RecoilLayer,
+    hand_recoil: RecoilLayer,
+    supported: bool,
+    support_target: Option<Gd<Marker3D>>,
     events: Vec<RevolverEvent>,
     draw_target: Option<Gd<Marker3D>>,
     parts_rest: Vec<(Gd<Node3D>, Transform3D)>,
@@ -101,6 +115,9 @@ impl IRigidBody3D for Revolver {
             router: None,
             hand_pose: None,
             hand: 1,
+            support_controller: None,
+            support_grab_radius_m: 0.12,
+            round_load_radius_m: 0.08,
             cock_back_offset: Vector3::new(0.0, 0.02, 0.05),
             hammer_cock_deg: 40.0,
             trigger_pull_deg: 20.0,
@@ -110,6 +127,9 @@ impl IRigidBody3D for Revolver {
             stage: Stage::new(profile.revolver),
             arm_recoil: RecoilLayer::new(profile.recoil.arm),
             mesh_recoil: RecoilLayer::new(profile.recoil.mesh),
+            hand_recoil: RecoilLayer::new(profile.recoil.hand),
+            supported: false,
+            support_target: None,
             events: Vec::with_capacity(8),
             draw_target: None,
             parts_rest: Vec::new(),
@@ -124,6 +144,11 @@ impl IRigidBody3D for Revolver {
         marker.set_as_top_level(true);
         self.base_mut().add_child(&marker);
         self.draw_target = Some(marker);
+        let mut support = Marker3D::new_alloc();
+        support.set_name("SupportTarget");
+        support.set_as_top_level(true);
+        self.base_mut().add_child(&support);
+        self.support_target = Some(support);
         for name in ["Hammer", "Trigger", "Cylinder", "Mesh"] {
             if let Some(n) = self
                 .base()
@@ -186,7 +211,10 @@ impl IRigidBody3D for Revolver {
             self.handle(*e);
         }
         self.events = events;
+        self.hand_recoil.update(dt);
         self.place(anchor, clear, mesh_active);
+        self.update_support();
+        self.load_nearby_rounds();
         if let Some(hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
             let mut hp = hp;
             let held = matches!(
@@ -229,6 +257,12 @@ impl Revolver {
     fn cylinder_closed();
     #[signal]
     fn round_loaded(chamber: i32);
+    /// The support hand took hold of the gun (two-handed).
+    #[signal]
+    fn support_grabbed();
+    /// The support hand let go.
+    #[signal]
+    fn support_released();
     /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"`, `"load"`).
     #[signal]
     fn refused(action: GString);
@@ -243,6 +277,12 @@ impl Revolver {
     #[func]
     fn get_loaded_count(&self) -> i32 {
         self.stage.loaded_count() as i32
+    }
+
+    /// Whether the other hand supports the gun.
+    #[func]
+    fn is_supported(&self) -> bool {
+        self.supported
     }
 
     /// Whether the hammer is cocked.
@@ -312,6 +352,7 @@ impl Revolver {
                 self.hit_mask = p.bullet.collision_mask;
                 self.arm_recoil.settings = p.recoil.arm;
                 self.mesh_recoil.settings = p.recoil.mesh;
+                self.hand_recoil.settings = p.recoil.hand;
                 true
             }
             Err(e) => {
@@ -456,6 +497,81 @@ impl Revolver {
         self.signals()
             .fired()
             .emit(hit.0, hit.1, hit.2, hit.3.as_ref());
+    }
+
+    /// Two-handed support: the other hand gripping near `SupportPoint` while the gun is held
+    /// routes its arm there; letting go (or the gun leaving the hand) routes it back.
+    fn update_support(&mut self) {
+        let held = matches!(
+            self.stage.state,
+            RevolverState::Held | RevolverState::Cocking
+        );
+        let point = self.child_global("SupportPoint");
+        let other = 1 - self.hand;
+        let gripping = self
+            .support_controller
+            .as_ref()
+            .filter(|c| c.is_instance_valid())
+            .map(|c| {
+                let near =
+                    c.get_global_position().distance_to(point.origin) <= self.support_grab_radius_m;
+                (
+                    c.get_float("grip") >= self.stage.settings.grip_threshold,
+                    near,
+                )
+            });
+        let want = match gripping {
+            Some((grip, near)) if held => {
+                if self.supported {
+                    grip
+                } else {
+                    grip && near
+                }
+            }
+            _ => false,
+        };
+        if let Some(mut m) = self.support_target.clone() {
+            m.set_global_transform(point);
+        }
+        if want == self.supported {
+            return;
+        }
+        self.supported = want;
+        if let Some(mut r) = self.router.clone().filter(|r| r.is_instance_valid()) {
+            if want {
+                r.bind_mut()
+                    .set_override(other, self.support_target.clone().map(|m| m.upcast()));
+            } else {
+                r.bind_mut().clear_override(other);
+            }
+        }
+        if want {
+            self.signals().support_grabbed().emit();
+        } else {
+            self.signals().support_released().emit();
+        }
+    }
+
+    /// Loads rounds (nodes in the group `vr_arms_rounds`) brought to the open cylinder.
+    fn load_nearby_rounds(&mut self) {
+        if !self.stage.cylinder_open {
+            return;
+        }
+        let cylinder = self.child_global("Cylinder").origin;
+        let tree = self.base().get_tree();
+        for node in tree.get_nodes_in_group("vr_arms_rounds").iter_shared() {
+            let Ok(mut round) = node.try_cast::<Node3D>() else {
+                continue;
+            };
+            if round.is_queued_for_deletion()
+                || round.get_global_position().distance_to(cylinder) > self.round_load_radius_m
+            {
+                continue;
+            }
+            if self.load_round() >= 0 {
+                round.queue_free();
+            }
+        }
     }
 
     fn jitter(&mut self) -> glam::Vec3 {
