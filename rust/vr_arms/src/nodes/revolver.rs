@@ -87,6 +87,9 @@ pub struct Revolver {
     /// Physics layers the shot hits.
     #[export(flags_3d_physics)]
     hit_mask: u32,
+    /// Draw each shot's ray (red line, from the muzzle to the hit or the end of the range).
+    #[export]
+    debug_draw_shots: bool,
 
     stage: Stage,
     arm_recoil: RecoilLayer,
@@ -94,6 +97,7 @@ pub struct Revolver {
     hand_recoil: RecoilLayer,
     supported: bool,
     support_target: Option<Gd<Marker3D>>,
+    shot_line: Option<Gd<godot::classes::MeshInstance3D>>,
     events: Vec<RevolverEvent>,
     draw_target: Option<Gd<Marker3D>>,
     parts_rest: Vec<(Gd<Node3D>, Transform3D)>,
@@ -124,12 +128,14 @@ impl IRigidBody3D for Revolver {
             damage: profile.bullet.damage,
             max_range_m: profile.bullet.max_range_m,
             hit_mask: profile.bullet.collision_mask,
+            debug_draw_shots: profile.bullet.debug_draw,
             stage: Stage::new(profile.revolver),
             arm_recoil: RecoilLayer::new(profile.recoil.arm),
             mesh_recoil: RecoilLayer::new(profile.recoil.mesh),
             hand_recoil: RecoilLayer::new(profile.recoil.hand),
             supported: false,
             support_target: None,
+            shot_line: None,
             events: Vec::with_capacity(8),
             draw_target: None,
             parts_rest: Vec::new(),
@@ -350,6 +356,7 @@ impl Revolver {
                 self.damage = p.bullet.damage;
                 self.max_range_m = p.bullet.max_range_m;
                 self.hit_mask = p.bullet.collision_mask;
+                self.debug_draw_shots = p.bullet.debug_draw;
                 self.arm_recoil.settings = p.recoil.arm;
                 self.mesh_recoil.settings = p.recoil.mesh;
                 self.hand_recoil.settings = p.recoil.hand;
@@ -469,6 +476,9 @@ impl Revolver {
                 hit = (true, point, normal, Some(collider));
             }
         }
+        if self.debug_draw_shots {
+            self.draw_shot(from, if hit.0 { hit.1 } else { to });
+        }
         let jitter = self.jitter();
         self.arm_recoil.kick(jitter);
         self.mesh_recoil.kick(jitter);
@@ -572,6 +582,37 @@ impl Revolver {
                 round.queue_free();
             }
         }
+    }
+
+    /// The last shot's ray as a red line (kept until the next shot).
+    fn draw_shot(&mut self, from: Vector3, to: Vector3) {
+        use godot::classes::{
+            ImmediateMesh, MeshInstance3D, StandardMaterial3D, base_material_3d::ShadingMode,
+            mesh::PrimitiveType,
+        };
+        let mut line = match self.shot_line.clone().filter(|l| l.is_instance_valid()) {
+            Some(l) => l,
+            None => {
+                let mut l = MeshInstance3D::new_alloc();
+                l.set_name("ShotRay");
+                l.set_as_top_level(true);
+                let mut material = StandardMaterial3D::new_gd();
+                material.set_shading_mode(ShadingMode::UNSHADED);
+                material.set_albedo(Color::from_rgb(1.0, 0.1, 0.1));
+                l.set_material_override(&material);
+                self.base_mut().add_child(&l);
+                self.shot_line = Some(l.clone());
+                l
+            }
+        };
+        let mut mesh = ImmediateMesh::new_gd();
+        mesh.surface_begin(PrimitiveType::LINES);
+        mesh.surface_add_vertex(from);
+        mesh.surface_add_vertex(to);
+        mesh.surface_end();
+        line.set_global_transform(Transform3D::IDENTITY);
+        line.set_mesh(&mesh);
+        line.set_visible(true);
     }
 
     fn jitter(&mut self) -> glam::Vec3 {
