@@ -31,8 +31,8 @@ func frames(count: int = 1) -> void:
 		await get_tree().process_frame
 
 
-## Waits until at least `duration` seconds of process time have passed (headless frames are
-## short: about 7 ms here).
+## Waits until at least `duration` seconds of process time have passed (the runner uses
+## `--fixed-fps 120`, so this is simulated time, the same on a busy machine).
 func seconds(duration: float) -> void:
 	var waited := 0.0
 	while waited < duration:

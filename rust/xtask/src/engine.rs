@@ -122,7 +122,9 @@ pub fn prepare(project: &str) -> Result<Godot, String> {
 /// `cargo xtask engine-test [filter]`.
 pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
-    let mut cmd = godot.command(["--headless", "--path"]);
+    // A fixed frame time: simulated time no longer depends on how busy the machine is, so
+    // time-based expectations (blends, one-shots, recoil) are deterministic.
+    let mut cmd = godot.command(["--headless", "--fixed-fps", "120", "--path"]);
     cmd.arg(repo_root().join("demo_project"))
         .arg("res://tests/run_tests.tscn")
         .arg("--");
