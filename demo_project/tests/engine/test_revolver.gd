@@ -47,7 +47,7 @@ func _make_scene() -> Dictionary:
 	zone.hand = p.right
 	zone.draw_clear_point = clear
 	var gun := Revolver.new()
-	for part in ["Muzzle", "HolsterPoint", "Hammer", "Trigger", "Cylinder", "Mesh"]:
+	for part in ["Muzzle", "HolsterPoint", "Hammer", "Trigger", "Cylinder", "Mesh", "MuzzleFlash"]:
 		var n := Marker3D.new()
 		n.name = part
 		gun.add_child(n)

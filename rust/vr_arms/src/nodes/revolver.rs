@@ -29,7 +29,9 @@ use crate::nodes::target_router::TargetRouter;
 /// Six chambers: `open_cylinder`, `eject_spent`, `load_round`, `close_cylinder`.
 ///
 /// Child nodes by name, all optional: `Muzzle`, `HolsterPoint` (aligns with the holster anchor),
-/// `Hammer`, `Trigger`, `Cylinder`, `Mesh` (recoil root).
+/// `Hammer`, `Trigger`, `Cylinder`, `Mesh` (recoil root), `SupportPoint` (two-handed),
+/// `MuzzleFlash` (shown for 0.05 s per shot), and [AudioStreamPlayer3D]s `ShotSound`,
+/// `CockSound` (on the frame the hammer arrives), `DryFireSound`, `ClickSound`.
 #[derive(GodotClass)]
 #[class(base = RigidBody3D)]
 pub struct Revolver {
@@ -98,6 +100,8 @@ pub struct Revolver {
     supported: bool,
     support_target: Option<Gd<Marker3D>>,
     shot_line: Option<Gd<godot::classes::MeshInstance3D>>,
+    /// Seconds left to show the `MuzzleFlash` child.
+    flash_left: f32,
     events: Vec<RevolverEvent>,
     draw_target: Option<Gd<Marker3D>>,
     parts_rest: Vec<(Gd<Node3D>, Transform3D)>,
@@ -136,6 +140,7 @@ impl IRigidBody3D for Revolver {
             supported: false,
             support_target: None,
             shot_line: None,
+            flash_left: 0.0,
             events: Vec::with_capacity(8),
             draw_target: None,
             parts_rest: Vec::new(),
@@ -218,6 +223,12 @@ impl IRigidBody3D for Revolver {
         }
         self.events = events;
         self.hand_recoil.update(dt);
+        if self.flash_left > 0.0 {
+            self.flash_left -= dt;
+            if self.flash_left <= 0.0 {
+                self.set_child_visible("MuzzleFlash", false);
+            }
+        }
         self.place(anchor, clear, mesh_active);
         self.update_support();
         self.load_nearby_rounds();
@@ -404,10 +415,19 @@ impl Revolver {
                     hp.call("play_hammer_cock", &[]);
                 }
             }
-            RevolverEvent::Cocked => self.signals().cocked().emit(),
+            RevolverEvent::Cocked => {
+                self.play_sound("CockSound");
+                self.signals().cocked().emit();
+            }
             RevolverEvent::Fired => self.shoot(),
-            RevolverEvent::EmptyClicked => self.signals().empty_clicked().emit(),
-            RevolverEvent::DryFired => self.signals().dry_fired().emit(),
+            RevolverEvent::EmptyClicked => {
+                self.play_sound("ClickSound");
+                self.signals().empty_clicked().emit();
+            }
+            RevolverEvent::DryFired => {
+                self.play_sound("DryFireSound");
+                self.signals().dry_fired().emit();
+            }
             RevolverEvent::AmmoChanged(n) => self.signals().ammo_changed().emit(n as i32),
             RevolverEvent::CylinderOpened => self.signals().cylinder_opened().emit(),
             RevolverEvent::CylinderClosed => self.signals().cylinder_closed().emit(),
@@ -479,6 +499,10 @@ impl Revolver {
         if self.debug_draw_shots {
             self.draw_shot(from, if hit.0 { hit.1 } else { to });
         }
+        // Muzzle flash for a few frames, and the shot sound.
+        self.set_child_visible("MuzzleFlash", true);
+        self.flash_left = 0.05;
+        self.play_sound("ShotSound");
         let jitter = self.jitter();
         self.arm_recoil.kick(jitter);
         self.mesh_recoil.kick(jitter);
@@ -581,6 +605,28 @@ impl Revolver {
             if self.load_round() >= 0 {
                 round.queue_free();
             }
+        }
+    }
+
+    /// Plays the child [AudioStreamPlayer3D] of that name, if there is one with a stream.
+    fn play_sound(&mut self, name: &str) {
+        if let Some(mut p) = self
+            .base()
+            .get_node_or_null(name)
+            .and_then(|n| n.try_cast::<godot::classes::AudioStreamPlayer3D>().ok())
+            && p.get_stream().is_some()
+        {
+            p.play();
+        }
+    }
+
+    fn set_child_visible(&mut self, name: &str, visible: bool) {
+        if let Some(mut n) = self
+            .base()
+            .get_node_or_null(name)
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+        {
+            n.set_visible(visible);
         }
     }
 
