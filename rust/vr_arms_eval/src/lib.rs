@@ -4,4 +4,5 @@
 pub mod bvh;
 pub mod clip;
 pub mod eval;
+pub mod fuzz;
 pub mod report;
