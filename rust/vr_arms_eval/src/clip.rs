@@ -47,7 +47,6 @@ pub const GRIP_OFFSET: Vec3 = Vec3::new(0.0, 0.08, -0.02);
 #[derive(Clone, Copy, Debug)]
 pub struct Frame {
     pub headset: Pose,
-    pub head: Vec3,
     /// Controller poses (OpenXR grip convention: -Z along the fist, +Y up).
     pub controllers: PerSide<Pose>,
     pub chest: Pose,
@@ -147,14 +146,9 @@ impl Clip {
         PerSide::new(arm(Side::Left), arm(Side::Right))
     }
 
-    /// Rest positions of chest, head and both shoulders (for the body model).
-    pub fn rest_torso(&self) -> (Vec3, Vec3, PerSide<Vec3>) {
-        let j = &self.joints;
-        (
-            self.rest[j.chest],
-            self.headset_rest(),
-            PerSide::new(self.rest[j.upper[0]], self.rest[j.upper[1]]),
-        )
+    /// Rest positions of the chest and the headset point (for the body model).
+    pub fn rest_torso(&self) -> (Vec3, Vec3) {
+        (self.rest[self.joints.chest], self.headset_rest())
     }
 
     fn headset_rest(&self) -> Vec3 {
@@ -188,7 +182,6 @@ impl Clip {
                 headset_pos,
                 (head_rot * Quat::from_rotation_y(std::f32::consts::PI)).normalize(),
             ),
-            head: head_pos,
             controllers: PerSide::new(controller(Side::Left), controller(Side::Right)),
             chest: Pose::new(pose[j.chest].0, pose[j.chest].1),
             clavicle: PerSide::new(

@@ -226,7 +226,7 @@ fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
 /// Evaluates one clip.
 pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
     let rest = clip.rest_arms();
-    let (rest_chest, rest_headset, rest_shoulders) = clip.rest_torso();
+    let (rest_chest, rest_headset) = clip.rest_torso();
     let profile = options.profile;
     let mut arm_only = ArmPipeline::new(&profile, &rest);
     let mut full = ArmPipeline::new(&profile, &rest);
@@ -316,7 +316,6 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             bones_from_clavicle(&rest.left, clav(Side::Left), chest_rot, Side::Left),
             bones_from_clavicle(&rest.right, clav(Side::Right), chest_rot, Side::Right),
         );
-        let _ = rest_shoulders;
 
         for (mode, (pipeline, bones, body_frame)) in [
             (

@@ -229,7 +229,7 @@ impl IRigidBody3D for Revolver {
                 self.set_child_visible("MuzzleFlash", false);
             }
         }
-        self.place(anchor, clear, mesh_active);
+        self.place(anchor, clear, holster_point, mesh_active);
         self.update_support();
         self.load_nearby_rounds();
         if let Some(hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
@@ -683,9 +683,15 @@ impl Revolver {
     }
 
     /// Puts the gun where its state says, and animates hammer, trigger, cylinder and recoil.
-    fn place(&mut self, anchor: Transform3D, clear: Vector3, mesh_active: bool) {
+    /// `holster_point` is the `HolsterPoint` child's global transform, read once per frame.
+    fn place(
+        &mut self,
+        anchor: Transform3D,
+        clear: Vector3,
+        holster_point: Transform3D,
+        mesh_active: bool,
+    ) {
         let me = self.base().get_global_transform();
-        let holster_point = self.child_global("HolsterPoint");
         // The gun placed so that its HolsterPoint sits on the anchor.
         let in_holster = anchor * (me.affine_inverse() * holster_point).affine_inverse();
         let target = match self.stage.state {
