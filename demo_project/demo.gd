@@ -1,63 +1,212 @@
-## Minimal demo: an XR origin and a humanoid set up in one call by VRArmsSetup, driven by
-## simulated tracking (the hands reach forward, overhead and across). With `--demo-seconds=N` it
-## quits after N seconds and prints what it did. The full demo scene comes with issue 7.
+## The vr_arms demo: a room with a mirror, the generated character set up by VRArmsSetup, a
+## holstered revolver and three targets. OpenXR when a runtime is there; otherwise desktop mode
+## (mouse and keyboard drive simulated tracking).
+##
+## Command-line options (after `--`):
+## - `--autopilot`: play the scripted session (see Autopilot), print a summary and quit;
+## - `--screenshots=DIR`: with `--autopilot` and rendering, save mirror screenshots in DIR;
+## - `--loop-seconds=N`: with `--autopilot`, loop the session for N seconds (the soak test);
+## - `--demo-seconds=N`: quit after N seconds;
+## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused and both
+##   controllers are tracked (status 1 after 90 s otherwise).
 extends Node3D
 
-var _parts := {}
+var parts := {}
+var body := {}
+var gun: Revolver
+var holster: HolsterZone
+var targets: Array = []
+var mirror: PlanarMirror
+var autopilot: Autopilot
+var xr: XRStart
+var vr := false
+
+var _options := {}
 var _time := 0.0
 var _frames := 0
-var _quit_after := -1.0
-var _hand_error_max := 0.0
-var _solved_frames := 0
+var _speed := 0.0
+var _last_avatar_position := Vector3.ZERO
+var _legs: AnimationTree
 
 
 func _ready() -> void:
-	# Drive the simulated controllers before the pipeline stages (-1000..-600) read them.
-	process_priority = -2000
-	for arg in OS.get_cmdline_user_args():
-		if arg.begins_with("--demo-seconds="):
-			_quit_after = float(arg.trim_prefix("--demo-seconds="))
-	_parts = XRSetup.make(self)
-	var character := Node3D.new()
-	character.name = "Character"
+	_options = _parse_options(OS.get_cmdline_user_args())
+	xr = XRStart.new()
+	xr.name = "XRStart"
+	add_child(xr)
+	vr = xr.start()
+	parts = XRSetup.make(self, not vr)
+	var room := RoomBuilder.build(self)
+	mirror = room.mirror
+	targets = room.targets
+	var character := CharacterBuilder.build()
 	add_child(character)
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	# One call wires the whole body: pipeline, upper body, clavicles, twist, hand poses.
-	var body := VRArmsSetup.setup_skeleton(skeleton, _parts.origin)
-	body.rig.debug_draw = true
-	body.controller_targets.debug_draw = true
-	body.reach_clamp.debug_draw = true
-	# The simulated player looks along the avatar's forward (+Z); cameras look along -Z.
-	_parts.simulator.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
-	_parts.skeleton = skeleton
-	skeleton.skeleton_updated.connect(_on_skeleton_updated)
-	var light := DirectionalLight3D.new()
-	light.rotation = Vector3(-0.8, 0.6, 0)
-	add_child(light)
-	print("vr_arms demo: humanoid set up by VRArmsSetup (body follow, upper body, arm pipeline, twist, hand poses), simulated controllers")
+	var skeleton: Skeleton3D = character.get_node("Skeleton3D")
+	parts.skeleton = skeleton
+	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin)
+	_setup_body(character, skeleton)
+	_setup_revolver()
+	# The player's own eyes do not see the inside of the avatar's head; the mirror does.
+	parts.camera.cull_mask &= ~(1 << (CharacterBuilder.HEAD_LAYER - 1))
+	var locomotion := Locomotion.new()
+	locomotion.name = "Locomotion"
+	locomotion.origin = parts.origin
+	locomotion.head = parts.camera
+	locomotion.left_controller = parts.left
+	locomotion.right_controller = parts.right
+	add_child(locomotion)
+	for c in [parts.left, parts.right]:
+		c.button_pressed.connect(_on_button)
+	if _options.has("autopilot"):
+		_start_autopilot()
+	elif not vr:
+		var desktop := DesktopControls.new()
+		desktop.name = "DesktopControls"
+		desktop.process_priority = -2000
+		desktop.simulator = parts.simulator
+		desktop.locomotion = locomotion
+		desktop.holster = holster
+		desktop.reload_requested.connect(DemoActions.quick_reload.bind(gun))
+		add_child(desktop)
+	if _options.has("xr-smoke-test") and vr:
+		xr.session_focused.connect(_check_xr_bound)
+	print("vr_arms demo: %s; %s" % ["OpenXR" if vr else "desktop mode (no OpenXR runtime)", "autopilot" if autopilot else "interactive"])
+
+
+func _parse_options(args: PackedStringArray) -> Dictionary:
+	var out := {}
+	for a in args:
+		if a.begins_with("--"):
+			var kv := a.trim_prefix("--").split("=", true, 1)
+			out[kv[0]] = kv[1] if kv.size() > 1 else ""
+	return out
+
+
+## Forearm twist bones, hand-pose animations, leg animations.
+func _setup_body(character: Node3D, skeleton: Skeleton3D) -> void:
+	var twist = body.forearm_twist
+	twist.left_wrist_twist_bone = "LeftLowerArmTwist"
+	twist.right_wrist_twist_bone = "RightLowerArmTwist"
+	var source: Skeleton3D = body.hand_pose_source
+	for side in ["Left", "Right"]:
+		var player := AnimationPlayer.new()
+		player.name = side + "HandPoses"
+		player.playback_default_blend_time = 0.12
+		source.get_parent().add_child(player)
+		player.add_animation_library("", PoseLibrary.hand_library(source, side, String(player.get_node(player.root_node).get_path_to(source))))
+		body[side.to_lower() + "_hand_pose"].animation_player = player
+	_legs = AnimationTree.new()
+	_legs.name = "Legs"
+	character.add_child(_legs)
+	_legs.add_animation_library("", PoseLibrary.leg_library(skeleton, String(character.get_path_to(skeleton))))
+	var blend := AnimationNodeBlendSpace1D.new()
+	var idle := AnimationNodeAnimation.new()
+	idle.animation = "idle"
+	var walk := AnimationNodeAnimation.new()
+	walk.animation = "walk"
+	blend.add_blend_point(idle, 0.0)
+	blend.add_blend_point(walk, PoseLibrary.WALK_SPEED)
+	blend.min_space = 0.0
+	blend.max_space = PoseLibrary.WALK_SPEED
+	_legs.tree_root = blend
+	_legs.active = true
+	_last_avatar_position = character.global_position
+
+
+func _setup_revolver() -> void:
+	var belt := HolsterBelt.new()
+	belt.name = "HolsterBelt"
+	belt.head = parts.camera
+	belt.body_root = body.avatar
+	add_child(belt)
+	holster = HolsterZone.new()
+	holster.name = "Holster"
+	holster.transform = Transform3D(RevolverBuilder.holster_basis(), Vector3(-0.2, -0.04, 0.02))
+	holster.hand = parts.right
+	belt.add_child(holster)
+	var clear := Marker3D.new()
+	clear.name = "DrawClear"
+	clear.position = Vector3(0, 0, 0.25)  # 25 cm up: the anchor's Z is the body's up
+	holster.add_child(clear)
+	holster.draw_clear_point = clear
+	holster.add_child(RevolverBuilder.build_holster_mesh())
+	gun = RevolverBuilder.build()
+	gun.hand_controller = parts.right
+	gun.hand_attach = parts.right
+	gun.support_controller = parts.left
+	gun.holster = holster
+	gun.controller_targets = body.controller_targets
+	gun.router = body.router
+	gun.hand_pose = body.right_hand_pose
+	gun.hand = 1
+	add_child(gun)
+
+
+func _start_autopilot() -> void:
+	autopilot = Autopilot.new()
+	autopilot.name = "Autopilot"
+	autopilot.simulator = parts.simulator
+	autopilot.gun = gun
+	autopilot.holster = holster
+	autopilot.targets = targets
+	autopilot.mirror = mirror
+	autopilot.loop = _options.has("loop-seconds")
+	if _options.has("screenshots"):
+		var dir: String = _options.screenshots
+		DirAccess.make_dir_recursive_absolute(dir)
+		autopilot.screenshot_dir = dir
+	autopilot.finished.connect(_on_autopilot_finished)
+	add_child(autopilot)
+
+
+func _on_autopilot_finished(summary: Dictionary) -> void:
+	print("vr_arms demo autopilot: %d frames, %.1f s of play" % [summary.frames, summary.seconds])
+	print("  events: %s" % ", ".join(summary.events))
+	print("  targets hit: %d of %d %s" % [summary.targets_hit, targets.size(), summary.hits])
+	if summary.screenshots.size() > 0:
+		print("  screenshots: %s" % ", ".join(summary.screenshots))
+	elif DisplayServer.get_name() == "headless":
+		print("  screenshots: none (headless: nothing is rendered)")
+	get_tree().quit(0)
 
 
 func _process(delta: float) -> void:
 	_time += delta
 	_frames += 1
-	var sim: XRTrackingSimulator = _parts.simulator
-	var a := _time * 1.5
-	# Reach forward, up overhead and across, so every correction layer shows.
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(a), 1.3 + 0.4 * sin(a), 0.3)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.15 + 0.3 * cos(a * 0.7), 1.2 + 0.15 * sin(a * 1.3), 0.35)))
-	if _quit_after >= 0.0 and _time >= _quit_after:
-		print("vr_arms demo: %d frames in %.1f s, %d solved; wrists at most %.1f cm from their controllers (out-of-reach targets, overhead guard and body avoidance move them)" % [_frames, _time, _solved_frames, _hand_error_max * 100.0])
+	# The legs walk at the avatar's horizontal speed (BodyFollow moves it after the head).
+	var avatar: Node3D = body.avatar
+	if delta > 0.0:
+		var moved := avatar.global_position - _last_avatar_position
+		moved.y = 0.0
+		var speed := moved.length() / delta
+		_speed = lerpf(_speed, speed, 1.0 - exp(-delta / 0.15))
+	_last_avatar_position = avatar.global_position
+	_legs.set("parameters/blend_position", clampf(_speed, 0.0, PoseLibrary.WALK_SPEED))
+	if autopilot and autopilot.loop and _time >= float(_options["loop-seconds"]):
+		_on_autopilot_finished(autopilot.summary())
+	elif _options.has("demo-seconds") and _time >= float(_options["demo-seconds"]):
+		print("vr_arms demo: %d frames in %.1f s" % [_frames, _time])
 		get_tree().quit(0)
+	elif _options.has("xr-smoke-test") and _time > 90.0:
+		printerr("vr_arms demo: the OpenXR smoke test did not reach a focused session with both controllers tracked")
+		get_tree().quit(1)
 
 
-## After the modifiers ran: measure how far each hand is from its controller.
-func _on_skeleton_updated() -> void:
-	var s: Skeleton3D = _parts.skeleton
-	_solved_frames += 1
-	if _time < 0.5:
-		return  # the pipeline's markers start at the origin on the very first update
-	for side in ["left", "right"]:
-		var bone := s.find_bone(side.capitalize() + "Hand")
-		var hand := (s.global_transform * s.get_bone_global_pose(bone)).origin
-		_hand_error_max = maxf(_hand_error_max, hand.distance_to(_parts[side].global_position))
+func _on_button(button: String) -> void:
+	match button:
+		"by_button":
+			DemoActions.quick_reload(gun)
+		"ax_button":
+			DemoActions.reset_targets(targets)
+
+
+## The smoke test: wait until both controllers carry tracking data, then quit cleanly.
+func _check_xr_bound() -> void:
+	for i in 600:
+		if parts.left.get_has_tracking_data() and parts.right.get_has_tracking_data():
+			print("vr_arms demo: XR smoke test passed: session focused, controllers bound (left %s, right %s)" % [parts.left.global_position, parts.right.global_position])
+			get_tree().quit(0)
+			return
+		await get_tree().process_frame
+	printerr("vr_arms demo: XR smoke test failed: the controllers never got tracking data")
+	get_tree().quit(1)

@@ -46,12 +46,23 @@ const AIM_CHILD := {
 }
 
 
-## A new Skeleton3D in T-pose. With `fingers`, each hand gets three bones per finger.
-static func build(fingers: bool = true) -> Skeleton3D:
+## Forearm twist bones (not in Godot's humanoid profile): leaves of the lower arm, halfway to the
+## wrist, for a character whose skin spreads the forearm's roll (see `ForearmTwist`).
+const TWIST_BONES := [
+	["LeftLowerArmTwist", "LeftLowerArm", Vector3(0.57, 1.41, 0)],
+	["RightLowerArmTwist", "RightLowerArm", Vector3(-0.57, 1.41, 0)],
+]
+
+
+## A new Skeleton3D in T-pose. With `fingers`, each hand gets three bones per finger; with
+## `twist`, each forearm gets a twist bone.
+static func build(fingers: bool = true, twist: bool = false) -> Skeleton3D:
 	var entries: Array = BONES.duplicate()
 	if fingers:
 		for side in ["Left", "Right"]:
 			entries.append_array(_finger_entries(side))
+	if twist:
+		entries.append_array(TWIST_BONES)
 	var skeleton := Skeleton3D.new()
 	skeleton.name = "Skeleton3D"
 	var globals := {}

@@ -5,8 +5,9 @@ class_name XRSetup
 extends RefCounted
 
 
-## Adds the nodes under `parent`; returns "origin", "camera", "left", "right", "simulator".
-static func make(parent: Node) -> Dictionary:
+## Adds the nodes under `parent`; returns "origin", "camera", "left", "right", "simulator" (null
+## without `simulated`, when a real runtime provides the trackers).
+static func make(parent: Node, simulated: bool = true) -> Dictionary:
 	var origin := XROrigin3D.new()
 	origin.name = "XROrigin3D"
 	parent.add_child(origin)
@@ -20,6 +21,9 @@ static func make(parent: Node) -> Dictionary:
 		c.tracker = StringName(side + "_hand")
 		origin.add_child(c)
 		out[side] = c
+	out.simulator = null
+	if not simulated:
+		return out
 	var simulator := XRTrackingSimulator.new()
 	simulator.name = "XRTrackingSimulator"
 	parent.add_child(simulator)

@@ -97,7 +97,7 @@ fn engine_table() -> Result<String, String> {
             cmd.args(["-f", "%U"])
                 .arg(&godot.program)
                 .args(&godot.prefix)
-                .args(["--headless", "--path"])
+                .args(["--headless", "--xr-mode", "off", "--path"])
                 .arg(&project)
                 .args([
                     "res://bench/bench_avatars.tscn",

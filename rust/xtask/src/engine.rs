@@ -106,7 +106,7 @@ pub fn prepare(project: &str) -> Result<Godot, String> {
     let godot = find_or_fetch()?;
     eprintln!("xtask: Godot {} ({})", godot.version()?, godot.describe());
     let path = repo_root().join(project);
-    let mut import = godot.command(["--headless", "--import", "--path"]);
+    let mut import = godot.command(["--headless", "--xr-mode", "off", "--import", "--path"]);
     import.arg(&path);
     let run = run_captured(import, Duration::from_secs(300))?;
     let fatal = run.fatal_lines();
@@ -124,7 +124,14 @@ pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
     // A fixed frame time: simulated time no longer depends on how busy the machine is, so
     // time-based expectations (blends, one-shots, recoil) are deterministic.
-    let mut cmd = godot.command(["--headless", "--fixed-fps", "120", "--path"]);
+    let mut cmd = godot.command([
+        "--headless",
+        "--xr-mode",
+        "off",
+        "--fixed-fps",
+        "120",
+        "--path",
+    ]);
     cmd.arg(repo_root().join("demo_project"))
         .arg("res://tests/run_tests.tscn")
         .arg("--");
@@ -184,7 +191,7 @@ pub fn run_demo(rest: &[String]) -> Result<(), String> {
         .collect();
     let mut cmd = if headless {
         eprintln!("xtask: no display: running the demo headless for a few seconds");
-        let mut c = godot.command(["--headless", "--path"]);
+        let mut c = godot.command(["--headless", "--xr-mode", "off", "--path"]);
         c.arg(&project).arg("--").arg("--demo-seconds=5");
         c
     } else {

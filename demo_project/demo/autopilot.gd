@@ -1,0 +1,203 @@
+## A scripted session through the simulated tracking: look around, reach in all directions,
+## draw the revolver, cock and fire at each target, reload, holster. It records the revolver's
+## and the targets' events in order, saves mirror screenshots at key moments when the scene is
+## rendered, and emits `finished` with a summary.
+class_name Autopilot
+extends Node
+
+## The session is over: `summary` has "frames", "seconds", "events", "hits", "targets_hit",
+## "screenshots".
+signal finished(summary: Dictionary)
+
+var simulator: XRTrackingSimulator
+var gun: Revolver
+var holster: HolsterZone
+var targets: Array = []
+var mirror: PlanarMirror
+## Folder for screenshots ("" = none).
+var screenshot_dir := ""
+## Play the session again and again (the soak test) instead of finishing once.
+var loop := false
+
+var events: Array[String] = []
+var frames := 0
+var elapsed := 0.0
+var screenshots: Array[String] = []
+var _head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
+var _hits := {}
+
+
+func _ready() -> void:
+	# Before the pipeline's stages (-1000 and later) read the controllers.
+	process_priority = -2000
+	for s in ["latched", "drawn", "cocked", "dry_fired", "empty_clicked", "cylinder_opened", "cylinder_closed", "holstered", "dropped"]:
+		gun.connect(s, _record.bind(s))
+	gun.fired.connect(_on_fired)
+	gun.round_loaded.connect(func(_c: int) -> void: _record("round_loaded"))
+	for t in targets:
+		t.hit.connect(_on_target_hit.bind(t.name))
+	_run.call_deferred()
+
+
+func _process(delta: float) -> void:
+	frames += 1
+	elapsed += delta
+
+
+func _record(name: String) -> void:
+	events.append(name)
+
+
+func _on_fired(hit: bool, _point: Vector3, _normal: Vector3, collider: Object) -> void:
+	events.append("fired_hit" if hit else "fired_miss")
+
+
+func _on_target_hit(_point: Vector3, _health: float, target_name: String) -> void:
+	_hits[target_name] = _hits.get(target_name, 0) + 1
+	events.append("hit:" + target_name)
+
+
+func _run() -> void:
+	while true:
+		await _session()
+		if not loop:
+			break
+		for t in targets:
+			t.reset()
+	finished.emit(summary())
+
+
+func summary() -> Dictionary:
+	var targets_hit := 0
+	for t in targets:
+		if _hits.get(t.name, 0) > 0:
+			targets_hit += 1
+	return {"frames": frames, "seconds": elapsed, "events": events.duplicate(), "hits": _hits.duplicate(), "targets_hit": targets_hit, "screenshots": screenshots.duplicate()}
+
+
+func _session() -> void:
+	await _look_around()
+	await _reach_everywhere()
+	await _draw()
+	await _shot("drawn")
+	for t in targets:
+		await _fire_at(t)
+	await _shot("aiming")
+	await _reload()
+	await _holster()
+	await _shot("holstered")
+
+
+func _seconds(s: float) -> void:
+	var end := elapsed + s
+	while elapsed < end:
+		await get_tree().process_frame
+
+
+## Moves the head through `yaw_pitch` pairs (radians from facing the mirror).
+func _look_around() -> void:
+	_hands_at_rest()
+	for yp in [Vector2(0.6, 0.0), Vector2(-0.6, 0.0), Vector2(0.0, 0.4), Vector2(0.0, -0.4), Vector2.ZERO]:
+		var from := _head.basis
+		var to := Basis(Vector3.UP, PI + yp.x) * Basis(Vector3.RIGHT, yp.y)
+		for i in 20:
+			_set_head(Transform3D(from.slerp(to, (i + 1) / 20.0), _head.origin))
+			await get_tree().process_frame
+		await _seconds(0.15)
+
+
+func _hands_at_rest() -> void:
+	simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
+	simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.22, 1.0, 0.12)))
+
+
+## Forward, up, out to the side, across the body, down and back to the chest, both hands.
+func _reach_everywhere() -> void:
+	var spots := [Vector3(0.2, 1.4, 0.65), Vector3(0.25, 2.1, 0.2), Vector3(0.8, 1.4, 0.0), Vector3(-0.3, 1.3, 0.35), Vector3(0.3, 0.75, 0.2), Vector3(0.15, 1.3, 0.15)]
+	for spot in spots:
+		var mirrored := Vector3(-spot.x, spot.y, spot.z)
+		simulator.set_hand_pose("left", Transform3D(Basis(), spot))
+		simulator.set_hand_pose("right", Transform3D(Basis(), mirrored))
+		await _seconds(0.45)
+		if spot == spots[1]:
+			await _shot("reach_up")
+	_hands_at_rest()
+	await _seconds(0.3)
+
+
+## The right hand where it holds the holstered gun, with the gun's orientation.
+func _hand_on_holstered_gun() -> Transform3D:
+	return holster.global_transform * Transform3D(Basis(), RevolverBuilder.HOLSTER_POINT).affine_inverse()
+
+
+func _draw() -> void:
+	simulator.set_hand_pose("right", _hand_on_holstered_gun())
+	await _seconds(0.15)
+	simulator.set_input("right", "grip", 1.0)
+	await _seconds(0.3)
+	var start := _hand_on_holstered_gun()
+	for i in 24:
+		simulator.set_hand_pose("right", Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
+		await get_tree().process_frame
+	await _seconds(0.2)
+
+
+func _aim_at(target: Node3D) -> void:
+	var hand := Vector3(-0.2, 1.38, 0.42)
+	var look := Basis.looking_at(target.global_position - hand, Vector3.UP)
+	# The barrel is 6.6 cm above the hand: tilt down so the shot meets the target's centre.
+	var tilt := atan2(RevolverBuilder.MUZZLE.y, hand.distance_to(target.global_position))
+	simulator.set_hand_pose("right", Transform3D(look * Basis(Vector3.RIGHT, -tilt), hand))
+	_set_head(Transform3D(Basis.looking_at(target.global_position - _head.origin, Vector3.UP), _head.origin))
+
+
+func _fire_at(target: Node3D) -> void:
+	_aim_at(target)
+	await _seconds(0.35)
+	simulator.set_input("right", "primary", Vector2(0, -1))
+	await _seconds(0.75)
+	simulator.set_input("right", "primary", Vector2.ZERO)
+	await _seconds(0.05)
+	simulator.set_input("right", "trigger", 1.0)
+	await _seconds(0.3)
+	simulator.set_input("right", "trigger", 0.0)
+	await _seconds(0.3)
+
+
+## The quick reload the demo's reload button does.
+func _reload() -> void:
+	_set_head(_head)
+	simulator.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
+	await _seconds(0.4)
+	DemoActions.quick_reload(gun)
+	await _seconds(0.4)
+
+
+func _holster() -> void:
+	var above := _hand_on_holstered_gun()
+	for i in 20:
+		simulator.set_hand_pose("right", Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
+		await get_tree().process_frame
+	simulator.set_hand_pose("right", _hand_on_holstered_gun())
+	await _seconds(0.15)
+	simulator.set_input("right", "grip", 0.0)
+	await _seconds(0.3)
+	_hands_at_rest()
+	await _seconds(0.5)
+
+
+func _set_head(t: Transform3D) -> void:
+	simulator.set_head_pose(t)
+
+
+## Saves the mirror's image as `<n>_<label>.png` when the scene is rendered.
+func _shot(label: String) -> void:
+	if screenshot_dir == "" or mirror == null or DisplayServer.get_name() == "headless":
+		return
+	await RenderingServer.frame_post_draw
+	var image := mirror.viewport.get_texture().get_image()
+	if image:
+		image.flip_x()  # as the glass shows it
+	var path := screenshot_dir.path_join("%02d_%s.png" % [screenshots.size() + 1, label])
+	if image and image.save_png(path) == OK:
+		screenshots.append(path)

@@ -1,0 +1,122 @@
+## Desktop mode: mouse and keyboard drive the XRTrackingSimulator, so the demo plays without a
+## headset. The head turns with the mouse (right button held), the active hand moves in front of
+## the body (left button held; wheel: nearer or farther), and keys grip, pull the trigger, cock,
+## reload, walk and turn. The controls are shown on screen.
+class_name DesktopControls
+extends Node
+
+## Emitted when the reload key is pressed.
+signal reload_requested()
+
+const HELP := """DESKTOP MODE (no headset)
+right mouse: look around     left mouse: move the active hand     wheel: hand nearer / farther
+Tab: switch hand (%s)     G: grip     Space: trigger     C: cock (right stick down)
+H: right hand to the holster     R: reload     1-4: hand poses (rest, aim, overhead, across)
+W A S D: walk     Q / E: snap turn     Esc: quit"""
+
+@export var simulator: XRTrackingSimulator
+@export var locomotion: Locomotion
+## The holster the H key brings the right hand to.
+@export var holster: Node3D
+## Head height above the floor (metres).
+@export var head_height := 1.65
+## Mouse sensitivity (radians per pixel).
+@export var look_sensitivity := 0.004
+
+## Hand offsets in the head-yaw frame: x right, y up, z forward (metres).
+const PRESETS := [
+	[Vector3(-0.22, -0.5, 0.18), Vector3(0.22, -0.5, 0.18)],
+	[Vector3(-0.2, -0.3, 0.4), Vector3(0.18, -0.28, 0.45)],
+	[Vector3(-0.3, 0.4, 0.2), Vector3(0.3, 0.4, 0.2)],
+	[Vector3(0.2, -0.3, 0.3), Vector3(-0.2, -0.3, 0.3)],
+]
+
+var yaw := PI
+var pitch := 0.0
+var active := 1
+var offsets := [PRESETS[0][0], PRESETS[0][1]]
+var grip := [false, false]
+var at_holster := false
+var _label: Label
+
+
+func _ready() -> void:
+	var layer := CanvasLayer.new()
+	add_child(layer)
+	_label = Label.new()
+	_label.position = Vector2(12, 8)
+	_label.add_theme_color_override("font_shadow_color", Color.BLACK)
+	layer.add_child(_label)
+
+
+func _unhandled_input(event: InputEvent) -> void:
+	if event is InputEventMouseMotion:
+		var m := event as InputEventMouseMotion
+		if m.button_mask & MOUSE_BUTTON_MASK_RIGHT:
+			yaw -= m.relative.x * look_sensitivity
+			pitch = clampf(pitch - m.relative.y * look_sensitivity, -1.3, 1.3)
+		elif m.button_mask & MOUSE_BUTTON_MASK_LEFT:
+			at_holster = false
+			offsets[active] += Vector3(m.relative.x, -m.relative.y, 0) * 0.0015
+	elif event is InputEventMouseButton and event.pressed:
+		var b := event as InputEventMouseButton
+		if b.button_index == MOUSE_BUTTON_WHEEL_UP:
+			offsets[active].z += 0.03
+		elif b.button_index == MOUSE_BUTTON_WHEEL_DOWN:
+			offsets[active].z -= 0.03
+	elif event is InputEventKey and event.pressed and not event.echo:
+		_key(event.physical_keycode)
+
+
+func _key(key: Key) -> void:
+	match key:
+		KEY_TAB:
+			active = 1 - active
+		KEY_G:
+			grip[active] = not grip[active]
+			simulator.set_input(_hand(active), "grip", 1.0 if grip[active] else 0.0)
+		KEY_H:
+			at_holster = not at_holster
+		KEY_R:
+			reload_requested.emit()
+		KEY_Q:
+			if locomotion:
+				locomotion.rotate_about_head(deg_to_rad(locomotion.snap_angle_deg))
+		KEY_E:
+			if locomotion:
+				locomotion.rotate_about_head(-deg_to_rad(locomotion.snap_angle_deg))
+		KEY_1, KEY_2, KEY_3, KEY_4:
+			var i: int = key - KEY_1
+			offsets = [PRESETS[i][0], PRESETS[i][1]]
+			at_holster = false
+		KEY_ESCAPE:
+			get_tree().quit(0)
+
+
+func _process(delta: float) -> void:
+	if simulator == null:
+		return
+	var head_basis := Basis(Vector3.UP, yaw) * Basis(Vector3.RIGHT, pitch)
+	var head := Vector3(0, head_height, 0)
+	simulator.set_head_pose(Transform3D(head_basis, head))
+	var body := Basis(Vector3.UP, yaw)
+	for i in 2:
+		var o: Vector3 = offsets[i]
+		var pos := head + body.x * o.x + Vector3.UP * o.y - body.z * o.z
+		simulator.set_hand_pose(_hand(i), Transform3D(head_basis, pos))
+	if at_holster and holster:
+		# The holster's anchor is in world space; the simulator wants the origin's space.
+		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
+		var t := origin.affine_inverse() * holster.global_transform * Transform3D(Basis(), RevolverBuilder.HOLSTER_POINT).affine_inverse()
+		simulator.set_hand_pose("right", t)
+	simulator.set_input(_hand(active), "trigger", 1.0 if Input.is_physical_key_pressed(KEY_SPACE) else 0.0)
+	simulator.set_input(_hand(1 - active), "trigger", 0.0)
+	simulator.set_input("right", "primary", Vector2(0, -1) if Input.is_physical_key_pressed(KEY_C) else Vector2.ZERO)
+	var walk := Vector2(float(Input.is_physical_key_pressed(KEY_D)) - float(Input.is_physical_key_pressed(KEY_A)), float(Input.is_physical_key_pressed(KEY_W)) - float(Input.is_physical_key_pressed(KEY_S)))
+	if locomotion and walk != Vector2.ZERO:
+		locomotion.walk(walk, delta)
+	_label.text = HELP % ["right" if active == 1 else "left"] + "\ngrip: left %s, right %s" % ["on" if grip[0] else "off", "on" if grip[1] else "off"]
+
+
+static func _hand(i: int) -> String:
+	return "left" if i == 0 else "right"
