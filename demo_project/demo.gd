@@ -5,11 +5,20 @@
 ## Command-line options (after `--`):
 ## - `--autopilot`: play the scripted session (see Autopilot), print a summary and quit;
 ## - `--screenshots=DIR`: with `--autopilot` and rendering, save mirror screenshots in DIR;
+## - `--render-check`: with `--autopilot` and rendering, check that the mirror shows the character;
 ## - `--loop-seconds=N`: with `--autopilot`, loop the session for N seconds (the soak test);
 ## - `--demo-seconds=N`: quit after N seconds;
 ## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused and both
 ##   controllers are tracked (status 1 after 90 s otherwise).
 extends Node3D
+
+## Options as on the command line ("autopilot", "screenshots", ...); read from the command line
+## when empty at `_ready`.
+var options := {}
+## Quit when the autopilot or `--demo-seconds` ends (tests keep the tree running).
+var quit_when_done := true
+## The autopilot's summary once it finished.
+var summary := {}
 
 var parts := {}
 var body := {}
@@ -21,7 +30,6 @@ var autopilot: Autopilot
 var xr: XRStart
 var vr := false
 
-var _options := {}
 var _time := 0.0
 var _frames := 0
 var _speed := 0.0
@@ -30,7 +38,8 @@ var _legs: AnimationTree
 
 
 func _ready() -> void:
-	_options = _parse_options(OS.get_cmdline_user_args())
+	if options.is_empty():
+		options = _parseoptions(OS.get_cmdline_user_args())
 	xr = XRStart.new()
 	xr.name = "XRStart"
 	add_child(xr)
@@ -57,7 +66,7 @@ func _ready() -> void:
 	add_child(locomotion)
 	for c in [parts.left, parts.right]:
 		c.button_pressed.connect(_on_button)
-	if _options.has("autopilot"):
+	if options.has("autopilot"):
 		_start_autopilot()
 	elif not vr:
 		var desktop := DesktopControls.new()
@@ -68,12 +77,12 @@ func _ready() -> void:
 		desktop.holster = holster
 		desktop.reload_requested.connect(DemoActions.quick_reload.bind(gun))
 		add_child(desktop)
-	if _options.has("xr-smoke-test") and vr:
+	if options.has("xr-smoke-test") and vr:
 		xr.session_focused.connect(_check_xr_bound)
 	print("vr_arms demo: %s; %s" % ["OpenXR" if vr else "desktop mode (no OpenXR runtime)", "autopilot" if autopilot else "interactive"])
 
 
-func _parse_options(args: PackedStringArray) -> Dictionary:
+func _parseoptions(args: PackedStringArray) -> Dictionary:
 	var out := {}
 	for a in args:
 		if a.begins_with("--"):
@@ -150,16 +159,19 @@ func _start_autopilot() -> void:
 	autopilot.holster = holster
 	autopilot.targets = targets
 	autopilot.mirror = mirror
-	autopilot.loop = _options.has("loop-seconds")
-	if _options.has("screenshots"):
-		var dir: String = _options.screenshots
+	autopilot.loop = options.has("loop-seconds")
+	autopilot.render_check = options.has("render-check")
+	autopilot.character = body.avatar
+	if options.has("screenshots"):
+		var dir: String = options.screenshots
 		DirAccess.make_dir_recursive_absolute(dir)
 		autopilot.screenshot_dir = dir
 	autopilot.finished.connect(_on_autopilot_finished)
 	add_child(autopilot)
 
 
-func _on_autopilot_finished(summary: Dictionary) -> void:
+func _on_autopilot_finished(result: Dictionary) -> void:
+	summary = result
 	print("vr_arms demo autopilot: %d frames, %.1f s of play" % [summary.frames, summary.seconds])
 	print("  events: %s" % ", ".join(summary.events))
 	print("  targets hit: %d of %d %s" % [summary.targets_hit, targets.size(), summary.hits])
@@ -167,7 +179,8 @@ func _on_autopilot_finished(summary: Dictionary) -> void:
 		print("  screenshots: %s" % ", ".join(summary.screenshots))
 	elif DisplayServer.get_name() == "headless":
 		print("  screenshots: none (headless: nothing is rendered)")
-	get_tree().quit(0)
+	if quit_when_done:
+		get_tree().quit(0)
 
 
 func _process(delta: float) -> void:
@@ -182,12 +195,13 @@ func _process(delta: float) -> void:
 		_speed = lerpf(_speed, speed, 1.0 - exp(-delta / 0.15))
 	_last_avatar_position = avatar.global_position
 	_legs.set("parameters/blend_position", clampf(_speed, 0.0, PoseLibrary.WALK_SPEED))
-	if autopilot and autopilot.loop and _time >= float(_options["loop-seconds"]):
+	if autopilot and autopilot.loop and _time >= float(options["loop-seconds"]):
 		_on_autopilot_finished(autopilot.summary())
-	elif _options.has("demo-seconds") and _time >= float(_options["demo-seconds"]):
+	elif options.has("demo-seconds") and _time >= float(options["demo-seconds"]):
 		print("vr_arms demo: %d frames in %.1f s" % [_frames, _time])
-		get_tree().quit(0)
-	elif _options.has("xr-smoke-test") and _time > 90.0:
+		if quit_when_done:
+			get_tree().quit(0)
+	elif options.has("xr-smoke-test") and _time > 90.0:
 		printerr("vr_arms demo: the OpenXR smoke test did not reach a focused session with both controllers tracked")
 		get_tree().quit(1)
 

@@ -18,6 +18,10 @@ var mirror: PlanarMirror
 var screenshot_dir := ""
 ## Play the session again and again (the soak test) instead of finishing once.
 var loop := false
+## Check once that the character's pixels are in the mirror (needs rendering).
+var render_check := false
+## The character, hidden for one frame by the render check.
+var character: Node3D
 
 var events: Array[String] = []
 var frames := 0
@@ -82,7 +86,11 @@ func _session() -> void:
 	await _shot("drawn")
 	for t in targets:
 		await _fire_at(t)
-	await _shot("aiming")
+		if t == targets[0]:
+			await _shot("aiming")
+			if render_check:
+				await _check_character_in_mirror()
+				render_check = false
 	await _reload()
 	await _holster()
 	await _shot("holstered")
@@ -190,14 +198,51 @@ func _set_head(t: Transform3D) -> void:
 	simulator.set_head_pose(t)
 
 
-## Saves the mirror's image as `<n>_<label>.png` when the scene is rendered.
+## Saves the mirror's image as `<n>_<label>.png` (and the player's view as
+## `<n>_<label>_view.png`) when the scene is rendered.
 func _shot(label: String) -> void:
 	if screenshot_dir == "" or mirror == null or DisplayServer.get_name() == "headless":
 		return
 	await RenderingServer.frame_post_draw
+	var n := screenshots.size() + 1
 	var image := mirror.viewport.get_texture().get_image()
 	if image:
 		image.flip_x()  # as the glass shows it
-	var path := screenshot_dir.path_join("%02d_%s.png" % [screenshots.size() + 1, label])
-	if image and image.save_png(path) == OK:
-		screenshots.append(path)
+		var path := screenshot_dir.path_join("%02d_%s.png" % [n, label])
+		if image.save_png(path) == OK:
+			screenshots.append(path)
+	var view := get_viewport().get_texture().get_image()
+	if view:
+		var path := screenshot_dir.path_join("%02d_%s_view.png" % [n, label])
+		if view.save_png(path) == OK:
+			screenshots.append(path)
+
+
+## Compares the mirror's image with and without the character: the pixels that change are the
+## character's (and its shadow's). Prints the count; passes above 0.5 % of the mirror.
+func _check_character_in_mirror() -> void:
+	if DisplayServer.get_name() == "headless":
+		print("vr_arms demo: render check not run (headless: nothing is rendered)")
+		return
+	await RenderingServer.frame_post_draw
+	var with_image := mirror.viewport.get_texture().get_image()
+	character.visible = false
+	await get_tree().process_frame
+	await RenderingServer.frame_post_draw
+	var without := mirror.viewport.get_texture().get_image()
+	character.visible = true
+	var changed := 0
+	for y in with_image.get_height():
+		for x in with_image.get_width():
+			var a := with_image.get_pixel(x, y)
+			var b := without.get_pixel(x, y)
+			if maxf(absf(a.r - b.r), maxf(absf(a.g - b.g), absf(a.b - b.b))) > 0.08:
+				changed += 1
+	var total := with_image.get_width() * with_image.get_height()
+	var share := 100.0 * changed / total
+	for pair in [["with_character", with_image], ["without_character", without]]:
+		pair[1].flip_x()
+		var path := screenshot_dir.path_join("render_check_%s.png" % pair[0]) if screenshot_dir != "" else ""
+		if path != "" and pair[1].save_png(path) == OK:
+			screenshots.append(path)
+	print("vr_arms demo: render check %s: %d of %d mirror pixels (%.2f %%) show the character" % ["passed" if share > 0.5 else "FAILED", changed, total, share])

@@ -2,9 +2,10 @@
 ## thumb included, and a twist bone per forearm) with a skinned mesh of tubes along the bones.
 ##
 ## Skin weights: every tube belongs to its bone and blends to 50 % with the neighbouring bone
-## over `BLEND` of its length at each joint (smoothstep), so elbows and shoulders bend as a
-## smooth curve. The forearm's weight moves linearly from the lower-arm bone (elbow) to the
-## twist bone (wrist), so a rolled wrist twists the forearm gradually instead of collapsing it.
+## over `BLEND` of its length at each joint (smoothstep), so joints bend as a smooth curve. The
+## elbow belongs to a helper bone that takes half the elbow's bend (`ElbowHelperModifier`), so a
+## fully bent elbow keeps its volume. The forearm's weight moves linearly from the lower-arm bone
+## (elbow) to the twist bone (wrist), so a rolled wrist twists the forearm gradually.
 ## The head is a separate skinned mesh on render layer 2, which the player's own camera hides.
 class_name CharacterBuilder
 extends RefCounted
@@ -13,6 +14,8 @@ extends RefCounted
 const SIDES := 10
 ## Share of a tube's length over which its weight blends into the next bone, at each end.
 const BLEND := 0.3
+## The same at the elbow, where the helper bone already takes half the bend.
+const ELBOW_BLEND := 0.12
 ## Render layer of the head (hidden from the player's eyes, seen in the mirror).
 const HEAD_LAYER := 2
 
@@ -32,7 +35,11 @@ static func build() -> Node3D:
 	var root := Node3D.new()
 	root.name = "Character"
 	var skeleton := HumanoidBuilder.build(true, true)
+	ElbowHelperModifier.add_helper_bones(skeleton)
 	root.add_child(skeleton)
+	var helpers := ElbowHelperModifier.new()
+	helpers.name = "ElbowHelpers"
+	skeleton.add_child(helpers)
 	var skin := Skin.new()
 	for i in skeleton.get_bone_count():
 		skin.add_bind(i, skeleton.get_bone_global_rest(i).affine_inverse())
@@ -81,8 +88,8 @@ func _body_mesh() -> ArrayMesh:
 		var s := 1.0 if side == "Left" else -1.0
 		var fwd := Vector3.BACK
 		_tube(_p(side + "Shoulder") + Vector3(-0.02 * s, 0, 0), _p(side + "UpperArm"), 0.06, 0.055, SHIRT, fwd, Vector2.ONE, _limb(side + "Shoulder", "UpperChest", side + "UpperArm"))
-		_tube(_p(side + "UpperArm"), _p(side + "LowerArm"), 0.055, 0.045, SHIRT, fwd, Vector2.ONE, _limb(side + "UpperArm", side + "Shoulder", side + "LowerArm"))
-		_tube(_p(side + "LowerArm"), _p(side + "Hand"), 0.043, 0.032, SKIN, fwd, Vector2(1, 0.8), _forearm(side))
+		_tube(_p(side + "UpperArm"), _p(side + "LowerArm"), 0.055, 0.045, SHIRT, fwd, Vector2.ONE, _upper_arm(side), true, true, [0.0, 0.12, 0.3, 0.5, 0.65, 0.76, 0.88, 0.94, 1.0])
+		_tube(_p(side + "LowerArm"), _p(side + "Hand"), 0.043, 0.032, SKIN, fwd, Vector2(1, 0.8), _forearm(side), true, true, [0.0, 0.06, 0.12, 0.24, 0.4, 0.55, 0.7, 0.85, 1.0])
 		_tube(_p(side + "Hand"), _p(side + "MiddleProximal"), 0.032, 0.045, SKIN, fwd, Vector2(1.0, 0.42), _limb(side + "Hand", side + "LowerArmTwist", ""), false, false)
 		for finger in ["Index", "Middle", "Ring", "Little"]:
 			_finger(side, [finger + "Proximal", finger + "Intermediate", finger + "Distal"], 0.0095)
@@ -143,17 +150,29 @@ func _limb(bone: String, parent: String, child: String) -> Callable:
 		return w
 
 
-## The forearm: lower-arm bone at the elbow, twist bone at the wrist, linear in between.
+## The upper arm: blends from the shoulder into the elbow helper, which owns the elbow itself.
+func _upper_arm(side: String) -> Callable:
+	var upper := _skeleton.find_bone(side + "UpperArm")
+	var shoulder := _skeleton.find_bone(side + "Shoulder")
+	var helper := _skeleton.find_bone(side + "ElbowHelper")
+	return func(t: float) -> Dictionary:
+		var to_shoulder := 0.5 * (1.0 - smoothstep(0.0, BLEND, t))
+		var to_helper := smoothstep(1.0 - ELBOW_BLEND, 1.0, t)
+		return {shoulder: to_shoulder, helper: to_helper, upper: 1.0 - to_shoulder - to_helper}
+
+
+## The forearm: from the elbow helper into the lower-arm bone, then the lower-arm bone at the
+## elbow to the twist bone at the wrist (linear), blending into the hand at the wrist.
 func _forearm(side: String) -> Callable:
 	var lower := _skeleton.find_bone(side + "LowerArm")
 	var twist := _skeleton.find_bone(side + "LowerArmTwist")
-	var upper := _skeleton.find_bone(side + "UpperArm")
+	var helper := _skeleton.find_bone(side + "ElbowHelper")
 	var hand := _skeleton.find_bone(side + "Hand")
 	return func(t: float) -> Dictionary:
-		var to_upper := 0.5 * (1.0 - smoothstep(0.0, BLEND, t))
+		var to_helper := 1.0 - smoothstep(0.0, ELBOW_BLEND, t)
 		var to_hand := 0.5 * smoothstep(1.0 - BLEND, 1.0, t)
-		var own := 1.0 - to_upper - to_hand
-		return {upper: to_upper, hand: to_hand, lower: own * (1.0 - t), twist: own * t}
+		var own := 1.0 - to_helper - to_hand
+		return {helper: to_helper, hand: to_hand, lower: own * (1.0 - t), twist: own * t}
 
 
 ## A tube from `a` to `b` (radius `r0` to `r1`), elliptical by `ellipse` along `side_hint` and

@@ -65,6 +65,7 @@ static func build(parent: Node3D) -> Dictionary:
 		var t := ShootingTarget.new()
 		t.name = "Target%d" % (i + 1)
 		t.position = TARGETS[i]
+		t.rotation_degrees = Vector3(0, 180, 0)  # face (and label) toward the player
 		parent.add_child(t)
 		var post := MeshInstance3D.new()
 		var pole := CylinderMesh.new()
@@ -73,7 +74,7 @@ static func build(parent: Node3D) -> Dictionary:
 		pole.height = TARGETS[i].y
 		post.mesh = pole
 		post.material_override = _material(Color(0.2, 0.2, 0.2))
-		post.position = Vector3(TARGETS[i].x, TARGETS[i].y / 2, TARGETS[i].z + 0.05)
+		post.position = Vector3(TARGETS[i].x, TARGETS[i].y / 2, TARGETS[i].z + 0.04)
 		parent.add_child(post)
 		targets.append(t)
 	var panel := Label3D.new()

@@ -89,7 +89,7 @@ func take_damage(damage: float, point: Vector3, normal: Vector3) -> void:
 	_update_label()
 	hit.emit(point, health)
 	if health <= 0.0:
-		rotation_degrees.x = -80.0
+		rotation_degrees.x = 80.0  # falls backward, away from the shooter
 		knocked_down.emit()
 
 

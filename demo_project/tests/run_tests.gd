@@ -16,6 +16,7 @@ var _started_ms := 0
 func _ready() -> void:
 	_started_ms = Time.get_ticks_msec()
 	OS.add_logger(_logger)
+	TestLogger.current = _logger
 	_run.call_deferred()
 
 

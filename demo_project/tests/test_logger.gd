@@ -2,15 +2,21 @@
 class_name TestLogger
 extends Logger
 
+## The logger of the running test suite (tests that check warnings read it).
+static var current: TestLogger
+
 var _mutex := Mutex.new()
 var _errors: Array[String] = []
+var _warnings: Array[String] = []
 
 
 func _log_error(function: String, file: String, line: int, code: String, rationale: String,
 		_editor_notify: bool, error_type: int, _script_backtraces: Array[ScriptBacktrace]) -> void:
-	if error_type == ERROR_TYPE_WARNING:
-		return
 	_mutex.lock()
+	if error_type == ERROR_TYPE_WARNING:
+		_warnings.append("%s (%s:%d %s)" % [rationale if rationale != "" else code, file, line, function])
+		_mutex.unlock()
+		return
 	_errors.append("%s (%s:%d %s) %s" % [rationale if rationale != "" else code, file, line, function, code])
 	_mutex.unlock()
 
@@ -18,7 +24,17 @@ func _log_error(function: String, file: String, line: int, code: String, rationa
 func clear() -> void:
 	_mutex.lock()
 	_errors.clear()
+	_warnings.clear()
 	_mutex.unlock()
+
+
+## Warnings logged since the last clear (the runner does not fail on warnings by itself).
+func take_warnings() -> Array[String]:
+	_mutex.lock()
+	var out := _warnings.duplicate()
+	_warnings.clear()
+	_mutex.unlock()
+	return out
 
 
 func take_errors() -> Array[String]:

@@ -178,32 +178,76 @@ fn parse_summary(line: &str) -> Option<(u32, u32)> {
 }
 
 /// `cargo xtask demo [--headless] [-- demo args]`.
+///
+/// With a display: the demo in a window (OpenXR when a runtime answers, else desktop mode).
+/// Without one: the autopilot session plays off-screen, rendered under Xvfb with Vulkan on
+/// lavapipe (mirror screenshots in `target/demo-screenshots`) when those can be had, else
+/// headless; either way it prints a summary.
 pub fn run_demo(rest: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
     let project = repo_root().join("demo_project");
     let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
         || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
-    let headless = rest.iter().any(|a| a == "--headless") || !has_display;
+    let force_headless = rest.iter().any(|a| a == "--headless");
     let user_args: Vec<&String> = rest
         .iter()
         .skip_while(|a| a.as_str() != "--")
         .skip(1)
         .collect();
-    let mut cmd = if headless {
-        eprintln!("xtask: no display: running the demo headless for a few seconds");
-        let mut c = godot.command(["--headless", "--xr-mode", "off", "--path"]);
-        c.arg(&project).arg("--").arg("--demo-seconds=5");
-        c
+    // Kept alive while the demo runs.
+    let mut _display = None;
+    let mut cmd;
+    let timeout;
+    if has_display && !force_headless {
+        cmd = godot.command(["--path"]);
+        cmd.arg(&project).arg("--");
+        timeout = 86_400;
     } else {
-        let mut c = godot.command(["--path"]);
-        c.arg(&project).arg("--");
-        c
-    };
+        let off_screen = if force_headless {
+            Err("--headless asked for".to_string())
+        } else {
+            crate::xr::XrRoot::provision().and_then(|xr| {
+                let display = crate::xr::VirtualDisplay::start()?;
+                let env = xr.rendering_env(&display.display)?;
+                let godot = crate::godot::cached_godot(&xr.root)?;
+                Ok((display, env, godot))
+            })
+        };
+        let screenshots = repo_root().join("target/demo-screenshots");
+        match off_screen {
+            Ok((display, env, cached)) => {
+                eprintln!(
+                    "xtask: no display: the autopilot plays off-screen (Xvfb {}, Vulkan on lavapipe)",
+                    display.display
+                );
+                cmd = cached.command([
+                    "--xr-mode",
+                    "off",
+                    "--rendering-driver",
+                    "vulkan",
+                    "--audio-driver",
+                    "Dummy",
+                    "--path",
+                ]);
+                cmd.arg(&project)
+                    .arg("--")
+                    .arg("--autopilot")
+                    .arg(format!("--screenshots={}", screenshots.display()))
+                    .envs(env);
+                _display = Some(display);
+            }
+            Err(why) => {
+                eprintln!(
+                    "xtask: no display and no off-screen rendering ({why}): the autopilot plays headless"
+                );
+                cmd = godot.command(["--headless", "--xr-mode", "off", "--path"]);
+                cmd.arg(&project).arg("--").arg("--autopilot");
+            }
+        }
+        timeout = 900;
+    }
     cmd.args(user_args);
-    let run = run_captured(
-        cmd,
-        Duration::from_secs(if headless { 300 } else { 86_400 }),
-    )?;
+    let run = run_captured(cmd, Duration::from_secs(timeout))?;
     let fatal = run.fatal_lines();
     if !fatal.is_empty() {
         return Err(format!("the demo logged errors: {fatal:#?}"));

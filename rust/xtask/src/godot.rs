@@ -120,6 +120,7 @@ pub fn library_path(root: &Path) -> String {
         lib.join("pulseaudio"),
         lib.join("lapack"),
         lib.join("blas"),
+        root.join("usr/lib"),
     ]
     .iter()
     .map(|p| p.display().to_string())

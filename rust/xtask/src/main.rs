@@ -1,11 +1,13 @@
 //! `cargo xtask`: the project's build, provisioning, demo and test commands.
 //!
 //! ```text
-//! cargo xtask test            everything CI runs: fmt, clippy, unit tests, build, engine tests
+//! cargo xtask test            everything CI runs: fmt, clippy, unit tests, engine, rendering and OpenXR tests
 //! cargo xtask demo            build, find or fetch Godot, open the demo (headless run without a display)
 //! cargo xtask build [--release]   build the extension into addons/vr_arms/bin (atomic replace)
 //! cargo xtask godot           find or fetch Godot 4.6 and print how it is run
 //! cargo xtask engine-test     build and run only the engine tests in headless Godot
+//! cargo xtask render-test     the demo's autopilot rendered (Xvfb, Vulkan on lavapipe): mirror check
+//! cargo xtask xr-test         OpenXR smoke test of the demo against Monado's simulated headset
 //! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md
 //! cargo xtask bench           core benchmarks + instruction counts -> docs/performance.md
 //! cargo xtask fuzz [frames]   adversarial frames through the core -> docs/reliability.md
@@ -15,6 +17,7 @@ mod bench;
 mod build;
 mod engine;
 mod godot;
+mod xr;
 
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
@@ -30,6 +33,8 @@ fn main() -> ExitCode {
         "godot" => godot::find_or_fetch().map(|g| println!("{}", g.describe())),
         "engine-test" => engine::run_engine_tests(rest),
         "demo" => engine::run_demo(rest),
+        "render-test" => xr::render_test(),
+        "xr-test" => xr::xr_smoke_test(),
         "test" => test_all(rest),
         "eval" => run(cargo()
             .args([
@@ -63,11 +68,13 @@ fn main() -> ExitCode {
 }
 
 const HELP: &str = "usage: cargo xtask <command>
-  test               fmt check, clippy -D warnings, cargo test --workspace, build, engine tests
+  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, render test, OpenXR smoke test
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
   build [--release]  build the GDExtension into addons/vr_arms/bin
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
+  render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
+  xr-test            OpenXR smoke test: the demo on Monado's simulated headset (Xvfb, lavapipe)
   eval [clips...]    evaluate on motion capture (default ../shared/mocap), write docs/evaluation.md
   bench              core benchmarks and instruction counts, write docs/performance.md
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md";
@@ -112,7 +119,9 @@ fn test_all(rest: &[String]) -> Result<(), String> {
         "warnings",
     ]))?;
     run(cargo().args(["test", "--workspace"]))?;
-    engine::run_engine_tests(rest)
+    engine::run_engine_tests(rest)?;
+    xr::render_test()?;
+    xr::xr_smoke_test()
 }
 
 /// `cargo xtask fuzz [frames]`: the long fuzz run, its result written to docs/reliability.md.
