@@ -79,6 +79,8 @@ func _ready() -> void:
 		add_child(desktop)
 	if options.has("xr-smoke-test") and vr:
 		xr.session_focused.connect(_check_xr_bound)
+	# The player quit from the runtime's own menu.
+	xr.session_stopping.connect(get_tree().quit)
 	print("vr_arms demo: %s; %s" % ["OpenXR" if vr else "desktop mode (no OpenXR runtime)", "autopilot" if autopilot else "interactive"])
 
 

@@ -110,3 +110,22 @@ func _distance_to_segment(p: Vector3, a: Vector3, b: Vector3) -> float:
 	var d := b - a
 	var t := clampf((p - a).dot(d) / d.length_squared(), 0.0, 1.0)
 	return p.distance_to(a + d * t)
+
+
+func test_the_generated_character_saves_as_a_scene_and_loads_back() -> void:
+	const SaveTool := preload("res://tools/save_generated_scenes.gd")
+	var character := CharacterBuilder.build()
+	var path := "user://test_character.tscn"
+	check(SaveTool.save_scene(character, path), "saved")
+	var loaded: Node3D = (load(path) as PackedScene).instantiate()
+	add_child(loaded)
+	var a: Skeleton3D = character.get_node("Skeleton3D")
+	var b: Skeleton3D = loaded.get_node("Skeleton3D")
+	check(a.get_bone_count() == b.get_bone_count(), "same bones")
+	var body: MeshInstance3D = b.get_node("Body")
+	check(body.mesh.surface_get_array_len(0) == (a.get_node("Body") as MeshInstance3D).mesh.surface_get_array_len(0), "same mesh")
+	check(body.get_node_or_null(body.skeleton) == b, "the mesh is bound to its skeleton")
+	character.free()
+	loaded.queue_free()
+	DirAccess.remove_absolute(path)
+	await frames(1)

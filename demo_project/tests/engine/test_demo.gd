@@ -58,3 +58,33 @@ func test_desktop_mode_keys_move_the_hands_and_grip() -> void:
 	check(right.get_float("grip") == 0.0, "G again lets go")
 	demo.queue_free()
 	await frames(2)
+
+
+func test_walking_blends_the_legs_and_snap_turn_pivots_on_the_head() -> void:
+	var demo = load("res://demo.tscn").instantiate()
+	demo.options = {"desktop": ""}
+	demo.quit_when_done = false
+	add_child(demo)
+	await seconds(1.5)  # the body settles under the head first
+	var legs: AnimationTree = demo.get_node("Character/Legs")
+	check(float(legs.get("parameters/blend_position")) < 0.2, "standing: idle (%.2f)" % float(legs.get("parameters/blend_position")))
+	var locomotion: Locomotion = demo.get_node("Locomotion")
+	var desktop: DesktopControls = demo.get_node("DesktopControls")
+	var peak := 0.0
+	for i in 120:
+		locomotion.walk(Vector2(0, 1), 1.0 / 120.0)
+		await frames(1)
+		peak = maxf(peak, float(legs.get("parameters/blend_position")))
+	check(peak > 0.8, "walking forward blends in the walk (blend position up to %.2f m/s)" % peak)
+	await seconds(1.0)
+	check(float(legs.get("parameters/blend_position")) < 0.2, "stopping blends back to idle")
+	var camera: XRCamera3D = demo.parts.camera
+	var origin: XROrigin3D = demo.parts.origin
+	var head_before := camera.global_position
+	var yaw_before := origin.global_rotation.y
+	desktop._key(KEY_E)
+	await frames(1)
+	check_near(wrapf(origin.global_rotation.y - yaw_before, -PI, PI), -deg_to_rad(30.0), 1e-3, "E snaps 30 degrees right")
+	check_vec_near(camera.global_position, head_before, 1e-3, "about the head")
+	demo.queue_free()
+	await frames(2)
