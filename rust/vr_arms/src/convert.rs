@@ -35,6 +35,18 @@ pub fn pose(t: &Transform3D) -> Pose {
     Pose::from_basis_origin(mat3(&t.basis), vec3(t.origin))
 }
 
+/// A transform as it came, for the input guard to judge: a non-finite origin stays non-finite,
+/// and a basis with no usable rotation gives a zero quaternion (nothing is repaired here).
+pub fn pose_unrepaired(t: &Transform3D) -> Pose {
+    Pose {
+        position: vec3(t.origin),
+        rotation: vr_arms_core::pose::rotation_of(
+            mat3(&t.basis),
+            glam::Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+        ),
+    }
+}
+
 #[inline]
 pub fn to_transform(p: &Pose) -> Transform3D {
     Transform3D::new(

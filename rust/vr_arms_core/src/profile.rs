@@ -190,3 +190,44 @@ mod shipped_profiles {
         assert!(!p.soft_ik.exact_hands);
     }
 }
+
+#[cfg(test)]
+mod hostile_tests {
+    use super::*;
+
+    fn refused(text: &str) -> ProfileError {
+        ArmProfile::from_toml_str(text).expect_err("hostile input must be refused")
+    }
+
+    #[test]
+    fn wrong_types_unknown_keys_and_huge_numbers_name_the_line() {
+        let e = refused("[controller_targets.recoil]\n\nout_speed = \"fast\"\n");
+        assert_eq!(e.line, Some(3), "{e:?}");
+        let e = refused("[controller_targets]\nnot_a_setting = 1\n");
+        assert_eq!(e.line, Some(2), "{e:?}");
+        assert!(e.message.contains("not_a_setting"), "{e:?}");
+        // 1e400 is infinity in f32: refused or clamped, never a non-finite setting.
+        match ArmProfile::from_toml_str("[controller_targets.recoil]\nout_speed = 1e400\n") {
+            Ok(p) => assert!(p.controller_targets.recoil.out_speed.is_finite()),
+            Err(e) => assert_eq!(e.line, Some(2), "{e:?}"),
+        }
+        let e = refused("[controller_targets.recoil]\nout_speed = 99999999999999999999999\n");
+        assert_eq!(e.line, Some(2), "{e:?}");
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_without_overflowing_the_stack() {
+        for depth in [100usize, 5_000, 200_000] {
+            let text = format!("x = {}{}\n", "[".repeat(depth), "]".repeat(depth));
+            let result = std::thread::Builder::new()
+                // A small stack, as a game thread might have: the parser must not recurse deeply.
+                .stack_size(256 * 1024)
+                .spawn(move || ArmProfile::from_toml_str(&text).is_err())
+                .unwrap()
+                .join();
+            assert_eq!(result.ok(), Some(true), "depth {depth}");
+        }
+        let tables = "a.".repeat(50_000) + "b = 1\n";
+        assert!(ArmProfile::from_toml_str(&tables).is_err());
+    }
+}

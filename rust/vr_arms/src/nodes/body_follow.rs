@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollowSettings};
 
 use crate::convert::{to_quaternion, to_vector3};
-use crate::nodes::common::{alive, read_pose};
+use crate::nodes::common::{alive, is_tracked, read_pose};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -71,6 +71,7 @@ pub struct BodyFollow {
     head_back_offset_m: f32,
 
     stage: Stage,
+    head_tracked: bool,
     report: ProblemReport,
     base: Base<Node3D>,
 }
@@ -96,6 +97,7 @@ impl INode3D for BodyFollow {
             max_hands_offset_deg: 0.0,
             head_back_offset_m: 0.0,
             stage: Stage::default(),
+            head_tracked: true,
             report: ProblemReport::new("BodyFollow"),
             base,
         };
@@ -114,6 +116,22 @@ impl INode3D for BodyFollow {
         let Some(head) = read_pose(&self.head) else {
             return;
         };
+        // The headset lost tracking: the body freezes where it is until it comes back.
+        let tracked = alive(&self.head).is_some_and(|h| is_tracked(&h));
+        if tracked != self.head_tracked {
+            self.head_tracked = tracked;
+            self.signals().head_tracking_changed().emit(tracked);
+        }
+        if !tracked {
+            return;
+        }
+        let hand = |c: &Option<Gd<Node3D>>| {
+            alive(c)
+                .filter(is_tracked)
+                .and_then(|_| read_pose(c))
+                .map(|p| p.position)
+        };
+        let (left_hand, right_hand) = (hand(&self.left_controller), hand(&self.right_controller));
         let Some(mut root) = alive(&self.body_root).filter(|n| n.is_inside_tree()) else {
             return;
         };
@@ -128,8 +146,8 @@ impl INode3D for BodyFollow {
         let out = self.stage.update(
             &BodyFollowInput {
                 head,
-                left_hand: read_pose(&self.left_controller).map(|p| p.position),
-                right_hand: read_pose(&self.right_controller).map(|p| p.position),
+                left_hand,
+                right_hand,
                 floor_y: floor,
             },
             delta as f32,
@@ -146,6 +164,11 @@ impl INode3D for BodyFollow {
 
 #[godot_api]
 impl BodyFollow {
+    /// The headset lost (`tracked` false) or regained tracking. While it is lost the body stays
+    /// where it was.
+    #[signal]
+    fn head_tracking_changed(tracked: bool);
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {

@@ -76,7 +76,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
-        let Some(mut rig) = self.rig.clone().filter(|r| r.is_instance_valid()) else {
+        let Some(mut rig) = self.rig.as_ref().filter(|r| r.is_instance_valid()).cloned() else {
             return;
         };
         self.stage.settings = self.core_settings();

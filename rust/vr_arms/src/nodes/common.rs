@@ -23,6 +23,27 @@ pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
         .map(|n| pose(&n.get_global_transform()))
 }
 
+/// Whether a tracked node has a pose this frame: an [XRNode3D] (controller) reports its tracking
+/// data; an [XRCamera3D] is tracked while the XR server's `head` tracker has a valid pose; any
+/// other node (a plain marker driven by a script) always is.
+pub fn is_tracked(node: &Gd<Node3D>) -> bool {
+    use godot::classes::{XrCamera3D, XrNode3D, XrPositionalTracker, XrServer};
+    if let Ok(xr) = node.clone().try_cast::<XrNode3D>() {
+        return xr.get_has_tracking_data();
+    }
+    if node.clone().try_cast::<XrCamera3D>().is_ok() {
+        let head = XrServer::singleton()
+            .get_tracker("head")
+            .and_then(|t| t.try_cast::<XrPositionalTracker>().ok());
+        return match head.and_then(|t| t.get_pose("default")) {
+            Some(p) => p.get_has_tracking_data(),
+            // No head tracker at all: a plain camera moved by a script.
+            None => true,
+        };
+    }
+    true
+}
+
 /// Moves a node to a global pose (keeping its scale out of it: targets are markers).
 pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose) {
     if let Some(mut n) = alive(node).filter(|n| n.is_inside_tree()) {
@@ -92,6 +113,14 @@ pub fn load_profile(path: &GString) -> Result<ArmProfile, String> {
     if !FileAccess::file_exists(path) {
         return Err(format!("profile \"{path}\" does not exist"));
     }
+    // Refuse a huge file by its size, before reading it into memory.
+    let size = FileAccess::open(path, ModeFlags::READ).map_or(0, |f| f.get_length());
+    let limit = vr_arms_core::profile::MAX_PROFILE_BYTES as u64;
+    if size > limit {
+        return Err(format!(
+            "profile \"{path}\": file too large ({size} bytes, at most {limit})"
+        ));
+    }
     let text = FileAccess::get_file_as_string(path);
     ArmProfile::from_toml_str(&text.to_string()).map_err(|e| format!("profile \"{path}\": {e}"))
 }
@@ -142,7 +171,8 @@ pub fn side_slots<'a>(
         vr_arms_core::Side::Left => left,
         vr_arms_core::Side::Right => right,
     };
-    (i.clone(), o.clone())
+    // Never clone a freed object (gdext panics): only live ones come out.
+    (alive(i), alive(o))
 }
 
 /// A small unshaded sphere that shows where a target is (seed 000's debug colours).

@@ -2,12 +2,17 @@
 
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
+use vr_arms_core::Pose;
 use vr_arms_core::Side;
 use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTargetsSettings};
+use vr_arms_core::input_guard::InputGuard;
+use vr_arms_core::tracking_loss::{
+    TrackingEvent, TrackingLoss, TrackingLossSettings, hanging_rotation,
+};
 
-use crate::convert::vec3;
+use crate::convert::{pose_unrepaired, vec3};
 use crate::nodes::common::{
-    DebugMarkers, apply_profile, colors, read_pose, store_profile, write_pose,
+    DebugMarkers, alive, apply_profile, colors, is_tracked, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -17,6 +22,12 @@ use crate::settings_bridge;
 ///
 /// Runs in `_process` at priority -1000 (first). Call [method add_recoil] on every shot; the kick
 /// snaps out at `recoil_out_speed` and eases back at `recoil_return_speed`.
+///
+/// Tracking loss: when a controller reports no tracking, or a pose that is not finite or more
+/// than 1 km away, its target holds the last good pose and eases to a relaxed rest pose (hand
+/// hanging at `*_rest_position` in `body_root`'s frame) over `tracking_loss_ease_s`, and blends
+/// back over `tracking_regain_blend_s` when tracking returns; [signal tracking_changed] reports
+/// both. Rejected or repaired poses are counted ([method get_input_counts]) and reported once.
 #[derive(GodotClass)]
 #[class(base = Node3D, tool)]
 pub struct ControllerTargets {
@@ -69,12 +80,33 @@ pub struct ControllerTargets {
     #[export(range = (0.0, 180.0, suffix = "°"))]
     recoil_max_rotation_deg: f32,
 
+    /// The avatar root whose frame the rest positions are in (empty: hold the last pose).
+    #[export_group(name = "Tracking Loss")]
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// Where the left hand rests when its controller is lost, in `body_root`'s frame (metres).
+    #[export]
+    left_rest_position: Vector3,
+    /// Where the right hand rests when its controller is lost, in `body_root`'s frame (metres).
+    #[export]
+    right_rest_position: Vector3,
+    /// Time from the last good pose to the rest pose (seconds).
+    #[export(range = (0.0, 5.0, suffix = "s"))]
+    tracking_loss_ease_s: f32,
+    /// Time to blend back onto the controller when tracking returns (seconds).
+    #[export(range = (0.0, 5.0, suffix = "s"))]
+    tracking_regain_blend_s: f32,
+
     /// Show the controller (blue) and raw target (yellow) markers.
     #[export_group(name = "Debug")]
     #[export]
     debug_draw: bool,
 
     stage: Stage,
+    loss: [TrackingLoss; 2],
+    guards: [InputGuard; 2],
+    /// Input counts already reported, per hand.
+    reported_counts: [u64; 2],
     markers: DebugMarkers,
     report: ProblemReport,
     base: Base<Node3D>,
@@ -99,8 +131,16 @@ impl INode3D for ControllerTargets {
             recoil_rotation_jitter_deg: 0.0,
             recoil_max_position_m: 0.0,
             recoil_max_rotation_deg: 0.0,
+            body_root: None,
+            left_rest_position: Vector3::new(0.22, 0.8, 0.05),
+            right_rest_position: Vector3::new(-0.22, 0.8, 0.05),
+            tracking_loss_ease_s: TrackingLossSettings::default().ease_to_rest_s,
+            tracking_regain_blend_s: TrackingLossSettings::default().regain_blend_s,
             debug_draw: false,
             stage: Stage::default(),
+            loss: [TrackingLoss::default(); 2],
+            guards: [InputGuard::default(); 2],
+            reported_counts: [0; 2],
             markers: DebugMarkers::default(),
             report: ProblemReport::new("ControllerTargets"),
             base,
@@ -120,16 +160,35 @@ impl INode3D for ControllerTargets {
         self.stage.settings = self.core_settings();
         let dt = delta as f32;
         let mut shown = [None; 4];
+        let loss_settings = TrackingLossSettings {
+            ease_to_rest_s: self.tracking_loss_ease_s,
+            regain_blend_s: self.tracking_regain_blend_s,
+        };
         for side in Side::BOTH {
+            let i = side.index();
             let (controller, output) = self.slots(side);
-            let (controller, output) = (controller.clone(), output.clone());
-            let Some(c) = read_pose(&controller) else {
+            let (controller, output) = (alive(controller), alive(output));
+            let Some(node) = alive(&controller).filter(|n| n.is_inside_tree()) else {
                 continue;
             };
-            let raw = self.stage.update(side, &c, dt);
+            let c = pose_unrepaired(&node.get_global_transform());
+            let live = if is_tracked(&node) {
+                self.guards[i].check(&c)
+            } else {
+                None
+            };
+            self.report_input_counts(side);
+            let live_raw = live.map(|c| self.stage.update(side, &c, dt));
+            let rest = self.rest_pose(side);
+            let (raw, event) = self.loss[i].update(live_raw, &rest, dt, &loss_settings);
             write_pose(&output, &raw);
-            shown[side.index() * 2] = Some(c.position);
-            shown[side.index() * 2 + 1] = Some(raw.position);
+            if let Some(e) = event {
+                self.signals()
+                    .tracking_changed()
+                    .emit(i as i32, e == TrackingEvent::Regained);
+            }
+            shown[i * 2] = live.map(|c| c.position);
+            shown[i * 2 + 1] = Some(raw.position);
         }
         self.draw(&shown);
     }
@@ -147,6 +206,35 @@ impl ControllerTargets {
     /// Right hand, for [method add_recoil].
     #[constant]
     const HAND_RIGHT: i32 = 1;
+
+    /// A hand's controller lost (`tracked` false) or regained tracking. `hand` is `HAND_LEFT`
+    /// or `HAND_RIGHT`.
+    #[signal]
+    fn tracking_changed(hand: i32, tracked: bool);
+
+    /// How many poses of each hand were rejected or repaired: `{"left": {"non_finite": n,
+    /// "too_far": n, "normalised": n, "rotation_replaced": n}, "right": {...}}`.
+    #[func]
+    fn get_input_counts(&self) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        for side in Side::BOTH {
+            let c = self.guards[side.index()].counts;
+            let mut d = VarDictionary::new();
+            d.set("non_finite", c.non_finite as i64);
+            d.set("too_far", c.too_far as i64);
+            d.set("normalised", c.normalised as i64);
+            d.set("rotation_replaced", c.rotation_replaced as i64);
+            out.set(side.name(), &d);
+        }
+        out
+    }
+
+    /// Whether a hand's controller is tracked now (after the tracking-loss rules).
+    #[func]
+    fn is_hand_tracked(&self, hand: i32) -> bool {
+        let i = if hand == Self::HAND_RIGHT { 1 } else { 0 };
+        self.loss[i].state() != vr_arms_core::tracking_loss::TrackingState::Lost
+    }
 
     /// Kicks one hand (`HAND_LEFT` or `HAND_RIGHT`): `position_kick` in metres and
     /// `rotation_kick_deg` in degrees, both in the controller's space, with random jitter.
@@ -201,6 +289,45 @@ impl ControllerTargets {
         match side {
             Side::Left => (&self.left_controller, &self.left_output),
             Side::Right => (&self.right_controller, &self.right_output),
+        }
+    }
+
+    /// The relaxed pose a lost hand eases to: hanging at its rest position in the body's frame,
+    /// keeping the roll it had. Without a body root, the last pose (hold only).
+    fn rest_pose(&self, side: Side) -> Pose {
+        let i = side.index();
+        let last = self.loss[i].last().unwrap_or(Pose::IDENTITY);
+        let Some(body) = alive(&self.body_root).filter(|b| b.is_inside_tree()) else {
+            return last;
+        };
+        let t = body.get_global_transform();
+        let local = match side {
+            Side::Left => self.left_rest_position,
+            Side::Right => self.right_rest_position,
+        };
+        let down = vec3(-t.basis.col_b());
+        Pose {
+            position: vec3(t * local),
+            rotation: hanging_rotation(last.rotation, glam::Vec3::Y, down),
+        }
+    }
+
+    /// Reports a hand's rejected or repaired input once when it first happens, then again only
+    /// when the count has grown tenfold (never every frame).
+    fn report_input_counts(&mut self, side: Side) {
+        let i = side.index();
+        let c = self.guards[i].counts;
+        let total = c.total();
+        if total > 0 && total >= self.reported_counts[i].saturating_mul(10).max(1) {
+            self.reported_counts[i] = total;
+            godot_warn!(
+                "ControllerTargets: the {} controller gave unusable poses ({} not finite, {} farther than 1 km, {} rotations normalised, {} rotations replaced); they were rejected or repaired. Reported again only if this grows tenfold.",
+                side.name(),
+                c.non_finite,
+                c.too_far,
+                c.normalised,
+                c.rotation_replaced
+            );
         }
     }
 

@@ -65,8 +65,9 @@ impl ISkeletonModifier3D for HandPoseCopy {
         };
         let Some(source) = self
             .source_skeleton
-            .clone()
+            .as_ref()
             .filter(|s| s.is_instance_valid())
+            .cloned()
         else {
             return;
         };

@@ -172,8 +172,9 @@ impl HandPoseDriver {
     fn play(&mut self, state: HandPoseState) {
         let Some(mut player) = self
             .animation_player
-            .clone()
+            .as_ref()
             .filter(|p| p.is_instance_valid())
+            .cloned()
         else {
             return;
         };
@@ -193,8 +194,9 @@ impl HandPoseDriver {
     fn curl(&mut self) {
         let Some(mut skeleton) = self
             .source_skeleton
-            .clone()
+            .as_ref()
             .filter(|s| s.is_instance_valid())
+            .cloned()
         else {
             return;
         };

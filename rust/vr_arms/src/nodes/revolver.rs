@@ -175,7 +175,12 @@ impl IRigidBody3D for Revolver {
 
     fn process(&mut self, delta: f64) {
         let dt = delta as f32;
-        let Some(holster) = self.holster.clone().filter(|h| h.is_instance_valid()) else {
+        let Some(holster) = self
+            .holster
+            .as_ref()
+            .filter(|h| h.is_instance_valid())
+            .cloned()
+        else {
             return;
         };
         let (anchor, clear) = {
@@ -232,7 +237,12 @@ impl IRigidBody3D for Revolver {
         self.place(anchor, clear, holster_point, mesh_active);
         self.update_support();
         self.load_nearby_rounds();
-        if let Some(hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+        if let Some(hp) = self
+            .hand_pose
+            .as_ref()
+            .filter(|h| h.is_instance_valid())
+            .cloned()
+        {
             let mut hp = hp;
             let held = matches!(
                 self.stage.state,
@@ -385,8 +395,14 @@ impl Revolver {
         match e {
             RevolverEvent::Latched => {
                 if let (Some(mut r), Some(t)) = (
-                    self.router.clone().filter(|r| r.is_instance_valid()),
-                    self.draw_target.clone(),
+                    self.router
+                        .as_ref()
+                        .filter(|r| r.is_instance_valid())
+                        .cloned(),
+                    self.draw_target
+                        .as_ref()
+                        .filter(|m| m.is_instance_valid())
+                        .cloned(),
                 ) {
                     r.bind_mut().set_override(hand, Some(t.upcast()));
                 }
@@ -411,7 +427,12 @@ impl Revolver {
                 self.signals().picked_up().emit();
             }
             RevolverEvent::CockStarted => {
-                if let Some(mut hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+                if let Some(mut hp) = self
+                    .hand_pose
+                    .as_ref()
+                    .filter(|h| h.is_instance_valid())
+                    .cloned()
+                {
                     hp.call("play_hammer_cock", &[]);
                 }
             }
@@ -446,7 +467,12 @@ impl Revolver {
     }
 
     fn release_router(&mut self) {
-        if let Some(mut r) = self.router.clone().filter(|r| r.is_instance_valid()) {
+        if let Some(mut r) = self
+            .router
+            .as_ref()
+            .filter(|r| r.is_instance_valid())
+            .cloned()
+        {
             r.bind_mut().clear_override(self.hand);
         }
     }
@@ -509,8 +535,9 @@ impl Revolver {
         let s = self.arm_recoil.settings;
         if let Some(mut ct) = self
             .controller_targets
-            .clone()
+            .as_ref()
             .filter(|c| c.is_instance_valid())
+            .cloned()
         {
             ct.bind_mut().add_recoil(
                 self.hand,
@@ -520,12 +547,18 @@ impl Revolver {
         }
         if let Some(mut c) = self
             .hand_controller
-            .clone()
+            .as_ref()
             .filter(|c| c.is_instance_valid())
+            .cloned()
         {
             c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
         }
-        if let Some(mut hp) = self.hand_pose.clone().filter(|h| h.is_instance_valid()) {
+        if let Some(mut hp) = self
+            .hand_pose
+            .as_ref()
+            .filter(|h| h.is_instance_valid())
+            .cloned()
+        {
             hp.call("play_shoot", &[]);
         }
         self.signals()
@@ -564,14 +597,24 @@ impl Revolver {
             }
             _ => false,
         };
-        if let Some(mut m) = self.support_target.clone() {
+        if let Some(mut m) = self
+            .support_target
+            .as_ref()
+            .filter(|m| m.is_instance_valid())
+            .cloned()
+        {
             m.set_global_transform(point);
         }
         if want == self.supported {
             return;
         }
         self.supported = want;
-        if let Some(mut r) = self.router.clone().filter(|r| r.is_instance_valid()) {
+        if let Some(mut r) = self
+            .router
+            .as_ref()
+            .filter(|r| r.is_instance_valid())
+            .cloned()
+        {
             if want {
                 r.bind_mut()
                     .set_override(other, self.support_target.clone().map(|m| m.upcast()));
@@ -636,7 +679,12 @@ impl Revolver {
             ImmediateMesh, MeshInstance3D, StandardMaterial3D, base_material_3d::ShadingMode,
             mesh::PrimitiveType,
         };
-        let mut line = match self.shot_line.clone().filter(|l| l.is_instance_valid()) {
+        let mut line = match self
+            .shot_line
+            .as_ref()
+            .filter(|l| l.is_instance_valid())
+            .cloned()
+        {
             Some(l) => l,
             None => {
                 let mut l = MeshInstance3D::new_alloc();
@@ -719,7 +767,12 @@ impl Revolver {
             self.base_mut().set_global_transform(t);
         }
         // The arm's draw override: where the hand would hold the gun on its way out.
-        if let Some(mut marker) = self.draw_target.clone() {
+        if let Some(mut marker) = self
+            .draw_target
+            .as_ref()
+            .filter(|m| m.is_instance_valid())
+            .cloned()
+        {
             let grip_inv = self.grip_offset.affine_inverse();
             marker.set_global_transform(self.base().get_global_transform() * grip_inv);
         }

@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::read_pose;
+use crate::nodes::common::{alive, is_tracked, read_pose};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -49,6 +49,7 @@ pub struct UpperBodyFollow {
     #[export(range = (0.0, 90.0, suffix = "°"))]
     max_pitch_deg: f32,
 
+    last_head: Option<vr_arms_core::Pose>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -66,6 +67,7 @@ impl ISkeletonModifier3D for UpperBodyFollow {
             pitch_weights: Vector3::ZERO,
             max_yaw_deg: 0.0,
             max_pitch_deg: 0.0,
+            last_head: None,
             report: ProblemReport::new("UpperBodyFollow"),
             base,
         };
@@ -81,9 +83,15 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
-        let Some(head) = read_pose(&self.head) else {
+        let Some(mut head) = read_pose(&self.head) else {
             return;
         };
+        // The headset lost tracking: keep the last tracked head, so the chest and neck freeze.
+        if alive(&self.head).is_some_and(|h| is_tracked(&h)) {
+            self.last_head = Some(head);
+        } else if let Some(last) = self.last_head {
+            head = last;
+        }
         let skeleton_pose = pose(&skeleton.get_global_transform());
         let body = read_pose(&self.body_root).unwrap_or(skeleton_pose);
         let to_skeleton = skeleton_pose.rotation.inverse();

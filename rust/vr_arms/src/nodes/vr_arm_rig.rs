@@ -498,6 +498,32 @@ impl VRArmRig {
                     "No {label} target node: the {label} arm is not solved. Set \"{label}_target\"."
                 ));
             }
+            let bones: Vec<i32> = self
+                .names(side)
+                .iter()
+                .map(|n| skeleton.find_bone(*n))
+                .collect();
+            if bones.iter().all(|&b| b >= 0) {
+                let at = |b: i32| skeleton.get_bone_global_rest(b).origin;
+                for (a, b) in [(bones[0], bones[1]), (bones[1], bones[2])] {
+                    if at(a).distance_to(at(b)) < 1e-3 {
+                        out.push(format!(
+                            "Bone \"{}\" ({label} arm) has zero length in the rest pose: the {label} arm cannot bend and is left as animated.",
+                            skeleton.get_bone_name(a)
+                        ));
+                    }
+                }
+            }
+        }
+        let scale = skeleton.get_global_transform().basis.get_scale();
+        let (lo, hi) = (
+            scale.x.min(scale.y).min(scale.z),
+            scale.x.max(scale.y).max(scale.z),
+        );
+        if lo <= 0.0 || hi / lo > 1.01 {
+            out.push(format!(
+                "The Skeleton3D (or a parent) has a non-uniform scale {scale}: bone lengths differ along each axis, so arm reach and elbow placement are approximate. Scale the character uniformly."
+            ));
         }
         out
     }

@@ -151,6 +151,13 @@ impl VRArmsSetup {
         for node in stages.get_children().iter_shared() {
             own(&node);
         }
+        // A lost controller's hand eases to rest beside the body.
+        if let Some(mut ct) = wired
+            .get("controller_targets")
+            .and_then(|v| v.try_to::<Gd<Node>>().ok())
+        {
+            ct.set("body_root", &avatar.to_variant());
+        }
         // Into the skeleton only now that the rig has its targets (no warning at its ready).
         for node in [
             upper_body.clone().upcast::<Node>(),

@@ -41,6 +41,8 @@ pub struct XRTrackingSimulator {
     playback_speed: f32,
 
     head: Option<Gd<XrPositionalTracker>>,
+    /// Tracked flags: head, left hand, right hand.
+    tracked: [bool; 3],
     hands: [Option<Gd<XrControllerTracker>>; 2],
     trace: Option<TrackingTrace>,
     trace_time: f32,
@@ -59,6 +61,7 @@ impl INode for XRTrackingSimulator {
             take_over_existing: false,
             playback_speed: 1.0,
             head: None,
+            tracked: [true; 3],
             hands: [None, None],
             trace: None,
             trace_time: 0.0,
@@ -154,13 +157,15 @@ impl XRTrackingSimulator {
     #[func]
     fn set_hand_tracked(&mut self, hand: GString, tracked: bool) {
         let Some(i) = hand_index(&hand) else { return };
-        if tracked {
-            self.push_all();
-        } else if let Some(t) = self.hands[i].as_mut() {
-            t.invalidate_pose("default");
-            t.invalidate_pose("grip");
-            t.invalidate_pose("aim");
-        }
+        self.tracked[1 + i] = tracked;
+        self.push_all();
+    }
+
+    /// Marks the headset as tracked or not (an untracked headset reports an invalid pose).
+    #[func]
+    fn set_head_tracked(&mut self, tracked: bool) {
+        self.tracked[0] = tracked;
+        self.push_all();
     }
 
     /// Loads a tracking trace (CSV, see `vr_arms_core::tracking_trace`) and plays it from the
@@ -253,19 +258,28 @@ impl XRTrackingSimulator {
     fn push_all(&mut self) {
         let zero = Vector3::ZERO;
         if let Some(h) = self.head.as_mut() {
-            h.set_pose(
-                "default",
-                self.head_pose,
-                zero,
-                zero,
-                TrackingConfidence::HIGH,
-            );
+            if self.tracked[0] {
+                h.set_pose(
+                    "default",
+                    self.head_pose,
+                    zero,
+                    zero,
+                    TrackingConfidence::HIGH,
+                );
+            } else {
+                h.invalidate_pose("default");
+            }
         }
         let poses = [self.left_hand_pose, self.right_hand_pose];
-        for (t, pose) in self.hands.iter_mut().zip(poses) {
+        let tracked = [self.tracked[1], self.tracked[2]];
+        for ((t, pose), tracked) in self.hands.iter_mut().zip(poses).zip(tracked) {
             if let Some(t) = t.as_mut() {
                 for name in ["default", "grip", "aim"] {
-                    t.set_pose(name, pose, zero, zero, TrackingConfidence::HIGH);
+                    if tracked {
+                        t.set_pose(name, pose, zero, zero, TrackingConfidence::HIGH);
+                    } else {
+                        t.invalidate_pose(name);
+                    }
                 }
             }
         }

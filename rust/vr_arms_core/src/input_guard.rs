@@ -1,0 +1,124 @@
+//! Input sanitising at the core boundary, with counts.
+//!
+//! A tracked pose is rejected when it is not finite or absurdly far away (1 km by default: no
+//! room-scale tracking is there), and repaired when only its rotation is off (not normalised:
+//! normalised; zero or non-finite: the last good rotation). Every rejection and repair is counted,
+//! so the glue can report the counts once instead of logging every frame.
+
+use glam::Quat;
+
+use crate::pose::Pose;
+
+/// How many inputs were rejected or repaired.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InputCounts {
+    /// Non-finite positions (the pose was dropped).
+    pub non_finite: u64,
+    /// Positions beyond the limit (the pose was dropped).
+    pub too_far: u64,
+    /// Rotations that were not unit length and were normalised.
+    pub normalised: u64,
+    /// Zero or non-finite rotations replaced by the last good one.
+    pub rotation_replaced: u64,
+}
+
+impl InputCounts {
+    pub fn total(&self) -> u64 {
+        self.non_finite + self.too_far + self.normalised + self.rotation_replaced
+    }
+}
+
+/// Checks one input stream (a controller or the headset).
+#[derive(Clone, Copy, Debug)]
+pub struct InputGuard {
+    /// Largest distance from the origin accepted (metres).
+    pub max_distance_m: f32,
+    pub counts: InputCounts,
+    last_rotation: Quat,
+}
+
+impl Default for InputGuard {
+    fn default() -> Self {
+        Self {
+            max_distance_m: 1000.0,
+            counts: InputCounts::default(),
+            last_rotation: Quat::IDENTITY,
+        }
+    }
+}
+
+impl InputGuard {
+    /// The pose to use, or None when it must be treated as untracked.
+    pub fn check(&mut self, p: &Pose) -> Option<Pose> {
+        if !p.position.is_finite() {
+            self.counts.non_finite += 1;
+            return None;
+        }
+        if p.position.length() > self.max_distance_m {
+            self.counts.too_far += 1;
+            return None;
+        }
+        let len_sq = p.rotation.length_squared();
+        let rotation = if p.rotation.is_finite() && len_sq > 1e-12 {
+            if (len_sq - 1.0).abs() > 1e-3 {
+                self.counts.normalised += 1;
+            }
+            p.rotation * len_sq.sqrt().recip()
+        } else {
+            self.counts.rotation_replaced += 1;
+            self.last_rotation
+        };
+        self.last_rotation = rotation;
+        Some(Pose {
+            position: p.position,
+            rotation,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn rejects_repairs_and_counts() {
+        let mut g = InputGuard::default();
+        let good = Pose::new(Vec3::new(0.1, 1.2, 0.3), Quat::from_rotation_y(0.3));
+        assert_eq!(g.check(&good), Some(good));
+        assert_eq!(g.check(&Pose::new(Vec3::NAN, Quat::IDENTITY)), None);
+        assert_eq!(
+            g.check(&Pose::new(Vec3::new(1e9, 0.0, 0.0), Quat::IDENTITY)),
+            None
+        );
+        assert_eq!(g.check(&Pose::new(Vec3::INFINITY, Quat::IDENTITY)), None);
+        let scaled = g
+            .check(&Pose::new(Vec3::ZERO, Quat::from_rotation_y(0.3) * 3.0))
+            .unwrap();
+        assert!((scaled.rotation.length() - 1.0).abs() < 1e-6);
+        let zero = g
+            .check(&Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)))
+            .unwrap();
+        assert!(
+            zero.rotation.angle_between(Quat::from_rotation_y(0.3)) < 1e-3,
+            "last good rotation"
+        );
+        let nan = g
+            .check(&Pose::new(
+                Vec3::ZERO,
+                Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+            ))
+            .unwrap();
+        assert!(nan.rotation.is_finite());
+        assert_eq!(
+            g.counts,
+            InputCounts {
+                non_finite: 2,
+                too_far: 1,
+                normalised: 1,
+                rotation_replaced: 2
+            }
+        );
+        assert_eq!(g.counts.total(), 6);
+    }
+}
