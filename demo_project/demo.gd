@@ -6,7 +6,10 @@
 ## - `--autopilot`: play the scripted session (see Autopilot), print a summary and quit;
 ## - `--screenshots=DIR`: with `--autopilot` and rendering, save mirror screenshots in DIR;
 ## - `--render-check`: with `--autopilot` and rendering, check that the mirror shows the character;
-## - `--loop-seconds=N`: with `--autopilot`, loop the session for N seconds (the soak test);
+## - `--loop-seconds=N`: with `--autopilot`, loop the session for at least N seconds (the
+##   session under way then finishes);
+## - `--soak`: with `--autopilot`, add random tracking dropouts and hitches and check every bone
+##   on every frame (see Soak); with `--loop-seconds` this is the soak test;
 ## - `--demo-seconds=N`: quit after N seconds;
 ## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused and both
 ##   controllers are tracked (status 1 after 90 s otherwise).
@@ -27,6 +30,8 @@ var holster: HolsterZone
 var targets: Array = []
 var mirror: PlanarMirror
 var autopilot: Autopilot
+var soak: Soak
+var _finished := false
 var xr: XRStart
 var vr := false
 
@@ -170,10 +175,24 @@ func _start_autopilot() -> void:
 		autopilot.screenshot_dir = dir
 	autopilot.finished.connect(_on_autopilot_finished)
 	add_child(autopilot)
+	if options.has("soak"):
+		soak = Soak.new()
+		soak.name = "Soak"
+		soak.simulator = parts.simulator
+		soak.skeleton = parts.skeleton
+		add_child(soak)
 
 
 func _on_autopilot_finished(result: Dictionary) -> void:
+	if _finished:
+		return
+	_finished = true
 	summary = result
+	if soak:
+		soak.stop()
+		summary.soak = soak.report()
+		var ok := soak.non_finite_frames == 0 and soak.frames_checked > 0
+		print("vr_arms demo soak %s: %.0f s simulated, %s" % ["passed" if ok else "FAILED", summary.seconds, summary.soak])
 	print("vr_arms demo autopilot: %d frames, %.1f s of play" % [summary.frames, summary.seconds])
 	print("  events: %s" % ", ".join(summary.events))
 	print("  targets hit: %d of %d %s" % [summary.targets_hit, targets.size(), summary.hits])
@@ -182,7 +201,7 @@ func _on_autopilot_finished(result: Dictionary) -> void:
 	elif DisplayServer.get_name() == "headless":
 		print("  screenshots: none (headless: nothing is rendered)")
 	if quit_when_done:
-		get_tree().quit(0)
+		_quit(0)
 
 
 func _process(delta: float) -> void:
@@ -198,14 +217,28 @@ func _process(delta: float) -> void:
 	_last_avatar_position = avatar.global_position
 	_legs.set("parameters/blend_position", clampf(_speed, 0.0, PoseLibrary.WALK_SPEED))
 	if autopilot and autopilot.loop and _time >= float(options["loop-seconds"]):
-		_on_autopilot_finished(autopilot.summary())
+		# The session under way finishes first: quitting mid-session would leave coroutines.
+		autopilot.loop = false
 	elif options.has("demo-seconds") and _time >= float(options["demo-seconds"]):
 		print("vr_arms demo: %d frames in %.1f s" % [_frames, _time])
 		if quit_when_done:
-			get_tree().quit(0)
+			_quit(0)
 	elif options.has("xr-smoke-test") and _time > 90.0:
 		printerr("vr_arms demo: the OpenXR smoke test did not reach a focused session with both controllers tracked")
 		get_tree().quit(1)
+
+
+## Quits cleanly: sounds still playing would hold their streams past the exit.
+func _quit(code: int) -> void:
+	for c in gun.get_children():
+		if c is AudioStreamPlayer3D:
+			c.stop()
+			c.stream = null
+	# The audio server lets go of stopped playbacks on its own (real-time) mixing thread.
+	for i in 3:
+		OS.delay_msec(20)
+		await get_tree().process_frame
+	get_tree().quit(code)
 
 
 func _on_button(button: String) -> void:

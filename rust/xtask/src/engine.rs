@@ -258,6 +258,84 @@ pub fn run_demo(rest: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// `cargo xtask hot-reload-test`: a headless editor opens `tests/hot_reload/hot_reload.tscn`,
+/// whose tool script reloads the extension through `GDExtensionManager` and checks that classes,
+/// old nodes and new nodes work afterwards (hot reload exists only in the editor).
+pub fn run_hot_reload_test() -> Result<(), String> {
+    let godot = prepare("demo_project")?;
+    let mut cmd = godot.command(["--headless", "--xr-mode", "off", "--editor", "--path"]);
+    cmd.arg(repo_root().join("demo_project")).args([
+        "res://tests/hot_reload/hot_reload.tscn",
+        "--",
+        "--hot-reload-check",
+    ]);
+    let run = run_captured(cmd, Duration::from_secs(300))?;
+    let passed = run
+        .lines
+        .iter()
+        .any(|l| l.contains("hot reload check passed"));
+    let fatal = run.fatal_lines();
+    if passed && run.success && fatal.is_empty() {
+        println!("hot reload: the extension reloads in the editor and its nodes keep working");
+        Ok(())
+    } else {
+        Err(format!(
+            "hot reload test failed ({}); fatal lines: {fatal:#?}",
+            run.status
+        ))
+    }
+}
+
+/// `cargo xtask soak [seconds]`: the demo's autopilot looped for `seconds` of simulated time
+/// (frames of 1/30 s) with random tracking dropouts and hitches, headless. Passes when Godot
+/// exits 0, the demo reports no non-finite bone, and the log has no error, no warning and no
+/// leaked object. Returns the demo's soak line.
+pub fn run_soak(seconds: u32) -> Result<String, String> {
+    let godot = prepare("demo_project")?;
+    let mut cmd = godot.command([
+        "--headless",
+        "--xr-mode",
+        "off",
+        "--fixed-fps",
+        "30",
+        "--path",
+    ]);
+    cmd.arg(repo_root().join("demo_project")).args([
+        "--",
+        "--autopilot",
+        "--soak",
+        &format!("--loop-seconds={seconds}"),
+    ]);
+    let run = run_captured(cmd, Duration::from_secs(600 + u64::from(seconds) * 2))?;
+    let soak_line = run
+        .lines
+        .iter()
+        .find(|l| l.contains("vr_arms demo soak"))
+        .cloned();
+    let bad: Vec<&String> = run
+        .lines
+        .iter()
+        .filter(|l| l.contains("ERROR") || l.starts_with("WARNING") || l.contains("leaked"))
+        .collect();
+    let mut problems = Vec::new();
+    match &soak_line {
+        Some(l) if l.contains("soak passed") => {}
+        Some(l) => problems.push(l.clone()),
+        None => problems.push("the demo printed no soak line".into()),
+    }
+    if !bad.is_empty() {
+        problems.push(format!("errors, warnings or leaks in the log: {bad:#?}"));
+    }
+    if !run.success {
+        problems.push(format!("Godot exited with {}", run.status));
+    }
+    if problems.is_empty() {
+        Ok(soak_line.unwrap_or_default())
+    } else {
+        Err(format!("soak failed: {}", problems.join("; ")))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
