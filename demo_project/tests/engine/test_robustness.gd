@@ -117,6 +117,19 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
 	await seconds(0.5)
 	check(ct.is_hand_tracked(0), "a good pose brings the hand back")
+	# The headset: a NaN or far pose freezes the body instead of moving it.
+	var character: Node3D = b.character
+	var before := character.global_transform
+	for i in 30:
+		var bad := Transform3D(Basis(), Vector3(nan, 1.6, 0.0)) if i % 2 == 0 else Transform3D(Basis(), Vector3(0.0, 1.6, 5e8))
+		sim.set_head_pose(bad)
+		await frames(1)
+		check(_all_bones_finite(b.skeleton), "bones finite with a bad headset pose (frame %d)" % i)
+		if failures.size() > 0:
+			break
+	check(character.global_transform.is_equal_approx(before), "the body stays where it was")
+	var head_warnings := TestLogger.current.take_warnings().filter(func(w): return "headset gave unusable poses" in w)
+	check(head_warnings.size() == 1, "the headset's bad poses reported once (%d)" % head_warnings.size())
 
 
 func test_hostile_time_steps_through_the_pipeline_stay_finite_and_bounded() -> void:

@@ -1,7 +1,8 @@
 //! Adversarial frames through the whole core (`vr_arms_fuzz [FRAMES] [SEED]`).
 //!
 //! Every frame feeds the arm pipeline (both arms, overrides switching on and off), body follow,
-//! upper body, clavicles, twist and the revolver state machine with random and hostile input:
+//! upper body, clavicles, twist, tracking loss, the input guard and the revolver and hand-pose
+//! state machines with random and hostile input:
 //! NaN, infinities, 1e9 m poses, zero and non-normalised quaternions, dt of 0, negative, NaN and
 //! 1 s hitches. It counts panics (caught per frame) and non-finite outputs.
 
@@ -12,9 +13,12 @@ use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use vr_arms_core::forearm_twist::ForearmTwist;
+use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
+use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::revolver::{Revolver, RevolverInput};
+use vr_arms_core::tracking_loss::{TrackingLoss, TrackingLossSettings};
 use vr_arms_core::upper_body_follow::UpperBodyFollow;
 use vr_arms_core::{PerSide, Pose, Side};
 
@@ -106,6 +110,10 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
     let clavicle = ClavicleFollow::default();
     let mut twist = ForearmTwist::default();
     let mut revolver = Revolver::default();
+    let mut loss = TrackingLoss::default();
+    let mut guard = InputGuard::default();
+    let mut hand_pose = HandPoseDriver::default();
+    let loss_settings = TrackingLossSettings::default();
     let mut events = Vec::with_capacity(16);
     let (mut panics, mut non_finite) = (0u64, 0u64);
     for f in 0..frames {
@@ -114,6 +122,8 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
             pipeline = ArmPipeline::new(&ArmProfile::default(), &rig);
             body = BodyFollow::default();
             revolver = Revolver::default();
+            loss = TrackingLoss::default();
+            hand_pose = HandPoseDriver::default();
         }
         let dt = rng.dt();
         let (l, r, head, root, ovr) = (rng.pose(), rng.pose(), rng.pose(), rng.pose(), rng.pose());
@@ -201,6 +211,20 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                 &mut events,
             );
             bad += u64::from(!(revolver.draw_t.is_finite() && revolver.trigger_pull().is_finite()));
+            // Tracking loss and the input guard: the hand's pose through the guard, dropped now
+            // and then, eased toward a random rest.
+            let live = if grip > 0.3 { guard.check(&l) } else { None };
+            let (held, _) = loss.update(live, &r, dt, &loss_settings);
+            bad += u64::from(!finite_pose(&held));
+            // The hand-pose state machine: flags and one-shots at random.
+            hand_pose.hand_in_holster_zone = trigger > 0.0;
+            hand_pose.pistol_held = stick > 0.0;
+            if grip > 0.95 {
+                hand_pose.play_one_shot(HandPoseState::Shoot, trigger);
+            }
+            if let Some(state) = hand_pose.update(dt) {
+                bad += u64::from(state.name().is_empty());
+            }
             if stick > 0.9 {
                 revolver.open_cylinder(&mut events);
                 revolver.eject_spent(&mut events);

@@ -4,7 +4,7 @@ use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollowSettings};
 
-use crate::convert::{to_quaternion, to_vector3};
+use crate::convert::{pose_unrepaired, to_quaternion, to_vector3};
 use crate::nodes::common::{alive, is_tracked, read_pose};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
@@ -72,6 +72,8 @@ pub struct BodyFollow {
 
     stage: Stage,
     head_tracked: bool,
+    head_guard: vr_arms_core::input_guard::InputGuard,
+    head_input_reported: bool,
     report: ProblemReport,
     base: Base<Node3D>,
 }
@@ -98,6 +100,8 @@ impl INode3D for BodyFollow {
             head_back_offset_m: 0.0,
             stage: Stage::default(),
             head_tracked: true,
+            head_guard: Default::default(),
+            head_input_reported: false,
             report: ProblemReport::new("BodyFollow"),
             base,
         };
@@ -113,11 +117,23 @@ impl INode3D for BodyFollow {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let Some(head) = read_pose(&self.head) else {
+        let Some(head_node) = alive(&self.head).filter(|h| h.is_inside_tree()) else {
             return;
         };
+        // A non-finite or absurd headset pose counts as lost tracking (counted, reported once).
+        let head = self
+            .head_guard
+            .check(&pose_unrepaired(&head_node.get_global_transform()));
+        if self.head_guard.counts.total() > 0 && !self.head_input_reported {
+            self.head_input_reported = true;
+            godot_warn!(
+                "BodyFollow: the headset gave unusable poses ({:?}); the body freezes on such frames. Reported once.",
+                self.head_guard.counts
+            );
+        }
         // The headset lost tracking: the body freezes where it is until it comes back.
-        let tracked = alive(&self.head).is_some_and(|h| is_tracked(&h));
+        let tracked = is_tracked(&head_node) && head.is_some();
+        let head = head.unwrap_or_default();
         if tracked != self.head_tracked {
             self.head_tracked = tracked;
             self.signals().head_tracking_changed().emit(tracked);
