@@ -85,3 +85,18 @@ func make_pipeline_rig() -> Dictionary:
 	var p := make_tracked_rig()
 	p.merge(VRArmsSetup.wire_pipeline(self, p.left, p.right, p.rig))
 	return p
+
+
+## A bare humanoid under a "Character" node, set up in one call by `VRArmsSetup`, with an
+## `XRTrackingSimulator`: VRArmsSetup's dictionary plus "character", "skeleton", "simulator".
+func make_set_up_body() -> Dictionary:
+	var character := Node3D.new()
+	character.name = "Character"
+	add_child(character)
+	var skeleton := HumanoidBuilder.build()
+	character.add_child(skeleton)
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null)
+	b.merge({"skeleton": skeleton, "character": character, "simulator": sim})
+	return b

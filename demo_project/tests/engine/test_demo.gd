@@ -4,12 +4,18 @@
 extends EngineTest
 
 
-func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
-	TestLogger.current.take_warnings()
+## The demo scene with `options` (as on its command line), kept running when it is done.
+func _make_demo(options: Dictionary) -> Node:
 	var demo = load("res://demo.tscn").instantiate()
-	demo.options = {"autopilot": ""}
+	demo.options = options
 	demo.quit_when_done = false
 	add_child(demo)
+	return demo
+
+
+func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
+	TestLogger.current.take_warnings()
+	var demo = _make_demo({"autopilot": ""})
 	check(not demo.vr, "desktop mode in headless Godot")
 	check(demo.autopilot != null, "the autopilot runs")
 	await demo.autopilot.finished
@@ -38,10 +44,7 @@ func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
 
 
 func test_desktop_mode_keys_move_the_hands_and_grip() -> void:
-	var demo = load("res://demo.tscn").instantiate()
-	demo.options = {"desktop": ""}
-	demo.quit_when_done = false
-	add_child(demo)
+	var demo = _make_demo({"desktop": ""})
 	var desktop: DesktopControls = demo.get_node("DesktopControls")
 	check(desktop != null, "desktop controls without a headset")
 	await frames(3)
@@ -61,10 +64,7 @@ func test_desktop_mode_keys_move_the_hands_and_grip() -> void:
 
 
 func test_walking_blends_the_legs_and_snap_turn_pivots_on_the_head() -> void:
-	var demo = load("res://demo.tscn").instantiate()
-	demo.options = {"desktop": ""}
-	demo.quit_when_done = false
-	add_child(demo)
+	var demo = _make_demo({"desktop": ""})
 	await seconds(1.5)  # the body settles under the head first
 	var legs: AnimationTree = demo.get_node("Character/Legs")
 	check(float(legs.get("parameters/blend_position")) < 0.2, "standing: idle (%.2f)" % float(legs.get("parameters/blend_position")))

@@ -3,14 +3,10 @@ extends EngineTest
 
 
 func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
-	var character := Node3D.new()
-	character.name = "Character"
-	add_child(character)
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	var sim := XRTrackingSimulator.new()
-	add_child(sim)
-	var created := VRArmsSetup.setup_skeleton(skeleton, null)
+	var created := make_set_up_body()
+	var character: Node3D = created.character
+	var skeleton: Skeleton3D = created.skeleton
+	var sim: XRTrackingSimulator = created.simulator
 	for key in ["origin", "camera", "left_controller", "right_controller", "rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints", "left_hand_pose", "right_hand_pose", "calibrator"]:
 		check(created.has(key) and created[key] != null, "created %s" % key)
 	var order := skeleton.get_children().map(func(c): return c.get_class())

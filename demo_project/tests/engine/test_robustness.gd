@@ -16,15 +16,8 @@ func _on_head_tracking_changed(tracked: bool) -> void:
 ## A humanoid set up in one call, with the simulator; returns VRArmsSetup's dictionary plus
 ## "skeleton", "character" and "simulator".
 func _body() -> Dictionary:
-	var character := Node3D.new()
-	character.name = "Character"
-	add_child(character)
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	var sim := XRTrackingSimulator.new()
-	add_child(sim)
-	var b := VRArmsSetup.setup_skeleton(skeleton, null)
-	b.merge({"skeleton": skeleton, "character": character, "simulator": sim})
+	var b := make_set_up_body()
+	var sim: XRTrackingSimulator = b.simulator
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
 	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.25, 0.35)))

@@ -195,7 +195,7 @@ pub fn run_demo(rest: &[String]) -> Result<(), String> {
         .skip(1)
         .collect();
     // Kept alive while the demo runs.
-    let mut _display = None;
+    let mut _screen = None;
     let mut cmd;
     let timeout;
     if has_display && !force_headless {
@@ -206,35 +206,19 @@ pub fn run_demo(rest: &[String]) -> Result<(), String> {
         let off_screen = if force_headless {
             Err("--headless asked for".to_string())
         } else {
-            crate::xr::XrRoot::provision().and_then(|xr| {
-                let display = crate::xr::VirtualDisplay::start()?;
-                let env = xr.rendering_env(&display.display)?;
-                let godot = crate::godot::cached_godot(&xr.root)?;
-                Ok((display, env, godot))
-            })
+            crate::xr::OffScreen::start()
         };
         let screenshots = repo_root().join("target/demo-screenshots");
         match off_screen {
-            Ok((display, env, cached)) => {
+            Ok(screen) => {
                 eprintln!(
                     "xtask: no display: the autopilot plays off-screen (Xvfb {}, Vulkan on lavapipe)",
-                    display.display
+                    screen.display()
                 );
-                cmd = cached.command([
-                    "--xr-mode",
-                    "off",
-                    "--rendering-driver",
-                    "vulkan",
-                    "--audio-driver",
-                    "Dummy",
-                    "--path",
-                ]);
-                cmd.arg(&project)
-                    .arg("--")
-                    .arg("--autopilot")
-                    .arg(format!("--screenshots={}", screenshots.display()))
-                    .envs(env);
-                _display = Some(display);
+                cmd = screen.demo_command(false);
+                cmd.arg("--autopilot")
+                    .arg(format!("--screenshots={}", screenshots.display()));
+                _screen = Some(screen);
             }
             Err(why) => {
                 eprintln!(

@@ -173,6 +173,56 @@ impl XrRoot {
     }
 }
 
+/// Godot rendering off-screen: Xvfb plus Vulkan on lavapipe, from the cache root.
+pub struct OffScreen {
+    pub xr: XrRoot,
+    pub env: Vec<(String, String)>,
+    godot: crate::godot::Godot,
+    _display: VirtualDisplay,
+}
+
+impl OffScreen {
+    pub fn start() -> Result<Self, String> {
+        let xr = XrRoot::provision()?;
+        let display = VirtualDisplay::start()?;
+        let env = xr.rendering_env(&display.display)?;
+        // Godot from the cache root, whatever `GODOT` says: the Vulkan driver and the runtime
+        // must match the engine's libc.
+        let godot = cached_godot(&xr.root)?;
+        Ok(OffScreen {
+            xr,
+            env,
+            godot,
+            _display: display,
+        })
+    }
+
+    pub fn display(&self) -> &str {
+        &self._display.display
+    }
+
+    /// Godot on the demo project, rendering with Vulkan, no audio device; `xr` false adds
+    /// `--xr-mode off`. Arguments for the demo follow `--`.
+    pub fn demo_command(&self, xr: bool) -> Command {
+        let mut cmd = self.godot.command(if xr {
+            &[][..]
+        } else {
+            &["--xr-mode", "off"][..]
+        });
+        cmd.args([
+            "--rendering-driver",
+            "vulkan",
+            "--audio-driver",
+            "Dummy",
+            "--path",
+        ])
+        .arg(repo_root().join("demo_project"))
+        .arg("--")
+        .envs(self.env.iter().cloned());
+        cmd
+    }
+}
+
 /// `monado-service` with simulated devices and the null compositor; stopped when dropped.
 pub struct Monado {
     child: Child,
@@ -248,6 +298,24 @@ impl Drop for Monado {
     }
 }
 
+/// What is wrong with a run: a missing `needed` line, error or warning lines (but the known
+/// OpenXR shutdown messages), a failed exit.
+fn problems_of(run: &GodotRun, needed: &[&str]) -> Vec<String> {
+    let mut problems: Vec<String> = needed
+        .iter()
+        .filter(|n| !run.lines.iter().any(|l| l.contains(*n)))
+        .map(|n| format!("no `{n}` line"))
+        .collect();
+    let errors = error_lines(run);
+    if !errors.is_empty() {
+        problems.push(format!("errors in the log: {errors:#?}"));
+    }
+    if !run.success {
+        problems.push(format!("Godot exited with {}", run.status));
+    }
+    problems
+}
+
 /// Error lines of a run, except the known OpenXR shutdown messages.
 fn error_lines(run: &GodotRun) -> Vec<&str> {
     run.lines
@@ -260,49 +328,22 @@ fn error_lines(run: &GodotRun) -> Vec<&str> {
         .collect()
 }
 
-/// Godot from the XR cache root, whatever `GODOT` says: the runtime and Vulkan driver must match
-/// the engine's libc.
-fn xr_godot(xr: &XrRoot) -> Result<crate::godot::Godot, String> {
-    cached_godot(&xr.root)
-}
-
 /// The OpenXR smoke test: the demo starts a session on Monado's simulated headset, reaches the
 /// focused state, both `XRController3D`s get tracking data, and it quits with status 0.
 pub fn xr_smoke_test() -> Result<(), String> {
     prepare("demo_project")?;
-    let xr = XrRoot::provision()?;
-    let display = VirtualDisplay::start()?;
-    let rendering = xr.rendering_env(&display.display)?;
-    let monado = Monado::start(&xr, &rendering)?;
-    let godot = xr_godot(&xr)?;
-    let mut cmd = godot.command([
-        "--rendering-driver",
-        "vulkan",
-        "--audio-driver",
-        "Dummy",
-        "--path",
-    ]);
-    cmd.arg(repo_root().join("demo_project"))
-        .args(["--", "--xr-smoke-test"])
-        .envs(rendering)
-        .envs(monado.env());
+    let screen = OffScreen::start()?;
+    let monado = Monado::start(&screen.xr, &screen.env)?;
+    let mut cmd = screen.demo_command(true);
+    cmd.arg("--xr-smoke-test").envs(monado.env());
     let run = run_captured(cmd, Duration::from_secs(240))?;
-    let mut problems = Vec::new();
-    for needed in [
-        "vr_arms demo: OpenXR session focused",
-        "XR smoke test passed",
-    ] {
-        if !run.lines.iter().any(|l| l.contains(needed)) {
-            problems.push(format!("no `{needed}` line"));
-        }
-    }
-    let errors = error_lines(&run);
-    if !errors.is_empty() {
-        problems.push(format!("errors in the log: {errors:#?}"));
-    }
-    if !run.success {
-        problems.push(format!("Godot exited with {}", run.status));
-    }
+    let problems = problems_of(
+        &run,
+        &[
+            "vr_arms demo: OpenXR session focused",
+            "XR smoke test passed",
+        ],
+    );
     drop(monado);
     if problems.is_empty() {
         println!("xr smoke test: OpenXR session focused on Monado, controllers bound, exit 0");
@@ -322,39 +363,15 @@ pub fn artefact_dir() -> PathBuf {
 /// screenshots are kept in `target/test-artifacts/screenshots`.
 pub fn render_test() -> Result<(), String> {
     prepare("demo_project")?;
-    let xr = XrRoot::provision()?;
-    let display = VirtualDisplay::start()?;
-    let rendering = xr.rendering_env(&display.display)?;
-    let godot = xr_godot(&xr)?;
+    let screen = OffScreen::start()?;
     let dir = artefact_dir();
     let _ = std::fs::remove_dir_all(&dir);
-    let mut cmd = godot.command([
-        "--xr-mode",
-        "off",
-        "--rendering-driver",
-        "vulkan",
-        "--audio-driver",
-        "Dummy",
-        "--path",
-    ]);
-    cmd.arg(repo_root().join("demo_project"))
-        .arg("--")
-        .arg("--autopilot")
+    let mut cmd = screen.demo_command(false);
+    cmd.arg("--autopilot")
         .arg("--render-check")
-        .arg(format!("--screenshots={}", dir.display()))
-        .envs(rendering);
+        .arg(format!("--screenshots={}", dir.display()));
     let run = run_captured(cmd, Duration::from_secs(900))?;
-    let mut problems = Vec::new();
-    if !run.lines.iter().any(|l| l.contains("render check passed")) {
-        problems.push("no `render check passed` line".to_string());
-    }
-    let errors = error_lines(&run);
-    if !errors.is_empty() {
-        problems.push(format!("errors in the log: {errors:#?}"));
-    }
-    if !run.success {
-        problems.push(format!("Godot exited with {}", run.status));
-    }
+    let problems = problems_of(&run, &["render check passed"]);
     if problems.is_empty() {
         println!(
             "render test: the character is in the mirror; screenshots in {}",
