@@ -76,9 +76,24 @@ impl VirtualDisplay {
 
 impl Drop for VirtualDisplay {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop_gently(&mut self.child);
     }
+}
+
+/// SIGTERM, so the server removes its lock file and socket; SIGKILL if it lingers.
+fn stop_gently(child: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(5) {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Xvfb from PATH, or installed from the machine's own Debian (stable) repositories when this
@@ -293,8 +308,7 @@ impl Monado {
 
 impl Drop for Monado {
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        stop_gently(&mut self.child);
     }
 }
 
