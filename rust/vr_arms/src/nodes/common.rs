@@ -44,6 +44,15 @@ pub fn is_tracked(node: &Gd<Node3D>) -> bool {
     true
 }
 
+/// A tracked node's pose when it is usable this frame: alive, in the tree, tracked
+/// ([fn is_tracked]) and finite with a usable rotation; otherwise None (the caller holds its
+/// last good input instead of reading a repaired, jumping pose).
+pub fn tracked_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
+    let n = alive(node).filter(|n| n.is_inside_tree() && is_tracked(n))?;
+    let p = crate::convert::pose_unrepaired(&n.get_global_transform());
+    (p.is_finite() && p.rotation.length_squared() > 0.5).then_some(p)
+}
+
 /// Moves a node to a global pose (keeping its scale out of it: targets are markers).
 pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose) {
     if let Some(mut n) = alive(node).filter(|n| n.is_inside_tree()) {

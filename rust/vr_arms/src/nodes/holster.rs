@@ -3,7 +3,7 @@
 use godot::classes::{Area3D, IArea3D, INode3D, Node3D, PhysicsRayQueryParameters3D};
 use godot::prelude::*;
 
-use crate::nodes::common::{alive, read_pose};
+use crate::nodes::common::{alive, read_pose, tracked_pose};
 
 /// Places the belt (this node) each frame at a height from the headset: a ray straight down from
 /// the camera finds the floor (1.8 m of head height when it hits nothing), and the belt sits at
@@ -46,7 +46,8 @@ impl INode3D for HolsterBelt {
     }
 
     fn process(&mut self, _delta: f64) {
-        let Some(head) = read_pose(&self.head) else {
+        // No usable headset pose this frame: the belt stays where it is.
+        let Some(head) = tracked_pose(&self.head) else {
             return;
         };
         let head_pos = crate::convert::to_vector3(head.position);

@@ -5,8 +5,8 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{alive, is_tracked, read_pose};
 use crate::nodes::common::{apply_profile, store_profile};
+use crate::nodes::common::{read_pose, tracked_pose};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -83,15 +83,14 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
-        let Some(mut head) = read_pose(&self.head) else {
+        // The headset lost tracking (or gave an unusable pose): keep the last tracked head, so
+        // the chest and neck freeze.
+        if let Some(head) = tracked_pose(&self.head) {
+            self.last_head = Some(head);
+        }
+        let Some(head) = self.last_head else {
             return;
         };
-        // The headset lost tracking: keep the last tracked head, so the chest and neck freeze.
-        if alive(&self.head).is_some_and(|h| is_tracked(&h)) {
-            self.last_head = Some(head);
-        } else if let Some(last) = self.last_head {
-            head = last;
-        }
         let skeleton_pose = pose(&skeleton.get_global_transform());
         let body = read_pose(&self.body_root).unwrap_or(skeleton_pose);
         let to_skeleton = skeleton_pose.rotation.inverse();
