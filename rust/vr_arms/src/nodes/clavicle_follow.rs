@@ -8,7 +8,7 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::{apply_profile, store_profile};
+use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -166,11 +166,11 @@ impl ClavicleFollow {
         if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
             out.push("Set \"rig\" to the VRArmRig whose targets the clavicles follow.".into());
         }
-        for name in [&self.left_clavicle_bone, &self.right_clavicle_bone] {
-            if skeleton.find_bone(name) < 0 {
-                out.push(format!("Bone \"{name}\" is not in the skeleton."));
-            }
-        }
+        out.extend(missing_bones(
+            &skeleton,
+            "Bone",
+            [&self.left_clavicle_bone, &self.right_clavicle_bone],
+        ));
         out
     }
 }

@@ -53,6 +53,20 @@ pub fn tracked_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
     (p.is_finite() && p.rotation.length_squared() > 0.5).then_some(p)
 }
 
+/// One problem line per non-empty bone name the skeleton lacks: `{what} "{name}" is not in the
+/// skeleton.` (`what` is "Bone", "Twist bone", ...).
+pub fn missing_bones<'a>(
+    skeleton: &Gd<godot::classes::Skeleton3D>,
+    what: &str,
+    names: impl IntoIterator<Item = &'a GString>,
+) -> Vec<String> {
+    names
+        .into_iter()
+        .filter(|n| !n.is_empty() && skeleton.find_bone(*n) < 0)
+        .map(|n| format!("{what} \"{n}\" is not in the skeleton."))
+        .collect()
+}
+
 /// Moves a node to a global pose (keeping its scale out of it: targets are markers).
 pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose) {
     if let Some(mut n) = alive(node).filter(|n| n.is_inside_tree()) {

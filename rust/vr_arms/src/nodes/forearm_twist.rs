@@ -6,7 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{apply_profile, store_profile};
+use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -199,16 +199,16 @@ impl ForearmTwist {
         if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
             out.push("Set \"rig\" to the VRArmRig whose forearms to twist.".into());
         }
-        for name in [
-            &self.left_elbow_twist_bone,
-            &self.left_wrist_twist_bone,
-            &self.right_elbow_twist_bone,
-            &self.right_wrist_twist_bone,
-        ] {
-            if !name.is_empty() && skeleton.find_bone(name) < 0 {
-                out.push(format!("Twist bone \"{name}\" is not in the skeleton."));
-            }
-        }
+        out.extend(missing_bones(
+            &skeleton,
+            "Twist bone",
+            [
+                &self.left_elbow_twist_bone,
+                &self.left_wrist_twist_bone,
+                &self.right_elbow_twist_bone,
+                &self.right_wrist_twist_bone,
+            ],
+        ));
         out
     }
 }

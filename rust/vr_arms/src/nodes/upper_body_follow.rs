@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{apply_profile, store_profile};
+use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::nodes::common::{read_pose, tracked_pose};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -164,11 +164,11 @@ impl UpperBodyFollow {
         if self.head.is_none() {
             out.push("Set \"head\" to the XRCamera3D.".into());
         }
-        for name in [&self.chest_bone, &self.neck_bone, &self.head_bone] {
-            if skeleton.find_bone(name) < 0 {
-                out.push(format!("Bone \"{name}\" is not in the skeleton."));
-            }
-        }
+        out.extend(missing_bones(
+            &skeleton,
+            "Bone",
+            [&self.chest_bone, &self.neck_bone, &self.head_bone],
+        ));
         out
     }
 }
