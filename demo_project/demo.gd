@@ -11,8 +11,8 @@
 ## - `--soak`: with `--autopilot`, add random tracking dropouts and hitches and check every bone
 ##   on every frame (see Soak); with `--loop-seconds` this is the soak test;
 ## - `--demo-seconds=N`: quit after N seconds;
-## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused and both
-##   controllers are tracked (status 1 after 90 s otherwise).
+## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused, both controllers
+##   are tracked and the hands reached them (status 1 otherwise, or after 90 s).
 extends Node3D
 
 ## Options as on the command line ("autopilot", "screenshots", ...); read from the command line
@@ -249,13 +249,28 @@ func _on_button(button: String) -> void:
 			DemoActions.reset_targets(targets)
 
 
-## The smoke test: wait until both controllers carry tracking data, then quit cleanly.
+## The smoke test: wait until both controllers carry tracking data, let the body settle on
+## them for a second, check that each hand bone is at its controller, then quit cleanly.
 func _check_xr_bound() -> void:
 	for i in 600:
 		if parts.left.get_has_tracking_data() and parts.right.get_has_tracking_data():
-			print("vr_arms demo: XR smoke test passed: session focused, controllers bound (left %s, right %s)" % [parts.left.global_position, parts.right.global_position])
-			get_tree().quit(0)
-			return
+			break
 		await get_tree().process_frame
-	printerr("vr_arms demo: XR smoke test failed: the controllers never got tracking data")
-	get_tree().quit(1)
+	if not (parts.left.get_has_tracking_data() and parts.right.get_has_tracking_data()):
+		printerr("vr_arms demo: XR smoke test failed: the controllers never got tracking data")
+		get_tree().quit(1)
+		return
+	var settle := 0.0
+	while settle < 1.0:
+		await get_tree().process_frame
+		settle += get_process_delta_time()
+	var s: Skeleton3D = parts.skeleton
+	# After the modifiers ran: in _process the skeleton shows its unmodified pose.
+	await s.skeleton_updated
+	var gaps := []
+	for side in ["left", "right"]:
+		var hand := (s.global_transform * s.get_bone_global_pose(s.find_bone(side.capitalize() + "Hand"))).origin
+		gaps.append(hand.distance_to(parts[side].global_position))
+	var ok: bool = gaps[0] < 0.15 and gaps[1] < 0.15
+	print("vr_arms demo: XR smoke test %s: session focused, controllers bound (left %s, right %s), wrists %.3f and %.3f m from them" % ["passed" if ok else "FAILED", parts.left.global_position, parts.right.global_position, gaps[0], gaps[1]])
+	get_tree().quit(0 if ok else 1)

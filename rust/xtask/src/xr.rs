@@ -343,7 +343,8 @@ fn error_lines(run: &GodotRun) -> Vec<&str> {
 }
 
 /// The OpenXR smoke test: the demo starts a session on Monado's simulated headset, reaches the
-/// focused state, both `XRController3D`s get tracking data, and it quits with status 0.
+/// focused state, both `XRController3D`s get tracking data, the hand bones reach them, and it
+/// quits with status 0.
 pub fn xr_smoke_test() -> Result<(), String> {
     prepare("demo_project")?;
     let screen = OffScreen::start()?;
@@ -360,7 +361,9 @@ pub fn xr_smoke_test() -> Result<(), String> {
     );
     drop(monado);
     if problems.is_empty() {
-        println!("xr smoke test: OpenXR session focused on Monado, controllers bound, exit 0");
+        println!(
+            "xr smoke test: OpenXR session focused on Monado, controllers bound, hands on them, exit 0"
+        );
         Ok(())
     } else {
         Err(format!("OpenXR smoke test failed: {}", problems.join("; ")))
