@@ -43,18 +43,13 @@ static func build() -> Revolver:
 	var grip := _box(mesh, "Grip", Vector3(0.028, 0.1, 0.034), Vector3(0, -0.015, 0.03), wood)
 	grip.rotation_degrees = Vector3(-18, 0, 0)
 	_box(mesh, "BackStrap", Vector3(0.012, 0.1, 0.006), Vector3(0, -0.012, 0.05), steel).rotation_degrees = Vector3(-18, 0, 0)
-	var guard := MeshInstance3D.new()
-	guard.name = "TriggerGuard"
 	var torus := TorusMesh.new()
 	torus.inner_radius = 0.013
 	torus.outer_radius = 0.017
 	torus.rings = 16
-	guard.mesh = torus
-	guard.material_override = brass
-	guard.position = Vector3(0, 0.02, -0.012)
+	var guard := _part(mesh, "TriggerGuard", torus, brass, Vector3(0, 0.02, -0.012))
 	guard.rotation_degrees = Vector3(0, 0, 90)
 	guard.scale = Vector3(1, 0.45, 1.1)
-	mesh.add_child(guard)
 	# Moving parts (children of the gun, so the node finds them by name).
 	var cylinder := Node3D.new()
 	cylinder.name = "Cylinder"
@@ -86,21 +81,16 @@ static func build() -> Revolver:
 	_marker(gun, "GripPoint", Vector3.ZERO)
 	_marker(gun, "SupportPoint", SUPPORT_POINT)
 	_marker(gun, "HolsterPoint", HOLSTER_POINT)
-	var flash := MeshInstance3D.new()
-	flash.name = "MuzzleFlash"
 	var cone := CylinderMesh.new()
 	cone.top_radius = 0.0
 	cone.bottom_radius = 0.03
 	cone.height = 0.09
-	flash.mesh = cone
 	var glow := StandardMaterial3D.new()
 	glow.shading_mode = BaseMaterial3D.SHADING_MODE_UNSHADED
 	glow.albedo_color = Color(1.0, 0.8, 0.35)
-	flash.material_override = glow
-	flash.position = MUZZLE + Vector3(0, 0, -0.045)
+	var flash := _part(gun, "MuzzleFlash", cone, glow, MUZZLE + Vector3(0, 0, -0.045))
 	flash.rotation_degrees = Vector3(-90, 0, 0)
 	flash.visible = false
-	gun.add_child(flash)
 	var shape := CollisionShape3D.new()
 	shape.name = "Shape"
 	var box := BoxShape3D.new()
@@ -136,32 +126,32 @@ static func _material(color: Color, metallic: float, roughness: float) -> Standa
 	return m
 
 
-static func _box(parent: Node3D, name: String, size: Vector3, pos: Vector3, material: Material) -> MeshInstance3D:
+## A mesh instance named `name` under `parent`, at `pos`.
+static func _part(parent: Node3D, name: String, mesh: Mesh, material: Material, pos: Vector3) -> MeshInstance3D:
 	var m := MeshInstance3D.new()
 	m.name = name
-	var box := BoxMesh.new()
-	box.size = size
-	m.mesh = box
+	m.mesh = mesh
 	m.material_override = material
 	m.position = pos
 	parent.add_child(m)
 	return m
 
 
+static func _box(parent: Node3D, name: String, size: Vector3, pos: Vector3, material: Material) -> MeshInstance3D:
+	var box := BoxMesh.new()
+	box.size = size
+	return _part(parent, name, box, material, pos)
+
+
 static func _cylinder(parent: Node3D, name: String, radius: float, length: float, pos: Vector3, material: Material, rotation_deg: Vector3) -> MeshInstance3D:
-	var m := MeshInstance3D.new()
-	m.name = name
 	var c := CylinderMesh.new()
 	c.top_radius = radius
 	c.bottom_radius = radius
 	c.height = length
 	c.radial_segments = 16
 	c.rings = 1
-	m.mesh = c
-	m.material_override = material
-	m.position = pos
+	var m := _part(parent, name, c, material, pos)
 	m.rotation_degrees = rotation_deg
-	parent.add_child(m)
 	return m
 
 

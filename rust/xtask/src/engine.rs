@@ -119,22 +119,23 @@ pub fn prepare(project: &str) -> Result<Godot, String> {
     Ok(godot)
 }
 
+/// Godot headless on the demo project, OpenXR off, `fps` frames per simulated second whatever
+/// the machine's speed.
+fn headless_fixed(godot: &Godot, fps: u32) -> Command {
+    let mut cmd = godot.command(["--headless", "--xr-mode", "off", "--fixed-fps"]);
+    cmd.arg(fps.to_string())
+        .arg("--path")
+        .arg(repo_root().join("demo_project"));
+    cmd
+}
+
 /// `cargo xtask engine-test [filter]`.
 pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
     // A fixed frame time: simulated time no longer depends on how busy the machine is, so
     // time-based expectations (blends, one-shots, recoil) are deterministic.
-    let mut cmd = godot.command([
-        "--headless",
-        "--xr-mode",
-        "off",
-        "--fixed-fps",
-        "120",
-        "--path",
-    ]);
-    cmd.arg(repo_root().join("demo_project"))
-        .arg("res://tests/run_tests.tscn")
-        .arg("--");
+    let mut cmd = headless_fixed(&godot, 120);
+    cmd.arg("res://tests/run_tests.tscn").arg("--");
     if let Some(filter) = rest.iter().find(|a| !a.starts_with("--")) {
         cmd.arg(format!("--filter={filter}"));
     }
@@ -276,15 +277,8 @@ pub fn run_hot_reload_test() -> Result<(), String> {
 /// leaked object. Returns the demo's soak line.
 pub fn run_soak(seconds: u32) -> Result<String, String> {
     let godot = prepare("demo_project")?;
-    let mut cmd = godot.command([
-        "--headless",
-        "--xr-mode",
-        "off",
-        "--fixed-fps",
-        "30",
-        "--path",
-    ]);
-    cmd.arg(repo_root().join("demo_project")).args([
+    let mut cmd = headless_fixed(&godot, 30);
+    cmd.args([
         "--",
         "--autopilot",
         "--soak",
