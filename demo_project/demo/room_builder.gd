@@ -14,8 +14,8 @@ const PANEL_TEXT := """vr_arms demo
 VR CONTROLLERS
 grip: hold the revolver (draw from the right hip)
 trigger: fire    right stick down: cock the hammer
-B / Y: reload    left stick: walk    right stick left/right: turn
-A / X on the left hand: reset the targets
+B / Y: reload    A / X: reset the targets
+left stick: walk    right stick left/right: turn
 
 See your whole body in the mirror.
 Without a headset: mouse and keyboard (help on screen)."""
