@@ -8,7 +8,7 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::{apply_profile, missing_bones, store_profile};
+use crate::nodes::common::{alive, apply_profile, missing_bones, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -76,7 +76,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
-        let Some(mut rig) = self.rig.as_ref().filter(|r| r.is_instance_valid()).cloned() else {
+        let Some(mut rig) = alive(&self.rig) else {
             return;
         };
         self.stage.settings = self.core_settings();

@@ -11,8 +11,9 @@ use vr_arms_core::profile::ArmProfile;
 
 use crate::convert::{pose, to_transform};
 
-/// The node if it is set and still alive (a freed node is treated as unset).
-pub fn alive(node: &Option<Gd<Node3D>>) -> Option<Gd<Node3D>> {
+/// The object if it is set and still alive (a freed one is treated as unset). Never clone an
+/// exported `Option<Gd<..>>` directly: gdext panics on cloning a freed object.
+pub fn alive<T: GodotClass>(node: &Option<Gd<T>>) -> Option<Gd<T>> {
     node.as_ref().filter(|n| n.is_instance_valid()).cloned()
 }
 

@@ -6,7 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{apply_profile, missing_bones, store_profile};
+use crate::nodes::common::{alive, apply_profile, missing_bones, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -93,7 +93,7 @@ impl ISkeletonModifier3D for ForearmTwist {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
-        let Some(mut rig) = self.rig.as_ref().filter(|r| r.is_instance_valid()).cloned() else {
+        let Some(mut rig) = alive(&self.rig) else {
             return;
         };
         self.stage.settings = self.core_settings();

@@ -7,6 +7,7 @@ use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
+use crate::nodes::common::alive;
 use crate::problems::ProblemReport;
 
 /// Copies the finger bones' local rotations (and, at a reduced weight, the wrists') from a source
@@ -63,12 +64,7 @@ impl ISkeletonModifier3D for HandPoseCopy {
         let Some(mut live) = self.base().get_skeleton() else {
             return;
         };
-        let Some(source) = self
-            .source_skeleton
-            .as_ref()
-            .filter(|s| s.is_instance_valid())
-            .cloned()
-        else {
+        let Some(source) = alive(&self.source_skeleton) else {
             return;
         };
         let key = (

@@ -9,6 +9,7 @@ use vr_arms_core::hand_pose::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
+use crate::nodes::common::alive;
 use crate::problems::ProblemReport;
 
 /// Chooses one hand's pose state from two flags, as seed 000's bridge table: `Default`,
@@ -170,12 +171,7 @@ impl HandPoseDriver {
     }
 
     fn play(&mut self, state: HandPoseState) {
-        let Some(mut player) = self
-            .animation_player
-            .as_ref()
-            .filter(|p| p.is_instance_valid())
-            .cloned()
-        else {
+        let Some(mut player) = alive(&self.animation_player) else {
             return;
         };
         if player.has_animation(state.name()) {
@@ -192,12 +188,7 @@ impl HandPoseDriver {
 
     /// Curls the source skeleton's fingers from the controller's grip and trigger.
     fn curl(&mut self) {
-        let Some(mut skeleton) = self
-            .source_skeleton
-            .as_ref()
-            .filter(|s| s.is_instance_valid())
-            .cloned()
-        else {
+        let Some(mut skeleton) = alive(&self.source_skeleton) else {
             return;
         };
         let (grip, trigger) = match self.controller.as_ref().filter(|c| c.is_instance_valid()) {

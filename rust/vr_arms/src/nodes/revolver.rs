@@ -175,12 +175,7 @@ impl IRigidBody3D for Revolver {
 
     fn process(&mut self, delta: f64) {
         let dt = delta as f32;
-        let Some(holster) = self
-            .holster
-            .as_ref()
-            .filter(|h| h.is_instance_valid())
-            .cloned()
-        else {
+        let Some(holster) = alive(&self.holster) else {
             return;
         };
         let (anchor, clear) = {
@@ -237,12 +232,7 @@ impl IRigidBody3D for Revolver {
         self.place(anchor, clear, holster_point, mesh_active);
         self.update_support();
         self.load_nearby_rounds();
-        if let Some(hp) = self
-            .hand_pose
-            .as_ref()
-            .filter(|h| h.is_instance_valid())
-            .cloned()
-        {
+        if let Some(hp) = alive(&self.hand_pose) {
             let mut hp = hp;
             let held = matches!(
                 self.stage.state,
@@ -394,16 +384,7 @@ impl Revolver {
         let hand = self.hand;
         match e {
             RevolverEvent::Latched => {
-                if let (Some(mut r), Some(t)) = (
-                    self.router
-                        .as_ref()
-                        .filter(|r| r.is_instance_valid())
-                        .cloned(),
-                    self.draw_target
-                        .as_ref()
-                        .filter(|m| m.is_instance_valid())
-                        .cloned(),
-                ) {
+                if let (Some(mut r), Some(t)) = (alive(&self.router), alive(&self.draw_target)) {
                     r.bind_mut().set_override(hand, Some(t.upcast()));
                 }
                 self.signals().latched().emit();
@@ -427,12 +408,7 @@ impl Revolver {
                 self.signals().picked_up().emit();
             }
             RevolverEvent::CockStarted => {
-                if let Some(mut hp) = self
-                    .hand_pose
-                    .as_ref()
-                    .filter(|h| h.is_instance_valid())
-                    .cloned()
-                {
+                if let Some(mut hp) = alive(&self.hand_pose) {
                     hp.call("play_hammer_cock", &[]);
                 }
             }
@@ -467,12 +443,7 @@ impl Revolver {
     }
 
     fn release_router(&mut self) {
-        if let Some(mut r) = self
-            .router
-            .as_ref()
-            .filter(|r| r.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut r) = alive(&self.router) {
             r.bind_mut().clear_override(self.hand);
         }
     }
@@ -533,32 +504,17 @@ impl Revolver {
         self.arm_recoil.kick(jitter);
         self.mesh_recoil.kick(jitter);
         let s = self.arm_recoil.settings;
-        if let Some(mut ct) = self
-            .controller_targets
-            .as_ref()
-            .filter(|c| c.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut ct) = alive(&self.controller_targets) {
             ct.bind_mut().add_recoil(
                 self.hand,
                 Vector3::from_array(s.position_kick),
                 Vector3::from_array(s.rotation_kick_deg),
             );
         }
-        if let Some(mut c) = self
-            .hand_controller
-            .as_ref()
-            .filter(|c| c.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut c) = alive(&self.hand_controller) {
             c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
         }
-        if let Some(mut hp) = self
-            .hand_pose
-            .as_ref()
-            .filter(|h| h.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut hp) = alive(&self.hand_pose) {
             hp.call("play_shoot", &[]);
         }
         self.signals()
@@ -597,27 +553,17 @@ impl Revolver {
             }
             _ => false,
         };
-        if let Some(mut m) = self
-            .support_target
-            .as_ref()
-            .filter(|m| m.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut m) = alive(&self.support_target) {
             m.set_global_transform(point);
         }
         if want == self.supported {
             return;
         }
         self.supported = want;
-        if let Some(mut r) = self
-            .router
-            .as_ref()
-            .filter(|r| r.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut r) = alive(&self.router) {
             if want {
                 r.bind_mut()
-                    .set_override(other, self.support_target.clone().map(|m| m.upcast()));
+                    .set_override(other, alive(&self.support_target).map(|m| m.upcast()));
             } else {
                 r.bind_mut().clear_override(other);
             }
@@ -679,12 +625,7 @@ impl Revolver {
             ImmediateMesh, MeshInstance3D, StandardMaterial3D, base_material_3d::ShadingMode,
             mesh::PrimitiveType,
         };
-        let mut line = match self
-            .shot_line
-            .as_ref()
-            .filter(|l| l.is_instance_valid())
-            .cloned()
-        {
+        let mut line = match alive(&self.shot_line) {
             Some(l) => l,
             None => {
                 let mut l = MeshInstance3D::new_alloc();
@@ -767,12 +708,7 @@ impl Revolver {
             self.base_mut().set_global_transform(t);
         }
         // The arm's draw override: where the hand would hold the gun on its way out.
-        if let Some(mut marker) = self
-            .draw_target
-            .as_ref()
-            .filter(|m| m.is_instance_valid())
-            .cloned()
-        {
+        if let Some(mut marker) = alive(&self.draw_target) {
             let grip_inv = self.grip_offset.affine_inverse();
             marker.set_global_transform(self.base().get_global_transform() * grip_inv);
         }

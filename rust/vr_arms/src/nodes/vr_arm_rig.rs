@@ -7,7 +7,7 @@ use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
-use crate::nodes::common::{DebugMarkers, apply_profile, colors, store_profile};
+use crate::nodes::common::{DebugMarkers, alive, apply_profile, colors, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -419,7 +419,7 @@ impl VRArmRig {
         } else {
             &self.right_target
         };
-        t.as_ref().filter(|n| n.is_instance_valid()).cloned()
+        alive(t)
     }
 
     fn valid_hint(&self, side: usize) -> Option<Gd<Node3D>> {
@@ -428,7 +428,7 @@ impl VRArmRig {
         } else {
             &self.right_hint
         };
-        h.as_ref().filter(|n| n.is_instance_valid()).cloned()
+        alive(h)
     }
 
     /// Resolves bone indices and measures the rest pose, when the skeleton or its bones changed.
