@@ -4,8 +4,8 @@ use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollowSettings};
 
-use crate::convert::{pose_unrepaired, to_quaternion, to_vector3};
-use crate::nodes::common::{alive, is_tracked, read_pose};
+use crate::convert::{to_quaternion, to_vector3};
+use crate::nodes::common::{alive, is_tracked, read_pose, read_tracked};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -121,9 +121,7 @@ impl INode3D for BodyFollow {
             return;
         };
         // A non-finite or absurd headset pose counts as lost tracking (counted, reported once).
-        let head = self
-            .head_guard
-            .check(&pose_unrepaired(&head_node.get_global_transform()));
+        let head = read_tracked(&head_node, &mut self.head_guard);
         if self.head_guard.counts.total() > 0 && !self.head_input_reported {
             self.head_input_reported = true;
             godot_warn!(
@@ -132,7 +130,7 @@ impl INode3D for BodyFollow {
             );
         }
         // The headset lost tracking: the body freezes where it is until it comes back.
-        let tracked = is_tracked(&head_node) && head.is_some();
+        let tracked = head.is_some();
         let head = head.unwrap_or_default();
         if tracked != self.head_tracked {
             self.head_tracked = tracked;

@@ -45,13 +45,19 @@ pub fn is_tracked(node: &Gd<Node3D>) -> bool {
     true
 }
 
-/// A tracked node's pose when it is usable this frame: alive, in the tree, tracked
-/// ([fn is_tracked]) and finite with a usable rotation; otherwise None (the caller holds its
-/// last good input instead of reading a repaired, jumping pose).
-pub fn tracked_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
-    let n = alive(node).filter(|n| n.is_inside_tree() && is_tracked(n))?;
-    let p = crate::convert::pose_unrepaired(&n.get_global_transform());
-    (p.is_finite() && p.rotation.length_squared() > 0.5).then_some(p)
+/// A tracked node's pose when it is usable this frame: the node is tracked ([fn is_tracked]) and
+/// `guard` accepts the pose as it came (finite, within range; rotation repaired; rejections
+/// counted). None otherwise: the caller holds its last good input instead of a repaired pose.
+pub fn read_tracked(
+    node: &Gd<Node3D>,
+    guard: &mut vr_arms_core::input_guard::InputGuard,
+) -> Option<Pose> {
+    if !is_tracked(node) {
+        return None;
+    }
+    guard.check(&crate::convert::pose_unrepaired(
+        &node.get_global_transform(),
+    ))
 }
 
 /// One problem line per non-empty bone name the skeleton lacks: `{what} "{name}" is not in the

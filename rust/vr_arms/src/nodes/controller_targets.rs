@@ -10,9 +10,9 @@ use vr_arms_core::tracking_loss::{
     TrackingEvent, TrackingLoss, TrackingLossSettings, hanging_rotation,
 };
 
-use crate::convert::{pose_unrepaired, vec3};
+use crate::convert::vec3;
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, is_tracked, store_profile, write_pose,
+    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -167,16 +167,11 @@ impl INode3D for ControllerTargets {
         for side in Side::BOTH {
             let i = side.index();
             let (controller, output) = self.slots(side);
-            let (controller, output) = (alive(controller), alive(output));
-            let Some(node) = alive(&controller).filter(|n| n.is_inside_tree()) else {
+            let output = alive(output);
+            let Some(node) = alive(controller).filter(|n| n.is_inside_tree()) else {
                 continue;
             };
-            let c = pose_unrepaired(&node.get_global_transform());
-            let live = if is_tracked(&node) {
-                self.guards[i].check(&c)
-            } else {
-                None
-            };
+            let live = read_tracked(&node, &mut self.guards[i]);
             self.report_input_counts(side);
             let live_raw = live.map(|c| self.stage.update(side, &c, dt));
             let rest = self.rest_pose(side);

@@ -3,7 +3,7 @@
 use godot::classes::{Area3D, IArea3D, INode3D, Node3D, PhysicsRayQueryParameters3D};
 use godot::prelude::*;
 
-use crate::nodes::common::{alive, read_pose, tracked_pose};
+use crate::nodes::common::{alive, read_pose, read_tracked};
 
 /// Places the belt (this node) each frame at a height from the headset: a ray straight down from
 /// the camera finds the floor (1.8 m of head height when it hits nothing), and the belt sits at
@@ -28,6 +28,8 @@ pub struct HolsterBelt {
     /// Head height used when the ray finds no floor (metres).
     #[export(range = (0.5, 3.0, suffix = "m"))]
     default_head_height_m: f32,
+
+    head_guard: vr_arms_core::input_guard::InputGuard,
     base: Base<Node3D>,
 }
 
@@ -41,13 +43,17 @@ impl INode3D for HolsterBelt {
             belt_height_offset: 0.45,
             floor_mask: 1,
             default_head_height_m: 1.8,
+            head_guard: Default::default(),
             base,
         }
     }
 
     fn process(&mut self, _delta: f64) {
         // No usable headset pose this frame: the belt stays where it is.
-        let Some(head) = tracked_pose(&self.head) else {
+        let Some(head) = alive(&self.head)
+            .filter(|n| n.is_inside_tree())
+            .and_then(|n| read_tracked(&n, &mut self.head_guard))
+        else {
             return;
         };
         let head_pos = crate::convert::to_vector3(head.position);

@@ -5,8 +5,8 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
+use crate::nodes::common::{alive, read_pose, read_tracked};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
-use crate::nodes::common::{read_pose, tracked_pose};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -50,6 +50,7 @@ pub struct UpperBodyFollow {
     max_pitch_deg: f32,
 
     last_head: Option<vr_arms_core::Pose>,
+    head_guard: vr_arms_core::input_guard::InputGuard,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -68,6 +69,7 @@ impl ISkeletonModifier3D for UpperBodyFollow {
             max_yaw_deg: 0.0,
             max_pitch_deg: 0.0,
             last_head: None,
+            head_guard: Default::default(),
             report: ProblemReport::new("UpperBodyFollow"),
             base,
         };
@@ -85,7 +87,10 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         };
         // The headset lost tracking (or gave an unusable pose): keep the last tracked head, so
         // the chest and neck freeze.
-        if let Some(head) = tracked_pose(&self.head) {
+        if let Some(head) = alive(&self.head)
+            .filter(|n| n.is_inside_tree())
+            .and_then(|n| read_tracked(&n, &mut self.head_guard))
+        {
             self.last_head = Some(head);
         }
         let Some(head) = self.last_head else {
