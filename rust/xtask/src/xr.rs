@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::engine::{GodotRun, prepare, run_captured};
-use crate::godot::{GODOT_PACKAGES, cached_godot, library_path, provision, which};
+use crate::godot::{cached_godot, library_path, provision, which};
 use crate::repo_root;
 
 /// Godot plus what rendering and OpenXR need.
@@ -147,8 +147,7 @@ pub struct XrRoot {
 
 impl XrRoot {
     pub fn provision() -> Result<Self, String> {
-        // Godot first (the common case is already cached), then the rest into the same root.
-        provision(GODOT_PACKAGES)?;
+        // Godot and the rendering and OpenXR packages, into the one cache root.
         let root = provision(XR_PACKAGES)?;
         let scratch = repo_root().join("target/xr");
         std::fs::create_dir_all(&scratch).map_err(|e| e.to_string())?;
@@ -193,7 +192,7 @@ pub struct OffScreen {
     pub xr: XrRoot,
     pub env: Vec<(String, String)>,
     godot: crate::godot::Godot,
-    _display: VirtualDisplay,
+    display: VirtualDisplay,
 }
 
 impl OffScreen {
@@ -208,12 +207,12 @@ impl OffScreen {
             xr,
             env,
             godot,
-            _display: display,
+            display,
         })
     }
 
     pub fn display(&self) -> &str {
-        &self._display.display
+        &self.display.display
     }
 
     /// Godot on the demo project, rendering with Vulkan, no audio device; `xr` false adds
