@@ -133,17 +133,12 @@ func _reach_everywhere() -> void:
 	await _seconds(0.3)
 
 
-## The right hand where it holds the holstered gun, with the gun's orientation.
-func _hand_on_holstered_gun() -> Transform3D:
-	return holster.global_transform * Transform3D(Basis(), RevolverBuilder.HOLSTER_POINT).affine_inverse()
-
-
 func _draw() -> void:
-	simulator.set_hand_pose("right", _hand_on_holstered_gun())
+	simulator.set_hand_pose("right", RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
 	simulator.set_input("right", "grip", 1.0)
 	await _seconds(0.3)
-	var start := _hand_on_holstered_gun()
+	var start := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 24:
 		simulator.set_hand_pose("right", Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
 		await get_tree().process_frame
@@ -182,11 +177,11 @@ func _reload() -> void:
 
 
 func _holster() -> void:
-	var above := _hand_on_holstered_gun()
+	var above := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 20:
 		simulator.set_hand_pose("right", Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
 		await get_tree().process_frame
-	simulator.set_hand_pose("right", _hand_on_holstered_gun())
+	simulator.set_hand_pose("right", RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
 	simulator.set_input("right", "grip", 0.0)
 	await _seconds(0.3)

@@ -107,7 +107,7 @@ func _process(delta: float) -> void:
 	if at_holster and holster:
 		# The holster's anchor is in world space; the simulator wants the origin's space.
 		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
-		var t := origin.affine_inverse() * holster.global_transform * Transform3D(Basis(), RevolverBuilder.HOLSTER_POINT).affine_inverse()
+		var t := origin.affine_inverse() * RevolverBuilder.hand_on_holstered_gun(holster)
 		simulator.set_hand_pose("right", t)
 	simulator.set_input(_hand(active), "trigger", 1.0 if Input.is_physical_key_pressed(KEY_SPACE) else 0.0)
 	simulator.set_input(_hand(1 - active), "trigger", 0.0)

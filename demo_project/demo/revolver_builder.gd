@@ -22,6 +22,12 @@ static func holster_basis() -> Basis:
 	return Basis(Vector3(-1, 0, 0), Vector3(0, 0, 1), Vector3(0, 1, 0))
 
 
+## Where the hand (the controller the gun attaches to) is when it holds the gun sitting in
+## `holster`: the gun's HolsterPoint on the holster's anchor, in world space.
+static func hand_on_holstered_gun(holster: Node3D) -> Transform3D:
+	return holster.global_transform * Transform3D(Basis(), HOLSTER_POINT).affine_inverse()
+
+
 static func build() -> Revolver:
 	var gun := Revolver.new()
 	gun.name = "Revolver"

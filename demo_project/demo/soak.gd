@@ -63,11 +63,17 @@ func _set_tracked(who: String, tracked: bool) -> void:
 
 func _check_bones() -> void:
 	frames_checked += 1
-	for i in skeleton.get_bone_count():
-		var t := skeleton.get_bone_global_pose(i)
+	if not bones_finite(skeleton):
+		non_finite_frames += 1
+
+
+## Whether every bone's global pose in `s` is finite.
+static func bones_finite(s: Skeleton3D) -> bool:
+	for i in s.get_bone_count():
+		var t := s.get_bone_global_pose(i)
 		if not (t.origin.is_finite() and t.basis.x.is_finite() and t.basis.y.is_finite() and t.basis.z.is_finite()):
-			non_finite_frames += 1
-			return
+			return false
+	return true
 
 
 func report() -> String:

@@ -24,14 +24,6 @@ func _body() -> Dictionary:
 	return b
 
 
-func _all_bones_finite(skeleton: Skeleton3D) -> bool:
-	for i in skeleton.get_bone_count():
-		var t := skeleton.get_bone_global_pose(i)
-		if not (t.origin.is_finite() and t.basis.x.is_finite() and t.basis.y.is_finite() and t.basis.z.is_finite()):
-			return false
-	return true
-
-
 func test_a_lost_controller_holds_then_eases_to_rest_and_blends_back() -> void:
 	var b := _body()
 	var sim: XRTrackingSimulator = b.simulator
@@ -56,7 +48,7 @@ func test_a_lost_controller_holds_then_eases_to_rest_and_blends_back() -> void:
 	var rest: Vector3 = (b.avatar as Node3D).global_transform * ct.right_rest_position
 	check_vec_near(raw.global_position, rest, 0.01, "at rest beside the body after 0.5 s")
 	check(biggest < 0.02, "eased: no step over 2 cm per frame (largest %.4f m)" % biggest)
-	check(_all_bones_finite(b.skeleton), "bones finite")
+	check(Soak.bones_finite(b.skeleton), "bones finite")
 	sim.set_hand_tracked("right", true)
 	await frames(1)
 	check(_tracking_events == [[1, false], [1, true]], "regained reported once: %s" % [_tracking_events])
@@ -100,7 +92,7 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 			2: bad = Transform3D(Basis(Vector3.ZERO, Vector3.ZERO, Vector3.ZERO), Vector3(0.3, 1.2, 0.3))
 		sim.set_hand_pose("left", bad)
 		await frames(1)
-		check(_all_bones_finite(b.skeleton), "bones finite on frame %d" % i)
+		check(Soak.bones_finite(b.skeleton), "bones finite on frame %d" % i)
 		if failures.size() > 0:
 			break
 	var counts: Dictionary = ct.get_input_counts()
@@ -117,7 +109,7 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 		var bad := Transform3D(Basis(), Vector3(nan, 1.6, 0.0)) if i % 2 == 0 else Transform3D(Basis(), Vector3(0.0, 1.6, 5e8))
 		sim.set_head_pose(bad)
 		await frames(1)
-		check(_all_bones_finite(b.skeleton), "bones finite with a bad headset pose (frame %d)" % i)
+		check(Soak.bones_finite(b.skeleton), "bones finite with a bad headset pose (frame %d)" % i)
 		if failures.size() > 0:
 			break
 	check(character.global_transform.is_equal_approx(before), "the body stays where it was")
@@ -173,7 +165,7 @@ func test_odd_rigs_warn_and_stay_finite() -> void:
 	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.5, 1.4, 0.2)))
 	for i in 10:
 		await s.skeleton_updated
-		check(_all_bones_finite(s), "bones finite with a zero-length bone and a squashed skeleton")
+		check(Soak.bones_finite(s), "bones finite with a zero-length bone and a squashed skeleton")
 	# No fingers: the hand-pose nodes fall back quietly (a body set up without finger bones).
 	var character := Node3D.new()
 	add_child(character)
@@ -182,7 +174,7 @@ func test_odd_rigs_warn_and_stay_finite() -> void:
 	var b := VRArmsSetup.setup_skeleton(bare, null)
 	check(not b.is_empty(), "a humanoid without fingers can still be set up")
 	await seconds(0.3)
-	check(_all_bones_finite(bare), "finite without finger bones")
+	check(Soak.bones_finite(bare), "finite without finger bones")
 
 
 func test_a_skeleton_swapped_at_runtime_is_picked_up() -> void:
@@ -198,7 +190,7 @@ func test_a_skeleton_swapped_at_runtime_is_picked_up() -> void:
 	await seconds(0.2)
 	await other.skeleton_updated
 	check_vec_near(bone_global_position(other, "LeftHand"), Vector3(0.4, 1.3, 0.3), 0.01, "the new skeleton's hand reaches the target")
-	check(_all_bones_finite(other), "finite")
+	check(Soak.bones_finite(other), "finite")
 
 
 func test_freeing_referenced_nodes_at_runtime_is_safe() -> void:
@@ -214,9 +206,9 @@ func test_freeing_referenced_nodes_at_runtime_is_safe() -> void:
 	await frames(3)
 	(b.markers.left_hint as Node).free()
 	await frames(3)
-	check(_all_bones_finite(b.skeleton), "bones finite after the references went away")
+	check(Soak.bones_finite(b.skeleton), "bones finite after the references went away")
 	await seconds(0.5)
-	check(_all_bones_finite(b.skeleton), "and stay so")
+	check(Soak.bones_finite(b.skeleton), "and stay so")
 	b.character.queue_free()
 	await frames(2)
 
