@@ -3,11 +3,14 @@ class_name EngineTest
 extends Node3D
 
 var failures: Array[String] = []
-## How many engine errors this test may log without failing (see `expect_errors`).
-var allowed_errors := 0
+## How many engine errors this test must log, exactly (see `expect_errors`).
+var expected_errors := 0
+## How many checks the test made; the runner fails a test that made none.
+var checks_made := 0
 
 
 func check(condition: bool, message: String) -> bool:
+	checks_made += 1
 	if not condition:
 		failures.append(message)
 	return condition
@@ -21,9 +24,10 @@ func check_vec_near(a: Vector3, b: Vector3, tolerance: float, message: String) -
 	return check(a.distance_to(b) <= tolerance, "%s: %s vs %s, %.5f m apart (tolerance %.5f)" % [message, a, b, a.distance_to(b), tolerance])
 
 
-## The test expects up to `count` engine errors (for example one clear configuration error).
+## The test expects exactly `count` engine errors (for example one clear configuration error):
+## fewer fail the test as surely as more.
 func expect_errors(count: int) -> void:
-	allowed_errors = count
+	expected_errors = count
 
 
 func frames(count: int = 1) -> void:

@@ -1,9 +1,10 @@
 ## Engine test runner: runs every `test_*` method of every `res://tests/engine/test_*.gd`, each on
 ## a fresh instance added to the tree, then prints `N passed, N failed` and quits with status 1
 ## on any failure. Errors logged by the engine during a test fail that test unless the test
-## declared them with `expect_errors()`.
+## declared exactly that many with `expect_errors()`; a test that made no check fails too.
 extends Node
 
+## Where the tests are; `--dir=` changes it (the runner's self-test uses its own fixtures).
 const TEST_DIR := "res://tests/engine"
 ## A test that takes longer than this (seconds of wall time) fails the whole run.
 const TEST_TIMEOUT_S := 120.0
@@ -30,11 +31,14 @@ func _process(_delta: float) -> void:
 
 func _run() -> void:
 	var filter := ""
+	var dir := TEST_DIR
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--filter="):
 			filter = arg.trim_prefix("--filter=")
+		elif arg.begins_with("--dir="):
+			dir = arg.trim_prefix("--dir=")
 	var files: Array = []
-	for f in DirAccess.get_files_at(TEST_DIR):
+	for f in DirAccess.get_files_at(dir):
 		if f.begins_with("test_") and f.ends_with(".gd"):
 			files.append(f)
 	files.sort()
@@ -42,7 +46,7 @@ func _run() -> void:
 	var failed := 0
 	var failed_names: Array[String] = []
 	for f in files:
-		var script: GDScript = load(TEST_DIR + "/" + f)
+		var script: GDScript = load(dir + "/" + f)
 		if script == null:
 			printerr("FAIL %s: cannot load" % f)
 			failed += 1
@@ -67,14 +71,17 @@ func _run() -> void:
 			await get_tree().process_frame
 			_current = ""
 			var problems: Array = suite.failures.duplicate()
-			var allowed: int = suite.allowed_errors
+			var expected: int = suite.expected_errors
+			var checks: int = suite.checks_made
 			remove_child(suite)
 			suite.free()
 			await get_tree().process_frame
 			var errors := _logger.take_errors()
 			_started_ms = Time.get_ticks_msec()
-			if errors.size() > allowed:
-				problems.append("%d engine error(s) logged (allowed %d): %s" % [errors.size(), allowed, errors])
+			if errors.size() != expected:
+				problems.append("%d engine error(s) logged (expected %d): %s" % [errors.size(), expected, errors])
+			if checks == 0:
+				problems.append("the test made no check")
 			if problems.is_empty():
 				passed += 1
 				print("PASS %s" % test_name)

@@ -132,6 +132,7 @@ fn headless_fixed(godot: &Godot, fps: u32) -> Command {
 /// `cargo xtask engine-test [filter]`.
 pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
+    check_runner_rules(&godot)?;
     // A fixed frame time: simulated time no longer depends on how busy the machine is, so
     // time-based expectations (blends, one-shots, recoil) are deterministic.
     let mut cmd = headless_fixed(&godot, 120);
@@ -141,6 +142,42 @@ pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     }
     let run = run_captured(cmd, Duration::from_secs(900))?;
     judge_test_run(&run)
+}
+
+/// The runner's own rules, on fixtures whose verdicts are known: a test that made no check and a
+/// test whose expected error never came must fail, the two well-behaved ones must pass.
+fn check_runner_rules(godot: &Godot) -> Result<(), String> {
+    let mut cmd = headless_fixed(godot, 120);
+    cmd.args([
+        "res://tests/run_tests.tscn",
+        "--",
+        "--dir=res://tests/runner_selftest",
+    ]);
+    let run = run_captured(cmd, Duration::from_secs(300))?;
+    judge_runner_rules(&run)
+}
+
+fn judge_runner_rules(run: &GodotRun) -> Result<(), String> {
+    let summary = run.lines.iter().rev().find_map(|l| parse_summary(l));
+    let failed_as_expected = [
+        "test_bad_makes_no_check",
+        "test_bad_expects_an_error_that_never_comes",
+    ]
+    .iter()
+    .all(|name| {
+        run.lines
+            .iter()
+            .any(|l| l.starts_with("FAIL") && l.contains(name))
+    });
+    if summary == Some((2, 2)) && failed_as_expected && !run.success {
+        println!("engine: the runner fails a test with no check and a missing expected error");
+        Ok(())
+    } else {
+        Err(format!(
+            "the test runner's self-test gave {summary:?} (expected 2 passed, 2 failed, the two `test_bad_*` failing, exit 1; Godot {})",
+            run.status
+        ))
+    }
 }
 
 /// A test run passes only when Godot exited 0, the runner printed its closing line with no
@@ -324,6 +361,22 @@ mod tests {
             success,
             status: "exit status: 0".into(),
         }
+    }
+
+    #[test]
+    fn runner_rules_need_both_bad_fixtures_to_fail() {
+        let bad = [
+            "FAIL runner:test_bad_makes_no_check: the test made no check",
+            "FAIL runner:test_bad_expects_an_error_that_never_comes: 0 engine error(s)",
+        ];
+        let mut lines = bad.to_vec();
+        lines.push("2 passed, 2 failed");
+        assert!(judge_runner_rules(&run_of(&lines, false)).is_ok());
+        assert!(judge_runner_rules(&run_of(&lines, true)).is_err());
+        assert!(judge_runner_rules(&run_of(&[bad[0], "3 passed, 1 failed"], false)).is_err());
+        assert!(
+            judge_runner_rules(&run_of(&[bad[0], bad[0], "2 passed, 2 failed"], false)).is_err()
+        );
     }
 
     #[test]

@@ -1,0 +1,23 @@
+## Fixtures for the runner's own rules, run by `cargo xtask engine-test` with
+## `--dir=res://tests/runner_selftest`: exactly the two `test_good_*` pass and the two
+## `test_bad_*` fail.
+extends EngineTest
+
+
+func test_bad_makes_no_check() -> void:
+	await frames(1)
+
+
+func test_bad_expects_an_error_that_never_comes() -> void:
+	expect_errors(1)
+	check(true, "a passing check")
+
+
+func test_good_checks() -> void:
+	check(true, "a passing check")
+
+
+func test_good_gets_the_error_it_expects() -> void:
+	expect_errors(1)
+	push_error("the one expected error")
+	check(true, "a passing check")
