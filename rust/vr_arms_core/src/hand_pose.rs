@@ -191,6 +191,18 @@ pub fn blend_copy(live: Quat, source: Quat, blend: f32, weight: f32) -> Quat {
     live.slerp(source, a).normalize()
 }
 
+/// The wrist: an authored wrist animation on the source rig, applied on top of the arm solve's
+/// hand rotation as its change from the source's own rest, at `blend x weight`:
+/// `live x slerp(1, source_rest^-1 x source, blend x weight)`. A source at rest changes nothing,
+/// so the hand keeps the controller's rotation that the solve gave it.
+pub fn blend_wrist(live: Quat, source: Quat, source_rest: Quat, blend: f32, weight: f32) -> Quat {
+    let live = quat_or(live, Quat::IDENTITY);
+    let rest = quat_or(source_rest, Quat::IDENTITY);
+    let source = quat_or(source, rest);
+    let animated = (rest.inverse() * source).normalize();
+    blend_copy(live, live * animated, blend, weight)
+}
+
 /// How much finger bone `index` (0..15 in [`finger_bones`] order) curls, in radians, for the
 /// controller's `grip` and `trigger` (0..1).
 pub fn curl_angle(settings: &HandPoseSettings, index: usize, grip: f32, trigger: f32) -> f32 {
@@ -283,5 +295,46 @@ mod tests {
         assert!(blend_copy(a, b, 0.0, 1.0).angle_between(a) < 1e-6);
         assert!(blend_copy(a, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0), 1.0, 1.0).is_finite());
         assert_eq!(finger_bones(Side::Right)[14], "RightLittleDistal");
+    }
+
+    #[test]
+    fn wrist_at_its_rest_leaves_the_solved_hand_alone() {
+        let live = Quat::from_rotation_y(0.7) * Quat::from_rotation_x(-0.4);
+        let rest = Quat::from_rotation_z(1.1);
+        let kept = blend_wrist(live, rest, rest, 1.0, 0.35);
+        assert!(
+            kept.angle_between(live) < 1e-5,
+            "{}",
+            kept.angle_between(live)
+        );
+    }
+
+    #[test]
+    fn wrist_animation_is_applied_relative_to_its_rest_at_the_weight() {
+        let live = Quat::from_rotation_y(0.7);
+        let rest = Quat::from_rotation_z(1.1);
+        let flexed = rest * Quat::from_rotation_x(0.6);
+        let out = blend_wrist(live, flexed, rest, 1.0, 0.5);
+        let want = live * Quat::from_rotation_x(0.3);
+        assert!(
+            out.angle_between(want) < 1e-5,
+            "{}",
+            out.angle_between(want)
+        );
+        let half = blend_wrist(live, flexed, rest, 0.5, 1.0);
+        assert!(
+            half.angle_between(want) < 1e-5,
+            "the global blend scales it too"
+        );
+        assert!(
+            blend_wrist(
+                live,
+                Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
+                rest,
+                1.0,
+                1.0
+            )
+            .is_finite()
+        );
     }
 }

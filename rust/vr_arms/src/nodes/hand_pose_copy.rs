@@ -4,18 +4,20 @@
 use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::hand_pose::{blend_copy, finger_bones};
+use vr_arms_core::hand_pose::{blend_copy, blend_wrist, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::alive;
+use crate::nodes::common::{alive, skip_in_editor};
 use crate::problems::ProblemReport;
 
-/// Copies the finger bones' local rotations (and, at a reduced weight, the wrists') from a source
-/// skeleton onto this skeleton: a hidden rig playing hand-pose animations, or a hand-tracking
-/// skeleton. `live = slerp(live, source, global_blend x weight)`.
+/// Copies the finger bones' local rotations from a source skeleton onto this skeleton: a hidden
+/// rig playing hand-pose animations, or a hand-tracking skeleton.
+/// `live = slerp(live, source, global_blend x weight)`.
 ///
-/// The wrist's default weight is 0.35 because the arm solve already sets the wrist; a full copy
-/// would fight it. Per-bone weights override the defaults. Place it under the [Skeleton3D] last,
+/// The wrist (hand bone) is different: the arm solve already gives it the controller's rotation,
+/// so only an authored wrist animation is added, as the source wrist's change from its own rest
+/// pose, at `wrist_weight` (default 0.35): a source wrist at rest leaves the hand exactly where
+/// the controller put it. Per-bone weights override the defaults. Place it under the [Skeleton3D] last,
 /// after the `VRArmRig` and `ForearmTwist`.
 #[derive(GodotClass)]
 #[class(base = SkeletonModifier3D, tool)]
@@ -26,17 +28,24 @@ pub struct HandPoseCopy {
     /// Overall blend of the copied pose.
     #[export(range = (0.0, 1.0))]
     global_blend: f32,
-    /// Weight of the wrist (hand bone) copy.
+    /// Weight of the source wrist's animation (its change from its rest pose) added to the
+    /// solved hand.
     #[export(range = (0.0, 1.0))]
     wrist_weight: f32,
     /// Per-bone weights (bone name -> 0..1) overriding the defaults (1 for fingers).
     #[export]
     bone_weights: VarDictionary,
 
-    /// (source bone, live bone, default weight) per copied bone, for the skeletons and versions
-    /// in `bound_to`; bone names are looked up only when a skeleton changes.
-    pairs: Vec<(i32, i32, f32, GString)>,
+    /// (source bone, live bone, default weight, name, source rest rotation for a wrist) per
+    /// copied bone, for the skeletons and versions in `bound_to`; bone names are looked up only
+    /// when a skeleton changes.
+    pairs: Vec<(i32, i32, f32, GString, Option<glam::Quat>)>,
     bound_to: Option<(InstanceId, u64, InstanceId, u64, u32)>,
+    /// Solve in the editor too (off by default: in the editor there is no tracking, and the
+    /// modifier would pull the bones toward targets at the origin).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -51,12 +60,16 @@ impl ISkeletonModifier3D for HandPoseCopy {
             bone_weights: VarDictionary::new(),
             pairs: Vec::new(),
             bound_to: None,
+            editor_preview: false,
             report: ProblemReport::new("HandPoseCopy"),
             base,
         }
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);
@@ -87,14 +100,21 @@ impl ISkeletonModifier3D for HandPoseCopy {
                 {
                     let (src, dst) = (source.find_bone(name), live.find_bone(name));
                     if src >= 0 && dst >= 0 {
-                        self.pairs
-                            .push((src, dst, default_weight, GString::from(name)));
+                        let wrist_rest = (name == wrist)
+                            .then(|| quat(source.get_bone_rest(src).basis.get_quaternion()));
+                        self.pairs.push((
+                            src,
+                            dst,
+                            default_weight,
+                            GString::from(name),
+                            wrist_rest,
+                        ));
                     }
                 }
             }
         }
         let per_bone = !self.bone_weights.is_empty();
-        for (src, dst, default_weight, name) in &self.pairs {
+        for (src, dst, default_weight, name, wrist_rest) in &self.pairs {
             let weight = if per_bone {
                 self.bone_weights
                     .get(name)
@@ -103,12 +123,14 @@ impl ISkeletonModifier3D for HandPoseCopy {
             } else {
                 *default_weight
             };
-            let out = blend_copy(
+            let (now, from) = (
                 quat(live.get_bone_pose_rotation(*dst)),
                 quat(source.get_bone_pose_rotation(*src)),
-                self.global_blend,
-                weight,
             );
+            let out = match wrist_rest {
+                Some(rest) => blend_wrist(now, from, *rest, self.global_blend, weight),
+                None => blend_copy(now, from, self.global_blend, weight),
+            };
             live.set_bone_pose_rotation(*dst, to_quaternion(out));
         }
     }
