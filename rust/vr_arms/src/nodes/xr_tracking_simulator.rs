@@ -56,8 +56,10 @@ impl INode for XRTrackingSimulator {
     fn init(base: Base<Node>) -> Self {
         Self {
             head_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(0.0, 1.65, 0.0)),
-            left_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(0.25, 0.95, -0.05)),
-            right_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(-0.25, 0.95, -0.05)),
+            // The head looks down -Z (Godot's XR convention), so the player's left is -X: each
+            // hand on its own side, a little in front of the body at waist height.
+            left_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(-0.2, 1.15, -0.3)),
+            right_hand_pose: Transform3D::new(Basis::IDENTITY, Vector3::new(0.2, 1.15, -0.3)),
             take_over_existing: false,
             playback_speed: 1.0,
             head: None,
