@@ -8,7 +8,7 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::{alive, apply_profile, missing_bones, store_profile};
+use crate::nodes::common::{alive, apply_profile, missing_bones, skip_in_editor, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -45,6 +45,11 @@ pub struct ClavicleFollow {
     weight: f32,
 
     stage: Stage,
+    /// Solve in the editor too (off by default: in the editor there is no tracking, and the
+    /// modifier would pull the bones toward targets at the origin).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -61,6 +66,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             max_follow_deg: 0.0,
             weight: 0.0,
             stage: Stage::default(),
+            editor_preview: false,
             report: ProblemReport::new("ClavicleFollow"),
             base,
         };
@@ -69,6 +75,9 @@ impl ISkeletonModifier3D for ClavicleFollow {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);

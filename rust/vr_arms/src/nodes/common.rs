@@ -17,6 +17,12 @@ pub fn alive<T: GodotClass>(node: &Option<Gd<T>>) -> Option<Gd<T>> {
     node.as_ref().filter(|n| n.is_instance_valid()).cloned()
 }
 
+/// Whether a bone writer should do nothing this frame: in the editor, unless its
+/// `editor_preview` is on.
+pub fn skip_in_editor(editor_preview: bool) -> bool {
+    !editor_preview && godot::classes::Engine::singleton().is_editor_hint()
+}
+
 /// A node's global pose, if the node is set, alive and in the tree.
 pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
     alive(node)

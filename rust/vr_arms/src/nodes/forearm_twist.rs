@@ -6,7 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{alive, apply_profile, missing_bones, store_profile};
+use crate::nodes::common::{alive, apply_profile, missing_bones, skip_in_editor, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -58,6 +58,11 @@ pub struct ForearmTwist {
     response_time_s: f32,
 
     stage: Stage,
+    /// Solve in the editor too (off by default: in the editor there is no tracking, and the
+    /// modifier would pull the bones toward targets at the origin).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -78,6 +83,7 @@ impl ISkeletonModifier3D for ForearmTwist {
             supination_limit_deg: 0.0,
             response_time_s: 0.0,
             stage: Stage::default(),
+            editor_preview: false,
             report: ProblemReport::new("ForearmTwist"),
             base,
         };
@@ -86,6 +92,9 @@ impl ISkeletonModifier3D for ForearmTwist {
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);

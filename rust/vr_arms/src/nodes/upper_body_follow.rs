@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{alive, read_pose, read_tracked};
+use crate::nodes::common::{alive, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -51,6 +51,11 @@ pub struct UpperBodyFollow {
 
     last_head: Option<vr_arms_core::Pose>,
     head_guard: vr_arms_core::input_guard::InputGuard,
+    /// Solve in the editor too (off by default: in the editor there is no tracking, and the
+    /// modifier would pull the bones toward targets at the origin).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -70,6 +75,7 @@ impl ISkeletonModifier3D for UpperBodyFollow {
             max_pitch_deg: 0.0,
             last_head: None,
             head_guard: Default::default(),
+            editor_preview: false,
             report: ProblemReport::new("UpperBodyFollow"),
             base,
         };
@@ -78,6 +84,9 @@ impl ISkeletonModifier3D for UpperBodyFollow {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);

@@ -7,7 +7,9 @@ use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
-use crate::nodes::common::{DebugMarkers, alive, apply_profile, colors, store_profile};
+use crate::nodes::common::{
+    DebugMarkers, alive, apply_profile, colors, skip_in_editor, store_profile,
+};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -113,6 +115,11 @@ pub struct VRArmRig {
     solvers: [ArmSolver; 2],
     markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
+    /// Solve in the editor too (off by default: in the editor there is no tracking, and the
+    /// modifier would pull the bones toward targets at the origin).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -159,6 +166,7 @@ impl ISkeletonModifier3D for VRArmRig {
             solvers: [ArmSolver::default(); 2],
             markers: DebugMarkers::default(),
             bound_to: None,
+            editor_preview: false,
             report: ProblemReport::new("VRArmRig"),
             base,
         };
@@ -167,6 +175,9 @@ impl ISkeletonModifier3D for VRArmRig {
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
         let Some(mut skeleton) = self.base().get_skeleton() else {
             if self.report.due() {
                 let problems = self.problems();
