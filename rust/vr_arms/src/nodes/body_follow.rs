@@ -80,6 +80,11 @@ pub struct BodyFollow {
 
 #[godot_api]
 impl INode3D for BodyFollow {
+    /// Bridged settings go through the core's validation (the same as a profile's).
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        self.set_validated(&property, &value)
+    }
+
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd().set_process_priority(-1100);
         let mut node = Self {

@@ -140,6 +140,25 @@ macro_rules! settings_bridge {
             use $crate::nodes::common::Bridge;
             $( self.$field = Bridge::from_core(&s.$($path).+); )*
         }
+
+        /// Sets one bridged property through the core's validation, as a profile would: the
+        /// stored value is the validated one (`node.response_time_s = -5` keeps the clamped
+        /// value). Returns false for any other property (Godot then sets it as usual).
+        pub fn set_validated(&mut self, property: &StringName, value: &Variant) -> bool {
+            use $crate::nodes::common::Bridge;
+            $(
+                if *property == stringify!($field) {
+                    let Ok(v) = value.try_to() else {
+                        return false;
+                    };
+                    self.$field = v;
+                    let s = self.core_settings();
+                    self.$field = Bridge::from_core(&s.$($path).+);
+                    return true;
+                }
+            )*
+            false
+        }
     };
 }
 

@@ -114,6 +114,11 @@ pub struct ControllerTargets {
 
 #[godot_api]
 impl INode3D for ControllerTargets {
+    /// Bridged settings go through the core's validation (the same as a profile's).
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        self.set_validated(&property, &value)
+    }
+
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd().set_process_priority(-1000);
         let mut node = Self {

@@ -62,6 +62,11 @@ pub struct UpperBodyFollow {
 
 #[godot_api]
 impl ISkeletonModifier3D for UpperBodyFollow {
+    /// Bridged settings go through the core's validation (the same as a profile's).
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        self.set_validated(&property, &value)
+    }
+
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         let mut node = Self {
             head: None,

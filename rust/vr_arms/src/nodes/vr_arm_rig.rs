@@ -140,6 +140,11 @@ const RIGHT: usize = 1;
 
 #[godot_api]
 impl ISkeletonModifier3D for VRArmRig {
+    /// Bridged settings go through the core's validation (the same as a profile's).
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        self.set_validated(&property, &value)
+    }
+
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         let mut rig = Self {
             left_target: None,
