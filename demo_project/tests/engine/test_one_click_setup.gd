@@ -38,3 +38,51 @@ func test_setup_refuses_a_non_humanoid_skeleton() -> void:
 	check(VRArmsSetup.setup_skeleton(s, null).is_empty(), "nothing created")
 	check(s.get_child_count() == 0, "skeleton untouched")
 	await frames(1)
+
+
+func test_null_arguments_give_a_clear_error() -> void:
+	expect_errors(2)
+	check(VRArmsSetup.setup_skeleton(null, null).is_empty(), "setup_skeleton(null) creates nothing")
+	check(VRArmsSetup.wire_pipeline(null, null, null, null).is_empty(), "wire_pipeline(null, ...) creates nothing")
+	await frames(1)
+
+
+func test_setup_problems_are_right_just_after_add_child() -> void:
+	# Each modifier, unconfigured, also reports its (real) problems once at runtime.
+	expect_errors(10)
+	for in_tree in [false, true]:
+		var skeleton := HumanoidBuilder.build()
+		if in_tree:
+			add_child(skeleton)
+		for cls in ["VRArmRig", "UpperBodyFollow", "ClavicleFollow", "ForearmTwist", "HandPoseCopy"]:
+			var modifier: Node = ClassDB.instantiate(cls)
+			skeleton.add_child(modifier)
+			var problems := Array(modifier.get_setup_problems())
+			check(problems.all(func(p): return not "must be a child of a Skeleton3D" in p), "%s right after add_child (skeleton in the tree: %s): %s" % [cls, in_tree, problems])
+		if not in_tree:
+			add_child(skeleton)
+
+
+func test_a_freed_rig_is_reported_as_freed_not_as_unset() -> void:
+	var skeleton := HumanoidBuilder.build()
+	add_child(skeleton)
+	var rig := VRArmRig.new()
+	for side in ["left", "right"]:
+		var target := Marker3D.new()
+		add_child(target)
+		rig.set(side + "_target", target)
+	skeleton.add_child(rig)
+	var clavicles := ClavicleFollow.new()
+	clavicles.rig = rig
+	skeleton.add_child(clavicles)
+	var twist := ForearmTwist.new()
+	twist.rig = rig
+	skeleton.add_child(twist)
+	var clamp := ReachClamp.new()
+	clamp.rig = rig
+	add_child(clamp)
+	rig.free()
+	for stage in [clavicles, twist, clamp]:
+		var problems := Array(stage.get_setup_problems())
+		check(problems.any(func(p): return "has been freed" in p), "%s says its rig was freed: %s" % [stage.get_class(), problems])
+		check(problems.all(func(p): return not p.begins_with("Set \"rig\"")), "%s does not ask to set an unset rig: %s" % [stage.get_class(), problems])

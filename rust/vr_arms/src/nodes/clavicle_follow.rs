@@ -8,7 +8,10 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::{alive, apply_profile, missing_bones, skip_in_editor, store_profile};
+use crate::nodes::common::{
+    alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
+    store_profile,
+};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -174,12 +177,11 @@ impl ClavicleFollow {
 
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let Some(skeleton) = self.base().get_skeleton() else {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["ClavicleFollow must be a child of a Skeleton3D.".into()];
         };
-        if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
-            out.push("Set \"rig\" to the VRArmRig whose targets the clavicles follow.".into());
-        }
+        out.extend(rig_problem(&self.rig, "the clavicles follow its targets"));
+
         out.extend(missing_bones(
             &skeleton,
             "Bone",

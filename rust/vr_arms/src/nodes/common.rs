@@ -17,6 +17,19 @@ pub fn alive<T: GodotClass>(node: &Option<Gd<T>>) -> Option<Gd<T>> {
     node.as_ref().filter(|n| n.is_instance_valid()).cloned()
 }
 
+/// The skeleton a modifier works on, for setup checks: `get_skeleton()`, or the parent when it
+/// is a [Skeleton3D] (Godot binds the modifier to its skeleton only later, so right after
+/// `add_child` `get_skeleton()` is still null).
+pub fn parent_skeleton(
+    modifier: &Gd<godot::classes::SkeletonModifier3D>,
+) -> Option<Gd<godot::classes::Skeleton3D>> {
+    modifier.get_skeleton().or_else(|| {
+        modifier
+            .get_parent()
+            .and_then(|p| p.try_cast::<godot::classes::Skeleton3D>().ok())
+    })
+}
+
 /// Whether a bone writer should do nothing this frame: in the editor, unless its
 /// `editor_preview` is on.
 pub fn skip_in_editor(editor_preview: bool) -> bool {
@@ -346,6 +359,21 @@ pub fn body_frame(
     Some(vr_arms_core::body_frame::BodyFrame::new(root))
 }
 
+/// What is wrong with a stage's `rig` reference, if anything: unset, or set to a rig that has
+/// been freed since (the character was removed), which needs a different fix.
+pub fn rig_problem(
+    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
+    why: &str,
+) -> Option<String> {
+    match rig {
+        None => Some(format!("Set \"rig\" to the VRArmRig: {why}.")),
+        Some(r) if !r.is_instance_valid() => Some(
+            "The VRArmRig in \"rig\" has been freed (was the character removed?): set \"rig\" to the new one, or remove this node.".into(),
+        ),
+        Some(_) => None,
+    }
+}
+
 /// Problems shared by the stages that read a rig and move targets from inputs to outputs.
 pub fn slot_problems(
     rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
@@ -353,8 +381,8 @@ pub fn slot_problems(
     needs_rig: bool,
 ) -> Vec<String> {
     let mut out = Vec::new();
-    if needs_rig && !rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
-        out.push("Set \"rig\" to the VRArmRig: shoulders and arm lengths come from it.".into());
+    if needs_rig {
+        out.extend(rig_problem(rig, "shoulders and arm lengths come from it"));
     }
     let mut any = false;
     for (side, input, output) in slots {

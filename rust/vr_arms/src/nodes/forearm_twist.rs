@@ -6,7 +6,10 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{alive, apply_profile, missing_bones, skip_in_editor, store_profile};
+use crate::nodes::common::{
+    alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
+    store_profile,
+};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -207,12 +210,10 @@ impl ForearmTwist {
 
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let Some(skeleton) = self.base().get_skeleton() else {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["ForearmTwist must be a child of a Skeleton3D.".into()];
         };
-        if !self.rig.as_ref().is_some_and(|r| r.is_instance_valid()) {
-            out.push("Set \"rig\" to the VRArmRig whose forearms to twist.".into());
-        }
+        out.extend(rig_problem(&self.rig, "its forearms are twisted"));
         out.extend(missing_bones(
             &skeleton,
             "Twist bone",

@@ -7,7 +7,7 @@ use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, blend_wrist, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::{alive, skip_in_editor};
+use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::problems::ProblemReport;
 
 /// Copies the finger bones' local rotations from a source skeleton onto this skeleton: a hidden
@@ -150,7 +150,7 @@ impl HandPoseCopy {
 
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        if self.base().get_skeleton().is_none() {
+        if parent_skeleton(&self.base().clone().upcast()).is_none() {
             out.push("HandPoseCopy must be a child of a Skeleton3D.".into());
         }
         match self

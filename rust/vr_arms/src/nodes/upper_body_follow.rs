@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{alive, read_pose, read_tracked, skip_in_editor};
+use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -177,7 +177,7 @@ impl UpperBodyFollow {
 
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let Some(skeleton) = self.base().get_skeleton() else {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["UpperBodyFollow must be a child of a Skeleton3D.".into()];
         };
         if self.head.is_none() {

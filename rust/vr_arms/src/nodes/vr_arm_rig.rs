@@ -8,7 +8,7 @@ use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, skip_in_editor, store_profile,
+    DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -496,7 +496,7 @@ impl VRArmRig {
     /// Everything wrong with the setup, in words a user can act on.
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let Some(skeleton) = self.base().get_skeleton() else {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             out.push("VRArmRig must be a child of a Skeleton3D.".to_string());
             return out;
         };
@@ -531,7 +531,12 @@ impl VRArmRig {
                 }
             }
         }
-        let scale = skeleton.get_global_transform().basis.get_scale();
+        // Outside the tree there is no global transform yet (the check waits until it is added).
+        let scale = if skeleton.is_inside_tree() {
+            skeleton.get_global_transform().basis.get_scale()
+        } else {
+            Vector3::ONE
+        };
         let (lo, hi) = (
             scale.x.min(scale.y).min(scale.z),
             scale.x.max(scale.y).max(scale.z),

@@ -40,10 +40,16 @@ impl VRArmsSetup {
     /// skeleton already has a `VRArmRig` or is not humanoid.
     #[func]
     pub fn setup_skeleton(
-        skeleton: Gd<Skeleton3D>,
+        skeleton: Option<Gd<Skeleton3D>>,
         xr_origin: Option<Gd<XrOrigin3D>>,
     ) -> VarDictionary {
         let mut out = VarDictionary::new();
+        let Some(skeleton) = skeleton.filter(|s| s.is_instance_valid()) else {
+            godot_error!(
+                "VRArmsSetup.setup_skeleton: `skeleton` is null; pass the character's Skeleton3D (its parent is the character root)"
+            );
+            return out;
+        };
         if skeleton.find_bone("LeftUpperArm") < 0 || skeleton.find_bone("RightUpperArm") < 0 {
             godot_error!(
                 "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...); retarget it with a BoneMap to SkeletonProfileHumanoid first",
@@ -143,10 +149,10 @@ impl VRArmsSetup {
         stages.add_child(&source);
         own(&source.clone().upcast());
         let wired = Self::wire_pipeline(
-            stages.clone().upcast(),
-            left.clone(),
-            right.clone(),
-            rig.clone(),
+            Some(stages.clone().upcast()),
+            Some(left.clone()),
+            Some(right.clone()),
+            Some(rig.clone()),
         );
         for node in stages.get_children().iter_shared() {
             own(&node);
@@ -238,11 +244,23 @@ impl VRArmsSetup {
     /// hints. Returns the stages and the markers (`"markers"`: `"left_raw"`, `"right_final"`, ...).
     #[func]
     pub fn wire_pipeline(
-        parent: Gd<Node>,
-        left_controller: Gd<Node3D>,
-        right_controller: Gd<Node3D>,
-        rig: Gd<VRArmRig>,
+        parent: Option<Gd<Node>>,
+        left_controller: Option<Gd<Node3D>>,
+        right_controller: Option<Gd<Node3D>>,
+        rig: Option<Gd<VRArmRig>>,
     ) -> VarDictionary {
+        let valid = |n: Option<Gd<Node>>| n.filter(|n| n.is_instance_valid());
+        let (Some(parent), Some(left_controller), Some(right_controller), Some(rig)) = (
+            valid(parent),
+            valid(left_controller.map(|n| n.upcast())).and_then(|n| n.try_cast::<Node3D>().ok()),
+            valid(right_controller.map(|n| n.upcast())).and_then(|n| n.try_cast::<Node3D>().ok()),
+            valid(rig.map(|n| n.upcast())).and_then(|n| n.try_cast::<VRArmRig>().ok()),
+        ) else {
+            godot_error!(
+                "VRArmsSetup.wire_pipeline: `parent`, `left_controller`, `right_controller` and `rig` must all be set (one is null or freed)"
+            );
+            return VarDictionary::new();
+        };
         let mut parent = parent;
         let mut markers = VarDictionary::new();
         let mut marker = |name: String| {
@@ -382,7 +400,7 @@ impl VRArmsEditorPlugin {
         });
         match skeleton {
             Some(s) => {
-                let created = VRArmsSetup::setup_skeleton(s, None);
+                let created = VRArmsSetup::setup_skeleton(Some(s), None);
                 if !created.is_empty() {
                     godot_print!("vr_arms: set up {} nodes", created.len());
                 }
