@@ -156,6 +156,13 @@ func _setup_revolver() -> void:
 	gun.hand_pose = body.right_hand_pose
 	gun.hand = 1
 	add_child(gun)
+	# Held, the gun follows the visible hand bone after the arm solve (not the controller), so
+	# recoil, body avoidance or the reach clamp never pull hand and gun apart.
+	var hold := RevolverHold.new()
+	hold.name = "RevolverHold"
+	hold.revolver = gun
+	parts.skeleton.add_child(hold)
+	parts.skeleton.move_child(hold, body.hand_pose_copy.get_index())
 
 
 func _start_autopilot() -> void:

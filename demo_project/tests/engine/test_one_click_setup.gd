@@ -86,3 +86,6 @@ func test_a_freed_rig_is_reported_as_freed_not_as_unset() -> void:
 		var problems := Array(stage.get_setup_problems())
 		check(problems.any(func(p): return "has been freed" in p), "%s says its rig was freed: %s" % [stage.get_class(), problems])
 		check(problems.all(func(p): return not p.begins_with("Set \"rig\"")), "%s does not ask to set an unset rig: %s" % [stage.get_class(), problems])
+	# Freed now, before a frame: their runtime report of the same problem is not this test's.
+	skeleton.free()
+	clamp.free()

@@ -136,11 +136,23 @@ pub struct RecoilState {
     pub rotation: Vec3,
 }
 
+/// An offset that an interaction holds on a hand and updates every frame (the revolver's arm
+/// recoil layer, with its own kick, jitter, recovery and clamp), in the controller's space.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HeldRecoil {
+    /// Metres.
+    pub position: Vec3,
+    /// Radians per axis (X, Y, Z).
+    pub rotation: Vec3,
+}
+
 /// Stage state and logic for both hands.
 #[derive(Clone, Debug)]
 pub struct ControllerTargets {
     pub settings: ControllerTargetsSettings,
     pub recoil: PerSide<RecoilState>,
+    /// Offsets held by interactions, added to the kicked recoil.
+    pub held: PerSide<HeldRecoil>,
     rng: u32,
 }
 
@@ -156,6 +168,7 @@ impl ControllerTargets {
         Self {
             settings,
             recoil: PerSide::default(),
+            held: PerSide::default(),
             rng: 0x9E37_79B9,
         }
     }
@@ -177,6 +190,15 @@ impl ControllerTargets {
             .clamp(Vec3::splat(-max_rot), Vec3::splat(max_rot));
     }
 
+    /// Sets the offset an interaction holds on one hand (replacing the previous one); non-finite
+    /// parts count as zero. `rotation` in radians per axis.
+    pub fn set_held_recoil(&mut self, side: Side, position: Vec3, rotation: Vec3) {
+        *self.held.get_mut(side) = HeldRecoil {
+            position: vec3_or(position, Vec3::ZERO),
+            rotation: vec3_or(rotation, Vec3::ZERO),
+        };
+    }
+
     /// The raw target for one hand from its controller's world pose; advances that hand's recoil
     /// by `dt` seconds.
     pub fn update(&mut self, side: Side, controller: &Pose, dt: f32) -> Pose {
@@ -188,9 +210,11 @@ impl ControllerTargets {
         r.kick_rotation -= r.kick_rotation * back;
         r.position += (r.kick_position - r.position) * out;
         r.rotation += (r.kick_rotation - r.rotation) * out;
+        let held = *self.held.get(side);
+        let (position, rotation) = (r.position + held.position, r.rotation + held.rotation);
         let recoil = Pose::new(
-            r.position,
-            Quat::from_euler(EulerRot::YXZ, r.rotation.y, r.rotation.x, r.rotation.z),
+            position,
+            Quat::from_euler(EulerRot::YXZ, rotation.y, rotation.x, rotation.z),
         );
         let base = controller
             .sanitized(&Pose::IDENTITY)
@@ -300,5 +324,40 @@ mod tests {
             f32::NAN,
         );
         assert!(p.is_finite());
+    }
+
+    #[test]
+    fn a_held_recoil_offset_moves_the_target_in_controller_space_until_cleared() {
+        let mut stage = ControllerTargets::default();
+        let controller = Pose::new(Vec3::new(0.1, 1.2, -0.3), Quat::from_rotation_y(0.8));
+        let plain = stage.update(Side::Right, &controller, 0.01);
+        stage.set_held_recoil(
+            Side::Right,
+            Vec3::new(0.0, 0.0, 0.05),
+            Vec3::new(0.2, 0.0, 0.0),
+        );
+        let held = stage.update(Side::Right, &controller, 0.01);
+        let want = plain.mul_pose(&Pose::new(
+            Vec3::new(0.0, 0.0, 0.05),
+            Quat::from_rotation_x(0.2),
+        ));
+        assert!(
+            held.position.distance(want.position) < 1e-5,
+            "{:?} vs {:?}",
+            held.position,
+            want.position
+        );
+        assert!(held.rotation.angle_between(want.rotation) < 1e-5);
+        let other = stage.update(Side::Left, &controller, 0.01);
+        assert!(
+            other.position.distance(plain.position) < 1e-6,
+            "the other hand is untouched"
+        );
+        stage.set_held_recoil(Side::Right, Vec3::NAN, Vec3::INFINITY);
+        let cleared = stage.update(Side::Right, &controller, 0.01);
+        assert!(
+            cleared.position.distance(plain.position) < 1e-6,
+            "non-finite counts as zero"
+        );
     }
 }

@@ -5,13 +5,13 @@
 //! States and transitions (seed 000's table):
 //!
 //! ```text
-//! Holstered --grip pressed in the holster zone--> Latched
+//! Holstered --grip pressed in the holster zone--> Latched   (the press, not a grip already held)
 //! Latched   --grip released-----------------------> Holstered
 //! Latched   --pulled far enough (t >= 1)----------> Held
 //! Held      --stick down (rising edge)------------> Cocking --timeline done--> Held (cocked)
 //! Held      --released near the holster-----------> Holstered
 //! Held      --released far from the holster-------> Dropped
-//! Dropped   --grip pressed on the gun-------------> Held
+//! Dropped   --grip pressed on the gun-------------> Held      (the press)
 //! ```
 
 use glam::{Quat, Vec3};
@@ -50,8 +50,13 @@ pub enum RevolverEvent {
     CockStarted,
     /// The hammer arrived at full cock (the frame to play the cock sound).
     Cocked,
+    /// A trigger pull started (every pull, before its outcome is known: haptics and the hand's
+    /// shoot pose, seed 000's phase 1).
+    TriggerPulled,
     /// The trigger reached the end of its pull with the hammer cocked and a round under it.
     Fired,
+    /// That shot fired the last loaded round (seed 000's `onAmmoEmpty`).
+    AmmoEmpty,
     /// Hammer cocked, but the chamber under it was empty or spent.
     EmptyClicked,
     /// The trigger was pulled with the hammer down.
@@ -247,6 +252,8 @@ pub struct Revolver {
     trigger: TriggerPhase,
     last_stick_y: f32,
     last_trigger: f32,
+    /// Whether the grip was held last frame: latching and picking up need its press.
+    last_grip: bool,
 }
 
 /// One frame of input.
@@ -292,6 +299,7 @@ impl Revolver {
             trigger: TriggerPhase::Idle,
             last_stick_y: 0.0,
             last_trigger: 0.0,
+            last_grip: false,
         }
     }
 
@@ -332,9 +340,11 @@ impl Revolver {
         let s = self.settings;
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let grip = input.grip.is_finite() && input.grip >= s.grip_threshold;
+        let pressed = grip && !self.last_grip;
+        self.last_grip = grip;
         match self.state {
             RevolverState::Holstered => {
-                if grip && input.hand_in_holster_zone {
+                if pressed && input.hand_in_holster_zone {
                     self.state = RevolverState::Latched;
                     self.latch_hand = input.hand_position;
                     self.draw_t = 0.0;
@@ -384,7 +394,7 @@ impl Revolver {
                 }
             }
             RevolverState::Dropped => {
-                if grip && input.hand_on_gun {
+                if pressed && input.hand_on_gun {
                     self.state = RevolverState::Held;
                     events.push(RevolverEvent::PickedUp);
                 }
@@ -465,6 +475,7 @@ impl Revolver {
             && !self.cylinder_open
         {
             self.trigger = TriggerPhase::Pulling(0.0);
+            events.push(RevolverEvent::TriggerPulled);
         } else {
             events.push(RevolverEvent::Refused(RefusedAction::Fire));
         }
@@ -480,6 +491,9 @@ impl Revolver {
             self.chambers[self.current] = Chamber::Spent;
             events.push(RevolverEvent::Fired);
             events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
+            if self.loaded_count() == 0 {
+                events.push(RevolverEvent::AmmoEmpty);
+            }
         } else {
             events.push(RevolverEvent::EmptyClicked);
         }
@@ -633,6 +647,17 @@ mod tests {
         i.grip = 1.0;
         i.hand_in_holster_zone = false;
         assert!(step(&mut r, &i, 0.01).is_empty());
+        // A grip already held when the hand enters the zone does not latch: only a press does.
+        i.hand_in_holster_zone = true;
+        assert!(
+            step(&mut r, &i, 0.01).is_empty(),
+            "held grip entering the zone"
+        );
+        assert_eq!(r.state, RevolverState::Holstered);
+        i.grip = 0.0;
+        step(&mut r, &i, 0.01);
+        i.grip = 1.0;
+        assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Latched]);
     }
 
     #[test]
@@ -705,8 +730,10 @@ mod tests {
     #[test]
     fn fire_outcomes_and_chamber_rotation() {
         let mut r = drawn();
-        // Not cocked: dry fire.
-        assert!(fire(&mut r).contains(&RevolverEvent::DryFired));
+        // Not cocked: dry fire. Every pull starts with TriggerPulled, before its outcome.
+        let dry = fire(&mut r);
+        assert!(dry.contains(&RevolverEvent::DryFired));
+        assert_eq!(dry.first(), Some(&RevolverEvent::TriggerPulled), "{dry:?}");
         assert_eq!(r.current, 0, "a dry fire does not turn the cylinder");
         cock(&mut r);
         let e = fire(&mut r);
@@ -718,13 +745,26 @@ mod tests {
         assert_eq!(r.current, 1, "the cylinder turned to the next chamber");
         assert!(!r.hammer_cocked);
         // Empty the cylinder, then a cocked empty chamber clicks.
-        for _ in 0..5 {
+        assert!(!e.contains(&RevolverEvent::AmmoEmpty), "five rounds left");
+        for k in 0..5 {
             cock(&mut r);
-            assert!(fire(&mut r).contains(&RevolverEvent::Fired));
+            let e = fire(&mut r);
+            assert!(e.contains(&RevolverEvent::Fired));
+            assert_eq!(
+                e.contains(&RevolverEvent::AmmoEmpty),
+                k == 4,
+                "ammo_empty exactly on the last round: {e:?}"
+            );
         }
         assert_eq!(r.loaded_count(), 0);
         cock(&mut r);
-        assert!(fire(&mut r).contains(&RevolverEvent::EmptyClicked));
+        let click = fire(&mut r);
+        assert!(click.contains(&RevolverEvent::EmptyClicked));
+        assert_eq!(click.first(), Some(&RevolverEvent::TriggerPulled));
+        assert!(
+            !click.contains(&RevolverEvent::AmmoEmpty),
+            "a click is not a new empty"
+        );
     }
 
     #[test]

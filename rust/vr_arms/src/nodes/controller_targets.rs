@@ -250,6 +250,23 @@ impl ControllerTargets {
             .add_recoil(side, vec3(position_kick), vec3(rotation_kick_deg));
     }
 
+    /// Holds an offset on one hand until replaced (the revolver's arm recoil layer sets it every
+    /// frame): `position` in metres and `rotation_deg` in degrees per axis, in the controller's
+    /// space, added to the kicks of [method add_recoil]. Zero clears it.
+    #[func]
+    pub fn set_recoil_offset(&mut self, hand: i32, position: Vector3, rotation_deg: Vector3) {
+        let side = if hand == Self::HAND_RIGHT {
+            Side::Right
+        } else {
+            Side::Left
+        };
+        self.stage.set_held_recoil(
+            side,
+            vec3(position),
+            vec3(rotation_deg) * (std::f32::consts::PI / 180.0),
+        );
+    }
+
     /// Loads the `[controller_targets]` section of a TOML profile. On error (named line) the
     /// settings stay as they were and false is returned.
     #[func]

@@ -90,7 +90,8 @@ impl INode for HandPoseDriver {
             grip_curl_deg: d.grip_curl_deg,
             trigger_curl_deg: d.trigger_curl_deg,
             thumb_curl_deg: d.thumb_curl_deg,
-            hammer_cock_duration_s: 0.5,
+            // The revolver's default cocking length (seed 000: 0.6 s).
+            hammer_cock_duration_s: 0.6,
             shoot_duration_s: 0.24,
             stage: Stage::default(),
             curl_bones: Vec::new(),
@@ -135,16 +136,20 @@ impl HandPoseDriver {
         self.stage.pistol_held = held;
     }
 
-    /// Plays the hammer-cock pose once.
+    /// Plays the hammer-cock pose once and returns how long it lasts (seconds): the
+    /// `HammerCock` animation's length over the player's speed when there is one, else
+    /// `hammer_cock_duration_s`. The revolver's cocking timeline takes this length.
     #[func]
-    fn play_hammer_cock(&mut self) {
+    pub fn play_hammer_cock(&mut self) -> f32 {
+        let duration = self.hammer_cock_length_s();
         self.stage
-            .play_one_shot(HandPoseState::HammerCock, self.hammer_cock_duration_s);
+            .play_one_shot(HandPoseState::HammerCock, duration);
+        duration
     }
 
     /// Plays the shoot pose once.
     #[func]
-    fn play_shoot(&mut self) {
+    pub fn play_shoot(&mut self) {
         self.stage
             .play_one_shot(HandPoseState::Shoot, self.shoot_duration_s);
     }
@@ -153,6 +158,19 @@ impl HandPoseDriver {
     #[func]
     fn get_pose_state(&self) -> i32 {
         self.stage.current() as i32
+    }
+
+    fn hammer_cock_length_s(&self) -> f32 {
+        let name = HandPoseState::HammerCock.name();
+        alive(&self.animation_player)
+            .filter(|p| p.has_animation(name))
+            .and_then(|p| {
+                let length = p.get_animation(name)?.get_length();
+                let speed = p.get_speed_scale().abs();
+                (speed > 1e-3).then(|| length / speed)
+            })
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .unwrap_or(self.hammer_cock_duration_s)
     }
 
     fn side(&self) -> Side {

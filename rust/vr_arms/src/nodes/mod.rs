@@ -13,6 +13,7 @@ pub mod hand_pose_driver;
 pub mod holster;
 pub mod reach_clamp;
 pub mod revolver;
+pub mod revolver_hold;
 pub mod target_router;
 pub mod upper_body_follow;
 pub mod vr_arm_pipeline;

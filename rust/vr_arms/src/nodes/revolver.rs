@@ -10,7 +10,7 @@ use vr_arms_core::revolver::{
     RevolverState, cock_pose,
 };
 
-use crate::convert::{pose, to_transform, vec3};
+use crate::convert::{pose, to_transform, to_vector3, vec3};
 use crate::nodes::common::alive;
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
@@ -21,11 +21,22 @@ use crate::nodes::target_router::TargetRouter;
 ///
 /// Grip in the holster zone latches it; pulling the hand along the draw direction (holster
 /// anchor -> draw-clear point, with a dead zone) slides it out and the arm follows the draw path
-/// through the `TargetRouter` override; at the end of the pull it attaches to `hand_attach` with
-/// `grip_offset`. Stick down cocks the hammer (timeline: sweep back, hammer, return); the trigger
-/// fires: cocked and loaded is a live shot (ray from `muzzle` along its -Z, `take_damage(damage,
-/// point, normal)` on the collider, arm and mesh recoil, haptics), cocked and empty clicks, not
-/// cocked dry-fires. Releasing near the holster re-holsters, elsewhere it drops (physics).
+/// through the `TargetRouter` override; at the end of the pull it is in the hand. Held, it
+/// follows the visible hand bone when a [RevolverHold] modifier under the skeleton holds it
+/// (after the arm solve, so gun and hand never separate), else `hand_attach`; placed by
+/// `grip_offset` or so that its `GripPoint` child sits on the attach point (`grip_alignment`).
+/// Stick down cocks the hammer (timeline: sweep back and roll, hammer, return; its length is the
+/// hand's HammerCock pose, so thumb and hammer move together); the trigger fires: every pull
+/// sends haptics and plays the hand's Shoot pose, then cocked and loaded is a live shot (ray from
+/// `muzzle` along its -Z, `take_damage(damage, point, normal)` on the collider, recoil on three
+/// layers), cocked and empty clicks, not cocked dry-fires. Releasing near the holster re-holsters,
+/// elsewhere it drops (physics).
+///
+/// Recoil has three independent layers, each with its own kick, jitter, recovery and clamp
+/// (`[recoil.arm]`, `[recoil.hand]`, `[recoil.mesh]` of the profile): the arm layer moves the IK
+/// targets through `ControllerTargets.set_recoil_offset` (split with the support hand by
+/// `support_recoil_share` when held two-handed), the hand layer turns the hand bone at the wrist
+/// (applied by [RevolverHold]), the mesh layer moves the `Mesh` child.
 /// Six chambers: `open_cylinder`, `eject_spent`, `load_round`, `close_cylinder`.
 ///
 /// Child nodes by name, all optional: `Muzzle`, `HolsterPoint` (aligns with the holster anchor),
@@ -56,6 +67,14 @@ pub struct Revolver {
     /// Pose flags go here.
     #[export]
     hand_pose: Option<Gd<HandPoseDriver>>,
+    /// How the held gun sits on the attach point: `Offset` uses `grip_offset`; `GripPoint` moves
+    /// and turns the gun so that its `GripPoint` child is exactly on the attach point.
+    #[export(enum = (Offset = 0, GripPoint = 1))]
+    grip_alignment: i32,
+    /// Held two-handed, the support hand takes this share of the arm recoil (0..1) and the gun
+    /// hand the rest.
+    #[export(range = (0.0, 1.0))]
+    support_recoil_share: f32,
     /// Which hand holds it (0 left, 1 right).
     #[export(enum = (Left = 0, Right = 1))]
     hand: i32,
@@ -73,6 +92,9 @@ pub struct Revolver {
     /// How far the gun sweeps back while cocking (metres, gun space).
     #[export]
     cock_back_offset: Vector3,
+    /// How far the gun rolls back while cocking (Euler degrees, YXZ, gun space).
+    #[export]
+    cock_back_rotation_deg: Vector3,
     /// Hammer rotation at full cock (degrees about the hammer's X).
     #[export(range = (0.0, 90.0, suffix = "°"))]
     hammer_cock_deg: f32,
@@ -106,6 +128,12 @@ pub struct Revolver {
     draw_target: Option<Gd<Marker3D>>,
     parts_rest: Vec<(Gd<Node3D>, Transform3D)>,
     rng: u32,
+    /// A [RevolverHold] placed the gun on the hand bone during the last skeleton update.
+    placed_by_hold: bool,
+    /// Hand-bone pose from the attach point (set by the [RevolverHold]), for the draw target.
+    attach_to_hand: Transform3D,
+    /// Arm recoil shares last written (gun hand, support hand), to clear them once.
+    arm_recoil_written: bool,
     base: Base<RigidBody3D>,
 }
 
@@ -122,11 +150,14 @@ impl IRigidBody3D for Revolver {
             controller_targets: None,
             router: None,
             hand_pose: None,
+            grip_alignment: 0,
+            support_recoil_share: 0.5,
             hand: 1,
             support_controller: None,
             support_grab_radius_m: 0.12,
             round_load_radius_m: 0.08,
             cock_back_offset: Vector3::new(0.0, 0.02, 0.05),
+            cock_back_rotation_deg: Vector3::new(8.0, 0.0, 0.0),
             hammer_cock_deg: 40.0,
             trigger_pull_deg: 20.0,
             damage: profile.bullet.damage,
@@ -145,6 +176,9 @@ impl IRigidBody3D for Revolver {
             draw_target: None,
             parts_rest: Vec::new(),
             rng: 0x2545_F491,
+            placed_by_hold: false,
+            attach_to_hand: Transform3D::IDENTITY,
+            arm_recoil_written: false,
             base,
         }
     }
@@ -223,6 +257,7 @@ impl IRigidBody3D for Revolver {
         }
         self.events = events;
         self.hand_recoil.update(dt);
+        self.write_arm_recoil();
         if self.flash_left > 0.0 {
             self.flash_left -= dt;
             if self.flash_left <= 0.0 {
@@ -268,6 +303,12 @@ impl Revolver {
     fn empty_clicked();
     #[signal]
     fn ammo_changed(loaded: i32);
+    /// The shot just fired was the last loaded round.
+    #[signal]
+    fn ammo_empty();
+    /// A trigger pull started (every pull, before its outcome: haptics and the Shoot pose).
+    #[signal]
+    fn trigger_pulled();
     #[signal]
     fn cylinder_opened();
     #[signal]
@@ -408,10 +449,24 @@ impl Revolver {
                 self.signals().picked_up().emit();
             }
             RevolverEvent::CockStarted => {
+                // The hand's HammerCock pose sets the timeline's length (seed 000: clip length
+                // over animator speed), so the thumb and the hammer arrive together.
                 if let Some(mut hp) = alive(&self.hand_pose) {
-                    hp.call("play_hammer_cock", &[]);
+                    let d = hp.bind_mut().play_hammer_cock();
+                    self.stage.settings.cock_duration_s = d;
+                    self.stage.settings.validate();
                 }
             }
+            RevolverEvent::TriggerPulled => {
+                if let Some(mut c) = alive(&self.hand_controller) {
+                    c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
+                }
+                if let Some(mut hp) = alive(&self.hand_pose) {
+                    hp.bind_mut().play_shoot();
+                }
+                self.signals().trigger_pulled().emit();
+            }
+            RevolverEvent::AmmoEmpty => self.signals().ammo_empty().emit(),
             RevolverEvent::Cocked => {
                 self.play_sound("CockSound");
                 self.signals().cocked().emit();
@@ -500,26 +555,117 @@ impl Revolver {
         self.set_child_visible("MuzzleFlash", true);
         self.flash_left = 0.05;
         self.play_sound("ShotSound");
-        let jitter = self.jitter();
-        self.arm_recoil.kick(jitter);
-        self.mesh_recoil.kick(jitter);
-        let s = self.arm_recoil.settings;
-        if let Some(mut ct) = alive(&self.controller_targets) {
-            ct.bind_mut().add_recoil(
-                self.hand,
-                Vector3::from_array(s.position_kick),
-                Vector3::from_array(s.rotation_kick_deg),
-            );
-        }
-        if let Some(mut c) = alive(&self.hand_controller) {
-            c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
-        }
-        if let Some(mut hp) = alive(&self.hand_pose) {
-            hp.call("play_shoot", &[]);
-        }
+        // Three independent layers, each with its own jitter draw.
+        let (a, h, m) = (self.jitter(), self.jitter(), self.jitter());
+        self.arm_recoil.kick(a);
+        self.hand_recoil.kick(h);
+        self.mesh_recoil.kick(m);
+        self.write_arm_recoil();
         self.signals()
             .fired()
             .emit(hit.0, hit.1, hit.2, hit.3.as_ref());
+    }
+
+    /// The arm recoil layer's offset on the IK targets: all on the gun hand, or split with the
+    /// support hand by `support_recoil_share`. Written while it moves and once more as zero.
+    fn write_arm_recoil(&mut self) {
+        let (p, r) = (self.arm_recoil.position, self.arm_recoil.rotation);
+        let moving = p != glam::Vec3::ZERO || r != glam::Vec3::ZERO;
+        if !moving && !self.arm_recoil_written {
+            return;
+        }
+        self.arm_recoil_written = moving;
+        let Some(mut ct) = alive(&self.controller_targets) else {
+            return;
+        };
+        let support = if self.supported {
+            self.support_recoil_share.clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        let deg = r * (180.0 / std::f32::consts::PI);
+        let mut ct = ct.bind_mut();
+        ct.set_recoil_offset(
+            self.hand,
+            to_vector3(p * (1.0 - support)),
+            to_vector3(deg * (1.0 - support)),
+        );
+        ct.set_recoil_offset(
+            1 - self.hand,
+            to_vector3(p * support),
+            to_vector3(deg * support),
+        );
+    }
+
+    /// The hand layer's recoil rotation (radians per axis, the hand bone's space), for
+    /// [RevolverHold].
+    pub fn hand_recoil_rotation(&self) -> glam::Vec3 {
+        self.hand_recoil.rotation
+    }
+
+    /// Which hand holds it (0 left, 1 right).
+    pub fn hand(&self) -> i32 {
+        self.hand
+    }
+
+    /// Whether the gun is in the hand (held or cocking).
+    pub fn is_in_hand(&self) -> bool {
+        matches!(
+            self.stage.state,
+            RevolverState::Held | RevolverState::Cocking
+        )
+    }
+
+    /// Puts the held gun on `attach` (the hand bone's attach point, after the arm solve), with
+    /// the grip alignment and the cocking sweep. Called by [RevolverHold] during the skeleton
+    /// update; `attach_to_hand` maps the attach point back to the hand bone.
+    pub fn place_on_hand(&mut self, attach: Transform3D, attach_to_hand: Transform3D) {
+        if !self.is_in_hand() {
+            return;
+        }
+        self.placed_by_hold = true;
+        self.attach_to_hand = attach_to_hand;
+        let t = self.held_transform(attach);
+        self.base_mut().set_global_transform(t);
+        self.place_draw_target();
+    }
+
+    /// The gun's global transform for an attach point: the hold (offset or `GripPoint`) and the
+    /// cocking sweep back and roll.
+    fn held_transform(&self, attach: Transform3D) -> Transform3D {
+        let hold = if self.grip_alignment == 1 {
+            // The GripPoint child's pose in the gun's frame; the gun is placed so it lands on
+            // the attach point (seed 000's legacy alignment).
+            let me = self.base().get_global_transform();
+            (me.affine_inverse() * self.child_global("GripPoint")).affine_inverse()
+        } else {
+            self.grip_offset
+        };
+        let back = self
+            .stage
+            .cock_time()
+            .map(|t| cock_pose(t).gun_back)
+            .unwrap_or(0.0);
+        let rot = self.cock_back_rotation_deg * (back * std::f32::consts::PI / 180.0);
+        let sweep = Transform3D::new(
+            Basis::from_euler(godot::builtin::EulerOrder::YXZ, rot),
+            self.cock_back_offset * back,
+        );
+        attach * hold * sweep
+    }
+
+    /// The arm's draw override: where the hand bone would be while holding the gun.
+    fn place_draw_target(&mut self) {
+        let hold_inv = if self.grip_alignment == 1 {
+            let me = self.base().get_global_transform();
+            me.affine_inverse() * self.child_global("GripPoint")
+        } else {
+            self.grip_offset.affine_inverse()
+        };
+        let hand = self.base().get_global_transform() * hold_inv * self.attach_to_hand;
+        if let Some(mut marker) = alive(&self.draw_target) {
+            marker.set_global_transform(hand);
+        }
     }
 
     /// Two-handed support: the other hand gripping near `SupportPoint` while the gun is held
@@ -693,25 +839,19 @@ impl Revolver {
                 );
                 Some(moved)
             }
-            RevolverState::Held | RevolverState::Cocking => alive(&self.hand_attach).map(|h| {
-                let held = h.get_global_transform() * self.grip_offset;
-                let back = self
-                    .stage
-                    .cock_time()
-                    .map(|t| cock_pose(t).gun_back)
-                    .unwrap_or(0.0);
-                held.translated_local(self.cock_back_offset * back)
-            }),
+            // On the hand bone, the RevolverHold places it after the arm solve.
+            RevolverState::Held | RevolverState::Cocking if self.placed_by_hold => None,
+            RevolverState::Held | RevolverState::Cocking => {
+                alive(&self.hand_attach).map(|h| self.held_transform(h.get_global_transform()))
+            }
             RevolverState::Dropped => None,
         };
         if let Some(t) = target {
             self.base_mut().set_global_transform(t);
         }
-        // The arm's draw override: where the hand would hold the gun on its way out.
-        if let Some(mut marker) = alive(&self.draw_target) {
-            let grip_inv = self.grip_offset.affine_inverse();
-            marker.set_global_transform(self.base().get_global_transform() * grip_inv);
-        }
+        // The RevolverHold sets this again after the solve; without one it stays unset.
+        self.placed_by_hold = false;
+        self.place_draw_target();
         let hammer = if self.stage.hammer_cocked {
             1.0
         } else {

@@ -1,0 +1,152 @@
+//! `RevolverHold`: the held revolver on the visible hand bone, after the arm solve (a
+//! `SkeletonModifier3D`).
+
+use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::controller_targets::HandCalibration;
+
+use crate::convert::{quat, to_quaternion, to_transform};
+use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
+use crate::nodes::revolver::Revolver;
+use crate::problems::ProblemReport;
+
+/// Holds a [Revolver] in the hand the player sees: during the skeleton update, after
+/// `VRArmRig` has solved the arm, it turns the hand bone by the revolver's hand recoil layer and
+/// then places the gun on the hand bone's attach point. Recoil, body avoidance, the reach clamp
+/// or the overhead guard may move the hand off the controller; the gun moves with the hand, never
+/// apart from it (seed 000 parents the gun to the hand).
+///
+/// Place it under the [Skeleton3D] after the `VRArmRig` (and before `HandPoseCopy`, which only
+/// touches the fingers). The one-click setup does not add it; the demo does.
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct RevolverHold {
+    /// The revolver to hold while it is in the hand.
+    #[export]
+    revolver: Option<Gd<Revolver>>,
+    /// The hand bone; empty picks `LeftHand` or `RightHand` from the revolver's hand.
+    #[export]
+    hand_bone: GString,
+    /// The attach point in the hand bone's frame. The default is the controller's grip frame
+    /// (-Z along the fist, +Y up) as the default calibration maps it onto a humanoid hand bone,
+    /// so a gun authored for the controller sits the same on the hand.
+    #[export]
+    attach_offset: Transform3D,
+    /// Hold in the editor too (off by default).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
+
+    /// (skeleton, version, name) -> bone index.
+    bone: Option<(InstanceId, u64, GString, i32)>,
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for RevolverHold {
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        let calibration = HandCalibration::default().offset();
+        Self {
+            revolver: None,
+            hand_bone: GString::new(),
+            attach_offset: to_transform(&calibration.inverse()),
+            editor_preview: false,
+            bone: None,
+            report: ProblemReport::new("RevolverHold"),
+            base,
+        }
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
+        let (Some(mut skeleton), Some(mut revolver)) =
+            (self.base().get_skeleton(), alive(&self.revolver))
+        else {
+            return;
+        };
+        let (in_hand, side, recoil) = {
+            let r = revolver.bind();
+            (r.is_in_hand(), r.hand(), r.hand_recoil_rotation())
+        };
+        if !in_hand {
+            return;
+        }
+        let bone = self.bone_index(&skeleton, side);
+        if bone < 0 {
+            return;
+        }
+        if recoil != glam::Vec3::ZERO {
+            let kick = glam::Quat::from_euler(glam::EulerRot::YXZ, recoil.y, recoil.x, recoil.z);
+            let local = quat(skeleton.get_bone_pose_rotation(bone)) * kick;
+            skeleton.set_bone_pose_rotation(bone, to_quaternion(local.normalize()));
+        }
+        let hand = skeleton.get_global_transform() * skeleton.get_bone_global_pose(bone);
+        revolver.bind_mut().place_on_hand(
+            hand * self.attach_offset,
+            self.attach_offset.affine_inverse(),
+        );
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl RevolverHold {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn bone_name(&self, side: i32) -> GString {
+        if !self.hand_bone.is_empty() {
+            self.hand_bone.clone()
+        } else if side == 0 {
+            "LeftHand".into()
+        } else {
+            "RightHand".into()
+        }
+    }
+
+    fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, side: i32) -> i32 {
+        let name = self.bone_name(side);
+        let key = (skeleton.instance_id(), skeleton.get_version(), name.clone());
+        match &self.bone {
+            Some((id, v, n, b)) if (*id, *v, n) == (key.0, key.1, &key.2) => *b,
+            _ => {
+                let b = skeleton.find_bone(&name);
+                self.bone = Some((key.0, key.1, key.2, b));
+                b
+            }
+        }
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
+            return vec!["RevolverHold must be a child of a Skeleton3D.".into()];
+        };
+        match &self.revolver {
+            None => out.push("Set \"revolver\" to the Revolver this hand holds.".into()),
+            Some(r) if !r.is_instance_valid() => {
+                out.push("The Revolver in \"revolver\" has been freed.".into())
+            }
+            Some(r) => {
+                let name = self.bone_name(r.bind().hand());
+                if skeleton.find_bone(&name) < 0 {
+                    out.push(format!("Bone \"{name}\" is not in the skeleton."));
+                }
+            }
+        }
+        out
+    }
+}
