@@ -118,3 +118,34 @@ func test_grip_and_trigger_curl_the_fingers() -> void:
 	var tip := source.get_bone_global_pose(source.find_bone("RightMiddleDistal")).origin
 	var base := source.get_bone_global_pose(source.find_bone("RightMiddleProximal")).origin
 	check(tip.y < base.y - 0.01, "fingers curl toward the palm (tip %s, base %s)" % [tip, base])
+
+
+func test_without_animations_the_revolver_poses_are_procedural() -> void:
+	var p := make_tracked_rig()
+	var source := HumanoidBuilder.build()
+	source.visible = false
+	add_child(source)
+	var driver := HandPoseDriver.new()
+	driver.hand = 1
+	driver.source_skeleton = source
+	driver.controller = p.right
+	add_child(driver)
+	var bone := func(name: String) -> float:
+		var i := source.find_bone(name)
+		return rad_to_deg(source.get_bone_pose_rotation(i).angle_to(source.get_bone_rest(i).basis.get_rotation_quaternion()))
+	# The gun in the hand, no animation player at all: gripped, the index follows the trigger.
+	driver.set_pistol_held(true)
+	p.simulator.set_input("right", "grip", 0.0)
+	p.simulator.set_input("right", "trigger", 0.0)
+	await frames(3)
+	check(driver.get_pose_state() == 2, "GripReady while held (state %d)" % driver.get_pose_state())
+	check_near(bone.call("RightMiddleIntermediate"), 75.0, 1.0, "held: the grip fingers close on the gun")
+	check(bone.call("RightIndexProximal") < 1.0, "held, trigger off: the index lies straight")
+	p.simulator.set_input("right", "trigger", 1.0)
+	await frames(2)
+	check(bone.call("RightIndexProximal") > 20.0, "held, trigger pulled: the index follows (%.1f deg)" % bone.call("RightIndexProximal"))
+	p.simulator.set_input("right", "trigger", 0.0)
+	driver.play_hammer_cock()
+	await frames(2)
+	check(driver.get_pose_state() == 3, "HammerCock state")
+	check(bone.call("RightThumbProximal") < 1.0, "cocking: the thumb is raised onto the hammer (%.1f deg)" % bone.call("RightThumbProximal"))

@@ -203,23 +203,80 @@ pub fn blend_wrist(live: Quat, source: Quat, source_rest: Quat, blend: f32, weig
     blend_copy(live, live * animated, blend, weight)
 }
 
+/// How far each finger group curls (0 open .. 1 fully curled).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Curl {
+    /// Middle, ring and little fingers.
+    pub grip: f32,
+    /// The index (trigger) finger.
+    pub trigger: f32,
+    pub thumb: f32,
+}
+
+/// The procedural pose shipped with the addon for a pose state, from the controller's `grip` and
+/// `trigger` (0..1), used when no authored animation plays:
+///
+/// | state | grip fingers | index | thumb |
+/// |---|---|---|---|
+/// | Default | grip | trigger | grip |
+/// | PreGrip (hand at the holster) | at least 0.35 | at least 0.2 | 0.3 |
+/// | GripReady (gun in the hand) | 1 | trigger (follows the trigger) | 1 |
+/// | HammerCock | 1 | trigger | 0 (raised onto the hammer) |
+/// | Shoot | 1 | 1 | 1 |
+pub fn procedural_curl(state: HandPoseState, grip: f32, trigger: f32) -> Curl {
+    let unit = |x: f32| {
+        if x.is_finite() {
+            x.clamp(0.0, 1.0)
+        } else {
+            0.0
+        }
+    };
+    let (grip, trigger) = (unit(grip), unit(trigger));
+    match state {
+        HandPoseState::Default => Curl {
+            grip,
+            trigger,
+            thumb: grip,
+        },
+        HandPoseState::PreGrip => Curl {
+            grip: grip.max(0.35),
+            trigger: trigger.max(0.2),
+            thumb: 0.3,
+        },
+        HandPoseState::GripReady => Curl {
+            grip: 1.0,
+            trigger,
+            thumb: 1.0,
+        },
+        HandPoseState::HammerCock => Curl {
+            grip: 1.0,
+            trigger,
+            thumb: 0.0,
+        },
+        HandPoseState::Shoot => Curl {
+            grip: 1.0,
+            trigger: 1.0,
+            thumb: 1.0,
+        },
+    }
+}
+
 /// How much finger bone `index` (0..15 in [`finger_bones`] order) curls, in radians, for the
-/// controller's `grip` and `trigger` (0..1).
+/// controller's `grip` and `trigger` (0..1): the Default pose of [`procedural_curl`].
 pub fn curl_angle(settings: &HandPoseSettings, index: usize, grip: f32, trigger: f32) -> f32 {
-    let grip = if grip.is_finite() {
-        grip.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let trigger = if trigger.is_finite() {
-        trigger.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    curl_angle_for(
+        settings,
+        index,
+        procedural_curl(HandPoseState::Default, grip, trigger),
+    )
+}
+
+/// How much finger bone `index` curls, in radians, for a [`Curl`].
+pub fn curl_angle_for(settings: &HandPoseSettings, index: usize, curl: Curl) -> f32 {
     let deg = match index {
-        0..=2 => settings.thumb_curl_deg * grip,
-        3..=5 => settings.trigger_curl_deg * trigger,
-        _ => settings.grip_curl_deg * grip,
+        0..=2 => settings.thumb_curl_deg * curl.thumb,
+        3..=5 => settings.trigger_curl_deg * curl.trigger,
+        _ => settings.grip_curl_deg * curl.grip,
     };
     deg.to_radians()
 }
@@ -336,5 +393,31 @@ mod tests {
             )
             .is_finite()
         );
+    }
+
+    #[test]
+    fn procedural_poses_follow_the_state_and_the_trigger() {
+        let s = HandPoseSettings::default();
+        let held = procedural_curl(HandPoseState::GripReady, 0.0, 0.4);
+        assert_eq!((held.grip, held.thumb), (1.0, 1.0), "the gun is gripped");
+        assert!(
+            (curl_angle_for(&s, 4, held) - (s.trigger_curl_deg * 0.4).to_radians()).abs() < 1e-6,
+            "the index follows the trigger"
+        );
+        let cock = procedural_curl(HandPoseState::HammerCock, 1.0, 0.0);
+        assert_eq!(
+            curl_angle_for(&s, 1, cock),
+            0.0,
+            "the thumb is raised onto the hammer"
+        );
+        let shoot = procedural_curl(HandPoseState::Shoot, 0.0, 0.0);
+        assert!((curl_angle_for(&s, 4, shoot) - s.trigger_curl_deg.to_radians()).abs() < 1e-6);
+        let pre = procedural_curl(HandPoseState::PreGrip, 0.0, 0.0);
+        assert!(
+            pre.grip > 0.3 && pre.grip < 1.0,
+            "half open, ready to take the grip"
+        );
+        let nan = procedural_curl(HandPoseState::Default, f32::NAN, f32::INFINITY);
+        assert_eq!((nan.grip, nan.trigger), (0.0, 0.0));
     }
 }

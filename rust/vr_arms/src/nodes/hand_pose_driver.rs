@@ -4,8 +4,8 @@ use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{
-    HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle, curled_local,
-    finger_bones,
+    HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle_for, curled_local,
+    finger_bones, procedural_curl,
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
@@ -109,11 +109,11 @@ impl INode for HandPoseDriver {
                 .pose_state_changed()
                 .emit(state as i32, &GString::from(state.name()));
         }
-        if self.stage.current() == HandPoseState::Default
-            && self.curl_from_controller
-            && !self.animating()
-        {
-            self.curl();
+        // Without an authored animation for the state, the shipped procedural pose: the
+        // fingers still follow grip and trigger, and the revolver's poses still show.
+        let state = self.stage.current();
+        if (state != HandPoseState::Default || self.curl_from_controller) && !self.animating() {
+            self.curl(state);
         }
     }
 }
@@ -197,15 +197,16 @@ impl HandPoseDriver {
         } else {
             player.stop();
             self.report.runtime(&[format!(
-                "no animation \"{}\" on {}; the hand keeps its pose",
+                "no animation \"{}\" on {}; the procedural pose is used",
                 state.name(),
                 player.get_name()
             )]);
         }
     }
 
-    /// Curls the source skeleton's fingers from the controller's grip and trigger.
-    fn curl(&mut self) {
+    /// Curls the source skeleton's fingers: the procedural pose of `state` from the controller's
+    /// grip and trigger.
+    fn curl(&mut self, state: HandPoseState) {
         let Some(mut skeleton) = alive(&self.source_skeleton) else {
             return;
         };
@@ -251,7 +252,7 @@ impl HandPoseDriver {
             ..Default::default()
         };
         for &(i, bone, rest_local, rest_global) in &self.curl_bones {
-            let angle = curl_angle(&settings, i, grip, trigger);
+            let angle = curl_angle_for(&settings, i, procedural_curl(state, grip, trigger));
             let local = curled_local(rest_local, rest_global, self.finger_dir, palm, angle);
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
         }
