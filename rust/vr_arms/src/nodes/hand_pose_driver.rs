@@ -15,12 +15,16 @@ use crate::problems::ProblemReport;
 /// Chooses one hand's pose state from two flags, as seed 000's bridge table: `Default`,
 /// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
 /// `HammerCock` and `Shoot`. It plays the state's animation on the source rig's
-/// [AnimationPlayer] (animation names = state names, or the `*_animation` properties) and reports
-/// [signal pose_state_changed].
+/// [AnimationPlayer] (the animation named like the state: `Default`, `PreGrip`, `GripReady`,
+/// `HammerCock`, `Shoot`) and reports [signal pose_state_changed].
 ///
-/// In the `Default` state, with `curl_from_controller`, it curls the source skeleton's fingers
-/// from the controller's grip (middle, ring, little, thumb) and trigger (index) values, when no
-/// animation is playing for that state. `HandPoseCopy` then copies them onto the visible hand.
+/// When no animation plays for the state (no player, or no animation of that name), it poses
+/// the source skeleton's fingers procedurally from the controller's grip (middle, ring, little,
+/// thumb) and trigger (index): `Default` follows both (with `curl_from_controller`), `PreGrip`
+/// is half open, `GripReady` closes the grip on the gun with the index following the trigger,
+/// `HammerCock` raises the thumb, `Shoot` pulls the index. `HandPoseCopy` then copies them onto
+/// the visible hand. The `HammerCock` length (the animation's, or `hammer_cock_duration_s`) is
+/// the revolver's cocking time.
 #[derive(GodotClass)]
 #[class(base = Node)]
 pub struct HandPoseDriver {
