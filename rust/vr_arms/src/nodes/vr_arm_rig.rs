@@ -320,8 +320,8 @@ impl VRArmRig {
     #[func]
     fn get_arm_length(&mut self, side: i32) -> f32 {
         let side = if side == 1 { Side::Right } else { Side::Left };
-        self.arm_info(side)
-            .map(|(_, c)| c.arm_length())
+        self.calibration(side)
+            .map(|c| c.arm_length())
             .unwrap_or(0.0)
     }
 
@@ -359,14 +359,21 @@ impl VRArmRig {
         soft_ik_straight_bend_rate => straight_bend_rate,
     });
 
-    /// The shoulder's world position (current pose) and the arm's rest measurements, for the
-    /// target-pipeline nodes.
+    /// The shoulder's world position (current pose) and the arm's rest measurements in world
+    /// units (the skeleton's global scale applied, so a scaled avatar's arm is compared with world
+    /// distances at its real length), for the target-pipeline nodes.
     pub fn arm_info(&mut self, side: Side) -> Option<(glam::Vec3, ArmCalibration)> {
         let skeleton = self.base().get_skeleton()?;
         self.bind(&skeleton);
         let arm = self.arms[side.index()]?;
-        let global = skeleton.get_global_transform() * skeleton.get_bone_global_pose(arm.upper);
-        Some((vec3(global.origin), arm.calibration))
+        let to_world = skeleton.get_global_transform();
+        let global = to_world * skeleton.get_bone_global_pose(arm.upper);
+        let rest = |b: i32| skeleton.get_bone_global_rest(b).origin;
+        let world_length = |from: i32, to: i32| (to_world.basis * (rest(to) - rest(from))).length();
+        let mut calibration = arm.calibration;
+        calibration.upper_length = world_length(arm.upper, arm.lower);
+        calibration.lower_length = world_length(arm.lower, arm.hand);
+        Some((vec3(global.origin), calibration))
     }
 
     /// This arm's target node's global position, if set and alive.
@@ -388,9 +395,12 @@ impl VRArmRig {
         self.arm_bones(side).map(|b| b[0])
     }
 
-    /// The rest measurements of one arm (binding the skeleton if needed).
+    /// The rest measurements of one arm in the skeleton's own space (binding the skeleton if
+    /// needed).
     pub fn calibration(&mut self, side: Side) -> Option<ArmCalibration> {
-        self.arm_info(side).map(|(_, c)| c)
+        let skeleton = self.base().get_skeleton()?;
+        self.bind(&skeleton);
+        self.arms[side.index()].map(|a| a.calibration)
     }
 
     fn draw(&mut self, shown: &[Option<glam::Vec3>; 4]) {
