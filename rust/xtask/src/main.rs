@@ -13,11 +13,13 @@
 //! cargo xtask fuzz [frames]   adversarial frames through the core -> docs/reliability.md
 //! cargo xtask soak [seconds]  the demo's autopilot with dropouts and hitches -> docs/reliability.md
 //! cargo xtask hot-reload-test reload the extension in a headless editor and check the nodes
+//! cargo xtask export-test     export the demo as a pack: every TOML profile must be in it
 //! ```
 
 mod bench;
 mod build;
 mod engine;
+mod export;
 mod godot;
 mod xr;
 
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         "xr-test" => xr::xr_smoke_test(),
         "soak" => soak(rest),
         "hot-reload-test" => engine::run_hot_reload_test(),
+        "export-test" => export::run_export_test(),
         "test" => test_all(rest),
         "eval" => run(cargo()
             .args([
@@ -72,7 +75,7 @@ fn main() -> ExitCode {
 }
 
 const HELP: &str = "usage: cargo xtask <command>
-  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, render test, OpenXR smoke test
+  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, render test, OpenXR smoke test
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
   build [--release]  build the GDExtension into addons/vr_arms/bin
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
@@ -83,6 +86,7 @@ const HELP: &str = "usage: cargo xtask <command>
   bench              core benchmarks and instruction counts, write docs/performance.md
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
+  export-test        export the demo with --export-pack; every TOML profile must be in the pack
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
 /// The repository root (the workspace holding this crate).
@@ -129,6 +133,7 @@ fn test_all(rest: &[String]) -> Result<(), String> {
     // The full 10-minute soak (about 20 s of real time headless); `cargo xtask soak` records it.
     println!("{}", engine::run_soak(600)?);
     engine::run_hot_reload_test()?;
+    export::run_export_test()?;
     xr::render_test()?;
     xr::xr_smoke_test()
 }

@@ -11,6 +11,7 @@ pub mod forearm_twist;
 pub mod hand_pose_copy;
 pub mod hand_pose_driver;
 pub mod holster;
+pub mod profile_export;
 pub mod reach_clamp;
 pub mod revolver;
 pub mod revolver_hold;

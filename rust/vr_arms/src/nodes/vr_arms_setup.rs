@@ -15,6 +15,7 @@ use crate::nodes::elbow_hint_solver::ElbowHintSolver;
 use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
+use crate::nodes::profile_export::VRArmsProfileExport;
 use crate::nodes::reach_clamp::ReachClamp;
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
@@ -363,10 +364,12 @@ fn find_descendant<T: GodotClass + Inherits<Node>>(root: &Gd<Node>) -> Option<Gd
     None
 }
 
-/// Editor plugin: Project > Tools > "vr_arms: Set up selected Skeleton3D".
+/// Editor plugin: Project > Tools > "vr_arms: Set up selected Skeleton3D", and the export
+/// plugin that puts the TOML profiles into exported games.
 #[derive(GodotClass)]
 #[class(base = EditorPlugin, tool, init)]
 pub struct VRArmsEditorPlugin {
+    export: Option<Gd<VRArmsProfileExport>>,
     base: Base<EditorPlugin>,
 }
 
@@ -377,10 +380,16 @@ impl IEditorPlugin for VRArmsEditorPlugin {
     fn enter_tree(&mut self) {
         let callable = self.base().callable("setup_selected");
         self.base_mut().add_tool_menu_item(MENU_ITEM, &callable);
+        let export = VRArmsProfileExport::new_gd();
+        self.base_mut().add_export_plugin(&export);
+        self.export = Some(export);
     }
 
     fn exit_tree(&mut self) {
         self.base_mut().remove_tool_menu_item(MENU_ITEM);
+        if let Some(export) = self.export.take() {
+            self.base_mut().remove_export_plugin(&export);
+        }
     }
 }
 
