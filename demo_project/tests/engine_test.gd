@@ -46,12 +46,12 @@ func seconds(duration: float) -> void:
 
 ## An XR origin with camera and two controllers, a simulator feeding them, and a humanoid avatar
 ## with a `VRArmRig` whose targets are the controllers. Returns the parts by name.
-func make_tracked_rig(fingers: bool = true) -> Dictionary:
+func make_tracked_rig(fingers: bool = true, twist: bool = false) -> Dictionary:
 	var xr := XRSetup.make(self)
 	var avatar := Node3D.new()
 	avatar.name = "Avatar"
 	add_child(avatar)
-	var skeleton := HumanoidBuilder.build(fingers)
+	var skeleton := HumanoidBuilder.build(fingers, twist)
 	avatar.add_child(skeleton)
 	var hints := {}
 	for side in ["left", "right"]:

@@ -117,3 +117,37 @@ func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -
 	f = avatar.global_basis * Vector3.BACK
 	var yaw := rad_to_deg(atan2(f.x, f.z))
 	check(yaw < -5.0, "body turned toward the hands (yaw %.1f deg)" % yaw)
+
+
+## With twist bones the roll goes to them at their weights (elbow side 0.25, wrist side 0.5 by
+## default), not to the lower arm.
+func _twist_bone_share(bone_property: String) -> float:
+	var p := make_tracked_rig(true, true)
+	var s: Skeleton3D = p.skeleton
+	var ft := ForearmTwist.new()
+	ft.rig = p.rig
+	ft.set(bone_property, "LeftLowerArmTwist")
+	s.add_child(ft)
+	var target := Vector3(0.62, 1.38, 0.1)
+	p.rig.apply_hand_rotation = false
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(3)
+	await s.skeleton_updated
+	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
+	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
+	p.rig.apply_hand_rotation = true
+	p.simulator.set_hand_pose("left", Transform3D(Basis(forearm, deg_to_rad(90.0)) * neutral, target))
+	await frames(30)
+	await s.skeleton_updated
+	var bone := s.find_bone("LeftLowerArmTwist")
+	return rad_to_deg(s.get_bone_pose_rotation(bone).angle_to(s.get_bone_rest(bone).basis.get_rotation_quaternion()))
+
+
+func test_a_wrist_side_twist_bone_takes_half_the_roll() -> void:
+	var share: float = await _twist_bone_share("left_wrist_twist_bone")
+	check_near(share, 45.0, 2.0, "wrist-side twist bone turned 0.5 x 90 deg")
+
+
+func test_an_elbow_side_twist_bone_takes_a_quarter_of_the_roll() -> void:
+	var share: float = await _twist_bone_share("left_elbow_twist_bone")
+	check_near(share, 22.5, 2.0, "elbow-side twist bone turned 0.25 x 90 deg")

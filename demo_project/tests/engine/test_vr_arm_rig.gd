@@ -91,7 +91,18 @@ func test_unreachable_target_points_the_arm_at_it() -> void:
 	var wrist := bone_global_position(s, "LeftHand")
 	var dir := (target - shoulder).normalized()
 	check((wrist - shoulder).normalized().dot(dir) > 0.9999, "arm points at the target")
-	check_near(shoulder.distance_to(wrist), 0.52, 1e-3, "arm fully extended")
+	var rig: VRArmRig = p.rig
+	var bend := func() -> float:
+		var elbow := bone_global_position(s, "LeftLowerArm")
+		return rad_to_deg((elbow - shoulder).angle_to(bone_global_position(s, "LeftHand") - elbow))
+	check(rig.soft_ik_enabled, "soft IK is on by default")
+	# Soft IK keeps a visible bend out of reach (the elbow never locks straight).
+	check(bend.call() > 3.0, "soft IK keeps the elbow bent (%.2f deg)" % bend.call())
+	rig.soft_ik_enabled = false
+	await seconds(0.5)
+	await s.skeleton_updated
+	check(bend.call() < 0.5, "soft IK off: the elbow is straight (%.2f deg)" % bend.call())
+	check_near(shoulder.distance_to(bone_global_position(s, "LeftHand")), 0.52, 1e-4, "soft IK off: arm fully extended")
 
 
 ## Wrong bone names: a configuration warning naming the bone, and at most one error in the log

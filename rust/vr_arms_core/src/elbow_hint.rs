@@ -286,21 +286,29 @@ mod tests {
 
     #[test]
     fn near_torso_hint_is_pushed_out() {
-        let solver = ElbowHintSolver::default();
-        let far = solver
-            .desired(
-                Side::Left,
-                &input(Pose::from_position(Vec3::new(0.45, 1.2, 0.3))),
-            )
-            .0;
-        let near = solver
-            .desired(
-                Side::Left,
-                &input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15))),
-            )
-            .0;
-        assert!(near.x > 0.2, "pushed outward: {near}");
-        assert!(far.is_finite());
+        let hand = input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15)));
+        let near = ElbowHintSolver::default().desired(Side::Left, &hand).0;
+        let off = ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_enabled: false,
+            ..Default::default()
+        })
+        .desired(Side::Left, &hand)
+        .0;
+        // The hand is 0.1513 m from the body's axis: closeness 1 - 0.1513 / 0.30 = 0.4956 of
+        // the full push (0.20 outward, 0.10 back, 0.10 down).
+        let push = near - off;
+        let want = Vec3::new(0.2, -0.1, -0.1) * 0.4956;
+        assert!(push.distance(want) < 1e-3, "push {push} vs {want}");
+        // Far from the body (0.54 m off its axis) there is no push at all.
+        let far = input(Pose::from_position(Vec3::new(0.45, 1.2, 0.3)));
+        let far_on = ElbowHintSolver::default().desired(Side::Left, &far).0;
+        let far_off = ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_enabled: false,
+            ..Default::default()
+        })
+        .desired(Side::Left, &far)
+        .0;
+        assert!(far_on.distance(far_off) < 1e-6, "{far_on} vs {far_off}");
     }
 
     #[test]

@@ -87,6 +87,14 @@ pub struct TwistOutput {
     pub wrist_twist: f32,
     /// Limited and smoothed twist that is distributed.
     pub distributed: f32,
+    /// The lower-arm bone's share (radians), used when the rig has no twist bones.
+    pub lower_arm: f32,
+    /// The elbow-side and wrist-side twist bones' shares (radians), when the rig has them.
+    pub elbow_twist_bone: f32,
+    pub wrist_twist_bone: f32,
+    /// What the wrist joint itself keeps (radians) when the lower arm takes its share: the
+    /// hand's twist less `lower_arm`.
+    pub wrist_joint: f32,
 }
 
 impl ForearmTwist {
@@ -133,9 +141,14 @@ impl ForearmTwist {
             dt,
         );
         let distributed = value.clamp(-neg_limit.to_radians(), pos_limit.to_radians());
+        let lower_arm = distributed * s.lower_arm_weight;
         TwistOutput {
             wrist_twist: twist,
             distributed,
+            lower_arm,
+            elbow_twist_bone: distributed * s.elbow_twist_weight,
+            wrist_twist_bone: distributed * s.wrist_twist_weight,
+            wrist_joint: twist - lower_arm,
         }
     }
 }
@@ -198,12 +211,19 @@ mod tests {
         for _ in 0..60 {
             out = t.update(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
         }
-        let forearm = out.distributed * t.settings.lower_arm_weight;
-        let wrist_joint = out.wrist_twist - forearm;
+        // The default shares: the lower arm 0.5, the twist bones 0.25 (elbow side) and 0.5
+        // (wrist side) of the converged 90 degrees.
         assert!(
-            wrist_joint.to_degrees() < 50.0,
+            (out.lower_arm.to_degrees() - 45.0).abs() < 0.5,
+            "{}",
+            out.lower_arm.to_degrees()
+        );
+        assert!((out.elbow_twist_bone.to_degrees() - 22.5).abs() < 0.5);
+        assert!((out.wrist_twist_bone.to_degrees() - 45.0).abs() < 0.5);
+        assert!(
+            (out.wrist_joint.to_degrees() - 45.0).abs() < 0.5,
             "wrist keeps {} deg",
-            wrist_joint.to_degrees()
+            out.wrist_joint.to_degrees()
         );
     }
 

@@ -398,7 +398,13 @@ mod tests {
             shoulder + Vec3::X * d_in,
         );
         let got = desired.distance(shoulder);
-        assert!(got < d_in + 1e-6 && got > d_in - 0.05, "{got} {d_in}");
+        // 0.05 m inside the wall is 0.07 m into the 0.12 m zone: u = 0.07 / (0.12 x 4) = 0.1458,
+        // held at start + 0.12 x (1 - (1 - u)^4) = wall - 0.06388, i.e. 0.01388 m nearer.
+        assert!(
+            (got - (d_in - 0.01388)).abs() < 1e-4,
+            "{got} vs {}",
+            d_in - 0.01388
+        );
     }
 
     #[test]

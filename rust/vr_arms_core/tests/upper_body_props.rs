@@ -73,10 +73,9 @@ proptest! {
         for _ in 0..90 {
             out = t.update(Side::Left, hand, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
         }
-        let w = t.settings.lower_arm_weight;
-        let forearm = out.distributed * w;
-        let wrist = out.wrist_twist - forearm;
+        // Default shares: lower arm 0.5, so the wrist joint keeps the other half.
         prop_assert!((out.distributed - angle).abs() < 1e-3, "converged: {} vs {}", out.distributed, angle);
-        prop_assert!(wrist.abs() <= angle.abs() * (1.0 - w) + 1e-3);
+        prop_assert!((out.lower_arm + out.wrist_joint - angle).abs() < 1e-3, "shares sum to the twist");
+        prop_assert!((out.wrist_joint - angle * 0.5).abs() < 1e-3, "wrist keeps half: {}", out.wrist_joint);
     }
 }

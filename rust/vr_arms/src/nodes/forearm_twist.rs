@@ -114,7 +114,6 @@ impl ISkeletonModifier3D for ForearmTwist {
             return;
         };
         self.stage.settings = self.core_settings();
-        let s = self.stage.settings;
         for side in Side::BOTH {
             let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
                 continue;
@@ -132,8 +131,8 @@ impl ISkeletonModifier3D for ForearmTwist {
                 Side::Right => (&self.right_elbow_twist_bone, &self.right_wrist_twist_bone),
             };
             let twist_bones: Vec<(i32, f32)> = [
-                (elbow_name, s.elbow_twist_weight),
-                (wrist_name, s.wrist_twist_weight),
+                (elbow_name, out.elbow_twist_bone),
+                (wrist_name, out.wrist_twist_bone),
             ]
             .into_iter()
             .filter(|(n, _)| !n.is_empty())
@@ -142,13 +141,13 @@ impl ISkeletonModifier3D for ForearmTwist {
             .collect();
             if twist_bones.is_empty() {
                 let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
-                let share = twist_rotation(axis, out.distributed * s.lower_arm_weight);
+                let share = twist_rotation(axis, out.lower_arm);
                 skeleton.set_bone_pose_rotation(
                     lower,
                     to_quaternion((lower_local * share).normalize()),
                 );
             } else {
-                for (bone, weight) in twist_bones {
+                for (bone, angle) in twist_bones {
                     let rest = skeleton.get_bone_rest(bone);
                     let own_axis = skeleton
                         .get_bone_children(bone)
@@ -156,7 +155,7 @@ impl ISkeletonModifier3D for ForearmTwist {
                         .first()
                         .map(|c| vec3(skeleton.get_bone_rest(*c).origin))
                         .unwrap_or(glam::Vec3::Y);
-                    let twist = twist_rotation(own_axis, out.distributed * weight);
+                    let twist = twist_rotation(own_axis, angle);
                     skeleton.set_bone_pose_rotation(
                         bone,
                         to_quaternion((pose(&rest).rotation * twist).normalize()),
