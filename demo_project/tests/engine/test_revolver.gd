@@ -410,3 +410,26 @@ func test_cocking_takes_the_hand_pose_length_and_every_pull_plays_shoot() -> voi
 			cocked_at = t
 	sim.set_input("right", "primary", Vector2.ZERO)
 	check_near(cocked_at, 0.675 * 1.2, 0.03, "cocked at the hand pose's timing")
+
+
+var _pose_states: Array = []
+
+
+func _on_pose(state: int, _name: String) -> void:
+	_pose_states.append(state)
+
+
+func test_the_hand_keeps_its_grip_pose_through_the_draw() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var driver := HandPoseDriver.new()
+	driver.hand = 1
+	add_child(driver)
+	gun.hand_pose = driver
+	driver.pose_state_changed.connect(_on_pose)
+	await _draw(p)
+	await frames(3)
+	check(gun.get_state() == "Held", "drawn")
+	var after_latch: Array = _pose_states.slice(_pose_states.find(1) + 1)
+	check(_pose_states.has(1) and not after_latch.has(0), "PreGrip at the holster, then never Default during the draw: %s" % [_pose_states])
+	check(driver.get_pose_state() == 2, "GripReady once drawn (%d)" % driver.get_pose_state())

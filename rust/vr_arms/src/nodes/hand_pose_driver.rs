@@ -129,13 +129,13 @@ impl HandPoseDriver {
     fn pose_state_changed(state: i32, state_name: GString);
 
     #[func]
-    fn set_hand_in_holster_zone(&mut self, inside: bool) {
+    pub fn set_hand_in_holster_zone(&mut self, inside: bool) {
         self.hand_in_holster_zone = inside;
         self.stage.hand_in_holster_zone = inside;
     }
 
     #[func]
-    fn set_pistol_held(&mut self, held: bool) {
+    pub fn set_pistol_held(&mut self, held: bool) {
         self.pistol_held = held;
         self.stage.pistol_held = held;
     }

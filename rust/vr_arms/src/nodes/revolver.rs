@@ -269,12 +269,15 @@ impl IRigidBody3D for Revolver {
         self.load_nearby_rounds();
         if let Some(hp) = alive(&self.hand_pose) {
             let mut hp = hp;
+            // Latched, the hand already holds the grip while it pulls the gun out (and has left
+            // the holster zone): the grip pose, not a flicker back to Default mid-draw.
             let held = matches!(
                 self.stage.state,
-                RevolverState::Held | RevolverState::Cocking
+                RevolverState::Latched | RevolverState::Held | RevolverState::Cocking
             );
-            hp.set("hand_in_holster_zone", &in_zone.to_variant());
-            hp.set("pistol_held", &held.to_variant());
+            let mut hp = hp.bind_mut();
+            hp.set_hand_in_holster_zone(in_zone);
+            hp.set_pistol_held(held);
         }
     }
 }
