@@ -1,0 +1,82 @@
+//! Two-handed support and loading rounds brought to the open cylinder.
+
+use godot::prelude::*;
+
+use super::*;
+
+impl Revolver {
+    /// Two-handed support: the other hand gripping near `SupportPoint` while the gun is held
+    /// routes its arm there; letting go (or the gun leaving the hand) routes it back.
+    pub(super) fn update_support(&mut self) {
+        let held = matches!(
+            self.stage.state,
+            RevolverState::Held | RevolverState::Cocking
+        );
+        let point = self.child_global("SupportPoint");
+        let other = 1 - self.hand;
+        let gripping = self
+            .support_controller
+            .as_ref()
+            .filter(|c| c.is_instance_valid())
+            .map(|c| {
+                let near =
+                    c.get_global_position().distance_to(point.origin) <= self.support_grab_radius_m;
+                (
+                    c.get_float("grip") >= self.stage.settings.grip_threshold,
+                    near,
+                )
+            });
+        let want = match gripping {
+            Some((grip, near)) if held => {
+                if self.supported {
+                    grip
+                } else {
+                    grip && near
+                }
+            }
+            _ => false,
+        };
+        if let Some(mut m) = alive(&self.support_target) {
+            m.set_global_transform(point);
+        }
+        if want == self.supported {
+            return;
+        }
+        self.supported = want;
+        if let Some(mut r) = alive(&self.router) {
+            if want {
+                r.bind_mut()
+                    .set_override(other, alive(&self.support_target).map(|m| m.upcast()));
+            } else {
+                r.bind_mut().clear_override(other);
+            }
+        }
+        if want {
+            self.signals().support_grabbed().emit();
+        } else {
+            self.signals().support_released().emit();
+        }
+    }
+
+    /// Loads rounds (nodes in the group `vr_arms_rounds`) brought to the open cylinder.
+    pub(super) fn load_nearby_rounds(&mut self) {
+        if !self.stage.cylinder_open {
+            return;
+        }
+        let cylinder = self.child_global("Cylinder").origin;
+        let tree = self.base().get_tree();
+        for node in tree.get_nodes_in_group("vr_arms_rounds").iter_shared() {
+            let Ok(mut round) = node.try_cast::<Node3D>() else {
+                continue;
+            };
+            if round.is_queued_for_deletion()
+                || round.get_global_position().distance_to(cylinder) > self.round_load_radius_m
+            {
+                continue;
+            }
+            if self.load_round() >= 0 {
+                round.queue_free();
+            }
+        }
+    }
+}
