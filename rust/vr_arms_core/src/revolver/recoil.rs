@@ -1,0 +1,87 @@
+//! The recoil layers: a kick with jitter that recovers toward zero, with a magnitude clamp.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// One recoil layer (arm IK kick, gun mesh kick, or the small hand rotation kick): a kick with
+/// jitter that recovers toward zero, with a magnitude clamp.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct RecoilLayerSettings {
+    /// Position kick per shot (metres, in the layer's space).
+    pub position_kick: [f32; 3],
+    /// Rotation kick per shot (degrees per axis).
+    pub rotation_kick_deg: [f32; 3],
+    /// Random extra, as a fraction of the kick (0..1).
+    pub jitter: f32,
+    /// How fast the offset recovers (1/s).
+    pub recovery_speed: f32,
+    /// Largest accumulated position offset (metres).
+    pub max_position_m: f32,
+    /// Largest accumulated rotation offset (degrees per axis).
+    pub max_rotation_deg: f32,
+}
+
+impl Default for RecoilLayerSettings {
+    fn default() -> Self {
+        Self {
+            position_kick: [0.0, 0.01, 0.03],
+            rotation_kick_deg: [8.0, 0.0, 0.0],
+            jitter: 0.2,
+            recovery_speed: 12.0,
+            max_position_m: 0.1,
+            max_rotation_deg: 30.0,
+        }
+    }
+}
+
+/// A recoil layer's offset: kicked by shots, recovering exponentially; reports when it has fully
+/// recovered so the mesh layer can stop writing its transform (it never fights the hand at rest).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RecoilLayer {
+    pub settings: RecoilLayerSettings,
+    pub position: Vec3,
+    /// Radians per axis.
+    pub rotation: Vec3,
+}
+
+impl RecoilLayer {
+    pub fn new(settings: RecoilLayerSettings) -> Self {
+        Self {
+            settings,
+            ..Default::default()
+        }
+    }
+
+    /// Adds one kick; `jitter` is three numbers in -1..1 from the caller's random source.
+    pub fn kick(&mut self, jitter: Vec3) {
+        let s = self.settings;
+        let j = crate::finite::vec3_or(jitter, Vec3::ZERO)
+            .clamp(Vec3::splat(-1.0), Vec3::splat(1.0))
+            * s.jitter;
+        let p = Vec3::from_array(s.position_kick);
+        let r = Vec3::from_array(s.rotation_kick_deg) * (std::f32::consts::PI / 180.0);
+        self.position = crate::finite::vec3_or(
+            (self.position + p + p * j).clamp_length_max(s.max_position_m),
+            Vec3::ZERO,
+        );
+        let max = s.max_rotation_deg.to_radians();
+        self.rotation = crate::finite::vec3_or(
+            (self.rotation + r + r * j).clamp(Vec3::splat(-max), Vec3::splat(max)),
+            Vec3::ZERO,
+        );
+    }
+
+    /// Recovers by `dt`; returns false once fully recovered (offset exactly zero).
+    pub fn update(&mut self, dt: f32) -> bool {
+        let a = crate::smoothing::exp_alpha(self.settings.recovery_speed, dt);
+        self.position -= self.position * a;
+        self.rotation -= self.rotation * a;
+        if self.position.length_squared() < 1e-10 && self.rotation.length_squared() < 1e-10 {
+            self.position = Vec3::ZERO;
+            self.rotation = Vec3::ZERO;
+            return false;
+        }
+        true
+    }
+}

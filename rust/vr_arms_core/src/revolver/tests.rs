@@ -1,0 +1,290 @@
+//! The revolver state machine's tests: transitions, draw, cocking, firing, cylinder.
+use super::*;
+
+fn input() -> RevolverInput {
+    RevolverInput {
+        grip: 0.0,
+        trigger: 0.0,
+        stick_y: 0.0,
+        hand_position: Vec3::new(0.2, 1.0, 0.0),
+        hand_in_holster_zone: true,
+        hand_on_gun: false,
+        holster_anchor: Vec3::new(0.2, 1.0, 0.0),
+        holster_rotation: Quat::IDENTITY,
+        draw_clear_point: Vec3::new(0.2, 1.3, 0.0),
+        gun_holster_point: Vec3::new(0.2, 1.0, 0.0),
+        gun_rotation: Quat::IDENTITY,
+    }
+}
+
+fn step(r: &mut Revolver, i: &RevolverInput, dt: f32) -> Vec<RevolverEvent> {
+    let mut e = Vec::new();
+    r.update(i, dt, &mut e);
+    e
+}
+
+/// Latches and draws: returns a revolver in the hand.
+fn drawn() -> Revolver {
+    let mut r = Revolver::default();
+    let mut i = input();
+    i.grip = 1.0;
+    step(&mut r, &i, 0.01);
+    i.hand_position.y += 0.2;
+    i.hand_in_holster_zone = false;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Drawn]);
+    r
+}
+
+fn held_input() -> RevolverInput {
+    let mut i = input();
+    i.grip = 1.0;
+    i.hand_in_holster_zone = false;
+    i.gun_holster_point = Vec3::new(0.2, 1.4, 0.4);
+    i
+}
+
+#[test]
+fn draw_projection_has_a_dead_zone_and_ignores_backward_pulls() {
+    let a = Vec3::ZERO;
+    let clear = Vec3::Y;
+    assert_eq!(
+        draw_progress(a, Vec3::new(0.0, 0.015, 0.0), a, clear, 0.02, 0.15),
+        0.0
+    );
+    assert!(
+        (draw_progress(a, Vec3::new(0.0, 0.095, 0.0), a, clear, 0.02, 0.15) - 0.5).abs() < 1e-5
+    );
+    assert_eq!(
+        draw_progress(a, Vec3::new(0.0, -0.3, 0.0), a, clear, 0.02, 0.15),
+        0.0
+    );
+    // Sideways motion does not count.
+    assert_eq!(
+        draw_progress(a, Vec3::new(0.5, 0.0, 0.0), a, clear, 0.02, 0.15),
+        0.0
+    );
+    assert_eq!(
+        draw_progress(a, Vec3::new(0.0, 1.0, 0.0), a, clear, 0.02, 0.15),
+        1.0
+    );
+}
+
+#[test]
+fn grip_in_zone_latches_and_release_returns_it() {
+    let mut r = Revolver::default();
+    let mut i = input();
+    i.grip = 1.0;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Latched]);
+    assert_eq!(r.state, RevolverState::Latched);
+    i.grip = 0.0;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Holstered]);
+    assert_eq!(r.state, RevolverState::Holstered);
+    // Grip outside the zone does nothing.
+    i.grip = 1.0;
+    i.hand_in_holster_zone = false;
+    assert!(step(&mut r, &i, 0.01).is_empty());
+    // A grip already held when the hand enters the zone does not latch: only a press does.
+    i.hand_in_holster_zone = true;
+    assert!(
+        step(&mut r, &i, 0.01).is_empty(),
+        "held grip entering the zone"
+    );
+    assert_eq!(r.state, RevolverState::Holstered);
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    i.grip = 1.0;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Latched]);
+}
+
+#[test]
+fn pulling_far_enough_draws() {
+    let r = drawn();
+    assert_eq!(r.state, RevolverState::Held);
+}
+
+#[test]
+fn cocking_timeline_phases_and_sound_frame() {
+    let mut r = drawn();
+    let mut i = held_input();
+    i.stick_y = -0.9;
+    assert_eq!(step(&mut r, &i, 0.0), vec![RevolverEvent::CockStarted]);
+    assert_eq!(r.state, RevolverState::Cocking);
+    // Holding the stick down does not re-trigger (rising edge only).
+    let mut cocked_at = None;
+    let mut t: f32 = 0.0;
+    for k in 0..100 {
+        let e = step(&mut r, &i, 0.01);
+        t += 0.01;
+        if e.contains(&RevolverEvent::Cocked) {
+            cocked_at = Some(k);
+            assert!(
+                (t / 0.6 - 0.675).abs() < 0.02,
+                "the hammer arrives at 0.675 of the timeline"
+            );
+        }
+        assert!(!e.contains(&RevolverEvent::CockStarted));
+    }
+    assert!(cocked_at.is_some());
+    assert_eq!(r.state, RevolverState::Held);
+    assert!(r.hammer_cocked);
+    // Phases of the pose.
+    assert_eq!(cock_pose(0.0).gun_back, 0.0);
+    assert!((cock_pose(0.55).gun_back - 1.0).abs() < 1e-6 && cock_pose(0.55).hammer == 0.0);
+    assert!((cock_pose(0.6125).hammer - 0.5).abs() < 1e-5);
+    assert_eq!(cock_pose(0.675).hammer, 1.0);
+    assert!(cock_pose(1.0).gun_back.abs() < 1e-6);
+    // Cocking an already cocked hammer is refused.
+    i.stick_y = 0.0;
+    step(&mut r, &i, 0.01);
+    i.stick_y = -1.0;
+    assert_eq!(
+        step(&mut r, &i, 0.01),
+        vec![RevolverEvent::Refused(RefusedAction::Cock)]
+    );
+}
+
+fn fire(r: &mut Revolver) -> Vec<RevolverEvent> {
+    let mut i = held_input();
+    let mut all = Vec::new();
+    i.trigger = 1.0;
+    for _ in 0..40 {
+        all.extend(step(r, &i, 0.01));
+    }
+    i.trigger = 0.0;
+    all.extend(step(r, &i, 0.01));
+    all
+}
+
+fn cock(r: &mut Revolver) {
+    let mut i = held_input();
+    i.stick_y = -1.0;
+    for _ in 0..80 {
+        step(r, &i, 0.01);
+    }
+}
+
+#[test]
+fn fire_outcomes_and_chamber_rotation() {
+    let mut r = drawn();
+    // Not cocked: dry fire. Every pull starts with TriggerPulled, before its outcome.
+    let dry = fire(&mut r);
+    assert!(dry.contains(&RevolverEvent::DryFired));
+    assert_eq!(dry.first(), Some(&RevolverEvent::TriggerPulled), "{dry:?}");
+    assert_eq!(r.current, 0, "a dry fire does not turn the cylinder");
+    cock(&mut r);
+    let e = fire(&mut r);
+    assert!(
+        e.contains(&RevolverEvent::Fired) && e.contains(&RevolverEvent::AmmoChanged(5)),
+        "{e:?}"
+    );
+    assert_eq!(r.chambers[0], Chamber::Spent);
+    assert_eq!(r.current, 1, "the cylinder turned to the next chamber");
+    assert!(!r.hammer_cocked);
+    // Empty the cylinder, then a cocked empty chamber clicks.
+    assert!(!e.contains(&RevolverEvent::AmmoEmpty), "five rounds left");
+    for k in 0..5 {
+        cock(&mut r);
+        let e = fire(&mut r);
+        assert!(e.contains(&RevolverEvent::Fired));
+        assert_eq!(
+            e.contains(&RevolverEvent::AmmoEmpty),
+            k == 4,
+            "ammo_empty exactly on the last round: {e:?}"
+        );
+    }
+    assert_eq!(r.loaded_count(), 0);
+    cock(&mut r);
+    let click = fire(&mut r);
+    assert!(click.contains(&RevolverEvent::EmptyClicked));
+    assert_eq!(click.first(), Some(&RevolverEvent::TriggerPulled));
+    assert!(
+        !click.contains(&RevolverEvent::AmmoEmpty),
+        "a click is not a new empty"
+    );
+}
+
+#[test]
+fn cylinder_open_eject_and_load() {
+    let mut r = drawn();
+    cock(&mut r);
+    fire(&mut r);
+    let mut e = Vec::new();
+    r.open_cylinder(&mut e);
+    assert_eq!(e, vec![RevolverEvent::CylinderOpened]);
+    // Cocking while open is refused; firing too.
+    e.clear();
+    r.request_cock(&mut e);
+    assert_eq!(e, vec![RevolverEvent::Refused(RefusedAction::Cock)]);
+    e.clear();
+    assert_eq!(r.eject_spent(&mut e), 1);
+    assert_eq!(r.load_round(&mut e), Some(0));
+    assert_eq!(r.loaded_count(), 6);
+    assert_eq!(r.load_round(&mut e), None, "full");
+    r.close_cylinder(&mut e);
+    assert!(e.contains(&RevolverEvent::CylinderClosed));
+    assert!(r.can_cock());
+}
+
+#[test]
+fn firing_while_latched_is_refused() {
+    let mut r = Revolver::default();
+    let mut i = input();
+    i.grip = 1.0;
+    step(&mut r, &i, 0.01);
+    i.trigger = 1.0;
+    assert_eq!(
+        step(&mut r, &i, 0.01),
+        vec![RevolverEvent::Refused(RefusedAction::Fire)]
+    );
+}
+
+#[test]
+fn release_near_the_holster_holsters_far_drops_and_pickup() {
+    let s = RevolverSettings::default();
+    let a = Vec3::ZERO;
+    assert!(should_auto_holster(
+        Vec3::new(0.0, 0.19, 0.0),
+        Quat::from_rotation_x(0.5),
+        a,
+        Quat::IDENTITY,
+        &s
+    ));
+    assert!(!should_auto_holster(
+        Vec3::new(0.0, 0.21, 0.0),
+        Quat::IDENTITY,
+        a,
+        Quat::IDENTITY,
+        &s
+    ));
+    assert!(!should_auto_holster(
+        Vec3::ZERO,
+        Quat::from_rotation_x(36f32.to_radians()),
+        a,
+        Quat::IDENTITY,
+        &s
+    ));
+    let mut r = drawn();
+    let mut i = held_input();
+    i.grip = 0.0;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Dropped]);
+    i.grip = 1.0;
+    i.hand_on_gun = true;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::PickedUp]);
+    i.grip = 0.0;
+    i.gun_holster_point = i.holster_anchor + Vec3::new(0.05, 0.05, 0.0);
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::Holstered]);
+    assert_eq!(r.state, RevolverState::Holstered);
+}
+
+#[test]
+fn garbage_input_is_harmless() {
+    let mut r = drawn();
+    let mut i = held_input();
+    i.grip = f32::NAN;
+    i.trigger = f32::INFINITY;
+    i.stick_y = f32::NAN;
+    i.hand_position = Vec3::NAN;
+    let e = step(&mut r, &i, f32::NAN);
+    assert!(e.iter().all(|e| !matches!(e, RevolverEvent::Fired)));
+    assert!(r.draw_t.is_finite());
+}
