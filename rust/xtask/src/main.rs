@@ -14,6 +14,7 @@
 //! cargo xtask soak [seconds]  the demo's autopilot with dropouts and hitches -> docs/reliability.md
 //! cargo xtask hot-reload-test reload the extension in a headless editor and check the nodes
 //! cargo xtask export-test     export the demo as a pack: every TOML profile must be in it
+//! cargo xtask mutants [files] mutation testing of the core (cargo-mutants) -> docs/testing.md
 //! ```
 
 mod bench;
@@ -21,6 +22,7 @@ mod build;
 mod engine;
 mod export;
 mod godot;
+mod mutants;
 mod xr;
 
 use std::path::PathBuf;
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
         "soak" => soak(rest),
         "hot-reload-test" => engine::run_hot_reload_test(),
         "export-test" => export::run_export_test(),
+        "mutants" => mutants::run_mutants(rest),
         "test" => test_all(rest),
         "eval" => run(cargo()
             .args([
@@ -87,6 +90,7 @@ const HELP: &str = "usage: cargo xtask <command>
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
+  mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
 /// The repository root (the workspace holding this crate).
