@@ -214,8 +214,9 @@ func _on_support_grabbed() -> void: _on("support_grabbed")
 func _on_support_released() -> void: _on("support_released")
 
 
-func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
-	var p := _make_scene()
+## Draws, aims in front of the chest and takes hold with the left hand `offset` from the gun's
+## new `SupportPoint` child, which it returns.
+func _support(p: Dictionary, offset: Vector3, share: float = 0.5) -> Marker3D:
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
 	var support := Marker3D.new()
@@ -223,15 +224,24 @@ func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
 	support.position = Vector3(0.0, -0.04, -0.1)
 	gun.add_child(support)
 	gun.support_controller = p.left
-	gun.support_grabbed.connect(_on_support_grabbed)
-	gun.support_released.connect(_on_support_released)
+	gun.support_recoil_share = share
 	await _draw(p)
 	# Aim in front of the chest, where the left hand can reach the support point.
 	sim.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI), Vector3(-0.05, 1.3, 0.35)))
 	await frames(3)
-	sim.set_hand_pose("left", Transform3D(Basis(), support.global_position + Vector3(0.03, 0, 0)))
+	sim.set_hand_pose("left", Transform3D(Basis(), support.global_position + offset))
 	sim.set_input("left", "grip", 1.0)
 	await seconds(0.5)
+	return support
+
+
+func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	gun.support_grabbed.connect(_on_support_grabbed)
+	gun.support_released.connect(_on_support_released)
+	var support := await _support(p, Vector3(0.03, 0, 0))
 	check(gun.is_supported(), "the support hand took hold")
 	check_near(p.router.get_override_weight(0), 1.0, 1e-6, "the left arm is routed to the support point")
 	await p.skeleton.skeleton_updated
@@ -328,18 +338,7 @@ func _split_peaks(share: float) -> Dictionary:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
-	var support := Marker3D.new()
-	support.name = "SupportPoint"
-	support.position = Vector3(0.0, -0.04, -0.1)
-	gun.add_child(support)
-	gun.support_controller = p.left
-	gun.support_recoil_share = share
-	await _draw(p)
-	sim.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI), Vector3(-0.05, 1.3, 0.35)))
-	await frames(3)
-	sim.set_hand_pose("left", Transform3D(Basis(), support.global_position))
-	sim.set_input("left", "grip", 1.0)
-	await seconds(0.3)
+	await _support(p, Vector3.ZERO, share)
 	check(gun.is_supported(), "share %.1f: supported" % share)
 	await _cock(sim)
 	sim.set_input("right", "trigger", 1.0)

@@ -57,6 +57,24 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 	check(clavicle.angle_to(rest) < 0.01, "clavicle at rest for a near hand")
 
 
+## The left controller rolled 90 degrees about the solved forearm from the hand's neutral
+## orientation at `target` (found first with the wrist rotation off); returns the rolled basis.
+func _roll_left_hand(p: Dictionary, target: Vector3) -> Basis:
+	var s: Skeleton3D = p.skeleton
+	p.rig.apply_hand_rotation = false
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	await frames(3)
+	await s.skeleton_updated
+	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
+	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
+	var rolled := Basis(forearm, deg_to_rad(90.0)) * neutral
+	p.rig.apply_hand_rotation = true
+	p.simulator.set_hand_pose("left", Transform3D(rolled, target))
+	await frames(30)
+	await s.skeleton_updated
+	return rolled
+
+
 func test_ninety_degree_wrist_roll_is_shared_with_the_forearm() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
@@ -64,19 +82,7 @@ func test_ninety_degree_wrist_roll_is_shared_with_the_forearm() -> void:
 	ft.rig = p.rig
 	s.add_child(ft)  # after the arm solve
 	var target := Vector3(0.62, 1.38, 0.1)
-	# First find the hand's neutral orientation on this solved forearm (no wrist rotation).
-	p.rig.apply_hand_rotation = false
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
-	await frames(3)
-	await s.skeleton_updated
-	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
-	# Then roll the hand 90 degrees about the forearm from there.
-	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
-	var rolled := Basis(forearm, deg_to_rad(90.0)) * neutral
-	p.rig.apply_hand_rotation = true
-	p.simulator.set_hand_pose("left", Transform3D(rolled, target))
-	await frames(30)
-	await s.skeleton_updated
+	var rolled := await _roll_left_hand(p, target)
 	var hand_global := bone_global_basis(s, "LeftHand").get_rotation_quaternion()
 	check(hand_global.angle_to(rolled.get_rotation_quaternion()) < 0.01, "the hand keeps the controller's rotation")
 	var hand_local := s.get_bone_pose_rotation(s.find_bone("LeftHand"))
@@ -128,17 +134,7 @@ func _twist_bone_share(bone_property: String) -> float:
 	ft.rig = p.rig
 	ft.set(bone_property, "LeftLowerArmTwist")
 	s.add_child(ft)
-	var target := Vector3(0.62, 1.38, 0.1)
-	p.rig.apply_hand_rotation = false
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
-	await frames(3)
-	await s.skeleton_updated
-	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
-	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
-	p.rig.apply_hand_rotation = true
-	p.simulator.set_hand_pose("left", Transform3D(Basis(forearm, deg_to_rad(90.0)) * neutral, target))
-	await frames(30)
-	await s.skeleton_updated
+	await _roll_left_hand(p, Vector3(0.62, 1.38, 0.1))
 	var bone := s.find_bone("LeftLowerArmTwist")
 	return rad_to_deg(s.get_bone_pose_rotation(bone).angle_to(s.get_bone_rest(bone).basis.get_rotation_quaternion()))
 

@@ -230,14 +230,9 @@ impl ControllerTargets {
             || r.kick_position.length_squared() > 1e-10
     }
 
-    /// Uniform in -1..1, xorshift: deterministic, no allocation.
+    /// Uniform in -1..1, deterministic, no allocation.
     fn unit(&mut self) -> f32 {
-        let mut x = self.rng;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        self.rng = x;
-        (x as f32 / u32::MAX as f32) * 2.0 - 1.0
+        crate::jitter::next_unit(&mut self.rng)
     }
 }
 

@@ -20,6 +20,7 @@ pub mod finite;
 pub mod forearm_twist;
 pub mod hand_pose;
 pub mod input_guard;
+pub mod jitter;
 pub mod pipeline;
 pub mod pose;
 pub mod profile;

@@ -154,14 +154,6 @@ impl Revolver {
     }
 
     pub(super) fn jitter(&mut self) -> glam::Vec3 {
-        let mut next = || {
-            let mut x = self.rng;
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            self.rng = x;
-            (x as f32 / u32::MAX as f32) * 2.0 - 1.0
-        };
-        glam::Vec3::new(next(), next(), next())
+        vr_arms_core::jitter::next_unit_vec3(&mut self.rng)
     }
 }
