@@ -43,7 +43,7 @@ mod tests {
         let mut s = 1u32;
         assert_eq!(
             next_unit(&mut s),
-            (270369u32 as f32 / u32::MAX as f32) * 2.0 - 1.0
+            (270369_f32 / u32::MAX as f32) * 2.0 - 1.0
         );
         assert_eq!(s, 270369);
     }
