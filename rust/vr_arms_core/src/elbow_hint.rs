@@ -328,4 +328,111 @@ mod tests {
         let b = run(144.0);
         assert!(a.distance(b) < 0.01, "{a} {b}");
     }
+
+    /// The hand at `hand` with its forearm axis (+Y) along `forearm`.
+    fn hand_along(hand: Vec3, forearm: Vec3) -> Pose {
+        Pose::new(hand, Quat::from_rotation_arc(Vec3::Y, forearm.normalize()))
+    }
+
+    fn near(a: Vec3, b: Vec3) -> bool {
+        a.distance(b) < 1e-4
+    }
+
+    #[test]
+    fn a_forward_reach_puts_the_hint_on_the_torso_pole_exactly() {
+        // Hand 0.4 m straight ahead, forearm along the arm (the cue says nothing): the hint is
+        // 0.45 x 0.52 m along the arm and 0.3 m along the torso pole (outward 0.45, down 1,
+        // back 0.35, made perpendicular to the arm), mirrored for the right arm.
+        let solver = ElbowHintSolver::default();
+        let left = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
+        let (hint, _, w) = solver.desired(Side::Left, &left);
+        assert!(near(hint, Vec3::new(0.293109, 1.136424, 0.234)), "{hint}");
+        assert!(w.abs() < 1e-3, "no cue: {w}");
+        let mut right = input(hand_along(Vec3::new(-0.17, 1.41, 0.4), Vec3::Z));
+        right.shoulder = Vec3::new(-0.17, 1.41, 0.0);
+        let (hint, _, _) = solver.desired(Side::Right, &right);
+        assert!(near(hint, Vec3::new(-0.293109, 1.136424, 0.234)), "{hint}");
+    }
+
+    #[test]
+    fn a_raised_reach_blends_halfway_to_the_outward_plane() {
+        // Arm direction with up-dot 0.55: halfway between overhead_start_dot 0.35 and
+        // overhead_full_dot 0.75, so the pole is the normalised mean of the torso pole and the
+        // outward direction.
+        let axis = Vec3::new(0.0, 0.55, (1.0f32 - 0.55 * 0.55).sqrt());
+        let hand = Vec3::new(0.17, 1.41, 0.0) + axis * 0.4;
+        let (hint, _, _) =
+            ElbowHintSolver::default().desired(Side::Left, &input(hand_along(hand, axis)));
+        assert!(
+            near(hint, Vec3::new(0.436103, 1.423009, 0.271617)),
+            "{hint}"
+        );
+    }
+
+    #[test]
+    fn the_forearm_cue_turns_the_pole_by_its_confidence() {
+        let hand = Vec3::new(0.17, 1.41, 0.4);
+        let solver = ElbowHintSolver::default();
+        // The forearm's elbow guess 0.144 m below the arm line (over 0.3 x 0.24 m): full
+        // confidence, the pole is the cue's direction, straight down.
+        let (hint, pole, w) = solver.desired(
+            Side::Left,
+            &input(hand_along(hand, Vec3::new(0.0, 0.6, 0.8))),
+        );
+        assert!(
+            (w - 1.0).abs() < 1e-5 && near(pole, Vec3::NEG_Y),
+            "{w} {pole}"
+        );
+        assert!(near(hint, Vec3::new(0.17, 1.11, 0.234)), "{hint}");
+        // 0.036 m off the line: half confidence, the pole halfway between torso pole and cue.
+        let f = Vec3::new(0.0, 0.15, (1.0f32 - 0.15 * 0.15).sqrt());
+        let (hint, _, w) = solver.desired(Side::Left, &input(hand_along(hand, f)));
+        assert!((w - 0.5).abs() < 1e-3, "{w}");
+        assert!(near(hint, Vec3::new(0.232957, 1.116680, 0.234)), "{hint}");
+    }
+
+    #[test]
+    fn smoothing_moves_a_fraction_of_the_change_each_frame() {
+        let mut solver = ElbowHintSolver::default();
+        let a = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
+        let b = input(hand_along(
+            Vec3::new(0.17, 1.41, 0.4),
+            Vec3::new(0.0, 0.6, 0.8),
+        ));
+        let first = solver.update(Side::Left, &a, 0.01).hint;
+        assert!(
+            near(first, solver.desired(Side::Left, &a).0),
+            "the first frame takes the hint as it is"
+        );
+        let second = solver.update(Side::Left, &b, 0.01).hint;
+        let target = Vec3::new(0.17, 1.11, 0.234);
+        let alpha = 1.0 - (-30.0f32 * 0.01).exp();
+        assert!(near(second, first + (target - first) * alpha), "{second}");
+        let mut poisoned = ElbowHintSolver::default();
+        poisoned.update(Side::Left, &a, f32::NAN);
+        let again = poisoned.update(Side::Left, &b, 0.01).hint;
+        assert!(again.is_finite());
+    }
+
+    #[test]
+    fn poles_that_cancel_fall_back_to_down() {
+        for weights in [(0.0, 0.0, 0.0), (0.0005, 0.0, 0.0)] {
+            let mut s = ElbowHintSettings {
+                pole_down: weights.0,
+                pole_back: weights.1,
+                pole_outward: weights.2,
+                ..Default::default()
+            };
+            s.validate();
+            assert_eq!((s.pole_down, s.pole_back, s.pole_outward), (1.0, 0.0, 0.0));
+        }
+        let mut kept = ElbowHintSettings {
+            pole_down: 0.002,
+            pole_back: 0.0,
+            pole_outward: 0.0,
+            ..Default::default()
+        };
+        kept.validate();
+        assert_eq!(kept.pole_down, 0.002, "a small but real pole is kept");
+    }
 }

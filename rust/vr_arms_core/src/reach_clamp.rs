@@ -431,4 +431,77 @@ mod tests {
         let out = stage.update(Side::Right, &i, f32::INFINITY);
         assert!(out.target.is_finite());
     }
+
+    fn near_body() -> ReachClamp {
+        ReachClamp::new(ReachClampSettings {
+            exact_hands_mode: false,
+            use_near_body_safety: true,
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn a_hand_crossing_inward_is_held_at_the_limit_and_nudged_forward() {
+        // Left shoulder at x 0.17; the hand 0.30 m inward of it (limit 0.12 m): held at
+        // x = 0.05 and moved 0.03 m forward; far enough from the shoulder and in reach.
+        let stage = near_body();
+        let p = Vec3::new(-0.13, 1.2, 0.3);
+        let (d, _, _) = stage.desired(Side::Left, &input(p), p);
+        assert!(d.distance(Vec3::new(0.05, 1.2, 0.33)) < 1e-5, "{d}");
+        // The right arm, mirrored.
+        let mut i = input(Vec3::new(0.13, 1.2, 0.3));
+        i.shoulder = Vec3::new(-0.17, 1.41, 0.0);
+        let (d, _, _) = stage.desired(Side::Right, &i, Vec3::new(0.13, 1.2, 0.3));
+        assert!(d.distance(Vec3::new(-0.05, 1.2, 0.33)) < 1e-5, "{d}");
+        // Inward by less than the limit: untouched.
+        let p = Vec3::new(0.1, 1.2, 0.3);
+        let (d, _, _) = stage.desired(Side::Left, &input(p), p);
+        assert!(d.distance(p) < 1e-6, "{d}");
+    }
+
+    #[test]
+    fn a_hand_behind_the_shoulder_is_brought_to_the_limit() {
+        let stage = near_body();
+        let p = Vec3::new(0.27, 1.2, -0.2);
+        let (d, _, _) = stage.desired(Side::Left, &input(p), p);
+        assert!(d.distance(Vec3::new(0.27, 1.2, -0.03)) < 1e-5, "{d}");
+    }
+
+    #[test]
+    fn a_hand_at_the_shoulder_is_pushed_out_along_its_own_direction() {
+        let stage = near_body();
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let p = shoulder + Vec3::new(0.0, -0.05, 0.05);
+        let (d, _, _) = stage.desired(Side::Left, &input(p), p);
+        let want = shoulder + Vec3::new(0.0, -1.0, 1.0).normalize() * 0.22;
+        assert!(d.distance(want) < 1e-5, "{d} vs {want}");
+    }
+
+    #[test]
+    fn a_half_raised_arm_gets_half_the_guard_and_its_rate() {
+        // Up-dot 0.45: halfway between 0.25 and 0.65: reach limited to 0.52 x (1 - 0.16 x 0.5)
+        // = 0.4784 m, smoothed at 200 + (28 - 200) x 0.5 = 114 /s.
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let dir = Vec3::new(0.0, 0.45, (1.0f32 - 0.45 * 0.45).sqrt());
+        let p = shoulder + dir * ARM;
+        let mut stage = ReachClamp::default();
+        let (d, guard, rate) = stage.desired(Side::Left, &input(p), p);
+        assert!(
+            (guard - 0.5).abs() < 1e-5 && (rate - 114.0).abs() < 1e-3,
+            "{guard} {rate}"
+        );
+        assert!(d.distance(shoulder + dir * 0.4784) < 1e-5, "{d}");
+        // The first frame moves 1 - exp(-114 x 0.01) of the correction.
+        let out = stage.update(Side::Left, &input(p), 0.01);
+        let want = p + (shoulder + dir * 0.4784 - p) * (1.0 - (-1.14f32).exp());
+        assert!(
+            out.target.position.distance(want) < 1e-5,
+            "{} vs {want}",
+            out.target.position
+        );
+        // Below the start of the guard: nothing.
+        let low = shoulder + Vec3::new(0.0, 0.2, 0.98).normalize() * ARM;
+        let (d, guard, _) = stage.desired(Side::Left, &input(low), low);
+        assert!(guard == 0.0 && d.distance(low) < 1e-6);
+    }
 }
