@@ -434,5 +434,49 @@ mod tests {
         };
         kept.validate();
         assert_eq!(kept.pole_down, 0.002, "a small but real pole is kept");
+        // The sum decides, exactly at the threshold too: 0.0006 + 0.0006 and 0.001 are kept.
+        for (down, back, out) in [(0.0, 0.0006, 0.0006), (0.001, 0.0, 0.0)] {
+            let mut s = ElbowHintSettings {
+                pole_down: down,
+                pole_back: back,
+                pole_outward: out,
+                ..Default::default()
+            };
+            s.validate();
+            assert_eq!(
+                (s.pole_down, s.pole_back, s.pole_outward),
+                (down, back, out)
+            );
+        }
+    }
+
+    #[test]
+    fn a_heavier_down_weight_lowers_the_pole() {
+        // pole_down 2: the torso pole (0.45 out, -2 down) made perpendicular to a forward arm.
+        let solver = ElbowHintSolver::new(ElbowHintSettings {
+            pole_down: 2.0,
+            ..Default::default()
+        });
+        let i = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
+        let (hint, _, _) = solver.desired(Side::Left, &i);
+        assert!(near(hint, Vec3::new(0.235854, 1.117317, 0.234)), "{hint}");
+    }
+
+    #[test]
+    fn a_zero_avoidance_distance_pushes_nothing() {
+        let hand = input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15)));
+        let zero = ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_near_m: 0.0,
+            ..Default::default()
+        })
+        .desired(Side::Left, &hand)
+        .0;
+        let off = ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_enabled: false,
+            ..Default::default()
+        })
+        .desired(Side::Left, &hand)
+        .0;
+        assert!(zero.is_finite() && near(zero, off), "{zero} vs {off}");
     }
 }

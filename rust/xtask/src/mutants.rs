@@ -189,7 +189,7 @@ fn render(
     } else {
         s += "Only mutants that cannot change behaviour are excluded, in `.cargo/mutants.toml`, each with its reason:\n\n| pattern | reason |\n|---|---|\n";
         for (p, r) in excluded {
-            s += &format!("| `{p}` | {r} |\n");
+            s += &format!("| `{}` | {r} |\n", p.replace('|', "\\|"));
         }
     }
     s
