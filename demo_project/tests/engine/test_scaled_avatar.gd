@@ -23,3 +23,52 @@ func test_the_reach_clamp_uses_the_arms_world_length() -> void:
 	for scale in [0.8, 1.0, 1.25]:
 		var ratio: float = await _clamped_reach_ratio(scale)
 		check_near(ratio, 0.98, 0.01, "skeleton x%.2f: a far target is held at 0.98 of the arm's world length" % scale)
+
+
+## Controller positions for an unscaled player, head at (0, 1.65, 0) looking down -Z: in
+## front, overhead, across the body, and out of reach.
+const REACHES := [
+	Vector3(0.2, 1.25, -0.35),
+	Vector3(0.15, 2.05, -0.1),
+	Vector3(-0.15, 1.2, -0.3),
+	Vector3(0.3, 1.45, -0.9),
+]
+
+
+## Right elbow and hand (world, divided by `scale`) for each reach, the whole scene scaled by
+## `scale` about the origin: the avatar, the head and the controllers.
+func _poses(scale: float) -> Array:
+	var character := Node3D.new()
+	add_child(character)
+	# Scaled at the character root, as AvatarCalibrator scales a calibrated player's avatar.
+	character.scale = Vector3.ONE * scale
+	var skeleton := HumanoidBuilder.build()
+	character.add_child(skeleton)
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null)
+	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0) * scale))
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(-0.2, 1.15, -0.3) * scale))
+	var out := []
+	for reach in REACHES:
+		sim.set_hand_pose("right", Transform3D(Basis(), reach * scale))
+		await seconds(1.0)
+		await skeleton.skeleton_updated
+		out.append([bone_global_position(skeleton, "RightLowerArm") / scale, bone_global_position(skeleton, "RightHand") / scale])
+	for key in created:
+		var n = created[key]
+		if n is Node and is_instance_valid(n) and not n.is_queued_for_deletion():
+			n.queue_free()
+	character.queue_free()
+	sim.queue_free()
+	await frames(2)
+	return out
+
+
+func test_scaled_skeletons_reach_the_same_relative_pose() -> void:
+	var plain: Array = await _poses(1.0)
+	for scale in [0.8, 1.25]:
+		var scaled: Array = await _poses(scale)
+		for i in REACHES.size():
+			check_vec_near(scaled[i][0], plain[i][0], 0.01, "x%.2f, reach %s: elbow (relative)" % [scale, REACHES[i]])
+			check_vec_near(scaled[i][1], plain[i][1], 0.01, "x%.2f, reach %s: hand (relative)" % [scale, REACHES[i]])

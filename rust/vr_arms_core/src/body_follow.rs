@@ -71,6 +71,25 @@ impl Default for BodyFollowSettings {
 }
 
 impl BodyFollowSettings {
+    /// The settings for an avatar scaled uniformly by `scale`: every length (metres of the
+    /// unscaled avatar) in world metres, so a scaled avatar follows in proportion.
+    pub fn in_avatar_units(&self, scale: f32) -> Self {
+        let k = if scale.is_finite() && scale >= 0.01 {
+            scale.min(100.0)
+        } else {
+            1.0
+        };
+        Self {
+            wrist_span_full_m: self.wrist_span_full_m * k,
+            hands_forward_start_m: self.hands_forward_start_m * k,
+            hands_forward_full_m: self.hands_forward_full_m * k,
+            hands_raise_start_m: self.hands_raise_start_m * k,
+            hands_raise_full_m: self.hands_raise_full_m * k,
+            head_back_offset_m: self.head_back_offset_m * k,
+            ..*self
+        }
+    }
+
     pub fn validate(&mut self) {
         let d = Self::default();
         self.response_time_s = finite_clamp(self.response_time_s, 0.001, 5.0, d.response_time_s);
@@ -405,5 +424,24 @@ mod tests {
         };
         let out = body.update(&input, f32::NAN);
         assert!(out.root.is_finite() && out.yaw.is_finite());
+    }
+
+    #[test]
+    fn lengths_scale_with_the_avatar_and_nothing_else_does() {
+        let s = BodyFollowSettings::default();
+        let big = s.in_avatar_units(1.25);
+        assert_eq!(big.head_back_offset_m, s.head_back_offset_m * 1.25);
+        assert_eq!(big.wrist_span_full_m, s.wrist_span_full_m * 1.25);
+        assert_eq!(big.hands_forward_start_m, s.hands_forward_start_m * 1.25);
+        assert_eq!(big.hands_forward_full_m, s.hands_forward_full_m * 1.25);
+        assert_eq!(big.hands_raise_start_m, s.hands_raise_start_m * 1.25);
+        assert_eq!(big.hands_raise_full_m, s.hands_raise_full_m * 1.25);
+        assert_eq!(
+            big.response_time_s, s.response_time_s,
+            "times are not lengths"
+        );
+        assert_eq!(big.hands_weight_max, s.hands_weight_max);
+        assert_eq!(s.in_avatar_units(f32::NAN), s);
+        assert_eq!(s.in_avatar_units(1.0), s);
     }
 }

@@ -1,8 +1,9 @@
 //! Body space: the frame the anatomical constraints are written in.
 //!
 //! The avatar root faces +Z (the humanoid convention), so in body space +X is the character's
-//! left, +Y up and +Z forward, in metres. Working here keeps every constraint the same when the
-//! player turns.
+//! left, +Y up and +Z forward, in the avatar's own metres: a root scaled by 1.1 (a calibrated,
+//! taller player) makes a body-space metre 1.1 world metres. Working here keeps every constraint
+//! the same when the player turns, and in proportion when the avatar is scaled.
 
 use glam::Vec3;
 
@@ -13,23 +14,41 @@ use crate::pose::Pose;
 pub struct BodyFrame {
     /// World pose of the avatar root (its +Z is the character's forward).
     pub root: Pose,
+    /// World metres per body-space metre: the avatar root's uniform scale (1 unscaled).
+    pub scale: f32,
 }
 
 impl BodyFrame {
     pub fn new(root: Pose) -> Self {
+        Self::scaled(root, 1.0)
+    }
+
+    /// A body frame whose avatar is scaled uniformly by `scale` (not finite or below 0.01: 1).
+    pub fn scaled(root: Pose, scale: f32) -> Self {
         Self {
             root: root.sanitized(&Pose::IDENTITY),
+            scale: if scale.is_finite() && scale >= 0.01 {
+                scale.min(100.0)
+            } else {
+                1.0
+            },
         }
     }
 
     #[inline]
     pub fn to_local(&self, world: Vec3) -> Vec3 {
-        self.root.inverse_transform_point(world)
+        self.root.inverse_transform_point(world) / self.scale
     }
 
     #[inline]
     pub fn to_world(&self, local: Vec3) -> Vec3 {
-        self.root.transform_point(local)
+        self.root.transform_point(local * self.scale)
+    }
+
+    /// A body-space length in world metres.
+    #[inline]
+    pub fn length_to_world(&self, length: f32) -> f32 {
+        length * self.scale
     }
 
     /// World direction of a body-space direction.
@@ -52,5 +71,26 @@ impl BodyFrame {
     #[inline]
     pub fn left(&self) -> Vec3 {
         self.root.rotation * Vec3::X
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    #[test]
+    fn a_scaled_body_measures_in_avatar_metres() {
+        let root = Pose::new(Vec3::new(1.0, 0.0, 2.0), Quat::from_rotation_y(0.5));
+        let body = BodyFrame::scaled(root, 1.25);
+        let local = Vec3::new(0.1, 1.4, 0.2);
+        let world = body.to_world(local);
+        assert!((world - root.transform_point(local * 1.25)).length() < 1e-6);
+        assert!((body.to_local(world) - local).length() < 1e-6, "round trip");
+        assert_eq!(body.length_to_world(0.2), 0.25);
+        for bad in [f32::NAN, 0.0, -2.0] {
+            assert_eq!(BodyFrame::scaled(root, bad).scale, 1.0);
+        }
+        assert_eq!(BodyFrame::new(root).scale, 1.0);
     }
 }

@@ -188,13 +188,15 @@ impl ElbowHintSolver {
         };
 
         let arm = (input.upper_length + input.lower_length).max(0.0);
-        let mut hint = shoulder + axis * (arm * s.along_arm_factor) + pole * s.hint_distance_m;
+        // Distances in avatar metres, so a scaled avatar's hint sits in proportion.
+        let hint_distance = body.length_to_world(s.hint_distance_m);
+        let mut hint = shoulder + axis * (arm * s.along_arm_factor) + pole * hint_distance;
         if s.avoidance_enabled && s.avoidance_near_m > 0.0 {
             let local = body.to_local(hand.position);
             let horizontal = Vec3::new(local.x, 0.0, local.z).length();
             let closeness = 1.0 - inverse_lerp_clamped(0.0, s.avoidance_near_m, horizontal);
-            hint +=
-                (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m) * closeness;
+            hint += (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m)
+                * (closeness * body.scale);
         }
         (hint, pole, cue_weight)
     }

@@ -215,20 +215,22 @@ impl ReachClamp {
                 desired = body.to_world(t);
                 let to = desired - shoulder;
                 let d = to.length();
-                if d > 1e-4 && d < s.min_shoulder_distance_m {
-                    desired = shoulder + to / d * s.min_shoulder_distance_m;
+                let min_distance = body.length_to_world(s.min_shoulder_distance_m);
+                if d > 1e-4 && d < min_distance {
+                    desired = shoulder + to / d * min_distance;
                 }
             }
             let max_reach = arm * s.hard_clamp_ratio;
             let to = desired - shoulder;
             let d = to.length();
             let mut allowed = d.min(max_reach);
-            if s.use_soft_far_clamp && s.soft_zone_m > 1e-4 {
+            let soft_zone = input.body.length_to_world(s.soft_zone_m);
+            if s.use_soft_far_clamp && soft_zone > 1e-4 {
                 // Compress the last `soft_zone_m` before the wall with a power curve: slope 1 at
                 // the zone's start (no kink), reaching the wall after `power x zone` of input.
-                let start = (max_reach - s.soft_zone_m).max(0.0);
+                let start = (max_reach - soft_zone).max(0.0);
                 if d > start {
-                    let span = s.soft_zone_m * s.soft_curve_power;
+                    let span = soft_zone * s.soft_curve_power;
                     let u = ((d - start) / span).min(1.0);
                     allowed =
                         start + (max_reach - start) * (1.0 - (1.0 - u).powf(s.soft_curve_power));

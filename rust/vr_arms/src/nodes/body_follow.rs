@@ -161,7 +161,9 @@ impl INode3D for BodyFollow {
             })
             .map(|p| p.position.y)
             .unwrap_or(0.0);
-        self.stage.settings = self.core_settings();
+        // Lengths in the avatar's own metres: a scaled avatar follows in proportion.
+        let scale = crate::nodes::common::uniform_scale(&root.get_global_transform());
+        self.stage.settings = self.core_settings().in_avatar_units(scale);
         let out = self.stage.update(
             &BodyFollowInput {
                 head,

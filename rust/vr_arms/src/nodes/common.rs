@@ -351,12 +351,31 @@ pub fn body_frame(
     body_root: &Option<Gd<Node3D>>,
     rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
 ) -> Option<vr_arms_core::body_frame::BodyFrame> {
-    let root = read_pose(body_root).or_else(|| {
-        let rig = rig.as_ref().filter(|r| r.is_instance_valid())?;
-        let skeleton = rig.get_skeleton()?;
-        Some(pose(&skeleton.get_global_transform()))
-    })?;
-    Some(vr_arms_core::body_frame::BodyFrame::new(root))
+    // The avatar's scale is that of its skeleton (the root's scale included), so a calibrated or
+    // scaled avatar's body-space settings are in its own metres.
+    let skeleton = rig
+        .as_ref()
+        .filter(|r| r.is_instance_valid())
+        .and_then(|r| r.get_skeleton())
+        .filter(|s| s.is_inside_tree());
+    let scale = skeleton
+        .as_ref()
+        .map(|s| uniform_scale(&s.get_global_transform()))
+        .or_else(|| {
+            alive(body_root)
+                .filter(|n| n.is_inside_tree())
+                .map(|n| uniform_scale(&n.get_global_transform()))
+        })
+        .unwrap_or(1.0);
+    let root = read_pose(body_root)
+        .or_else(|| skeleton.as_ref().map(|s| pose(&s.get_global_transform())))?;
+    Some(vr_arms_core::body_frame::BodyFrame::scaled(root, scale))
+}
+
+/// The mean of a transform's axis scales (its uniform scale when it is uniform).
+pub fn uniform_scale(t: &Transform3D) -> f32 {
+    let s = t.basis.get_scale();
+    (s.x.abs() + s.y.abs() + s.z.abs()) / 3.0
 }
 
 /// What is wrong with a stage's `rig` reference, if anything: unset, or set to a rig that has
