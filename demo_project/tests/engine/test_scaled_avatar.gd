@@ -72,3 +72,25 @@ func test_scaled_skeletons_reach_the_same_relative_pose() -> void:
 		for i in REACHES.size():
 			check_vec_near(scaled[i][0], plain[i][0], 0.01, "x%.2f, reach %s: elbow (relative)" % [scale, REACHES[i]])
 			check_vec_near(scaled[i][1], plain[i][1], 0.01, "x%.2f, reach %s: hand (relative)" % [scale, REACHES[i]])
+
+
+## VRArmPipeline (no nodes) on a skeleton scaled 1.25 with its controllers scaled alike gives
+## the same bone rotations as unscaled.
+func test_the_arm_pipeline_gives_a_scaled_skeleton_the_same_rotations() -> void:
+	var answers := []
+	for scale in [1.0, 1.25]:
+		var skeleton := HumanoidBuilder.build()
+		skeleton.scale = Vector3.ONE * scale
+		add_child(skeleton)
+		var pipeline := VRArmPipeline.new()
+		check(pipeline.configure(skeleton), "configured")
+		var left := Transform3D(Basis(), Vector3(0.35, 1.25, 0.3) * scale)
+		var right := Transform3D(Basis(), Vector3(-0.2, 1.9, 0.15) * scale)
+		var out: Array = []
+		for i in 60:
+			out = pipeline.step(skeleton, left, right, 1.0 / 90.0)
+		answers.append(out)
+		skeleton.free()
+	for i in 6:
+		var angle: float = answers[0][i].angle_to(answers[1][i])
+		check(angle < deg_to_rad(0.5), "bone %d: %.2f deg apart at scale 1.25" % [i, rad_to_deg(angle)])

@@ -134,19 +134,29 @@ impl VRArmPipeline {
                 hand: b(3),
             }
         };
-        let skeleton_pose = pose(&skeleton.get_global_transform());
+        // The core works in the skeleton's own units: a scaled skeleton's controllers are taken
+        // into its frame without the scale (the poses in `convert` carry none), so lengths stay
+        // in proportion; bone-local rotations need no conversion back.
+        let global = skeleton.get_global_transform();
+        let unscaled = Transform3D::new(global.basis.orthonormalized(), global.origin);
+        let to_core = unscaled * global.affine_inverse();
+        let skeleton_pose = pose(&unscaled);
         let input = PipelineInput {
             body: vr_arms_core::body_frame::BodyFrame::new(skeleton_pose),
             skeleton: skeleton_pose,
             up: glam::Vec3::Y,
-            controllers: PerSide::new(Some(pose(&left_controller)), Some(pose(&right_controller))),
+            controllers: PerSide::new(
+                Some(pose(&(to_core * left_controller))),
+                Some(pose(&(to_core * right_controller))),
+            ),
             overrides: PerSide::default(),
             bones: PerSide::new(read(0), read(1)),
         };
         let result = pipeline.update(&input, dt);
         for side in Side::BOTH {
             if let Some(arm) = result.get(side) {
-                self.last_hints[side.index()] = crate::convert::to_vector3(arm.hint);
+                self.last_hints[side.index()] =
+                    to_core.affine_inverse() * crate::convert::to_vector3(arm.hint);
                 for q in [
                     arm.solve.upper_local,
                     arm.solve.lower_local,
