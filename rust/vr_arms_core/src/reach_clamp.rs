@@ -382,6 +382,26 @@ mod tests {
             out = stage.update(Side::Left, &input(Vec3::new(1.5, 1.41, 0.0)), 1.0 / 90.0);
         }
         assert!((out.target.position.distance(shoulder) - ARM * 0.98).abs() < 1e-3);
+        // On the line from the shoulder toward the target, not anywhere at that distance.
+        let toward = shoulder + Vec3::X * (ARM * 0.98);
+        assert!(
+            out.target.position.distance(toward) < 1e-3,
+            "{}",
+            out.target.position
+        );
+        // And the same through the soft zone: a far target ends at the wall, on the line.
+        let mut soft = ReachClamp::new(ReachClampSettings {
+            exact_hands_mode: false,
+            use_soft_far_clamp: true,
+            ..Default::default()
+        });
+        let (d, _, _) = soft.desired(
+            Side::Left,
+            &input(Vec3::new(1.5, 1.41, 0.0)),
+            Vec3::new(1.5, 1.41, 0.0),
+        );
+        assert!(d.distance(toward) < 1e-4, "{d}");
+        let _ = soft.update(Side::Left, &input(Vec3::new(1.5, 1.41, 0.0)), 1.0 / 90.0);
     }
 
     #[test]
