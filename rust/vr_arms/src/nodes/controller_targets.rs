@@ -12,7 +12,7 @@ use vr_arms_core::tracking_loss::{
 
 use crate::convert::vec3;
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
+    DebugMarkers, alive, apply_profile, colors, read_tracked, side_of, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -240,11 +240,7 @@ impl ControllerTargets {
     /// `rotation_kick_deg` in degrees, both in the controller's space, with random jitter.
     #[func]
     pub fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
-        let side = if hand == Self::HAND_RIGHT {
-            Side::Right
-        } else {
-            Side::Left
-        };
+        let side = side_of(hand);
         self.stage.settings = self.core_settings();
         self.stage
             .add_recoil(side, vec3(position_kick), vec3(rotation_kick_deg));
@@ -255,16 +251,16 @@ impl ControllerTargets {
     /// space, added to the kicks of [method add_recoil]. Zero clears it.
     #[func]
     pub fn set_recoil_offset(&mut self, hand: i32, position: Vector3, rotation_deg: Vector3) {
-        let side = if hand == Self::HAND_RIGHT {
-            Side::Right
-        } else {
-            Side::Left
-        };
-        self.stage.set_held_recoil(
-            side,
+        self.hold_recoil(
+            side_of(hand),
             vec3(position),
             vec3(rotation_deg) * (std::f32::consts::PI / 180.0),
         );
+    }
+
+    /// [method set_recoil_offset] from Rust: `rotation` in radians per axis.
+    pub fn hold_recoil(&mut self, side: Side, position: glam::Vec3, rotation: glam::Vec3) {
+        self.stage.set_held_recoil(side, position, rotation);
     }
 
     /// Loads the `[controller_targets]` section of a TOML profile. On error (named line) the

@@ -6,7 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
 use crate::nodes::common::{
-    apply_profile, read_pose, side_slots, slot_problems, store_profile, write_pose,
+    apply_profile, read_pose, side_of, side_slots, slot_problems, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
 
@@ -190,8 +190,4 @@ impl TargetRouter {
             false,
         )
     }
-}
-
-fn side_of(hand: i32) -> Side {
-    if hand == 1 { Side::Right } else { Side::Left }
 }

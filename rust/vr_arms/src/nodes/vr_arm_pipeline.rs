@@ -7,7 +7,7 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::apply_profile;
+use crate::nodes::common::{apply_profile, side_of};
 
 const BONES: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
@@ -99,7 +99,7 @@ impl VRArmPipeline {
     /// Kicks one hand (0 = left, 1 = right), as `ControllerTargets.add_recoil`.
     #[func]
     fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
-        let side = if hand == 1 { Side::Right } else { Side::Left };
+        let side = side_of(hand);
         if let Some(p) = self.pipeline.as_mut() {
             p.controller_targets.add_recoil(
                 side,

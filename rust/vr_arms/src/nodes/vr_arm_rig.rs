@@ -8,7 +8,8 @@ use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
+    DebugMarkers, alive, apply_profile, colors, parent_skeleton, side_of, skip_in_editor,
+    store_profile, uniform_scale,
 };
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -319,7 +320,7 @@ impl VRArmRig {
     /// pose; 0 when the arm's bones are not found. `side` is 0 for left, 1 for right.
     #[func]
     fn get_arm_length(&mut self, side: i32) -> f32 {
-        let side = if side == 1 { Side::Right } else { Side::Left };
+        let side = side_of(side);
         self.calibration(side)
             .map(|c| c.arm_length())
             .unwrap_or(0.0)
@@ -329,7 +330,7 @@ impl VRArmRig {
     /// Read in `_process`, that is the pose before this frame's modifiers.
     #[func]
     fn get_shoulder_global_position(&mut self, side: i32) -> Vector3 {
-        let side = if side == 1 { Side::Right } else { Side::Left };
+        let side = side_of(side);
         self.arm_info(side)
             .map(|(p, _)| to_vector3(p))
             .unwrap_or(Vector3::ZERO)
@@ -368,11 +369,12 @@ impl VRArmRig {
         let arm = self.arms[side.index()]?;
         let to_world = skeleton.get_global_transform();
         let global = to_world * skeleton.get_bone_global_pose(arm.upper);
-        let rest = |b: i32| skeleton.get_bone_global_rest(b).origin;
-        let world_length = |from: i32, to: i32| (to_world.basis * (rest(to) - rest(from))).length();
+        // The lengths measured at bind time, scaled: no extra bone reads on this per-frame path
+        // (a non-uniform scale is warned about and not supported).
+        let scale = uniform_scale(&to_world);
         let mut calibration = arm.calibration;
-        calibration.upper_length = world_length(arm.upper, arm.lower);
-        calibration.lower_length = world_length(arm.lower, arm.hand);
+        calibration.upper_length *= scale;
+        calibration.lower_length *= scale;
         Some((vec3(global.origin), calibration))
     }
 

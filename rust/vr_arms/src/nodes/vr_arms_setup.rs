@@ -10,6 +10,7 @@ use crate::nodes::avatar_calibrator::AvatarCalibrator;
 use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
 use crate::nodes::clavicle_follow::ClavicleFollow;
+use crate::nodes::common::alive;
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::elbow_hint_solver::ElbowHintSolver;
 use crate::nodes::forearm_twist::ForearmTwist;
@@ -45,7 +46,7 @@ impl VRArmsSetup {
         xr_origin: Option<Gd<XrOrigin3D>>,
     ) -> VarDictionary {
         let mut out = VarDictionary::new();
-        let Some(skeleton) = skeleton.filter(|s| s.is_instance_valid()) else {
+        let Some(skeleton) = alive(&skeleton) else {
             godot_error!(
                 "VRArmsSetup.setup_skeleton: `skeleton` is null; pass the character's Skeleton3D (its parent is the character root)"
             );
@@ -250,12 +251,11 @@ impl VRArmsSetup {
         right_controller: Option<Gd<Node3D>>,
         rig: Option<Gd<VRArmRig>>,
     ) -> VarDictionary {
-        let valid = |n: Option<Gd<Node>>| n.filter(|n| n.is_instance_valid());
         let (Some(parent), Some(left_controller), Some(right_controller), Some(rig)) = (
-            valid(parent),
-            valid(left_controller.map(|n| n.upcast())).and_then(|n| n.try_cast::<Node3D>().ok()),
-            valid(right_controller.map(|n| n.upcast())).and_then(|n| n.try_cast::<Node3D>().ok()),
-            valid(rig.map(|n| n.upcast())).and_then(|n| n.try_cast::<VRArmRig>().ok()),
+            alive(&parent),
+            alive(&left_controller),
+            alive(&right_controller),
+            alive(&rig),
         ) else {
             godot_error!(
                 "VRArmsSetup.wire_pipeline: `parent`, `left_controller`, `right_controller` and `rig` must all be set (one is null or freed)"

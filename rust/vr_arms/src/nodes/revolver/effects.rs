@@ -86,18 +86,9 @@ impl Revolver {
         } else {
             0.0
         };
-        let deg = r * (180.0 / std::f32::consts::PI);
         let mut ct = ct.bind_mut();
-        ct.set_recoil_offset(
-            self.hand,
-            to_vector3(p * (1.0 - support)),
-            to_vector3(deg * (1.0 - support)),
-        );
-        ct.set_recoil_offset(
-            1 - self.hand,
-            to_vector3(p * support),
-            to_vector3(deg * support),
-        );
+        ct.hold_recoil(side_of(self.hand), p * (1.0 - support), r * (1.0 - support));
+        ct.hold_recoil(side_of(1 - self.hand), p * support, r * support);
     }
 
     /// Plays the child [AudioStreamPlayer3D] of that name, if there is one with a stream.

@@ -10,8 +10,8 @@ use vr_arms_core::revolver::{
     RevolverState, cock_pose,
 };
 
-use crate::convert::{pose, to_transform, to_vector3, vec3};
-use crate::nodes::common::alive;
+use crate::convert::{pose, to_transform, vec3};
+use crate::nodes::common::{alive, side_of};
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::holster::HolsterZone;
@@ -271,14 +271,10 @@ impl IRigidBody3D for Revolver {
         self.place(anchor, clear, holster_point, mesh_active);
         self.update_support();
         self.load_nearby_rounds();
-        if let Some(hp) = alive(&self.hand_pose) {
-            let mut hp = hp;
+        if let Some(mut hp) = alive(&self.hand_pose) {
             // Latched, the hand already holds the grip while it pulls the gun out (and has left
             // the holster zone): the grip pose, not a flicker back to Default mid-draw.
-            let held = matches!(
-                self.stage.state,
-                RevolverState::Latched | RevolverState::Held | RevolverState::Cocking
-            );
+            let held = self.is_in_hand() || self.stage.state == RevolverState::Latched;
             let mut hp = hp.bind_mut();
             hp.set_hand_in_holster_zone(in_zone);
             hp.set_pistol_held(held);

@@ -42,14 +42,7 @@ impl Revolver {
     /// The gun's global transform for an attach point: the hold (offset or `GripPoint`) and the
     /// cocking sweep back and roll.
     pub(super) fn held_transform(&self, attach: Transform3D) -> Transform3D {
-        let hold = if self.grip_alignment == 1 {
-            // The GripPoint child's pose in the gun's frame; the gun is placed so it lands on
-            // the attach point (seed 000's legacy alignment).
-            let me = self.base().get_global_transform();
-            (me.affine_inverse() * self.child_global("GripPoint")).affine_inverse()
-        } else {
-            self.grip_offset
-        };
+        let hold = self.hold();
         let back = self
             .stage
             .cock_time()
@@ -63,15 +56,22 @@ impl Revolver {
         attach * hold * sweep
     }
 
+    /// The gun relative to the attach point: `grip_offset`, or with `GripPoint` alignment the
+    /// inverse of the `GripPoint` child's pose in the gun's frame, so that child lands on the
+    /// attach point (seed 000's legacy alignment).
+    fn hold(&self) -> Transform3D {
+        if self.grip_alignment == 1 {
+            let me = self.base().get_global_transform();
+            (me.affine_inverse() * self.child_global("GripPoint")).affine_inverse()
+        } else {
+            self.grip_offset
+        }
+    }
+
     /// The arm's draw override: where the hand bone would be while holding the gun.
     pub(super) fn place_draw_target(&mut self) {
-        let hold_inv = if self.grip_alignment == 1 {
-            let me = self.base().get_global_transform();
-            me.affine_inverse() * self.child_global("GripPoint")
-        } else {
-            self.grip_offset.affine_inverse()
-        };
-        let hand = self.base().get_global_transform() * hold_inv * self.attach_to_hand;
+        let hand =
+            self.base().get_global_transform() * self.hold().affine_inverse() * self.attach_to_hand;
         if let Some(mut marker) = alive(&self.draw_target) {
             marker.set_global_transform(hand);
         }

@@ -8,10 +8,7 @@ impl Revolver {
     /// Two-handed support: the other hand gripping near `SupportPoint` while the gun is held
     /// routes its arm there; letting go (or the gun leaving the hand) routes it back.
     pub(super) fn update_support(&mut self) {
-        let held = matches!(
-            self.stage.state,
-            RevolverState::Held | RevolverState::Cocking
-        );
+        let held = self.is_in_hand();
         let point = self.child_global("SupportPoint");
         let other = 1 - self.hand;
         let gripping = self
