@@ -228,6 +228,157 @@ mod tests {
     }
 
     #[test]
+    fn forward_of_an_off_centre_or_turned_character() {
+        // Shoulders not symmetric about the origin: only their difference counts.
+        let f =
+            body_forward_from_rest(Vec3::new(0.3, 1.4, 0.1), Vec3::new(-0.1, 1.4, 0.1), Vec3::Y);
+        assert!(f.distance(Vec3::Z) < 1e-6, "{f}");
+        // A character turned to face +X has its left shoulder toward -Z.
+        let f = body_forward_from_rest(
+            Vec3::new(0.0, 1.4, -0.17),
+            Vec3::new(0.0, 1.4, 0.17),
+            Vec3::Y,
+        );
+        assert!(f.distance(Vec3::X) < 1e-6, "{f}");
+    }
+
+    /// The left T-pose with the forearm pointing along `lower_dir` from the elbow.
+    fn left_arm_with_forearm(lower_dir: Vec3) -> ArmBones {
+        let mut bones = left_t_pose();
+        bones.hand.position = bones.lower.position + lower_dir.normalize() * 0.24;
+        bones
+    }
+
+    fn hinge_of(bones: &ArmBones) -> Vec3 {
+        let cal = ArmCalibration::from_rest(bones, Vec3::Z);
+        bones.upper.rotation * cal.hinge_in_upper
+    }
+
+    #[test]
+    fn a_bent_rest_pose_gives_its_own_hinge() {
+        // Forearm bent 45 degrees forward and down: the hinge is the bend's, not `upper x forward`.
+        let bones = left_arm_with_forearm(Vec3::new(0.7071, -0.5, 0.5));
+        let expected = Vec3::new(0.0, -1.0, -1.0).normalize();
+        assert!(
+            hinge_of(&bones).distance(expected) < 1e-4,
+            "{}",
+            hinge_of(&bones)
+        );
+    }
+
+    #[test]
+    fn a_nearly_straight_rest_pose_uses_the_body_hinge() {
+        // About 5 degrees of bend (below the 10-degree trust limit) toward front and down.
+        let bones = left_arm_with_forearm(Vec3::new(1.0, -0.0617, 0.0617));
+        assert!(
+            hinge_of(&bones).distance(Vec3::NEG_Y) < 1e-5,
+            "{}",
+            hinge_of(&bones)
+        );
+    }
+
+    #[test]
+    fn a_rest_bend_backward_or_straight_up_is_not_trusted() {
+        for lower_dir in [
+            Vec3::new(0.7071, 0.0, -0.7071),
+            Vec3::new(0.7071, 0.7071, 0.0),
+        ] {
+            let bones = left_arm_with_forearm(lower_dir);
+            assert!(
+                hinge_of(&bones).distance(Vec3::NEG_Y) < 1e-5,
+                "{lower_dir}: {}",
+                hinge_of(&bones)
+            );
+        }
+    }
+
+    /// The elbow's offset from the shoulder-wrist line, as a unit direction.
+    fn elbow_bend_direction(s: &ArmSolve) -> Vec3 {
+        let axis = (s.hand.position - s.upper.position).normalize();
+        let e = s.lower.position - s.upper.position;
+        (e - axis * e.dot(axis)).normalize()
+    }
+
+    #[test]
+    fn the_elbow_bends_toward_the_hint_from_a_shoulder_off_the_origin() {
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let target = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
+        // Hint straight above the shoulder-target line, then straight below it.
+        for (hint, expected) in [
+            (Vec3::new(0.31, 1.9, 0.1), Vec3::Y),
+            (Vec3::new(0.31, 0.9, 0.1), Vec3::NEG_Y),
+        ] {
+            let goal = ArmGoal {
+                target,
+                hint,
+                apply_hand_rotation: true,
+                reach: None,
+            };
+            let s = solve_arm(&bones, &cal, &goal);
+            assert!(s.hand.position.distance(target.position) < 1e-4);
+            let bend = elbow_bend_direction(&s);
+            assert!(bend.distance(expected) < 1e-3, "{hint}: {bend}");
+            // The solver with soft IK bends the same way.
+            let mut solver = ArmSolver::default();
+            let s = solver.solve(&bones, &cal, &target, hint, true, 1.0 / 90.0);
+            let bend = elbow_bend_direction(&s);
+            assert!(bend.distance(expected) < 1e-3, "solver {hint}: {bend}");
+        }
+    }
+
+    #[test]
+    fn without_hand_rotation_the_hand_keeps_its_pose_on_the_forearm() {
+        let mut bones = left_t_pose();
+        // A hand turned 30 degrees about its bone relative to the forearm.
+        bones.hand.rotation = bones.lower.rotation * Quat::from_rotation_y(0.5);
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let goal = ArmGoal {
+            target: Pose::new(Vec3::new(0.3, 1.1, 0.3), Quat::from_rotation_x(0.4)),
+            hint: Vec3::new(0.4, 0.9, -0.2),
+            apply_hand_rotation: false,
+            reach: None,
+        };
+        let s = solve_arm(&bones, &cal, &goal);
+        assert!(
+            s.hand_local.angle_between(Quat::from_rotation_y(0.5)) < 1e-4,
+            "{}",
+            s.hand_local
+        );
+        assert!(
+            (s.lower.rotation.inverse() * s.hand.rotation)
+                .angle_between(Quat::from_rotation_y(0.5))
+                < 1e-4
+        );
+    }
+
+    #[test]
+    fn a_non_finite_hint_bends_the_elbow_down() {
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let target = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
+        let mut solver = ArmSolver::default();
+        let s = solver.solve(&bones, &cal, &target, Vec3::NAN, true, 1.0 / 90.0);
+        let bend = elbow_bend_direction(&s);
+        assert!(bend.distance(Vec3::NEG_Y) < 1e-3, "{bend}");
+    }
+
+    #[test]
+    fn a_step_of_no_time_leaves_no_state() {
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        let hint = Vec3::new(0.3, 0.9, 0.1);
+        let far = Pose::from_position(Vec3::new(0.72, 1.4, 0.0));
+        let near = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
+        let mut solver = ArmSolver::default();
+        solver.solve(&bones, &cal, &far, hint, true, 0.0);
+        assert_eq!(solver.soft_ik, ArmSolver::default().soft_ik);
+        let after = solver.solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
+        let fresh = ArmSolver::default().solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
+        assert_eq!(after, fresh);
+    }
+
+    #[test]
     fn t_pose_hinge_flexes_forward() {
         let bones = left_t_pose();
         let cal = ArmCalibration::from_rest(&bones, Vec3::Z);

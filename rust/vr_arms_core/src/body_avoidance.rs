@@ -243,4 +243,86 @@ mod tests {
         let out = settle(&mut stage, Side::Left, &i);
         assert!((turned.to_local(out.position).z - (0.12 + 0.6 * 0.12)).abs() < 1e-3);
     }
+
+    /// Body-space limit with the shoulder placed so that only the chest-plane band acts: far to
+    /// the hand's own side is "outward", so the cross-body rule (2b) never applies.
+    fn band_only(p: Vec3) -> Vec3 {
+        BodyAvoidance::default().limit(Side::Left, p, Vec3::new(-1.0, 1.41, 0.0))
+    }
+
+    #[test]
+    fn a_hand_in_front_of_the_chest_passes_unchanged() {
+        let p = Vec3::new(0.05, 1.2, 0.3);
+        assert_eq!(band_only(p), p);
+    }
+
+    #[test]
+    fn the_chest_plane_acts_inside_the_torso_band_only() {
+        // Inside the band, behind the chest plane: brought to the plane.
+        assert_eq!(
+            band_only(Vec3::new(0.05, 1.2, 0.0)),
+            Vec3::new(0.05, 1.2, 0.12)
+        );
+        assert_eq!(
+            band_only(Vec3::new(-0.05, 0.86, 0.0)),
+            Vec3::new(-0.05, 0.86, 0.12)
+        );
+        // On the band's edges (side, bottom, top) and beyond: the band is open, nothing moves.
+        for p in [
+            Vec3::new(0.16, 1.2, 0.0),
+            Vec3::new(0.05, 0.85, 0.0),
+            Vec3::new(0.05, 1.5, 0.0),
+            Vec3::new(0.05, 1.6, 0.0),
+        ] {
+            assert_eq!(band_only(p), p, "{p}");
+        }
+    }
+
+    #[test]
+    fn a_hand_level_with_its_shoulder_is_not_reaching_across() {
+        // Below the torso band, exactly under the shoulder, a little behind the chest plane:
+        // not inward of the shoulder, so no forward push.
+        let stage = BodyAvoidance::default();
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let p = Vec3::new(0.17, 0.5, -0.1);
+        assert_eq!(stage.limit(Side::Left, p, shoulder), p);
+        // A centimetre inward it is pushed forward by the ratio.
+        let q = stage.limit(Side::Left, Vec3::new(0.16, 0.5, -0.1), shoulder);
+        assert!((q.z - (0.12 + 0.6 * 0.01)).abs() < 1e-5, "{q}");
+    }
+
+    #[test]
+    fn a_hand_far_behind_its_shoulder_is_brought_to_the_limit() {
+        let stage = BodyAvoidance::default();
+        let out = stage.limit(
+            Side::Left,
+            Vec3::new(0.3, 1.2, -0.6),
+            Vec3::new(0.17, 1.41, 0.05),
+        );
+        assert_eq!(out, Vec3::new(0.3, 1.2, 0.05 - 0.3));
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut s = BodyAvoidanceSettings {
+            max_cross_centre_m: f32::NAN,
+            torso_half_width_m: -1.0,
+            torso_bottom_y_m: 1.2,
+            torso_top_y_m: 0.9,
+            smoothing_rate: f32::INFINITY,
+            ..BodyAvoidanceSettings::default()
+        };
+        s.validate();
+        let d = BodyAvoidanceSettings::default();
+        assert_eq!(s.max_cross_centre_m, d.max_cross_centre_m);
+        assert_eq!(s.torso_half_width_m, 0.0);
+        assert_eq!(s.torso_top_y_m, 1.2, "the top may not be below the bottom");
+        assert_eq!(s.smoothing_rate, d.smoothing_rate);
+        // The stage validates what it is given.
+        let stage = BodyAvoidance::new(BodyAvoidanceSettings {
+            chest_front_z_m: 7.0,
+            ..d
+        });
+        assert_eq!(stage.settings.chest_front_z_m, 1.0);
+    }
 }

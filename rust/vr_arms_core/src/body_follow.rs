@@ -443,5 +443,124 @@ mod tests {
         assert_eq!(big.hands_weight_max, s.hands_weight_max);
         assert_eq!(s.in_avatar_units(f32::NAN), s);
         assert_eq!(s.in_avatar_units(1.0), s);
+        assert_eq!(s.in_avatar_units(0.001), s, "a scale below 0.01 is refused");
+        assert_eq!(
+            s.in_avatar_units(1e6).wrist_span_full_m,
+            s.wrist_span_full_m * 100.0
+        );
+    }
+
+    /// Known answers of `hands_yaw` for the default settings, head at (0, 1.6, 0), head yaw
+    /// 0.1 rad and body yaw 0.2 rad, worked out by hand from the definition: forwardness and
+    /// raise of the hands' midpoint in the body's frame, the wrist line's confidence from its
+    /// span, the weight max(rest x confidence, max x forwardness x raise), the yaw of
+    /// 0.5 x confidence x line normal + forwardness x midpoint direction.
+    #[test]
+    fn hands_yaw_known_answers() {
+        let body = BodyFollow::default();
+        let case = |l: Vec3, r: Vec3| {
+            let input = BodyFollowInput {
+                head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
+                left_hand: Some(l),
+                right_hand: Some(r),
+                floor_y: 0.0,
+            };
+            body.hands_yaw(&input, 0.1, 0.2)
+        };
+        // Hands low and apart in front: the wrist line's weight wins.
+        let (yaw, w) = case(Vec3::new(0.22, 1.05, 0.36), Vec3::new(0.02, 1.05, 0.30));
+        assert!(
+            (yaw - 0.193_788_5).abs() < 1e-5 && (w - 0.348_179_6).abs() < 1e-5,
+            "{yaw} {w}"
+        );
+        // Hands close together and raised: the aim weight wins.
+        let (yaw, w) = case(Vec3::new(0.2, 1.15, 0.42), Vec3::new(0.08, 1.15, 0.40));
+        assert!(
+            (yaw - 0.307_88).abs() < 1e-5 && (w - 0.419_461_5).abs() < 1e-5,
+            "{yaw} {w}"
+        );
+        // Crossed hands: the line's normal is turned to agree with the head.
+        let (yaw, w) = case(Vec3::new(-0.2, 1.05, 0.3), Vec3::new(0.1, 1.05, 0.36));
+        assert!(
+            (yaw + 0.170_612_8).abs() < 1e-5 && (w - 0.659_011_7).abs() < 1e-5,
+            "{yaw} {w}"
+        );
+    }
+
+    #[test]
+    fn a_head_without_a_position_stands_at_the_fallback() {
+        let hands = (Vec3::new(0.22, 1.05, 0.36), Vec3::new(0.02, 1.05, 0.30));
+        let at = |position: Vec3| {
+            let mut body = BodyFollow::default();
+            let input = BodyFollowInput {
+                head: Pose::new(position, head_facing(0.1).rotation),
+                left_hand: Some(hands.0),
+                right_hand: Some(hands.1),
+                floor_y: 0.0,
+            };
+            body.update(&input, 1.0 / 90.0)
+        };
+        let lost = at(Vec3::NAN);
+        let fallback = at(Vec3::new(0.0, 1.6, 0.0));
+        assert_eq!(lost, fallback);
+        assert!(lost.hands_weight > 0.3);
+    }
+
+    #[test]
+    fn the_root_stands_behind_the_head_on_the_floor() {
+        let mut body = BodyFollow::default();
+        let input = BodyFollowInput {
+            head: Pose::new(Vec3::new(0.3, 1.6, 0.2), head_facing(0.0).rotation),
+            left_hand: None,
+            right_hand: None,
+            floor_y: 0.1,
+        };
+        let out = body.update(&input, 1.0 / 90.0);
+        assert!(
+            out.root.position.distance(Vec3::new(0.3, 0.1, 0.2 - 0.08)) < 1e-5,
+            "{}",
+            out.root.position
+        );
+    }
+
+    #[test]
+    fn turning_for_ever_keeps_the_yaw_bounded() {
+        let mut body = BodyFollow::default();
+        // Thirty turns, a full turn every 2 s.
+        for i in 0..(30 * 180) {
+            let input = BodyFollowInput {
+                head: head_facing(i as f32 * std::f32::consts::TAU / 180.0),
+                left_hand: None,
+                right_hand: None,
+                floor_y: 0.0,
+            };
+            let out = body.update(&input, 1.0 / 90.0);
+            assert!(out.yaw.abs() <= std::f32::consts::PI + 1e-5);
+        }
+        // The spring's own (unwrapped) value is re-centred now and then.
+        let value = body.spring.expect("spring").value;
+        assert!(value.abs() <= 100.0 + std::f32::consts::TAU, "{value}");
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut s = BodyFollowSettings {
+            response_time_s: -5.0,
+            hands_weight_max: 7.0,
+            wrist_span_full_m: f32::NAN,
+            max_hands_offset_deg: 400.0,
+            ..BodyFollowSettings::default()
+        };
+        s.validate();
+        let d = BodyFollowSettings::default();
+        assert_eq!(s.response_time_s, 0.001);
+        assert_eq!(s.hands_weight_max, 1.0);
+        assert_eq!(s.wrist_span_full_m, d.wrist_span_full_m);
+        assert_eq!(s.max_hands_offset_deg, 170.0);
+        let body = BodyFollow::new(BodyFollowSettings {
+            hands_weight_rest: -1.0,
+            ..d
+        });
+        assert_eq!(body.settings.hands_weight_rest, 0.0);
     }
 }

@@ -93,4 +93,18 @@ mod tests {
         }
         assert_eq!(BodyFrame::new(root).scale, 1.0);
     }
+
+    #[test]
+    fn directions_turn_with_the_body_and_ignore_its_position_and_scale() {
+        let root = Pose::new(
+            Vec3::new(1.0, 0.0, 2.0),
+            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        );
+        let body = BodyFrame::scaled(root, 1.25);
+        // Turned a quarter to the left: body forward (+Z) is world +X.
+        assert!(body.dir_to_world(Vec3::Z).distance(Vec3::X) < 1e-6);
+        assert!(body.forward().distance(Vec3::X) < 1e-6);
+        assert!(body.left().distance(Vec3::NEG_Z) < 1e-6);
+        assert!(body.up().distance(Vec3::Y) < 1e-6);
+    }
 }

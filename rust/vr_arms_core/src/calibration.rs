@@ -276,4 +276,93 @@ mod tests {
         assert_eq!(e.line, Some(2));
         assert!(PlayerCalibration::from_toml_str("player_height_m = 40.0\n").is_err());
     }
+
+    #[test]
+    fn a_cancelled_calibration_takes_no_more_samples() {
+        let mut c = Calibrator::default();
+        c.start();
+        let head = Vec3::new(0.0, 1.79, 0.0);
+        let (l, r) = (Vec3::new(0.86, 1.45, 0.0), Vec3::new(-0.86, 1.45, 0.0));
+        assert!(c.sample(head, l, r, 0.0, 0.5, &AVATAR).is_none());
+        assert!(c.is_running());
+        c.cancel();
+        assert!(!c.is_running());
+        assert!(c.sample(head, l, r, 0.0, 5.0, &AVATAR).is_none());
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut s = CalibrationSettings {
+            sample_seconds: f32::NAN,
+            eye_to_top_m: -1.0,
+            grip_to_fingertip_m: 2.0,
+            arm_span_share: 1.5,
+        };
+        s.validate();
+        assert_eq!(
+            s.sample_seconds,
+            CalibrationSettings::default().sample_seconds
+        );
+        assert_eq!(
+            (s.eye_to_top_m, s.grip_to_fingertip_m, s.arm_span_share),
+            (0.0, 0.5, 1.0)
+        );
+        let c = Calibrator::new(CalibrationSettings {
+            sample_seconds: 99.0,
+            ..CalibrationSettings::default()
+        });
+        assert_eq!(c.settings.sample_seconds, 30.0);
+    }
+
+    #[test]
+    fn a_frame_with_any_lost_tracking_is_not_sampled() {
+        let head = Vec3::new(0.0, 1.79, 0.0);
+        let (l, r) = (Vec3::new(0.86, 1.45, 0.0), Vec3::new(-0.86, 1.45, 0.0));
+        let mut clean = Calibrator::default();
+        clean.start();
+        let mut noisy = Calibrator::default();
+        noisy.start();
+        let (mut a, mut b) = (None, None);
+        for i in 0..400 {
+            a = a.or(clean.sample(head, l, r, 0.0, 1.0 / 90.0, &AVATAR));
+            // Three frames in four lose one of the four inputs (a different one each time) and
+            // carry values in the others that would move the medians if they were sampled.
+            let far = Vec3::new(0.0, 2.5, 0.0);
+            let frame = match (i % 4, i % 8) {
+                (0, _) => (head, l, r, 0.0),
+                (1, _) => (Vec3::NAN, l + far, r, 0.0),
+                (2, _) => (head + far, Vec3::NAN, r, 0.0),
+                (_, 3) => (head + far, l + far, Vec3::INFINITY, 0.0),
+                _ => (head + far, l + far, r, f32::NAN),
+            };
+            b = b.or(noisy.sample(frame.0, frame.1, frame.2, frame.3, 1.0 / 90.0, &AVATAR));
+        }
+        let (a, b) = (
+            a.expect("clean result").unwrap(),
+            b.expect("noisy result").unwrap(),
+        );
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn height_is_measured_from_the_floor_and_bad_steps_are_not_time() {
+        let mut c = Calibrator::default();
+        c.start();
+        // A player on a floor 0.5 m up: the same player as on a floor at 0.
+        let floor = 0.5;
+        let head = Vec3::new(0.0, 1.79 + floor, 0.0);
+        let (l, r) = (Vec3::new(0.86, 1.45, 0.0), Vec3::new(-0.86, 1.45, 0.0));
+        assert!(c.sample(head, l, r, floor, 0.6, &AVATAR).is_none());
+        // Steps of no, negative or unknown length neither advance nor rewind the timer.
+        for dt in [0.0, -10.0, f32::NAN, f32::NEG_INFINITY] {
+            assert!(c.sample(head, l, r, floor, dt, &AVATAR).is_none(), "{dt}");
+        }
+        let result = c.sample(head, l, r, floor, 0.4, &AVATAR);
+        let cal = result.expect("done after 1 s").unwrap();
+        assert!(
+            (cal.player_height_m - 1.9).abs() < 1e-5,
+            "{}",
+            cal.player_height_m
+        );
+    }
 }
