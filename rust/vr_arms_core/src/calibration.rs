@@ -365,4 +365,66 @@ mod tests {
             cal.player_height_m
         );
     }
+
+    #[test]
+    fn the_scale_blends_height_and_span_medians() {
+        let mut c = Calibrator::new(CalibrationSettings {
+            arm_span_share: 0.5,
+            ..CalibrationSettings::default()
+        });
+        c.start();
+        // Four samples 0.25 s apart; the upper median of each list is the third smallest.
+        let heights = [1.80, 1.70, 1.90, 1.75];
+        let spans = [1.5, 1.4, 1.6, 1.45];
+        let mut result = None;
+        for (h, s) in heights.iter().zip(spans) {
+            let head = Vec3::new(0.0, *h, 0.0);
+            let (l, r) = (
+                Vec3::new(s / 2.0, 1.45, 0.0),
+                Vec3::new(-s / 2.0, 1.45, 0.0),
+            );
+            result = c.sample(head, l, r, 0.0, 0.25, &AVATAR);
+        }
+        let cal = result.expect("done after 1 s").unwrap();
+        // Height 1.80 + 0.11 eyes to top; span 1.5 + 2 x 0.1 grip to fingertip.
+        assert!(
+            (cal.player_height_m - 1.91).abs() < 1e-5,
+            "{}",
+            cal.player_height_m
+        );
+        assert!((cal.arm_span_m - 1.7).abs() < 1e-5, "{}", cal.arm_span_m);
+        let want = 0.5 * 1.91 / 1.75 + 0.5 * 1.7 / 1.56;
+        assert!(
+            (cal.avatar_scale - want).abs() < 1e-5,
+            "{}",
+            cal.avatar_scale
+        );
+    }
+
+    #[test]
+    fn an_avatar_that_cannot_be_measured_is_an_error() {
+        for avatar in [
+            AvatarMeasures {
+                height_m: 0.1,
+                arm_span_m: 1.56,
+            },
+            AvatarMeasures {
+                height_m: 1.75,
+                arm_span_m: 0.1,
+            },
+        ] {
+            let mut c = Calibrator::default();
+            c.start();
+            let result = c.sample(
+                Vec3::new(0.0, 1.79, 0.0),
+                Vec3::new(0.86, 1.45, 0.0),
+                Vec3::new(-0.86, 1.45, 0.0),
+                0.0,
+                1.0,
+                &avatar,
+            );
+            let err = result.expect("done").unwrap_err();
+            assert!(err.contains("avatar's own height or arm span"), "{err}");
+        }
+    }
 }

@@ -355,4 +355,138 @@ mod tests {
             "non-finite counts as zero"
         );
     }
+
+    fn without_jitter() -> ControllerTargets {
+        let mut settings = ControllerTargetsSettings::default();
+        settings.recoil.position_jitter = 0.0;
+        settings.recoil.rotation_jitter_deg = 0.0;
+        ControllerTargets::new(settings)
+    }
+
+    #[test]
+    fn kicks_add_up_in_metres_and_degrees_to_their_limits() {
+        let mut stage = without_jitter();
+        stage.add_recoil(
+            Side::Right,
+            Vec3::new(0.0, 0.01, 0.04),
+            Vec3::new(9.0, -4.5, 0.0),
+        );
+        stage.add_recoil(
+            Side::Right,
+            Vec3::new(0.0, 0.01, 0.04),
+            Vec3::new(9.0, -4.5, 0.0),
+        );
+        let r = stage.recoil.get(Side::Right);
+        assert!(r.kick_position.distance(Vec3::new(0.0, 0.02, 0.08)) < 1e-6);
+        let want = Vec3::new(18.0, -9.0, 0.0) * (std::f32::consts::PI / 180.0);
+        assert!(r.kick_rotation.distance(want) < 1e-6, "{}", r.kick_rotation);
+        // Many more kicks stop at the limits: 0.25 m in length, 45 degrees per axis.
+        for _ in 0..20 {
+            stage.add_recoil(
+                Side::Right,
+                Vec3::new(0.0, 0.01, 0.04),
+                Vec3::new(9.0, -4.5, 0.0),
+            );
+        }
+        let r = stage.recoil.get(Side::Right);
+        assert!((r.kick_position.length() - 0.25).abs() < 1e-5);
+        assert!((r.kick_rotation.x - 45f32.to_radians()).abs() < 1e-6);
+        assert!((r.kick_rotation.y + 45f32.to_radians()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn jitter_scales_with_the_kick_and_draws_from_the_generator() {
+        let mut stage = ControllerTargets::default();
+        let mut rng = stage.rng;
+        let kick = Vec3::new(0.0, 0.0, 0.04);
+        stage.add_recoil(Side::Left, kick, Vec3::new(6.0, 0.0, 0.0));
+        // Position jitter: three draws x |kick| x 0.25; rotation jitter: three draws x 2 degrees.
+        let jp = crate::jitter::next_unit_vec3(&mut rng) * 0.04 * 0.25;
+        let jr = crate::jitter::next_unit_vec3(&mut rng) * 2.0;
+        let r = stage.recoil.get(Side::Left);
+        assert!(
+            jp.length() > 1e-3 && jr.length() > 0.1,
+            "the draws are not zero"
+        );
+        assert!(
+            r.kick_position.distance(kick + jp) < 1e-6,
+            "{} vs {}",
+            r.kick_position,
+            kick + jp
+        );
+        let want = (Vec3::new(6.0, 0.0, 0.0) + jr) * (std::f32::consts::PI / 180.0);
+        assert!(r.kick_rotation.distance(want) < 1e-6);
+        // The next kick draws new numbers.
+        let before = stage.recoil.get(Side::Left).kick_position;
+        stage.add_recoil(Side::Left, kick, Vec3::ZERO);
+        let step = stage.recoil.get(Side::Left).kick_position - before;
+        assert!(step.distance(kick + jp) > 1e-4);
+    }
+
+    #[test]
+    fn a_rotation_kick_turns_the_hand_out_and_back() {
+        let mut stage = without_jitter();
+        stage.add_recoil(Side::Right, Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0));
+        let mut peak: f32 = 0.0;
+        let mut first = None;
+        for _ in 0..180 {
+            stage.update(Side::Right, &Pose::IDENTITY, 1.0 / 90.0);
+            let x = stage.recoil.get(Side::Right).rotation.x;
+            first.get_or_insert(x);
+            peak = peak.max(x);
+        }
+        let first = first.unwrap();
+        assert!(
+            first > 0.0 && first < 10f32.to_radians() * 0.5,
+            "eases out: {first}"
+        );
+        assert!(
+            peak > 3f32.to_radians() && peak < 10f32.to_radians(),
+            "{peak}"
+        );
+        assert!(
+            stage.recoil.get(Side::Right).rotation.x.abs() < 1e-3,
+            "comes back"
+        );
+    }
+
+    #[test]
+    fn recoil_is_active_while_any_part_moves() {
+        let mut stage = without_jitter();
+        assert!(!stage.recoil_active(Side::Right));
+        // Right after a kick, before any update: only the kick is set.
+        stage.add_recoil(Side::Right, Vec3::new(0.0, 0.0, 0.05), Vec3::ZERO);
+        assert!(stage.recoil_active(Side::Right));
+        // A rotation-only kick is active once it moves the hand.
+        let mut stage = without_jitter();
+        stage.add_recoil(Side::Left, Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0));
+        stage.update(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
+        assert!(stage.recoil_active(Side::Left));
+        // With the kick gone, a lingering position offset alone keeps it active.
+        stage.recoil.get_mut(Side::Left).kick_rotation = Vec3::ZERO;
+        stage.recoil.get_mut(Side::Left).rotation = Vec3::ZERO;
+        stage.recoil.get_mut(Side::Left).position = Vec3::new(0.0, 0.001, 0.0);
+        assert!(stage.recoil_active(Side::Left));
+        for _ in 0..600 {
+            stage.update(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
+        }
+        assert!(!stage.recoil_active(Side::Left));
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut settings = ControllerTargetsSettings::default();
+        settings.recoil.out_speed = -1.0;
+        settings.recoil.position_jitter = f32::NAN;
+        settings.recoil.max_rotation_deg = 500.0;
+        settings.left.position_offset = [2.0, f32::NAN, -0.1];
+        settings.right.rotation_offset_deg = [720.0, 0.0, f32::INFINITY];
+        let stage = ControllerTargets::new(settings);
+        let s = stage.settings;
+        assert_eq!(s.recoil.out_speed, 0.0);
+        assert_eq!(s.recoil.position_jitter, 0.25);
+        assert_eq!(s.recoil.max_rotation_deg, 180.0);
+        assert_eq!(s.left.position_offset, [1.0, 0.0, -0.1]);
+        assert_eq!(s.right.rotation_offset_deg, [360.0, 0.0, 0.0]);
+    }
 }
