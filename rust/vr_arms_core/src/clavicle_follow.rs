@@ -139,8 +139,9 @@ impl ClavicleFollow {
         let pitch = pitch_full.clamp(-max, max) * w;
         // Turn the rest direction by the yaw about up, then raise it by the pitch.
         let yawed = Quat::from_axis_angle(up_p, yaw) * d;
+        // About `yawed x up` a positive angle turns `yawed` toward up: a positive pitch raises.
         let pitch_axis = direction(yawed.cross(up_p)).unwrap_or(Vec3::X);
-        let wanted = Quat::from_axis_angle(pitch_axis, -pitch) * yawed;
+        let wanted = Quat::from_axis_angle(pitch_axis, pitch) * yawed;
         let delta_p = Quat::from_rotation_arc(d, wanted.normalize());
         let new_global = (parent * delta_p * parent.inverse() * old).normalize();
         ClavicleOutput {
@@ -202,6 +203,9 @@ mod tests {
         let s = ClavicleFollow::default();
         let out = s.update(&input(Vec3::new(0.2, 1.95, 0.05)));
         assert!(out.pitch > 0.2, "{}", out.pitch);
+        // The shoulder end of the clavicle goes up, not down.
+        let dir = out.local_rotation * Vec3::X;
+        assert!(dir.y > 0.2, "{dir}");
     }
 
     #[test]
@@ -211,5 +215,78 @@ mod tests {
         i.parent_rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
         i.arm_length = f32::INFINITY;
         assert!(s.update(&i).local_rotation.is_finite());
+    }
+
+    /// A tilted clavicle (its shoulder 15.9 degrees above it) and a far target 10 degrees of yaw
+    /// and 35 degrees of elevation away from it, seen from the clavicle.
+    fn tilted_reach(yaw_deg: f32) -> (ClavicleInput, Vec3, Vec3) {
+        let c = Vec3::new(0.03, 1.40, 0.0);
+        let shoulder = Vec3::new(0.17, 1.44, 0.0);
+        let (yaw, elev) = (yaw_deg.to_radians(), 35f32.to_radians());
+        // +X turned about +Y by `yaw`, then raised by `elev`.
+        let t = Vec3::new(elev.cos() * yaw.cos(), elev.sin(), -elev.cos() * yaw.sin());
+        let i = ClavicleInput {
+            clavicle_position: c,
+            clavicle_rotation: Quat::IDENTITY,
+            parent_rotation: Quat::IDENTITY,
+            shoulder,
+            target: c + t * 0.8,
+            arm_length: 0.52,
+            up: Vec3::Y,
+        };
+        (i, (shoulder - c).normalize(), t)
+    }
+
+    #[test]
+    fn yaw_and_pitch_are_measured_from_the_clavicle_rest_direction() {
+        let s = ClavicleFollow::default();
+        let (i, rest, t) = tilted_reach(10.0);
+        let out = s.update(&i);
+        assert_eq!(out.engagement, 1.0);
+        let rest_elevation = rest.y.asin();
+        assert!(
+            (out.yaw - 10f32.to_radians()).abs() < 1e-4,
+            "{}",
+            out.yaw.to_degrees()
+        );
+        let want_pitch = 35f32.to_radians() - rest_elevation;
+        assert!(
+            (out.pitch - want_pitch).abs() < 1e-4,
+            "{}",
+            out.pitch.to_degrees()
+        );
+        // Both within the 25-degree limit: the clavicle points straight at the target.
+        let dir = out.local_rotation * rest;
+        assert!(dir.distance(t) < 1e-4, "{dir} vs {t}");
+    }
+
+    #[test]
+    fn the_follow_is_clamped_to_its_limit_each_way() {
+        let s = ClavicleFollow::default();
+        for (yaw, want) in [(40.0f32, 25.0f32), (-40.0, -25.0)] {
+            let (i, _, _) = tilted_reach(yaw);
+            let out = s.update(&i);
+            assert!(
+                (out.yaw.to_degrees() - want).abs() < 1e-3,
+                "{yaw}: {}",
+                out.yaw.to_degrees()
+            );
+        }
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let s = ClavicleFollow::new(ClavicleFollowSettings {
+            start_at_reach: f32::NAN,
+            full_at_reach: 0.2,
+            max_follow_deg: 120.0,
+            weight: -1.0,
+        });
+        assert_eq!(s.settings.start_at_reach, 0.5);
+        assert_eq!(
+            s.settings.full_at_reach, 0.5,
+            "full may not come before start"
+        );
+        assert_eq!((s.settings.max_follow_deg, s.settings.weight), (90.0, 0.0));
     }
 }
