@@ -314,6 +314,34 @@ mod tests {
     }
 
     #[test]
+    fn a_scaled_body_gets_a_push_in_proportion() {
+        // The same near-torso hand on an avatar scaled 1.25 about its root: every length of the
+        // push grows by 1.25.
+        let scaled = |k: f32| ElbowHintInput {
+            shoulder: Vec3::new(0.17, 1.41, 0.0) * k,
+            hand: Pose::from_position(Vec3::new(0.02, 1.2, 0.15) * k),
+            upper_length: 0.28 * k,
+            lower_length: 0.24 * k,
+            body: BodyFrame::scaled(Pose::IDENTITY, k),
+        };
+        let off = ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_enabled: false,
+            ..Default::default()
+        });
+        let push = |k: f32| {
+            ElbowHintSolver::default().desired(Side::Left, &scaled(k)).0
+                - off.desired(Side::Left, &scaled(k)).0
+        };
+        let (small, big) = (push(1.0), push(1.25));
+        assert!(small.length() > 0.05);
+        assert!(
+            big.distance(small * 1.25) < 1e-5,
+            "{big} vs {}",
+            small * 1.25
+        );
+    }
+
+    #[test]
     fn smoothing_is_frame_rate_independent() {
         let run = |hz: f32| {
             let mut solver = ElbowHintSolver::default();

@@ -196,7 +196,14 @@ impl ReachClamp {
     fn desired(&self, side: Side, input: &ReachClampInput, raw: Vec3) -> (Vec3, f32, f32) {
         let s = &self.settings;
         let shoulder = input.shoulder;
-        let arm = input.arm_length.max(0.0);
+        // An unknown (NaN) or negative arm length limits nothing, rather than pinning the hand
+        // to the shoulder. (A non-finite shoulder needs no such care: every distance from it is
+        // NaN, which fails every limit's test, so the target passes.)
+        let arm = if input.arm_length >= 0.0 {
+            input.arm_length
+        } else {
+            f32::INFINITY
+        };
         let mut desired = raw;
         let mut rate = s.position_smooth;
         if !s.exact_hands_mode {
@@ -266,16 +273,7 @@ impl ReachClamp {
     /// The clamped target for one arm; advances its smoothing by `dt` seconds.
     pub fn update(&mut self, side: Side, input: &ReachClampInput, dt: f32) -> ReachClampOutput {
         let raw = input.target.sanitized(&Pose::IDENTITY);
-        let input = ReachClampInput {
-            shoulder: vec3_or(input.shoulder, raw.position),
-            arm_length: if input.arm_length.is_finite() {
-                input.arm_length
-            } else {
-                0.0
-            },
-            ..*input
-        };
-        let (desired, guard_weight, rate) = self.desired(side, &input, raw.position);
+        let (desired, guard_weight, rate) = self.desired(side, input, raw.position);
         let wanted = desired - raw.position;
         let clamped = wanted.length_squared() > 1e-12;
         let settings = self.settings;
@@ -525,5 +523,89 @@ mod tests {
         let low = shoulder + Vec3::new(0.0, 0.2, 0.98).normalize() * ARM;
         let (d, guard, _) = stage.desired(Side::Left, &input(low), low);
         assert!(guard == 0.0 && d.distance(low) < 1e-6);
+    }
+
+    #[test]
+    fn without_a_shoulder_or_an_arm_length_nothing_is_limited() {
+        let far = Vec3::new(1.5, 1.41, 0.0);
+        for (shoulder, arm) in [
+            (Vec3::new(0.17, 1.41, 0.0), f32::NAN),
+            (Vec3::new(0.17, 1.41, 0.0), -1.0),
+            (Vec3::new(0.17, 1.41, 0.0), f32::INFINITY),
+            (Vec3::NAN, ARM),
+            (Vec3::INFINITY, ARM),
+        ] {
+            let mut stage = near_body();
+            let mut i = input(far);
+            i.shoulder = shoulder;
+            i.arm_length = arm;
+            let out = stage.update(Side::Left, &i, 1.0 / 90.0);
+            assert_eq!(out.target.position, far, "{shoulder} {arm}");
+            assert!(!out.clamped && out.guard_weight == 0.0);
+        }
+        // A zero-length arm reaches nowhere: the full mode holds the hand at the shoulder.
+        let mut i = input(far);
+        i.arm_length = 0.0;
+        let (d, _, _) = near_body().desired(Side::Left, &i, far);
+        assert!(d.distance(i.shoulder) < 0.23, "{d}");
+    }
+
+    #[test]
+    fn a_released_clamp_lets_go_smoothly_and_then_exactly() {
+        // Shoulder and hand placed so that the unclamped target is the origin: the output is
+        // then the correction itself.
+        let mut stage = ReachClamp::new(ReachClampSettings {
+            exact_hands_mode: false,
+            ..Default::default()
+        });
+        let shoulder = Vec3::new(-0.5, 0.0, 0.0);
+        let at = |target: Vec3| ReachClampInput {
+            target: Pose::from_position(target),
+            shoulder,
+            arm_length: ARM,
+            body: BodyFrame::new(Pose::IDENTITY),
+            up: Vec3::Y,
+        };
+        // Held far out (clamped) for a second, then brought back to the origin, in reach.
+        for _ in 0..90 {
+            assert!(
+                stage
+                    .update(Side::Left, &at(Vec3::new(0.5, 0.0, 0.0)), 1.0 / 90.0)
+                    .clamped
+            );
+        }
+        let first = stage.update(Side::Left, &at(Vec3::ZERO), 1.0 / 90.0);
+        assert!(!first.clamped);
+        let held = stage.state.get(Side::Left).correction;
+        assert!(held.x < -0.2, "the correction eases out, no snap: {held}");
+        assert_eq!(first.target.position, held);
+        // 110 frames at 18/s leave 0.3 m x e^-22 (about 1e-10 m) of a plain exponential
+        // release: the stage lets that go once it is below a micrometre.
+        let mut out = first;
+        for _ in 0..110 {
+            out = stage.update(Side::Left, &at(Vec3::ZERO), 1.0 / 90.0);
+        }
+        assert_eq!(out.target.position, Vec3::ZERO, "the hand is exact again");
+        assert_eq!(stage.state.get(Side::Left).correction, Vec3::ZERO);
+    }
+
+    #[test]
+    fn a_hand_exactly_at_the_inward_limit_is_left_alone() {
+        // Numbers exact in binary: shoulder at x 0.5, limit 0.25, hand at x 0.25 (on the limit).
+        let stage = ReachClamp::new(ReachClampSettings {
+            exact_hands_mode: false,
+            use_near_body_safety: true,
+            max_inward_cross_from_shoulder_m: 0.25,
+            ..Default::default()
+        });
+        let mut i = input(Vec3::new(0.25, 1.25, 0.25));
+        i.shoulder = Vec3::new(0.5, 1.5, 0.0);
+        let raw = Vec3::new(0.25, 1.25, 0.25);
+        let (d, _, _) = stage.desired(Side::Left, &i, raw);
+        assert_eq!(d, raw, "no forward nudge on the limit");
+        // Just past it: held at the limit and nudged forward.
+        let past = Vec3::new(0.125, 1.25, 0.25);
+        let (d, _, _) = stage.desired(Side::Left, &i, past);
+        assert_eq!(d, Vec3::new(0.25, 1.25, 0.25 + 0.03));
     }
 }
