@@ -240,4 +240,37 @@ mod tests {
         assert!(out.distributed.is_finite() && out.wrist_twist.is_finite());
         assert!(twist_rotation(Vec3::ZERO, f32::NAN).is_finite());
     }
+
+    #[test]
+    fn a_twist_share_turns_about_its_bone_axis() {
+        let q = twist_rotation(Vec3::new(0.0, 2.0, 0.0), 0.5);
+        assert!(q.angle_between(Quat::from_rotation_y(0.5)) < 1e-6, "{q}");
+        let q = twist_rotation(Vec3::X, -0.3);
+        assert!(q.angle_between(Quat::from_rotation_x(-0.3)) < 1e-6, "{q}");
+        // No axis: about +Y (the humanoid's bone axis); no angle: no turn.
+        let q = twist_rotation(Vec3::ZERO, 0.5);
+        assert!(q.angle_between(Quat::from_rotation_y(0.5)) < 1e-6, "{q}");
+        assert_eq!(twist_rotation(Vec3::X, f32::NAN), Quat::IDENTITY);
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut s = ForearmTwistSettings {
+            elbow_twist_weight: 2.0,
+            wrist_twist_weight: f32::NAN,
+            lower_arm_weight: -1.0,
+            pronation_limit_deg: 500.0,
+            supination_limit_deg: -5.0,
+            response_time_s: f32::INFINITY,
+        };
+        s.validate();
+        let d = ForearmTwistSettings::default();
+        assert_eq!(
+            (s.elbow_twist_weight, s.wrist_twist_weight),
+            (1.0, d.wrist_twist_weight)
+        );
+        assert_eq!((s.lower_arm_weight, s.pronation_limit_deg), (0.0, 180.0));
+        assert_eq!(s.supination_limit_deg, 0.0);
+        assert_eq!(s.response_time_s, d.response_time_s);
+    }
 }

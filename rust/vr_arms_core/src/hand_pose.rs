@@ -420,4 +420,31 @@ mod tests {
         let nan = procedural_curl(HandPoseState::Default, f32::NAN, f32::INFINITY);
         assert_eq!((nan.grip, nan.trigger), (0.0, 0.0));
     }
+
+    #[test]
+    fn states_have_the_animation_names_and_inspector_indices() {
+        let names: Vec<&str> = HandPoseState::ALL.iter().map(|s| s.name()).collect();
+        assert_eq!(
+            names,
+            ["Default", "PreGrip", "GripReady", "HammerCock", "Shoot"]
+        );
+        assert_eq!(HandPoseState::from_index(0), Some(HandPoseState::Default));
+        assert_eq!(HandPoseState::from_index(4), Some(HandPoseState::Shoot));
+        assert_eq!(HandPoseState::from_index(5), None);
+        assert_eq!(HandPoseState::from_index(-1), None);
+    }
+
+    #[test]
+    fn a_one_shot_lasts_its_time_and_bad_steps_do_not_count() {
+        let mut d = HandPoseDriver::default();
+        d.play_one_shot(HandPoseState::Shoot, 0.25);
+        assert_eq!(d.update(0.125), Some(HandPoseState::Shoot));
+        // Steps of negative or unknown length neither shorten nor lengthen it.
+        for dt in [-1.0, f32::NAN, f32::NEG_INFINITY] {
+            assert_eq!(d.update(dt), None, "{dt}");
+        }
+        assert_eq!(d.current(), HandPoseState::Shoot);
+        // Exactly its length in all: over (0.125 + 0.125 is exact in binary).
+        assert_eq!(d.update(0.125), Some(HandPoseState::Default));
+    }
 }
