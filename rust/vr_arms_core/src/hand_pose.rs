@@ -179,13 +179,10 @@ impl HandPoseSettings {
     }
 }
 
-/// Copies a source bone's local rotation onto a live one: `slerp(live, source, blend x weight)`.
+/// Copies a source bone's local rotation onto a live one: `slerp(live, source, blend x weight)`,
+/// each factor taken in 0..1 (a non-finite one as 0).
 pub fn blend_copy(live: Quat, source: Quat, blend: f32, weight: f32) -> Quat {
-    let a = if (blend * weight).is_finite() {
-        (blend * weight).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let a = finite_clamp(blend, 0.0, 1.0, 0.0) * finite_clamp(weight, 0.0, 1.0, 0.0);
     let live = quat_or(live, Quat::IDENTITY);
     let source = quat_or(source, live);
     live.slerp(source, a).normalize()
@@ -446,5 +443,40 @@ mod tests {
         assert_eq!(d.current(), HandPoseState::Shoot);
         // Exactly its length in all: over (0.125 + 0.125 is exact in binary).
         assert_eq!(d.update(0.125), Some(HandPoseState::Default));
+    }
+
+    #[test]
+    fn a_copy_blends_by_both_factors_each_in_range() {
+        let live = Quat::IDENTITY;
+        let source = Quat::from_rotation_x(0.8);
+        let q = blend_copy(live, source, 0.5, 0.5);
+        assert!(
+            q.angle_between(Quat::from_rotation_x(0.2)) < 1e-5,
+            "a quarter of the way"
+        );
+        let q = blend_copy(live, source, 2.0, 0.5);
+        assert!(
+            q.angle_between(Quat::from_rotation_x(0.4)) < 1e-5,
+            "blend taken as 1"
+        );
+        for (b, w) in [(f32::NAN, 1.0), (1.0, f32::INFINITY), (-1.0, 1.0)] {
+            assert_eq!(blend_copy(live, source, b, w), live, "{b} {w}");
+        }
+    }
+
+    #[test]
+    fn settings_are_validated() {
+        let mut s = HandPoseSettings {
+            global_blend: 3.0,
+            wrist_weight: f32::NAN,
+            grip_curl_deg: 500.0,
+            trigger_curl_deg: -4.0,
+            thumb_curl_deg: f32::INFINITY,
+        };
+        s.validate();
+        let d = HandPoseSettings::default();
+        assert_eq!((s.global_blend, s.wrist_weight), (1.0, d.wrist_weight));
+        assert_eq!((s.grip_curl_deg, s.trigger_curl_deg), (120.0, 0.0));
+        assert_eq!(s.thumb_curl_deg, d.thumb_curl_deg);
     }
 }
