@@ -121,4 +121,15 @@ mod tests {
         );
         assert_eq!(g.counts.total(), 6);
     }
+
+    #[test]
+    fn only_rotations_visibly_off_unit_length_count_as_normalised() {
+        let mut g = InputGuard::default();
+        let at = |q: Quat| Pose::new(Vec3::ZERO, q);
+        g.check(&at(Quat::from_rotation_y(0.3)));
+        g.check(&at(Quat::from_rotation_y(0.3) * 1.0002));
+        assert_eq!(g.counts.normalised, 0, "rounding is not counted");
+        g.check(&at(Quat::from_rotation_y(0.3) * 1.01));
+        assert_eq!(g.counts.normalised, 1);
+    }
 }

@@ -39,12 +39,25 @@ mod tests {
             first.iter().any(|v| *v < -0.9) && first.iter().any(|v| *v > 0.9),
             "spans the range"
         );
-        // The first draw from this seed, known: xorshift32 of 0x2545F491.
+        // The first states of xorshift32 (13, 17, 5) from the seed 1, known.
         let mut s = 1u32;
         assert_eq!(
             next_unit(&mut s),
             (270369_f32 / u32::MAX as f32) * 2.0 - 1.0
         );
         assert_eq!(s, 270369);
+        next_unit(&mut s);
+        assert_eq!(s, 67634689);
+        next_unit(&mut s);
+        assert_eq!(s, 2647435461);
+    }
+
+    #[test]
+    fn a_vector_is_three_draws_in_order() {
+        let (mut a, mut b) = (1u32, 1u32);
+        let v = next_unit_vec3(&mut a);
+        let draws = [next_unit(&mut b), next_unit(&mut b), next_unit(&mut b)];
+        assert_eq!(v, Vec3::from(draws));
+        assert_eq!(a, b);
     }
 }

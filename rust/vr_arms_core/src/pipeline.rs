@@ -190,3 +190,24 @@ pub fn reference_rig() -> PerSide<ArmBones> {
         reference_arm_bones(Side::Right),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reference_arms_are_mirror_t_poses_with_bones_along_plus_y() {
+        let left = reference_arm_bones(Side::Left);
+        let right = reference_arm_bones(Side::Right);
+        let joints = |b: &ArmBones| [b.parent, b.upper, b.lower, b.hand];
+        let xs = [0.03, 0.17, 0.45, 0.69];
+        for ((l, r), x) in joints(&left).iter().zip(joints(&right)).zip(xs) {
+            assert_eq!(l.position, Vec3::new(x, 1.41, 0.0));
+            assert_eq!(r.position, Vec3::new(-x, 1.41, 0.0));
+            // Each bone's +Y points outward along the arm, toward its child.
+            assert!((l.rotation * Vec3::Y).distance(Vec3::X) < 1e-6);
+            assert!((r.rotation * Vec3::Y).distance(Vec3::NEG_X) < 1e-6);
+        }
+        assert_eq!(reference_rig().get(Side::Right), &right);
+    }
+}
