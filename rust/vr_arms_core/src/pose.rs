@@ -132,4 +132,24 @@ mod rotation_tests {
             Quat::IDENTITY
         );
     }
+
+    #[test]
+    fn shear_and_mirror_are_removed() {
+        // Y sheared toward X, then Z mirrored: the rotation part is still no rotation.
+        let sheared = Mat3::from_cols(Vec3::X * 2.0, Vec3::new(0.7, 1.0, 0.0), Vec3::Z);
+        assert!(rotation_of(sheared, Quat::IDENTITY).angle_between(Quat::IDENTITY) < 1e-5);
+        let mirrored = Mat3::from_cols(Vec3::X, Vec3::Y, Vec3::NEG_Z);
+        assert!(rotation_of(mirrored, Quat::IDENTITY).angle_between(Quat::IDENTITY) < 1e-5);
+    }
+
+    #[test]
+    fn the_rigid_part_of_a_transform() {
+        let q = Quat::from_rotation_y(0.6);
+        let basis = Mat3::from_quat(q) * Mat3::from_diagonal(Vec3::splat(1.25));
+        let p = Pose::from_basis_origin(basis, Vec3::new(1.0, 2.0, 3.0));
+        assert_eq!(p.position, Vec3::new(1.0, 2.0, 3.0));
+        assert!(p.rotation.angle_between(q) < 1e-5);
+        let bad = Pose::from_basis_origin(Mat3::ZERO, Vec3::NAN);
+        assert_eq!(bad, Pose::IDENTITY);
+    }
 }

@@ -230,4 +230,18 @@ mod hostile_tests {
         let tables = "a.".repeat(50_000) + "b = 1\n";
         assert!(ArmProfile::from_toml_str(&tables).is_err());
     }
+
+    #[test]
+    fn errors_say_their_line_when_known() {
+        let e = ProfileError {
+            line: Some(3),
+            message: "unknown field `x`".into(),
+        };
+        assert_eq!(e.to_string(), "line 3: unknown field `x`");
+        let e = ProfileError {
+            line: None,
+            message: "empty".into(),
+        };
+        assert_eq!(e.to_string(), "empty");
+    }
 }
