@@ -161,6 +161,9 @@ mod tests {
     fn huge_input_is_refused() {
         let text = "#".repeat(MAX_PROFILE_BYTES + 1);
         assert!(ArmProfile::from_toml_str(&text).is_err());
+        // Exactly the limit is still read.
+        let text = "#".repeat(MAX_PROFILE_BYTES);
+        assert_eq!(ArmProfile::from_toml_str(&text), Ok(ArmProfile::default()));
     }
 }
 
