@@ -288,3 +288,46 @@ fn garbage_input_is_harmless() {
     assert!(e.iter().all(|e| !matches!(e, RevolverEvent::Fired)));
     assert!(r.draw_t.is_finite());
 }
+
+#[test]
+fn the_draw_direction_is_from_the_holster_to_its_clear_point() {
+    // Holster away from the origin, clear point 0.2 m above it: the draw is +Y.
+    let (anchor, clear) = (Vec3::new(0.2, 1.0, 0.1), Vec3::new(0.2, 1.2, 0.1));
+    let latch = Vec3::new(0.25, 1.0, 0.1);
+    // 0.15 m up, less the 0.03 m dead zone, over 0.24 m: half-way.
+    let t = draw_progress(latch, latch + Vec3::Y * 0.15, anchor, clear, 0.03, 0.24);
+    assert!((t - 0.5).abs() < 1e-5, "{t}");
+    // Sideways pulls do not draw.
+    let t = draw_progress(latch, latch + Vec3::X * 0.15, anchor, clear, 0.03, 0.24);
+    assert_eq!(t, 0.0);
+}
+
+#[test]
+fn ease_in_out_cubic_known_values() {
+    assert_eq!(ease_in_out_cubic(0.0), 0.0);
+    assert_eq!(ease_in_out_cubic(0.25), 0.0625);
+    assert_eq!(ease_in_out_cubic(0.5), 0.5);
+    assert_eq!(ease_in_out_cubic(0.75), 0.9375);
+    assert_eq!(ease_in_out_cubic(1.0), 1.0);
+    assert_eq!(ease_in_out_cubic(2.0), 1.0);
+}
+
+#[test]
+fn settings_are_validated() {
+    let mut s = RevolverSettings {
+        draw_dead_zone_m: f32::NAN,
+        draw_distance_m: 0.0,
+        auto_holster_angle_deg: 400.0,
+        cock_stick_threshold: 0.5,
+        cock_duration_s: -1.0,
+        trigger_threshold: 0.0,
+        grip_threshold: 3.0,
+        ..RevolverSettings::default()
+    };
+    s.validate();
+    let d = RevolverSettings::default();
+    assert_eq!(s.draw_dead_zone_m, d.draw_dead_zone_m);
+    assert_eq!((s.draw_distance_m, s.auto_holster_angle_deg), (0.01, 180.0));
+    assert_eq!((s.cock_stick_threshold, s.cock_duration_s), (0.0, 0.01));
+    assert_eq!((s.trigger_threshold, s.grip_threshold), (0.05, 1.0));
+}
