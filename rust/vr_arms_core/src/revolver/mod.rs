@@ -222,10 +222,9 @@ pub fn cock_pose(t: f32) -> CockPose {
     } else {
         0.0
     };
+    // Between 0.55 and 0.675 the return's eased input is clamped to 0: the gun stays back.
     let gun_back = if t < 0.55 {
         ease_in_out_cubic(t / 0.55)
-    } else if t < 0.675 {
-        1.0
     } else {
         1.0 - ease_in_out_cubic((t - 0.675) / 0.325)
     };

@@ -331,3 +331,56 @@ fn settings_are_validated() {
     assert_eq!((s.cock_stick_threshold, s.cock_duration_s), (0.0, 0.01));
     assert_eq!((s.trigger_threshold, s.grip_threshold), (0.05, 1.0));
 }
+
+#[test]
+fn the_cock_pose_sweeps_back_holds_then_returns() {
+    // Half-way through the sweep and through the return, eased: half-way.
+    assert!((cock_pose(0.275).gun_back - 0.5).abs() < 1e-6);
+    assert!((cock_pose(0.8375).gun_back - 0.5).abs() < 1e-5);
+    // Held back while the hammer turns.
+    let p = cock_pose(0.6);
+    assert_eq!(p.gun_back, 1.0);
+    assert!((p.hammer - 0.4).abs() < 1e-5, "{}", p.hammer);
+}
+
+#[test]
+fn the_cocking_time_runs_over_its_duration() {
+    let mut r = drawn();
+    let mut i = held_input();
+    assert_eq!(r.cock_time(), None);
+    i.stick_y = -0.9;
+    step(&mut r, &i, 0.0);
+    assert_eq!(r.cock_time(), Some(0.0));
+    step(&mut r, &i, 0.15);
+    assert!(
+        (r.cock_time().unwrap() - 0.25).abs() < 1e-6,
+        "{:?}",
+        r.cock_time()
+    );
+    // Steps of negative or unknown length do not move it.
+    for dt in [-1.0, f32::NAN] {
+        step(&mut r, &i, dt);
+        assert!((r.cock_time().unwrap() - 0.25).abs() < 1e-6, "{dt}");
+    }
+    step(&mut r, &i, 0.5);
+    assert_eq!(r.cock_time(), None, "done after 0.6 s");
+}
+
+#[test]
+fn the_trigger_eases_in_and_back_out() {
+    let mut r = drawn();
+    r.settings.trigger_pull_s = 0.125;
+    r.settings.trigger_return_s = 0.25;
+    let mut i = held_input();
+    assert_eq!(r.trigger_pull(), 0.0);
+    i.trigger = 1.0;
+    step(&mut r, &i, 0.0);
+    assert_eq!(r.trigger_pull(), 0.0, "the pull starts at rest");
+    let mut seen = Vec::new();
+    for _ in 0..5 {
+        step(&mut r, &i, 0.0625);
+        seen.push(r.trigger_pull());
+    }
+    // Pull half-way (eased 0.5), fully pulled, then a quarter and half of the return.
+    assert_eq!(seen, [0.5, 1.0, 0.9375, 0.5, 0.0625]);
+}
