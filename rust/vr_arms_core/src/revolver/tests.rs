@@ -384,3 +384,58 @@ fn the_trigger_eases_in_and_back_out() {
     // Pull half-way (eased 0.5), fully pulled, then a quarter and half of the return.
     assert_eq!(seen, [0.5, 1.0, 0.9375, 0.5, 0.0625]);
 }
+
+#[test]
+fn a_dropped_gun_is_picked_up_only_with_the_hand_on_it() {
+    let mut r = drawn();
+    let mut i = held_input();
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    assert_eq!(r.state, RevolverState::Dropped);
+    // A grip press away from the gun picks nothing up.
+    i.grip = 1.0;
+    assert!(step(&mut r, &i, 0.01).is_empty());
+    assert_eq!(r.state, RevolverState::Dropped);
+}
+
+#[test]
+fn letting_go_mid_cock_drops_the_hammer_but_a_cocked_one_stays_cocked() {
+    // Let go while cocking: the hammer falls back.
+    let mut r = drawn();
+    let mut i = held_input();
+    i.stick_y = -1.0;
+    step(&mut r, &i, 0.0);
+    step(&mut r, &i, 0.42); // past the hammer's 0.675 of 0.6 s: cocked, still returning
+    assert!(r.hammer_cocked && r.state == RevolverState::Cocking);
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    assert!(!r.hammer_cocked, "let go mid-cock");
+    // Fully cocked, then let go and picked up: still cocked.
+    let mut r = drawn();
+    cock(&mut r);
+    assert!(r.hammer_cocked && r.state == RevolverState::Held);
+    let mut i = held_input();
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    i.grip = 1.0;
+    i.hand_on_gun = true;
+    assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::PickedUp]);
+    assert!(r.hammer_cocked);
+}
+
+#[test]
+fn the_hammer_cocks_once_when_a_step_ends_on_its_mark() {
+    let mut r = drawn();
+    r.settings.cock_duration_s = 1.0;
+    let mut i = held_input();
+    i.stick_y = -1.0;
+    step(&mut r, &i, 0.0);
+    let mut cocked = 0;
+    for dt in [0.675, 0.1, 0.1] {
+        cocked += step(&mut r, &i, dt)
+            .iter()
+            .filter(|e| **e == RevolverEvent::Cocked)
+            .count();
+    }
+    assert_eq!(cocked, 1);
+}
