@@ -439,3 +439,15 @@ fn the_hammer_cocks_once_when_a_step_ends_on_its_mark() {
     }
     assert_eq!(cocked, 1);
 }
+
+#[test]
+fn a_trigger_resting_on_its_threshold_pulls_once() {
+    let mut r = drawn();
+    let mut i = held_input();
+    i.trigger = r.settings.trigger_threshold;
+    let mut events = Vec::new();
+    for _ in 0..40 {
+        events.extend(step(&mut r, &i, 0.01));
+    }
+    assert_eq!(events, vec![RevolverEvent::TriggerPulled, RevolverEvent::DryFired]);
+}
