@@ -66,3 +66,15 @@ impl<T> PerSide<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sides_have_their_index_name_and_sign() {
+        assert_eq!((Side::Left.index(), Side::Right.index()), (0, 1));
+        assert_eq!((Side::Left.name(), Side::Right.name()), ("left", "right"));
+        assert_eq!((Side::Left.sign(), Side::Right.sign()), (1.0, -1.0));
+    }
+}

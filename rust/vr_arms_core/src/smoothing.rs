@@ -5,13 +5,12 @@
 //! constant, so 72, 90, 120 and 144 Hz converge alike.
 
 /// Blend factor for exponential smoothing at `rate` (1/s) over `dt` (s). Always in `0..=1`;
-/// `dt <= 0` or non-finite gives 0 (no change), a non-finite or huge rate gives 1 (snap).
+/// `dt <= 0` or non-finite gives 0 (no change), as does a rate `<= 0` or NaN; an infinite or huge
+/// rate gives 1 (snap).
 #[inline]
 pub fn exp_alpha(rate: f32, dt: f32) -> f32 {
-    if dt.is_nan() || dt <= 0.0 || !dt.is_finite() {
-        return 0.0;
-    }
-    if rate.is_nan() || rate <= 0.0 {
+    // `!(x > 0)` also refuses NaN.
+    if !(dt.is_finite() && dt > 0.0) || !(rate > 0.0) {
         return 0.0;
     }
     let a = 1.0 - (-rate * dt).exp();
@@ -60,5 +59,26 @@ mod tests {
         assert_eq!(inverse_lerp_clamped(0.25, 0.65, 0.0), 0.0);
         assert_eq!(inverse_lerp_clamped(0.25, 0.65, 1.0), 1.0);
         assert!((inverse_lerp_clamped(0.0, 2.0, 1.0) - 0.5).abs() < 1e-6);
+    }
+
+    #[test]
+    fn alpha_refuses_bad_steps_and_rates_and_snaps_for_infinite_rates() {
+        for dt in [0.0, -0.1, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            assert_eq!(exp_alpha(10.0, dt), 0.0, "dt {dt}");
+        }
+        for rate in [0.0, -5.0, f32::NAN, f32::NEG_INFINITY] {
+            assert_eq!(exp_alpha(rate, 0.01), 0.0, "rate {rate}");
+        }
+        assert_eq!(exp_alpha(f32::INFINITY, 0.01), 1.0);
+        assert!((exp_alpha(10.0, 0.1) - (1.0 - (-1.0f32).exp())).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_degenerate_range_is_a_step_at_its_start() {
+        // A span below 1e-9 is degenerate, even when not exactly zero.
+        assert_eq!(inverse_lerp_clamped(0.0, 1e-10, 5e-11), 1.0);
+        assert_eq!(inverse_lerp_clamped(2.0, 2.0, 2.0), 1.0);
+        assert_eq!(inverse_lerp_clamped(2.0, 2.0, 1.9), 0.0);
+        assert_eq!(inverse_lerp_clamped(2.0, 2.0, 2.1), 1.0);
     }
 }

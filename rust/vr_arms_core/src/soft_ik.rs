@@ -258,4 +258,28 @@ mod tests {
             "a flipped pole at full extension barely moves the elbow"
         );
     }
+
+    #[test]
+    fn settings_are_validated() {
+        let s = SoftIk::new(SoftIkSettings {
+            min_elbow_bend_deg: 90.0,
+            soft_start_ratio: f32::NAN,
+            straight_enter_ratio: 0.9,
+            straight_exit_ratio: 0.95,
+            bend_rate: -1.0,
+            straight_bend_rate: f32::INFINITY,
+            ..SoftIkSettings::default()
+        })
+        .settings;
+        let d = SoftIkSettings::default();
+        assert_eq!(
+            (s.min_elbow_bend_deg, s.soft_start_ratio),
+            (45.0, d.soft_start_ratio)
+        );
+        assert_eq!(s.straight_exit_ratio, 0.9, "exit may not be above enter");
+        assert_eq!(
+            (s.bend_rate, s.straight_bend_rate),
+            (0.0, d.straight_bend_rate)
+        );
+    }
 }

@@ -449,5 +449,47 @@ fn a_trigger_resting_on_its_threshold_pulls_once() {
     for _ in 0..40 {
         events.extend(step(&mut r, &i, 0.01));
     }
-    assert_eq!(events, vec![RevolverEvent::TriggerPulled, RevolverEvent::DryFired]);
+    assert_eq!(
+        events,
+        vec![RevolverEvent::TriggerPulled, RevolverEvent::DryFired]
+    );
+}
+
+#[test]
+fn the_cylinder_opens_only_in_the_hand_with_the_hammer_down_and_once() {
+    let refused = vec![RevolverEvent::Refused(RefusedAction::OpenCylinder)];
+    let mut e = Vec::new();
+    // Holstered.
+    Revolver::default().open_cylinder(&mut e);
+    assert_eq!(e, refused);
+    // Hammer cocked.
+    let mut r = drawn();
+    cock(&mut r);
+    e.clear();
+    r.open_cylinder(&mut e);
+    assert_eq!(e, refused);
+    // Already open.
+    let mut r = drawn();
+    r.open_cylinder(&mut e);
+    e.clear();
+    r.open_cylinder(&mut e);
+    assert_eq!(e, refused);
+    // Nothing spent: nothing ejected, no event.
+    e.clear();
+    assert_eq!(r.eject_spent(&mut e), 0);
+    assert!(e.is_empty());
+}
+
+#[test]
+fn rounds_load_from_the_chamber_under_the_hammer_on() {
+    let mut r = drawn();
+    r.chambers = [Chamber::Empty; 6];
+    r.current = 4;
+    let mut e = Vec::new();
+    r.open_cylinder(&mut e);
+    let order: Vec<Option<usize>> = (0..7).map(|_| r.load_round(&mut e)).collect();
+    assert_eq!(
+        order,
+        [Some(4), Some(5), Some(0), Some(1), Some(2), Some(3), None]
+    );
 }
