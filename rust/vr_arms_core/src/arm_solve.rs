@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn a_bent_rest_pose_gives_its_own_hinge() {
         // Forearm bent 45 degrees forward and down: the hinge is the bend's, not `upper x forward`.
-        let bones = left_arm_with_forearm(Vec3::new(0.7071, -0.5, 0.5));
+        let bones = left_arm_with_forearm(Vec3::new(std::f32::consts::FRAC_1_SQRT_2, -0.5, 0.5));
         let expected = Vec3::new(0.0, -1.0, -1.0).normalize();
         assert!(
             hinge_of(&bones).distance(expected) < 1e-4,
@@ -280,8 +280,16 @@ mod tests {
     #[test]
     fn a_rest_bend_backward_or_straight_up_is_not_trusted() {
         for lower_dir in [
-            Vec3::new(0.7071, 0.0, -0.7071),
-            Vec3::new(0.7071, 0.7071, 0.0),
+            Vec3::new(
+                std::f32::consts::FRAC_1_SQRT_2,
+                0.0,
+                -std::f32::consts::FRAC_1_SQRT_2,
+            ),
+            Vec3::new(
+                std::f32::consts::FRAC_1_SQRT_2,
+                std::f32::consts::FRAC_1_SQRT_2,
+                0.0,
+            ),
         ] {
             let bones = left_arm_with_forearm(lower_dir);
             assert!(

@@ -9,8 +9,7 @@
 /// rate gives 1 (snap).
 #[inline]
 pub fn exp_alpha(rate: f32, dt: f32) -> f32 {
-    // `!(x > 0)` also refuses NaN.
-    if !(dt.is_finite() && dt > 0.0) || !(rate > 0.0) {
+    if !dt.is_finite() || dt <= 0.0 || rate.is_nan() || rate <= 0.0 {
         return 0.0;
     }
     let a = 1.0 - (-rate * dt).exp();
