@@ -282,4 +282,40 @@ mod tests {
             (0.0, d.straight_bend_rate)
         );
     }
+
+    #[test]
+    fn the_pole_is_kept_perpendicular_to_the_arm_as_the_arm_turns() {
+        let mut ik = SoftIk::default();
+        let bones = (0.28, 0.24);
+        // A pole with a component along the arm: only its perpendicular part counts.
+        let out = ik.update(
+            Vec3::ZERO,
+            Vec3::new(0.3, 0.0, 0.3),
+            Vec3::new(0.5, -1.0, 0.5),
+            bones,
+            0.01,
+        );
+        assert!(out.pole.distance(Vec3::NEG_Y) < 1e-5, "{}", out.pole);
+        // The arm turns; the smoothed pole (from the old one, re-projected) stays perpendicular.
+        let axis = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let out = ik.update(Vec3::ZERO, axis * 0.3, Vec3::NEG_Z, bones, 0.01);
+        assert!(out.pole.dot(axis).abs() < 1e-5, "{}", out.pole);
+        assert!(
+            out.pole.distance(Vec3::NEG_Z) > 0.1,
+            "smoothed, not snapped"
+        );
+    }
+
+    #[test]
+    fn switched_off_the_pole_is_not_smoothed() {
+        let mut ik = SoftIk::new(SoftIkSettings {
+            enabled: false,
+            ..SoftIkSettings::default()
+        });
+        let bones = (0.28, 0.24);
+        let target = Vec3::new(0.3, 0.0, 0.0);
+        ik.update(Vec3::ZERO, target, Vec3::NEG_Y, bones, 0.01);
+        let out = ik.update(Vec3::ZERO, target, Vec3::NEG_Z, bones, 0.01);
+        assert_eq!(out.pole, Vec3::NEG_Z);
+    }
 }
