@@ -318,4 +318,33 @@ mod tests {
         let out = ik.update(Vec3::ZERO, target, Vec3::NEG_Z, bones, 0.01);
         assert_eq!(out.pole, Vec3::NEG_Z);
     }
+
+    #[test]
+    fn without_a_pole_the_last_one_is_re_projected_onto_the_turned_arm() {
+        let mut ik = SoftIk::default();
+        let bones = (0.28, 0.24);
+        ik.update(
+            Vec3::ZERO,
+            Vec3::new(0.3, 0.0, 0.0),
+            Vec3::NEG_Y,
+            bones,
+            0.01,
+        );
+        let axis = Vec3::new(1.0, -1.0, 0.0).normalize();
+        let out = ik.update(Vec3::ZERO, axis * 0.3, Vec3::ZERO, bones, 0.01);
+        let want = Vec3::new(-1.0, -1.0, 0.0).normalize();
+        assert!(out.pole.distance(want) < 1e-5, "{}", out.pole);
+    }
+
+    #[test]
+    fn the_reach_eases_exponentially_past_its_start() {
+        // One zone past the start: start + zone x (1 - 1/e).
+        let r = ease_reach(0.6, 0.5, 0.6);
+        assert!(
+            (r - (0.5 + 0.1 * (1.0 - (-1.0f32).exp()))).abs() < 1e-6,
+            "{r}"
+        );
+        assert_eq!(ease_reach(0.4, 0.5, 0.6), 0.4);
+        assert_eq!(ease_reach(0.7, 0.5, 0.5), 0.5, "no zone: the wall");
+    }
 }
