@@ -37,7 +37,8 @@ impl CriticalSpring {
         let mut velocity = (self.velocity - omega * temp) * decay;
         let mut next = goal + (x + temp) * decay;
         let limit = max_speed.abs() * dt;
-        if max_speed.is_finite() && (next - self.value).abs() > limit {
+        // An infinite or NaN `max_speed` gives a limit no step exceeds: no clamp.
+        if (next - self.value).abs() > limit {
             next = self.value + (next - self.value).clamp(-limit, limit);
             velocity = velocity.clamp(-max_speed.abs(), max_speed.abs());
         }
@@ -94,5 +95,30 @@ mod tests {
         assert_eq!(s, before);
         s.step(1.0, 10.0, 1.0, -1.0);
         assert_eq!(s, before);
+    }
+
+    #[test]
+    fn the_speed_limit_holds_each_way() {
+        let omega = omega_for_90_percent(0.2);
+        let mut s = CriticalSpring::new(0.0);
+        assert!((s.step(10.0, omega, 1.0, 0.125) - 0.125).abs() < 1e-6);
+        assert!(s.velocity <= 1.0 + 1e-6);
+        let mut s = CriticalSpring::new(5.0);
+        assert!(
+            (s.step(-10.0, omega, 2.0, 0.125) - 4.75).abs() < 1e-6,
+            "{}",
+            s.value
+        );
+        assert!(
+            s.velocity >= -2.0 - 1e-6 && s.velocity < -1.0,
+            "{}",
+            s.velocity
+        );
+        // A NaN limit limits nothing.
+        let mut free = CriticalSpring::new(5.0);
+        let mut nan = CriticalSpring::new(5.0);
+        free.step(-10.0, omega, f32::INFINITY, 0.125);
+        nan.step(-10.0, omega, f32::NAN, 0.125);
+        assert_eq!(free, nan);
     }
 }

@@ -126,3 +126,62 @@ pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
     }
     report
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_visits_what_it_promises() {
+        let shoulder = Vec3::new(-0.17, 1.41, 0.0);
+        let arm = 0.52;
+        let at = |t: f32| sweep_controller(t).position;
+        let (rest, end) = (at(0.0), at(SWEEP_SECONDS));
+        assert_eq!(rest, end, "starts and ends at rest");
+        assert!(rest.x < -0.2 && rest.y < 1.0, "at the right side: {rest}");
+        assert!(
+            at(1.0).z > 0.3 && at(1.0).distance(shoulder) < arm,
+            "forward, bent"
+        );
+        assert!(
+            at(2.0).z > 0.7 && at(2.0).distance(shoulder) > arm,
+            "forward, out of reach"
+        );
+        assert!(
+            at(3.0).z > 0.3 && at(3.0).distance(shoulder) < arm,
+            "back in reach"
+        );
+        assert!(
+            at(4.0).y > shoulder.y + arm && at(4.0).x < 0.0,
+            "overhead, out of reach"
+        );
+        assert!(
+            at(5.0).y > shoulder.y && at(5.0).y < at(4.0).y,
+            "down from overhead"
+        );
+        assert!(at(6.0).x > 0.2 && at(6.0).z > 0.0, "across the chest");
+        assert!(at(7.0).z < -0.2 && at(7.0).x < -0.3, "behind the back");
+        assert!(at(8.0).z > 0.3 && at(8.0).x < 0.0, "in front again");
+        assert!(
+            at(8.15).x > 0.0 && at(8.3).x < -0.4,
+            "a fast flick across and back"
+        );
+        // Between keys an ease: half-way at half time, slower near the keys.
+        let mid = at(0.5);
+        assert!(mid.distance(rest.lerp(at(1.0), 0.5)) < 1e-6, "{mid}");
+        let early = at(0.25);
+        assert!(
+            early.distance(rest.lerp(at(1.0), 0.156_25)) < 1e-6,
+            "{early}"
+        );
+        // The controller's forward (-Z) points from the shoulder to it.
+        for t in [0.0, 2.0, 4.0, 7.0] {
+            let p = sweep_controller(t);
+            let forward = p.rotation * Vec3::NEG_Z;
+            assert!(
+                forward.distance((p.position - shoulder).normalize()) < 1e-5,
+                "{t}"
+            );
+        }
+    }
+}
