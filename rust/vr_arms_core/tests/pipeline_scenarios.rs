@@ -64,6 +64,22 @@ fn sweep_has_no_flips_and_no_straight_frames() {
     assert_eq!(report.flips, 0, "{report:?}");
     assert_eq!(report.straight_frames, 0, "{report:?}");
     assert!(report.max_swivel_step_deg < 20.0, "{report:?}");
+    // Every frame of the 9 s at 90 Hz, both ends included; the bend kept is the soft IK's.
+    assert_eq!(report.frames, 811);
+    assert!(
+        report.min_bend_deg > 4.0 && report.min_bend_deg < 30.0,
+        "{report:?}"
+    );
+}
+
+#[test]
+fn the_sweep_report_sees_a_plain_solve_lock_straight() {
+    // Soft IK off: the out-of-reach parts of the sweep lock the elbow straight.
+    let mut profile = ArmProfile::default();
+    profile.soft_ik.enabled = false;
+    let report = run_sweep(&profile, 90.0);
+    assert!(report.straight_frames > 20, "{report:?}");
+    assert!(report.min_bend_deg < 1.0, "{report:?}");
 }
 
 #[test]
