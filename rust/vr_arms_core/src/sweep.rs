@@ -78,7 +78,7 @@ pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
         min_bend_deg: 180.0,
         ..Default::default()
     };
-    let mut last_bend_dir: Option<Vec3> = None;
+    let mut observer = SweepObserver::default();
     for f in 0..=frames {
         let t = f as f32 * dt;
         let input = PipelineInput {
@@ -90,16 +90,32 @@ pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
             bones: rig,
         };
         let out = pipeline.update(&input, dt);
-        let Some(arm) = out.get(Side::Right) else {
-            continue;
-        };
+        if let Some(arm) = out.get(Side::Right) {
+            observer.observe(
+                &mut report,
+                rig.right.upper.position,
+                arm.solve.lower.position,
+                arm.solve.hand.position,
+            );
+        }
+    }
+    report
+}
+
+/// Adds frames to a [`SweepReport`]: the bend, and the swivel step between consecutive frames
+/// in which the arm is clearly bent.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SweepObserver {
+    last_bend_dir: Option<Vec3>,
+}
+
+impl SweepObserver {
+    /// One frame's shoulder, elbow and wrist.
+    pub fn observe(&mut self, report: &mut SweepReport, shoulder: Vec3, elbow: Vec3, wrist: Vec3) {
         report.frames += 1;
-        let shoulder = rig.right.upper.position;
-        let elbow = arm.solve.lower.position;
-        let wrist = arm.solve.hand.position;
         if !(elbow.is_finite() && wrist.is_finite()) {
             report.non_finite_frames += 1;
-            continue;
+            return;
         }
         let upper = (elbow - shoulder).normalize();
         let lower = (wrist - elbow).normalize();
@@ -112,19 +128,18 @@ pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
         let off = (elbow - shoulder) - axis * (elbow - shoulder).dot(axis);
         if off.length() > BENT_OFFSET_M {
             let dir = off.normalize();
-            if let Some(prev) = last_bend_dir {
+            if let Some(prev) = self.last_bend_dir {
                 let step = prev.dot(dir).clamp(-1.0, 1.0).acos().to_degrees();
                 report.max_swivel_step_deg = report.max_swivel_step_deg.max(step);
                 if step > FLIP_THRESHOLD_DEG {
                     report.flips += 1;
                 }
             }
-            last_bend_dir = Some(dir);
+            self.last_bend_dir = Some(dir);
         } else {
-            last_bend_dir = None;
+            self.last_bend_dir = None;
         }
     }
-    report
 }
 
 #[cfg(test)]
@@ -183,5 +198,56 @@ mod tests {
                 "{t}"
             );
         }
+    }
+
+    /// Shoulder at the origin, wrist 0.4 m along +X, the elbow `off` metres off the line in
+    /// direction `dir` (perpendicular to X), half-way along.
+    fn frame(obs: &mut SweepObserver, r: &mut SweepReport, off: f32, dir: Vec3) {
+        obs.observe(
+            r,
+            Vec3::ZERO,
+            Vec3::new(0.2, 0.0, 0.0) + dir * off,
+            Vec3::new(0.4, 0.0, 0.0),
+        );
+    }
+
+    fn fresh() -> SweepReport {
+        SweepReport {
+            min_bend_deg: 180.0,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_observer_measures_the_bend_and_counts_straight_frames() {
+        let (mut obs, mut r) = (SweepObserver::default(), fresh());
+        // Elbow 0.2 m off the line at mid-length: upper and forearm at 45 degrees each way.
+        frame(&mut obs, &mut r, 0.2, Vec3::NEG_Y);
+        assert!((r.min_bend_deg - 90.0).abs() < 1e-3, "{r:?}");
+        assert_eq!(r.straight_frames, 0);
+        frame(&mut obs, &mut r, 0.0, Vec3::NEG_Y);
+        assert_eq!((r.frames, r.straight_frames), (2, 1));
+        assert!(r.min_bend_deg < 1e-3);
+        obs.observe(&mut r, Vec3::ZERO, Vec3::NAN, Vec3::X);
+        assert_eq!((r.frames, r.non_finite_frames), (3, 1));
+    }
+
+    #[test]
+    fn the_observer_counts_swivel_jumps_of_a_bent_arm_as_flips() {
+        let (mut obs, mut r) = (SweepObserver::default(), fresh());
+        frame(&mut obs, &mut r, 0.1, Vec3::NEG_Y);
+        // 30 degrees of swivel: a step, not a flip.
+        let d30 = Vec3::new(0.0, -(30f32.to_radians().cos()), 30f32.to_radians().sin());
+        frame(&mut obs, &mut r, 0.1, d30);
+        assert!((r.max_swivel_step_deg - 30.0).abs() < 1e-2, "{r:?}");
+        assert_eq!(r.flips, 0);
+        // From there straight up: 150 degrees in one frame, a flip.
+        frame(&mut obs, &mut r, 0.1, Vec3::Y);
+        assert_eq!(r.flips, 1);
+        assert!((r.max_swivel_step_deg - 150.0).abs() < 1e-2, "{r:?}");
+        // Through a nearly straight frame (2 cm off the line) the swivel is not compared.
+        frame(&mut obs, &mut r, 0.02, Vec3::Y);
+        frame(&mut obs, &mut r, 0.1, Vec3::NEG_Y);
+        assert_eq!(r.flips, 1);
     }
 }
