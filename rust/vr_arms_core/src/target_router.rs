@@ -180,4 +180,38 @@ mod tests {
         assert_eq!(out.position, Vec3::ZERO);
         assert_eq!(r.weight, 0.0);
     }
+
+    #[test]
+    fn bad_steps_do_not_move_the_weight_and_settings_are_validated() {
+        let mut r = TargetRouter::default();
+        r.set_override();
+        let a = Pose::from_position(Vec3::ZERO);
+        let b = Pose::from_position(Vec3::X);
+        r.update(&a, Some(&b), 0.05);
+        let w = r.weight;
+        assert!(w > 0.3 && w < 0.5, "{w}");
+        for dt in [-1.0, f32::NAN, f32::INFINITY] {
+            r.update(&a, Some(&b), dt);
+            assert_eq!(r.weight, w, "{dt}");
+        }
+        for (speed, want) in [(-3.0, 0.0), (f32::NAN, 8.0), (1e9, 10_000.0)] {
+            let r = TargetRouter::new(TargetRouterSettings { blend_speed: speed });
+            assert_eq!(r.settings.blend_speed, want);
+        }
+    }
+
+    #[test]
+    fn with_no_weight_the_default_target_passes_bit_for_bit() {
+        let mut r = TargetRouter::default();
+        let a = Pose::new(
+            Vec3::new(0.31, 1.17, -0.43),
+            glam::Quat::from_euler(glam::EulerRot::YXZ, 0.7, -0.3, 0.2),
+        );
+        let b = Pose::new(
+            Vec3::new(-0.2, 0.9, 0.1),
+            glam::Quat::from_euler(glam::EulerRot::YXZ, -1.1, 0.4, 0.9),
+        );
+        let (out, _) = r.update(&a, Some(&b), 1.0 / 90.0);
+        assert_eq!(out, a);
+    }
 }

@@ -282,4 +282,38 @@ mod tests {
         assert!((hung * Vec3::Y).distance(Vec3::NEG_Y) < 1e-5);
         assert_eq!(hanging_rotation(held, Vec3::ZERO, Vec3::NEG_Y), held);
     }
+
+    #[test]
+    fn settings_are_sanitized() {
+        let s = TrackingLossSettings {
+            ease_to_rest_s: -1.0,
+            regain_blend_s: f32::NAN,
+        }
+        .sanitized();
+        assert_eq!(s, TrackingLossSettings::default());
+        let s = TrackingLossSettings {
+            ease_to_rest_s: 0.0,
+            regain_blend_s: 60.0,
+        }
+        .sanitized();
+        assert_eq!((s.ease_to_rest_s, s.regain_blend_s), (0.0, 10.0));
+    }
+
+    #[test]
+    fn the_last_pose_given_out_is_kept_and_bad_steps_do_not_advance() {
+        let s = TrackingLossSettings::default();
+        let mut t = TrackingLoss::default();
+        assert_eq!(t.last(), None);
+        let rest = Pose::new(Vec3::new(0.2, 0.8, 0.0), Quat::IDENTITY);
+        let (out, _) = t.update(Some(pose(0.5)), &rest, 0.01, &s);
+        assert_eq!(t.last(), Some(out));
+        t.update(None, &rest, 0.01, &s);
+        t.update(None, &rest, 0.3, &s);
+        let before = t.last().unwrap();
+        // Negative or unknown steps: the ease toward rest does not move.
+        for dt in [-1.0, f32::NAN] {
+            let (out, _) = t.update(None, &rest, dt, &s);
+            assert_eq!(out, before, "{dt}");
+        }
+    }
 }

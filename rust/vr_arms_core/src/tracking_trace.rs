@@ -284,4 +284,23 @@ mod tests {
         backwards.push('\n');
         assert_eq!(TrackingTrace::parse_csv(&backwards).unwrap_err().line, 3);
     }
+
+    #[test]
+    fn comments_and_blank_lines_are_skipped_and_errors_say_their_line() {
+        let trace = TrackingTrace {
+            frames: vec![frame(0.0, 0.0), frame(1.0, 0.4)],
+        };
+        let csv = trace.to_csv();
+        let mut lines: Vec<&str> = csv.lines().collect();
+        lines.insert(1, "# a comment");
+        lines.insert(2, "   ");
+        lines.insert(0, "# recorded by hand");
+        let read = TrackingTrace::parse_csv(&lines.join("\n")).unwrap();
+        assert_eq!(read, TrackingTrace::parse_csv(&csv).unwrap());
+        let e = TraceError {
+            line: 7,
+            message: "non-finite value".into(),
+        };
+        assert_eq!(e.to_string(), "line 7: non-finite value");
+    }
 }
