@@ -296,11 +296,72 @@ mod tests {
         lines.insert(2, "   ");
         lines.insert(0, "# recorded by hand");
         let read = TrackingTrace::parse_csv(&lines.join("\n")).unwrap();
+        // Too few values is an error; extra values after the last column are ignored.
+        let short = format!("{}\n0.1,1,2,3,4\n", COLUMNS.join(","));
+        let e = TrackingTrace::parse_csv(&short).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (2, "5 values, expected 30"));
+        let long = csv.replace('\n', ",9\n").replacen(",9\n", "\n", 1);
+        assert_eq!(TrackingTrace::parse_csv(&long).unwrap(), read);
         assert_eq!(read, TrackingTrace::parse_csv(&csv).unwrap());
         let e = TraceError {
             line: 7,
             message: "non-finite value".into(),
         };
         assert_eq!(e.to_string(), "line 7: non-finite value");
+    }
+
+    #[test]
+    fn every_column_lands_in_its_field() {
+        // Distinct values in all 30 columns; unit quaternions so nothing is renormalised.
+        let q = |a: f32, b: f32, c: f32| {
+            let w = (1.0 - a * a - b * b - c * c).sqrt();
+            [a, b, c, w]
+        };
+        let (hq, lq, rq) = (q(0.1, 0.2, 0.3), q(0.15, 0.25, 0.35), q(0.05, 0.45, 0.1));
+        let mut v = vec![0.5, 1.0, 1.6, 2.0];
+        v.extend(hq);
+        v.extend([3.0, 4.0, 5.0]);
+        v.extend(lq);
+        v.extend([6.0, 7.0, 8.0]);
+        v.extend(rq);
+        v.extend([0.11, 0.12, 0.13, 0.14, 0.21, 0.22, 0.23, 0.24]);
+        let line: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        let text = format!("{}\n{}\n", COLUMNS.join(","), line.join(","));
+        let f = TrackingTrace::parse_csv(&text).unwrap().frames[0];
+        assert_eq!(f.time, 0.5);
+        let quat = |a: [f32; 4]| Quat::from_xyzw(a[0], a[1], a[2], a[3]);
+        let close = |p: Pose, pos: Vec3, rot: [f32; 4]| {
+            p.position == pos && p.rotation.angle_between(quat(rot)) < 1e-5
+        };
+        assert!(close(f.head, Vec3::new(1.0, 1.6, 2.0), hq), "{:?}", f.head);
+        assert!(close(f.left, Vec3::new(3.0, 4.0, 5.0), lq), "{:?}", f.left);
+        assert!(
+            close(f.right, Vec3::new(6.0, 7.0, 8.0), rq),
+            "{:?}",
+            f.right
+        );
+        let inputs = |i: ControllerInputs| (i.grip, i.trigger, i.stick.x, i.stick.y);
+        assert_eq!(inputs(f.left_inputs), (0.11, 0.12, 0.13, 0.14));
+        assert_eq!(inputs(f.right_inputs), (0.21, 0.22, 0.23, 0.24));
+    }
+
+    #[test]
+    fn frames_at_the_same_time_are_allowed_and_sampling_spans_any_gap() {
+        let trace = TrackingTrace {
+            frames: vec![frame(1.0, 0.0), frame(3.0, 0.4), frame(3.0, 0.8)],
+        };
+        let read = TrackingTrace::parse_csv(&trace.to_csv()).unwrap();
+        assert_eq!(read.frames.len(), 3);
+        assert_eq!(read.duration(), 3.0);
+        assert_eq!(TrackingTrace::default().duration(), 0.0);
+        // Half-way through a 2 s gap that starts at 1 s.
+        let mid = read.sample(2.0).unwrap();
+        assert!(
+            (mid.left.position.x - 0.2).abs() < 1e-6,
+            "{}",
+            mid.left.position
+        );
+        let quarter = read.sample(1.5).unwrap();
+        assert!((quarter.left.position.x - 0.1).abs() < 1e-6);
     }
 }
