@@ -249,6 +249,32 @@ mod tests {
     }
 
     #[test]
+    fn a_target_at_the_shoulder_keeps_the_heading_of_the_current_wrist() {
+        // A bent arm off the origin: shoulder (1, 1, 0), wrist up and forward of it.
+        let pose = ArmPose {
+            shoulder: Vec3::new(1.0, 1.0, 0.0),
+            elbow: Vec3::new(1.28, 1.0, 0.0),
+            wrist: Vec3::new(1.28, 1.1, 0.2),
+            hinge: Vec3::NEG_Y,
+        };
+        let goal = TwoBoneGoal {
+            target: pose.shoulder,
+            pole: Vec3::NEG_Y,
+        };
+        let s = solve_two_bone(&pose, &goal);
+        let heading = (pose.wrist - pose.shoulder).normalize();
+        let got = s.wrist - pose.shoulder;
+        assert!(got.normalize().distance(heading) < 1e-5, "{got}");
+        // As close as the bones allow: |0.28 - 0.2236|.
+        let lower = (pose.wrist - pose.elbow).length();
+        assert!(
+            (got.length() - (0.28 - lower)).abs() < 1e-5,
+            "{}",
+            got.length()
+        );
+    }
+
+    #[test]
     fn pole_along_the_arm_keeps_a_bend() {
         let pose = t_pose();
         let target = Vec3::new(0.0, 0.0, 0.4);
