@@ -275,6 +275,79 @@ mod tests {
     }
 
     #[test]
+    fn a_pole_along_the_target_keeps_the_current_bend() {
+        // Shoulder off the origin, elbow bent toward +Z; the given hinge (-Y) would bend the
+        // other way (-Z): the current bend wins.
+        let pose = ArmPose {
+            shoulder: Vec3::new(1.0, 1.0, 0.0),
+            elbow: Vec3::new(1.2, 1.0, 0.19),
+            wrist: Vec3::new(1.44, 1.0, 0.19),
+            hinge: Vec3::NEG_Y,
+        };
+        let goal = TwoBoneGoal {
+            target: Vec3::new(1.4, 1.0, 0.0),
+            pole: Vec3::X,
+        };
+        let s = solve_two_bone(&pose, &goal);
+        assert!(
+            s.bend_direction.distance(Vec3::Z) < 1e-5,
+            "{}",
+            s.bend_direction
+        );
+    }
+
+    #[test]
+    fn reach_ends_are_inclusive() {
+        let pose = t_pose();
+        for d in [0.52, 0.04] {
+            let goal = TwoBoneGoal {
+                target: Vec3::new(d, 0.0, 0.0),
+                pole: Vec3::Z,
+            };
+            assert!(solve_two_bone(&pose, &goal).reached, "{d}");
+        }
+        let far = TwoBoneGoal {
+            target: Vec3::new(0.53, 0.0, 0.0),
+            pole: Vec3::Z,
+        };
+        assert!(!solve_two_bone(&pose, &far).reached);
+        // An unknown reach is the target's own distance.
+        let goal = TwoBoneGoal {
+            target: Vec3::new(0.2, -0.1, 0.3),
+            pole: Vec3::new(0.0, -1.0, -0.5),
+        };
+        let plain = solve_two_bone(&pose, &goal);
+        assert_eq!(
+            solve_two_bone_with_reach(&pose, &goal, Some(f32::NAN)),
+            plain
+        );
+    }
+
+    #[test]
+    fn the_upper_delta_carries_the_old_hinge_onto_the_new() {
+        let goal = TwoBoneGoal {
+            target: Vec3::new(0.2, -0.1, 0.3),
+            pole: Vec3::new(0.0, -1.0, -0.5),
+        };
+        // A hinge with a part along the arm: only its perpendicular part (-Y) is the hinge.
+        let mut pose = t_pose();
+        pose.hinge = Vec3::new(0.4, -1.0, 0.0);
+        let s = solve_two_bone(&pose, &goal);
+        assert!((s.upper_delta * Vec3::NEG_Y).distance(s.hinge) < 1e-5);
+        // No hinge given: the bend of the current pose is the hinge.
+        let mut pose = t_pose();
+        pose.wrist = Vec3::new(0.28, 0.2, 0.1);
+        pose.hinge = Vec3::ZERO;
+        let s = solve_two_bone(&pose, &goal);
+        let old = Vec3::X.cross(Vec3::new(0.0, 0.2, 0.1)).normalize(); // upper x lower
+        assert!(
+            (s.upper_delta * old).distance(s.hinge) < 1e-5,
+            "{}",
+            s.upper_delta * old
+        );
+    }
+
+    #[test]
     fn pole_along_the_arm_keeps_a_bend() {
         let pose = t_pose();
         let target = Vec3::new(0.0, 0.0, 0.4);
