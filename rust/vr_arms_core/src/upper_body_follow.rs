@@ -195,4 +195,18 @@ mod tests {
         );
         assert!(out[0].unwrap().is_finite() && out[1].is_none() && out[2].unwrap().is_finite());
     }
+
+    #[test]
+    fn settings_are_validated() {
+        let s = UpperBodyFollow::new(UpperBodyFollowSettings {
+            yaw_weights: [2.0, f32::NAN, -1.0],
+            pitch_weights: [0.5, 0.5, f32::INFINITY],
+            max_yaw_deg: 400.0,
+            max_pitch_deg: -5.0,
+        })
+        .settings;
+        assert_eq!(s.yaw_weights, [1.0, 0.3, 0.0]);
+        assert_eq!(s.pitch_weights, [0.5, 0.5, 0.55]);
+        assert_eq!((s.max_yaw_deg, s.max_pitch_deg), (180.0, 0.0));
+    }
 }
