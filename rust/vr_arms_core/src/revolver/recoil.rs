@@ -85,3 +85,97 @@ impl RecoilLayer {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kick_adds_the_layer_kick_scaled_by_its_jitter() {
+        let mut layer = RecoilLayer::default();
+        // Jitter 0.2 of (0.5, -1, 0): the kick x (1.05, 0.8, 1) per axis.
+        layer.kick(Vec3::new(0.5, -1.0, 0.0));
+        assert!(
+            layer.position.distance(Vec3::new(0.0, 0.008, 0.03)) < 1e-7,
+            "{}",
+            layer.position
+        );
+        let want = Vec3::new(8.0 * 1.1, 0.0, 0.0)
+            .to_array()
+            .map(f32::to_radians);
+        assert!(
+            layer.rotation.distance(Vec3::from_array(want)) < 1e-6,
+            "{}",
+            layer.rotation
+        );
+        // Jitter outside -1..1 is clamped: at most 20 % either way; a NaN in it means none.
+        let mut layer = RecoilLayer::default();
+        layer.kick(Vec3::new(0.0, 5.0, -3.0));
+        assert!(
+            layer.position.distance(Vec3::new(0.0, 0.012, 0.024)) < 1e-7,
+            "{}",
+            layer.position
+        );
+        let mut layer = RecoilLayer::default();
+        layer.kick(Vec3::new(f32::NAN, 5.0, -3.0));
+        assert!(
+            layer.position.distance(Vec3::new(0.0, 0.01, 0.03)) < 1e-7,
+            "{}",
+            layer.position
+        );
+    }
+
+    #[test]
+    fn kicks_accumulate_up_to_their_limits() {
+        let mut layer = RecoilLayer::default();
+        layer.kick(Vec3::ZERO);
+        layer.kick(Vec3::ZERO);
+        assert!(layer.position.distance(Vec3::new(0.0, 0.02, 0.06)) < 1e-7);
+        assert!((layer.rotation.x - 16f32.to_radians()).abs() < 1e-6);
+        for _ in 0..10 {
+            layer.kick(Vec3::ZERO);
+        }
+        assert!(
+            (layer.position.length() - 0.1).abs() < 1e-6,
+            "{}",
+            layer.position
+        );
+        assert!((layer.rotation.x - 30f32.to_radians()).abs() < 1e-6);
+        // Kicks the other way stop at the negative limit.
+        let mut back = RecoilLayer::new(RecoilLayerSettings {
+            rotation_kick_deg: [-12.0, 0.0, 0.0],
+            ..Default::default()
+        });
+        for _ in 0..5 {
+            back.kick(Vec3::ZERO);
+        }
+        assert!((back.rotation.x + 30f32.to_radians()).abs() < 1e-6);
+    }
+
+    #[test]
+    fn recovery_is_exponential_and_ends_exactly_when_both_parts_are_back() {
+        let mut layer = RecoilLayer::default();
+        layer.kick(Vec3::ZERO);
+        let before = layer.position;
+        assert!(layer.update(0.05));
+        // exp(-12 x 0.05) of the offset is left.
+        let left = (-0.6f32).exp();
+        assert!(
+            layer.position.distance(before * left) < 1e-7,
+            "{}",
+            layer.position
+        );
+        // Position back but rotation still out: still recovering.
+        layer.position = Vec3::ZERO;
+        assert!(layer.update(0.001));
+        let mut frames = 0;
+        while layer.update(1.0 / 90.0) {
+            frames += 1;
+            assert!(frames < 1000);
+        }
+        assert_eq!((layer.position, layer.rotation), (Vec3::ZERO, Vec3::ZERO));
+        // Rotation back but position still out: still recovering.
+        layer.position = Vec3::new(0.0, 0.0, 0.01);
+        assert!(layer.update(0.001));
+    }
+}
