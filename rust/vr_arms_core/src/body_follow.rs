@@ -488,6 +488,23 @@ mod tests {
     }
 
     #[test]
+    fn one_lost_hand_gives_the_hands_no_say() {
+        let body = BodyFollow::default();
+        for (l, r) in [
+            (Vec3::NAN, Vec3::new(0.02, 1.05, 0.30)),
+            (Vec3::new(0.22, 1.05, 0.36), Vec3::INFINITY),
+        ] {
+            let input = BodyFollowInput {
+                head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
+                left_hand: Some(l),
+                right_hand: Some(r),
+                floor_y: 0.0,
+            };
+            assert_eq!(body.hands_yaw(&input, 0.1, 0.2), (0.1, 0.0));
+        }
+    }
+
+    #[test]
     fn a_head_without_a_position_stands_at_the_fallback() {
         let hands = (Vec3::new(0.22, 1.05, 0.36), Vec3::new(0.02, 1.05, 0.30));
         let at = |position: Vec3| {
