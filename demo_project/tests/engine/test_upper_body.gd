@@ -57,6 +57,25 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 	check(clavicle.angle_to(rest) < 0.01, "clavicle at rest for a near hand")
 
 
+
+func test_an_overhead_reach_lifts_the_shoulder() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var cf := ClavicleFollow.new()
+	cf.rig = p.rig
+	s.add_child(cf)
+	s.move_child(cf, 0)  # before the arm solve
+	await frames(2)
+	await s.skeleton_updated
+	var rest_shoulder := bone_global_position(s, "LeftUpperArm")
+	# Straight up and out of reach: the clavicle lifts the shoulder joint toward the hand.
+	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.2, 2.1, 0.05)))
+	await frames(3)
+	await s.skeleton_updated
+	var lifted := bone_global_position(s, "LeftUpperArm")
+	check(lifted.y > rest_shoulder.y + 0.02, "shoulder lifted %.3f m" % (lifted.y - rest_shoulder.y))
+
+
 ## The left controller rolled 90 degrees about the solved forearm from the hand's neutral
 ## orientation at `target` (found first with the wrist rotation off); returns the rolled basis.
 func _roll_left_hand(p: Dictionary, target: Vector3) -> Basis:
