@@ -338,7 +338,7 @@ mod tests {
     #[test]
     fn without_hand_rotation_the_hand_keeps_its_pose_on_the_forearm() {
         let mut bones = left_t_pose();
-        // A hand turned 30 degrees about its bone relative to the forearm.
+        // A hand turned 0.5 rad about its bone relative to the forearm.
         bones.hand.rotation = bones.lower.rotation * Quat::from_rotation_y(0.5);
         let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
         let goal = ArmGoal {

@@ -397,30 +397,27 @@ mod tests {
     #[test]
     fn jitter_scales_with_the_kick_and_draws_from_the_generator() {
         let mut stage = ControllerTargets::default();
-        let mut rng = stage.rng;
         let kick = Vec3::new(0.0, 0.0, 0.04);
         stage.add_recoil(Side::Left, kick, Vec3::new(6.0, 0.0, 0.0));
-        // Position jitter: three draws x |kick| x 0.25; rotation jitter: three draws x 2 degrees.
-        let jp = crate::jitter::next_unit_vec3(&mut rng) * 0.04 * 0.25;
-        let jr = crate::jitter::next_unit_vec3(&mut rng) * 2.0;
+        // Known answer for the stage's fixed seed: its first six draws are -0.36681, 0.75141,
+        // -0.03340 (position, times |kick| x 0.25) and -0.98817, 0.79844, 0.94952 (rotation,
+        // times 2 degrees).
         let r = stage.recoil.get(Side::Left);
-        assert!(
-            jp.length() > 1e-3 && jr.length() > 0.1,
-            "the draws are not zero"
-        );
-        assert!(
-            r.kick_position.distance(kick + jp) < 1e-6,
-            "{} vs {}",
-            r.kick_position,
-            kick + jp
-        );
-        let want = (Vec3::new(6.0, 0.0, 0.0) + jr) * (std::f32::consts::PI / 180.0);
-        assert!(r.kick_rotation.distance(want) < 1e-6);
+        let want = Vec3::new(-0.003_668_13, 0.007_514_14, 0.039_666_0);
+        assert!(r.kick_position.distance(want) < 1e-6, "{}", r.kick_position);
+        let want = Vec3::new(4.023_661, 1.596_889, 1.899_037) * (std::f32::consts::PI / 180.0);
+        assert!(r.kick_rotation.distance(want) < 1e-6, "{}", r.kick_rotation);
+        // Twice the kick from the same seed: twice the position jitter.
+        let mut double = ControllerTargets::default();
+        double.add_recoil(Side::Left, kick * 2.0, Vec3::ZERO);
+        let jitter = r.kick_position - kick;
+        let jitter2 = double.recoil.get(Side::Left).kick_position - kick * 2.0;
+        assert!(jitter2.distance(jitter * 2.0) < 1e-6);
         // The next kick draws new numbers.
         let before = stage.recoil.get(Side::Left).kick_position;
         stage.add_recoil(Side::Left, kick, Vec3::ZERO);
         let step = stage.recoil.get(Side::Left).kick_position - before;
-        assert!(step.distance(kick + jp) > 1e-4);
+        assert!(step.distance(kick + jitter) > 1e-4, "{step}");
     }
 
     #[test]

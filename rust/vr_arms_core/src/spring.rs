@@ -40,6 +40,9 @@ impl CriticalSpring {
         // An infinite or NaN `max_speed` gives a limit no step exceeds: no clamp.
         if (next - self.value).abs() > limit {
             next = self.value + (next - self.value).clamp(-limit, limit);
+        }
+        // The velocity keeps to the limit too, even when this step's average speed did.
+        if max_speed.is_finite() {
             velocity = velocity.clamp(-max_speed.abs(), max_speed.abs());
         }
         if next.is_finite() && velocity.is_finite() {
@@ -114,11 +117,33 @@ mod tests {
             "{}",
             s.velocity
         );
+        // The end velocity keeps to the limit even when the step's average speed is under it:
+        // from rest toward 1 with omega 1 over 1 s, the step is about 0.264 and the end velocity
+        // about 0.368.
+        let mut free = CriticalSpring::new(0.0);
+        free.step(1.0, 1.0, f32::INFINITY, 1.0);
+        let mut limited = CriticalSpring::new(0.0);
+        limited.step(1.0, 1.0, 0.3, 1.0);
+        assert!((free.value - 0.264_241).abs() < 1e-5 && (free.velocity - 0.367_879).abs() < 1e-5);
+        assert_eq!((limited.value, limited.velocity), (free.value, 0.3));
         // A NaN limit limits nothing.
         let mut free = CriticalSpring::new(5.0);
         let mut nan = CriticalSpring::new(5.0);
         free.step(-10.0, omega, f32::INFINITY, 0.125);
         nan.step(-10.0, omega, f32::NAN, 0.125);
         assert_eq!(free, nan);
+    }
+
+    #[test]
+    fn a_step_of_no_time_changes_nothing_exactly() {
+        // Far from its goal: the closed form at dt = 0 would round the value (0.1 + 1000 - 1000).
+        let mut s = CriticalSpring {
+            value: 0.1,
+            velocity: 0.7,
+        };
+        for max_speed in [f32::INFINITY, 1.0] {
+            assert_eq!(s.step(1000.0, 20.0, max_speed, 0.0), 0.1);
+            assert_eq!((s.value, s.velocity), (0.1, 0.7));
+        }
     }
 }

@@ -89,8 +89,9 @@ impl TargetRouter {
         } else {
             0.0
         };
-        let step = if dt.is_finite() && dt > 0.0 {
-            self.settings.blend_speed * dt
+        // A negative, NaN or infinite step moves nothing (NaN.max(0) is 0).
+        let step = if dt.is_finite() {
+            (self.settings.blend_speed * dt).max(0.0)
         } else {
             0.0
         };
@@ -189,11 +190,15 @@ mod tests {
         let b = Pose::from_position(Vec3::X);
         r.update(&a, Some(&b), 0.05);
         let w = r.weight;
-        assert!(w > 0.3 && w < 0.5, "{w}");
-        for dt in [-1.0, f32::NAN, f32::INFINITY] {
+        assert!((w - 0.4).abs() < 1e-6, "8/s for 0.05 s: {w}");
+        for dt in [-1.0, f32::NAN, f32::INFINITY, 0.0] {
             r.update(&a, Some(&b), dt);
             assert_eq!(r.weight, w, "{dt}");
         }
+        // An infinite speed (an unvalidated setting) with a step of no time moves nothing either.
+        r.settings.blend_speed = f32::INFINITY;
+        r.update(&a, Some(&b), 0.0);
+        assert_eq!(r.weight, w);
         for (speed, want) in [(-3.0, 0.0), (f32::NAN, 8.0), (1e9, 10_000.0)] {
             let r = TargetRouter::new(TargetRouterSettings { blend_speed: speed });
             assert_eq!(r.settings.blend_speed, want);

@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn a_kick_adds_the_layer_kick_scaled_by_its_jitter() {
         let mut layer = RecoilLayer::default();
-        // Jitter 0.2 of (0.5, -1, 0): the kick x (1.05, 0.8, 1) per axis.
+        // Jitter 0.2 of (0.5, -1, 0): the kick x (1.1, 0.8, 1) per axis.
         layer.kick(Vec3::new(0.5, -1.0, 0.0));
         assert!(
             layer.position.distance(Vec3::new(0.0, 0.008, 0.03)) < 1e-7,
