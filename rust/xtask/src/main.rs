@@ -8,7 +8,7 @@
 //! cargo xtask engine-test     build and run only the engine tests in headless Godot
 //! cargo xtask render-test     the demo's autopilot rendered (Xvfb, Vulkan on lavapipe): mirror check
 //! cargo xtask xr-test         OpenXR smoke test of the demo against Monado's simulated headset
-//! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md
+//! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md (see `help`)
 //! cargo xtask bench           core benchmarks + instruction counts -> docs/performance.md
 //! cargo xtask fuzz [frames]   adversarial frames through the core -> docs/reliability.md
 //! cargo xtask soak [seconds]  the demo's autopilot with dropouts and hitches -> docs/reliability.md
@@ -46,6 +46,8 @@ fn main() -> ExitCode {
         "export-test" => export::run_export_test(),
         "mutants" => mutants::run_mutants(rest),
         "test" => test_all(rest),
+        // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
+        // --json FILE, --markdown FILE) nothing is written unless asked.
         "eval" => run(cargo()
             .args([
                 "run",
@@ -56,10 +58,12 @@ fn main() -> ExitCode {
                 "--bin",
                 "vr_arms_eval",
                 "--",
-                "--markdown",
-                "docs/evaluation.md",
             ])
-            .args(rest)),
+            .args(if rest.is_empty() {
+                vec!["--markdown".to_string(), "docs/evaluation.md".to_string()]
+            } else {
+                rest.to_vec()
+            })),
         "bench" => bench::run_benchmarks(),
         "fuzz" => fuzz(rest),
         "help" | "--help" | "-h" => {
@@ -85,12 +89,15 @@ const HELP: &str = "usage: cargo xtask <command>
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
   render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
   xr-test            OpenXR smoke test: the demo on Monado's simulated headset (Xvfb, lavapipe)
-  eval [clips...]    evaluate on motion capture (default ../shared/mocap), write docs/evaluation.md
+  eval               evaluate on ../shared/mocap (cross-validated), write docs/evaluation.md
+  eval [--json F] [--markdown F] [clips...]
+                     evaluate given clips with the shipped defaults; write only what is asked
   bench              core benchmarks and instruction counts, write docs/performance.md
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
   mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
+  mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
 /// The repository root (the workspace holding this crate).
