@@ -37,10 +37,37 @@ pub struct Clip {
     pub first_frame: usize,
     joints: Joints,
     rest: Vec<Vec3>,
+    /// Per side (left, right): the hand frame (+Y along the hand) in the BVH hand joint's own
+    /// frame, from [`hand_frame_in_joint`].
+    hand_frames: [Quat; 2],
 }
 
-/// The fixed grip offset: the controller's grip centre relative to the wrist, in the hand
-/// bone's frame (+Y along the fingers), metres. The same for every clip.
+/// Clips whose real frame rate is not the one in their header: (name part, frames per second,
+/// why).
+pub const FPS_OVERRIDES: [(&str, f32, &str); 2] = [
+    (
+        "salsa",
+        60.0,
+        "the mocap README: really 60 fps although the header says 120",
+    ),
+    (
+        "wave_hello",
+        60.0,
+        "the mocap README: probably really 60 fps (header says 120)",
+    ),
+];
+
+/// The frame rate (and the reason) a clip is read at when its header is wrong.
+pub fn fps_override(name: &str) -> Option<(f32, &'static str)> {
+    FPS_OVERRIDES
+        .iter()
+        .find(|(part, _, _)| name.contains(part))
+        .map(|(_, fps, why)| (*fps, *why))
+}
+
+/// The fixed grip offset: the controller's grip centre relative to the wrist, in the hand frame
+/// (+Y along the hand's rest long axis, see [`hand_frame_in_joint`]), metres. The same for every
+/// clip.
 pub const GRIP_OFFSET: Vec3 = Vec3::new(0.0, 0.08, -0.02);
 
 /// What one frame gives: truth and tracked input (world space, metres).
@@ -54,7 +81,7 @@ pub struct Frame {
     pub shoulder: PerSide<Vec3>,
     pub elbow: PerSide<Vec3>,
     pub wrist: PerSide<Vec3>,
-    /// Hand-bone frame (+Y along the hand) of the true wrist.
+    /// Hand frame (+Y along the hand's long axis) of the true wrist.
     pub hand: PerSide<Quat>,
 }
 
@@ -62,6 +89,20 @@ pub struct Frame {
 /// arm (+X for the left arm, -X for the right).
 pub fn align(side: Side) -> Quat {
     Quat::from_rotation_z(-side.sign() * std::f32::consts::FRAC_PI_2)
+}
+
+/// The hand frame (+Y along the hand) in a BVH hand joint's frame, for a hand whose rest long
+/// axis is `rest_long_axis` (the rest direction from the forearm joint into the hand joint; BVH
+/// rest rotations are the identity, so that direction is the same in the joint's frame). It is
+/// [`align`] tilted the least way that puts +Y on the long axis: the hand's forward is its real
+/// long axis for every skeleton family, not the joint's raw X axis (on the Daz family that axis
+/// is about 17.5 degrees off the hand).
+pub fn hand_frame_in_joint(side: Side, rest_long_axis: Vec3) -> Quat {
+    let a = align(side);
+    let Some(d) = rest_long_axis.try_normalize() else {
+        return a;
+    };
+    (Quat::from_rotation_arc(a * Vec3::Y, d) * a).normalize()
 }
 
 /// The controller's rotation for a hand frame: the inverse of the default `ControllerTargets`
@@ -106,14 +147,13 @@ impl Clip {
             };
             (Family::MotionBuilder, 0.056444, joints)
         };
-        // The salsa clip is really 60 fps although its header says 120 (mocap README).
-        let frame_time = if name.contains("salsa") {
-            1.0 / 60.0
-        } else {
-            bvh.frame_time
-        };
+        let frame_time = fps_override(&name).map_or(bvh.frame_time, |(fps, _)| 1.0 / fps);
         let first_frame = if family == Family::Daz { 1 } else { 0 };
         let rest = bvh.rest(unit_m);
+        let hand_frames = [Side::Left, Side::Right].map(|side| {
+            let i = side.index();
+            hand_frame_in_joint(side, rest[joints.hand[i]] - rest[joints.lower[i]])
+        });
         Ok(Clip {
             name,
             family,
@@ -123,6 +163,7 @@ impl Clip {
             first_frame,
             joints,
             rest,
+            hand_frames,
         })
     }
 
@@ -168,7 +209,9 @@ impl Clip {
             None => head_pos + head_rot * Vec3::new(0.0, 0.10, 0.08),
         };
         let per = |f: &dyn Fn(Side) -> Vec3| PerSide::new(f(Side::Left), f(Side::Right));
-        let hand = |side: Side| (pose[j.hand[side.index()]].1 * align(side)).normalize();
+        let hand = |side: Side| {
+            (pose[j.hand[side.index()]].1 * self.hand_frames[side.index()]).normalize()
+        };
         let controller = |side: Side| {
             let h = hand(side);
             Pose::new(
@@ -193,5 +236,28 @@ impl Clip {
             wrist: per(&|s| pose[j.hand[s.index()]].0),
             hand: PerSide::new(hand(Side::Left), hand(Side::Right)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hand_frame_points_along_the_rest_long_axis() {
+        for (side, d) in [
+            (Side::Left, Vec3::new(1.0, -0.3, 0.1)),
+            (Side::Right, Vec3::new(-1.0, -0.3, 0.1)),
+        ] {
+            let q = hand_frame_in_joint(side, d * 23.7);
+            assert!((q * Vec3::Y).distance(d.normalize()) < 1e-6, "{side:?}");
+        }
+        // A hand straight along the joint's X axis keeps the plain alignment.
+        let q = hand_frame_in_joint(Side::Left, Vec3::X);
+        assert!(q.angle_between(align(Side::Left)) < 1e-6);
+        assert_eq!(
+            hand_frame_in_joint(Side::Right, Vec3::ZERO),
+            align(Side::Right)
+        );
     }
 }

@@ -5,10 +5,11 @@
 //! headset and hands: `BodyFollow` yaw, `UpperBodyFollow` chest share, a rigid upper body hanging
 //! from the headset).
 //!
-//! Methods: `ours` (the whole pipeline), `lookat` (seed 003: elbow one forearm length behind the
-//! hand along the controller's forward axis), `fixed_pole` (plain two-bone IK with a downward
-//! pole, as `TwoBoneIK3D` with a static pole); torso: `ours` vs `headset_only` (chest yaw = head
-//! yaw). All methods get the same calibrated wrist target.
+//! Methods: `ours` (the whole pipeline), `lookat` (the simple LookAt method: elbow one forearm
+//! length behind the hand along the hand's forward axis), `lookat_pole` (that LookAt elbow used as
+//! the pole of an exact two-bone solve), `fixed_pole` (plain two-bone IK with a downward pole, as
+//! `TwoBoneIK3D` with a static pole); torso: `ours` vs `headset_only` (chest yaw = head yaw). All
+//! methods get the same calibrated wrist target.
 
 use glam::{Quat, Vec3};
 use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput, wrap_angle, yaw_of};
@@ -22,8 +23,12 @@ use vr_arms_core::{ArmBones, ArmCalibration, PerSide, Pose, Side};
 
 use crate::clip::{Clip, GRIP_OFFSET, align};
 
-/// A swivel jump larger than this (degrees) between frames, while the arm is clearly bent, is a flip.
-pub const FLIP_DEG: f32 = 45.0;
+/// A swivel change larger than this (degrees) within [`FLIP_WINDOW_S`], while the arm is clearly
+/// bent, is a flip: a reversal spread over several frames counts as well as a one-frame jump,
+/// at any frame rate.
+pub const FLIP_DEG: f32 = 90.0;
+/// The window of a flip (seconds).
+pub const FLIP_WINDOW_S: f32 = 0.1;
 /// "Clearly bent": the elbow at least this far (metres) off the shoulder-wrist line.
 pub const BENT_M: f32 = 0.03;
 
@@ -66,11 +71,39 @@ pub struct Metrics {
     pub flips: usize,
     pub clip_flips: usize,
     pub minutes: f32,
-    pub jitter: Vec<f32>,
-    pub clip_jitter: Vec<f32>,
+    /// Elbow jitter pooled over frames: the sum of |third difference| x fps^3 (m/s^3) and the
+    /// number of frames it sums.
+    pub jitter: Pooled,
+    pub clip_jitter: Pooled,
+    /// Frames (per arm) with the method's hand or elbow inside the torso while the clip's own
+    /// hand and elbow are outside it.
     pub torso_frames: usize,
+    /// Frames (per arm) with the clip's own hand or elbow inside the torso.
     pub clip_torso_frames: usize,
     pub frames: usize,
+}
+
+/// A sum over frames and its frame count, so that pooling weights every frame alike.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pooled {
+    pub sum: f64,
+    pub frames: usize,
+}
+
+impl Pooled {
+    pub fn add(&mut self, o: Pooled) {
+        self.sum += o.sum;
+        self.frames += o.frames;
+    }
+
+    /// The per-frame mean (NaN with no frames).
+    pub fn mean(&self) -> f32 {
+        if self.frames == 0 {
+            f32::NAN
+        } else {
+            (self.sum / self.frames as f64) as f32
+        }
+    }
 }
 
 impl Metrics {
@@ -83,8 +116,8 @@ impl Metrics {
         self.flips += o.flips;
         self.clip_flips += o.clip_flips;
         self.minutes += o.minutes;
-        self.jitter.extend(&o.jitter);
-        self.clip_jitter.extend(&o.clip_jitter);
+        self.jitter.add(o.jitter);
+        self.clip_jitter.add(o.clip_jitter);
         self.torso_frames += o.torso_frames;
         self.clip_torso_frames += o.clip_torso_frames;
         self.frames += o.frames;
@@ -116,47 +149,66 @@ pub struct ClipResult {
 
 /// Per-arm history for flips and jitter.
 #[derive(Default, Clone)]
-struct Track {
+pub struct Track {
     elbows: Vec<Vec3>,
-    bend: Option<Vec3>,
-    flips: usize,
+    /// Bend directions of the clearly bent frames of the last [`FLIP_WINDOW_S`], with their times.
+    recent: Vec<(f32, Vec3)>,
+    pub flips: usize,
 }
 
 impl Track {
-    fn push(&mut self, shoulder: Vec3, elbow: Vec3, wrist: Vec3) {
+    /// One frame at `time` seconds.
+    pub fn push(&mut self, time: f32, shoulder: Vec3, elbow: Vec3, wrist: Vec3) {
         self.elbows.push(elbow);
         let axis = (wrist - shoulder).normalize_or_zero();
         let off = (elbow - shoulder) - axis * (elbow - shoulder).dot(axis);
-        if off.length() > BENT_M {
-            let d = off.normalize();
-            if let Some(prev) = self.bend
-                && prev.dot(d).clamp(-1.0, 1.0).acos().to_degrees() > FLIP_DEG
-            {
-                self.flips += 1;
-            }
-            self.bend = Some(d);
-        } else {
-            self.bend = None;
+        if off.length() <= BENT_M {
+            // Through a nearly straight arm the swivel is undefined: nothing to compare.
+            self.recent.clear();
+            return;
         }
+        let d = off.normalize();
+        self.recent
+            .retain(|(t, _)| time - *t <= FLIP_WINDOW_S + 1e-6);
+        let flipped = self
+            .recent
+            .iter()
+            .any(|(_, p)| p.dot(d).clamp(-1.0, 1.0).acos().to_degrees() > FLIP_DEG);
+        if flipped {
+            // One reversal is one flip, however many frames it spans.
+            self.flips += 1;
+            self.recent.clear();
+        }
+        self.recent.push((time, d));
     }
 
-    /// Mean |third difference| x fps^3 (m/s^3).
-    fn jitter(&self, dt: f32) -> f32 {
+    /// |third difference| x fps^3 (m/s^3) summed over the frames that have one.
+    pub fn jitter(&self, dt: f32) -> Pooled {
         let e = &self.elbows;
         if e.len() < 4 {
-            return 0.0;
+            return Pooled::default();
         }
         let sum: f64 = (3..e.len())
             .map(|t| (e[t] - 3.0 * e[t - 1] + 3.0 * e[t - 2] - e[t - 3]).length() as f64)
             .sum();
-        (sum / (e.len() - 3) as f64) as f32 / (dt * dt * dt)
+        Pooled {
+            sum: sum / (dt as f64).powi(3),
+            frames: e.len() - 3,
+        }
     }
 }
 
 /// Whether `p` is inside the torso box of the true chest frame.
-fn in_torso(chest: &Pose, p: Vec3) -> bool {
+pub fn in_torso(chest: &Pose, p: Vec3) -> bool {
     let l = chest.inverse_transform_point(p);
     l.x.abs() < 0.12 && l.y > -0.30 && l.y < 0.12 && l.z > -0.10 && l.z < 0.08
+}
+
+/// A penetration the method adds: its elbow or hand inside the torso while the clip's own
+/// elbow and hand are outside it (the performer's own contact is not counted against anyone).
+pub fn adds_penetration(chest: &Pose, truth: (Vec3, Vec3), method: (Vec3, Vec3)) -> bool {
+    let inside = |(elbow, wrist): (Vec3, Vec3)| in_torso(chest, elbow) || in_torso(chest, wrist);
+    inside(method) && !inside(truth)
 }
 
 fn yaw_of_rotation(q: Quat) -> f32 {
@@ -223,6 +275,30 @@ fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
     (elbow, wrist)
 }
 
+/// The LookAt elbow direction used as the pole of an exact two-bone solve: the hand is exact and
+/// the elbow bends toward where LookAt would put it.
+fn lookat_pole(bones: &ArmBones, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
+    let shoulder = bones.upper.position;
+    let (guess, _) = lookat(shoulder, cal, target);
+    let pose = ArmPose {
+        shoulder,
+        elbow: bones.lower.position,
+        wrist: bones.hand.position,
+        hinge: bones.upper.rotation * cal.hinge_in_upper,
+    };
+    let s = solve_two_bone(
+        &pose,
+        &TwoBoneGoal {
+            target: target.position,
+            pole: guess - shoulder,
+        },
+    );
+    (s.elbow, s.wrist)
+}
+
+/// The methods every clip is run with, in table order.
+pub const METHODS: [&str; 4] = ["ours", "lookat", "lookat_pole", "fixed_pole"];
+
 /// Evaluates one clip.
 pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
     let rest = clip.rest_arms();
@@ -239,7 +315,7 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
         options.calibration_error_deg.to_radians(),
     );
 
-    let methods = ["ours", "lookat", "fixed_pole"];
+    let methods = METHODS;
     let modes = ["arm-only", "full"];
     let mut metrics: Vec<Vec<Metrics>> = vec![vec![Metrics::default(); modes.len()]; methods.len()];
     let mut tracks: Vec<Vec<[Track; 2]>> =
@@ -250,6 +326,7 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
 
     for k in 0..clip.frame_count() {
         let f = clip.frame(k);
+        let time = k as f32 * dt;
         let controllers = PerSide::new(
             Pose::new(
                 f.controllers.left.position,
@@ -263,6 +340,7 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
         let chest_yaw_true = yaw_of_rotation(f.chest.rotation);
         for side in Side::BOTH {
             clip_tracks[side.index()].push(
+                time,
                 *f.shoulder.get(side),
                 *f.elbow.get(side),
                 *f.wrist.get(side),
@@ -345,6 +423,7 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
                 let results = [
                     (arm.solve.lower.position, arm.solve.hand.position),
                     lookat(shoulder, c, &arm.raw),
+                    lookat_pole(b, c, &arm.raw),
                     fixed_pole(b, c, arm.raw.position),
                 ];
                 let true_wrist = *f.wrist.get(side);
@@ -368,11 +447,12 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
                         acc.shoulder_cm
                             .push(shoulder.distance(*f.shoulder.get(side)) * 100.0);
                     }
-                    if in_torso(&f.chest, elbow) || in_torso(&f.chest, wrist) {
+                    if adds_penetration(&f.chest, (*f.elbow.get(side), true_wrist), (elbow, wrist))
+                    {
                         acc.torso_frames += 1;
                     }
                     acc.frames += 1;
-                    tracks[m][mode][side.index()].push(shoulder, elbow, wrist);
+                    tracks[m][mode][side.index()].push(time, shoulder, elbow, wrist);
                 }
             }
         }
@@ -380,7 +460,10 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
 
     let minutes = clip.frame_count() as f32 * dt / 60.0;
     let clip_flips: usize = clip_tracks.iter().map(|t| t.flips).sum();
-    let clip_jitter: Vec<f32> = clip_tracks.iter().map(|t| t.jitter(dt)).collect();
+    let mut clip_jitter = Pooled::default();
+    for t in &clip_tracks {
+        clip_jitter.add(t.jitter(dt));
+    }
     let mut rows = Vec::new();
     for (m, method) in methods.iter().enumerate() {
         for (mode, mode_name) in modes.iter().enumerate() {
@@ -388,8 +471,11 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             acc.flips = tracks[m][mode].iter().map(|t| t.flips).sum();
             acc.clip_flips = clip_flips;
             acc.minutes = minutes;
-            acc.jitter = tracks[m][mode].iter().map(|t| t.jitter(dt)).collect();
-            acc.clip_jitter = clip_jitter.clone();
+            acc.jitter = Pooled::default();
+            for t in &tracks[m][mode] {
+                acc.jitter.add(t.jitter(dt));
+            }
+            acc.clip_jitter = clip_jitter;
             acc.clip_torso_frames = clip_torso;
             rows.push((method.to_string(), mode_name.to_string(), acc));
         }
@@ -403,5 +489,117 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
     ClipResult {
         name: clip.name.clone(),
         rows,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Feeds a track an elbow whose bend direction (about the +X arm) is `angle(t)` degrees.
+    fn swivel(hz: f32, seconds: f32, angle: impl Fn(f32) -> f32) -> usize {
+        let mut t = Track::default();
+        let n = (seconds * hz).round() as usize;
+        for k in 0..=n {
+            let time = k as f32 / hz;
+            let a = angle(time).to_radians();
+            let bend = Vec3::new(0.0, -a.cos(), a.sin()) * 0.1;
+            t.push(
+                time,
+                Vec3::ZERO,
+                Vec3::new(0.2, 0.0, 0.0) + bend,
+                Vec3::new(0.4, 0.0, 0.0),
+            );
+        }
+        t.flips
+    }
+
+    #[test]
+    fn a_reversal_spread_over_frames_is_one_flip_at_any_frame_rate() {
+        // 180 degrees over 5 frames at 90 Hz (56 ms), then still.
+        let fast = |t: f32| (t * 90.0 / 5.0).clamp(0.0, 1.0) * 180.0;
+        for hz in [60.0, 90.0, 120.0, 144.0] {
+            assert_eq!(swivel(hz, 1.0, fast), 1, "{hz} Hz");
+        }
+        // The same turn over half a second is a motion, not a flip.
+        let slow = |t: f32| (t * 2.0).clamp(0.0, 1.0) * 180.0;
+        assert_eq!(swivel(90.0, 1.0, slow), 0);
+        // 80 degrees at once is under the threshold.
+        assert_eq!(
+            swivel(90.0, 1.0, |t: f32| if t > 0.5 { 80.0 } else { 0.0 }),
+            0
+        );
+        // Two reversals, half a second apart, are two flips.
+        let twice = |t: f32| if t > 0.25 && t < 0.75 { 180.0 } else { 0.0 };
+        assert_eq!(swivel(90.0, 1.0, twice), 2);
+    }
+
+    #[test]
+    fn a_straight_arm_breaks_the_comparison() {
+        let mut t = Track::default();
+        let (s, w) = (Vec3::ZERO, Vec3::new(0.4, 0.0, 0.0));
+        t.push(0.0, s, Vec3::new(0.2, -0.1, 0.0), w);
+        t.push(0.011, s, Vec3::new(0.2, -0.01, 0.0), w); // 1 cm off the line: straight
+        t.push(0.022, s, Vec3::new(0.2, 0.1, 0.0), w);
+        assert_eq!(t.flips, 0);
+    }
+
+    #[test]
+    fn only_penetrations_the_clip_does_not_have_count() {
+        let chest = Pose::from_position(Vec3::new(0.0, 1.3, 0.0));
+        let inside = Vec3::new(0.05, 1.25, 0.0);
+        let outside = Vec3::new(0.3, 1.2, 0.3);
+        assert!(adds_penetration(
+            &chest,
+            (outside, outside),
+            (outside, inside)
+        ));
+        assert!(adds_penetration(
+            &chest,
+            (outside, outside),
+            (inside, outside)
+        ));
+        assert!(
+            !adds_penetration(&chest, (outside, inside), (outside, inside)),
+            "the performer's own"
+        );
+        assert!(!adds_penetration(
+            &chest,
+            (inside, outside),
+            (outside, inside)
+        ));
+        assert!(!adds_penetration(
+            &chest,
+            (outside, outside),
+            (outside, outside)
+        ));
+    }
+
+    #[test]
+    fn jitter_pools_over_frames() {
+        let mut a = Pooled {
+            sum: 10.0,
+            frames: 1,
+        };
+        a.add(Pooled {
+            sum: 0.0,
+            frames: 9,
+        });
+        assert_eq!(
+            a.mean(),
+            1.0,
+            "a long quiet track weighs more than a short noisy one"
+        );
+        assert!(Pooled::default().mean().is_nan());
+        // A constant-jerk elbow: third differences of t^3 are 6 dt^3, so jitter is 6 m/s^3.
+        let mut t = Track::default();
+        let dt = 0.01;
+        for k in 0..10 {
+            let x = (k as f32 * dt).powi(3);
+            t.push(k as f32 * dt, Vec3::ZERO, Vec3::new(x, 0.0, 0.0), Vec3::X);
+        }
+        let j = t.jitter(dt);
+        assert_eq!(j.frames, 7);
+        assert!((j.mean() - 6.0).abs() < 0.05, "{}", j.mean());
     }
 }

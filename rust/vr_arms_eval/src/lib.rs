@@ -1,8 +1,11 @@
 //! Evaluation of vr_arms on real motion capture: a BVH reader, the clip model (truth and
-//! simulated tracking), the evaluation of our pipeline and the baselines, and the report.
+//! simulated tracking), the evaluation of our pipeline and the baselines, the cross-validated
+//! choice of the tuned defaults, and the report (markdown and a JSON summary).
 
 pub mod bvh;
 pub mod clip;
 pub mod eval;
 pub mod fuzz;
 pub mod report;
+pub mod summary;
+pub mod tune;

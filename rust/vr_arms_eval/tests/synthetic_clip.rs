@@ -105,3 +105,45 @@ fn perfect_input_reaches_the_hands_and_baselines_differ() {
     );
     assert!(elbow_ours.is_finite() && get("ours", "full").frames > 0);
 }
+
+#[test]
+fn the_simulated_hand_points_along_the_hands_rest_long_axis() {
+    // The left hand's rest offset tilted down and forward, as on the Daz figure.
+    let text = synthetic_bvh(10).replacen("OFFSET 23.7 0 0", "OFFSET 23.7 -4 2", 1);
+    let bvh = Bvh::parse(&text).expect("parses");
+    let clip = Clip::from_bvh("tilted".into(), bvh).expect("a Daz-family clip");
+    let hand_joint = clip.bvh.joint("lHand").unwrap();
+    let long_axis = glam::Vec3::new(23.7, -4.0, 2.0).normalize();
+    for k in [0, 5] {
+        let rot = clip.bvh.pose(k + clip.first_frame, clip.unit_m)[hand_joint].1;
+        let forward = clip.frame(k).hand.left * glam::Vec3::Y;
+        assert!(
+            forward.distance(rot * long_axis) < 1e-5,
+            "frame {k}: {forward}"
+        );
+    }
+}
+
+#[test]
+fn a_pure_head_yaw_offset_is_that_chest_yaw_error_for_the_headset_only_torso() {
+    // The head turned 30 degrees about Y from the (still) chest on every frame after the T-pose.
+    let text = synthetic_bvh(60);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let motion = lines.iter().position(|l| l.starts_with("Frame Time")).unwrap();
+    // Channels: hip 6, abdomen 3, chest 3, neck 3, then head Z X Y: head Y is value 17.
+    for line in lines.iter_mut().skip(motion + 2) {
+        let mut v: Vec<String> = line.split(' ').map(str::to_string).collect();
+        v[17] = "30".into();
+        *line = v.join(" ");
+    }
+    let bvh = Bvh::parse(&(lines.join("\n") + "\n")).expect("parses");
+    let clip = Clip::from_bvh("turned".into(), bvh).expect("a Daz-family clip");
+    let result = evaluate_clip(&clip, &EvalOptions::default());
+    let (_, _, headset_only) = result
+        .rows
+        .iter()
+        .find(|(a, _, _)| a == "headset_only_torso")
+        .expect("row");
+    let err = mean(&headset_only.chest_yaw_deg);
+    assert!((err - 30.0).abs() < 0.01, "{err}");
+}

@@ -1,0 +1,120 @@
+//! The machine-readable summary: one JSON object,
+//! `{"clips": N, "frames": N, "methods": {METHOD: {MODE: {METRIC: number}}}}`.
+//!
+//! A metric that does not apply to a method or mode (or has no frames) is left out; JSON has no
+//! NaN.
+
+use std::collections::BTreeMap;
+
+use crate::eval::{ClipResult, Metrics, mean, p95};
+use crate::report::merged;
+
+/// The JSON names of a method and a mode of the evaluation's rows.
+fn names(method: &str, mode: &str) -> (String, String) {
+    let method = match method {
+        "headset_only_torso" => "headset_only",
+        m => m,
+    };
+    (method.to_string(), mode.replace('-', "_"))
+}
+
+/// The metrics of one (method, mode), by their JSON names.
+pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
+    let mut out = BTreeMap::new();
+    let mut put = |name: &'static str, v: f32| {
+        if v.is_finite() {
+            out.insert(name, v as f64);
+        }
+    };
+    put("hand_reachable_cm", mean(&m.hand_reachable_cm));
+    put("elbow_mean_cm", mean(&m.elbow_cm));
+    put("elbow_p95_cm", p95(&m.elbow_cm));
+    put("shoulder_cm", mean(&m.shoulder_cm));
+    put("chest_yaw_deg", mean(&m.chest_yaw_deg));
+    if m.frames > 0 && m.minutes > 0.0 {
+        put(
+            "flips_per_min_excess",
+            (m.flips as f32 - m.clip_flips as f32) / m.minutes,
+        );
+        put("jitter_excess", m.jitter.mean() - m.clip_jitter.mean());
+    }
+    out
+}
+
+/// The summary of `results` as JSON text.
+pub fn to_json(results: &[ClipResult], frames: usize) -> String {
+    let mut methods: BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>> =
+        BTreeMap::new();
+    for (method, mode, m) in merged(results) {
+        let (method, mode) = names(&method, &mode);
+        let values = metrics(&m);
+        if !values.is_empty() {
+            methods.entry(method).or_default().insert(mode, values);
+        }
+    }
+    let mut s = format!(
+        "{{\"clips\": {}, \"frames\": {frames}, \"methods\": {{",
+        results.len()
+    );
+    for (i, (method, modes)) in methods.iter().enumerate() {
+        s += &format!("{}\"{method}\": {{", if i > 0 { ", " } else { "" });
+        for (j, (mode, values)) in modes.iter().enumerate() {
+            s += &format!("{}\"{mode}\": {{", if j > 0 { ", " } else { "" });
+            for (k, (name, v)) in values.iter().enumerate() {
+                s += &format!("{}\"{name}\": {v}", if k > 0 { ", " } else { "" });
+            }
+            s += "}";
+        }
+        s += "}";
+    }
+    s += "}}\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_summary_has_the_documented_shape_and_leaves_out_what_does_not_apply() {
+        let ours = Metrics {
+            elbow_cm: vec![2.0, 4.0],
+            hand_reachable_cm: vec![0.0, 0.5],
+            frames: 2,
+            minutes: 0.5,
+            flips: 3,
+            clip_flips: 1,
+            ..Default::default()
+        };
+        let torso = Metrics {
+            chest_yaw_deg: vec![10.0, 20.0],
+            ..Default::default()
+        };
+        let r = ClipResult {
+            name: "c".into(),
+            rows: vec![
+                ("ours".into(), "arm-only".into(), ours),
+                ("headset_only_torso".into(), "full".into(), torso),
+            ],
+        };
+        let json = to_json(&[r], 2);
+        assert!(
+            json.starts_with("{\"clips\": 1, \"frames\": 2, \"methods\": {"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"headset_only\": {\"full\": {\"chest_yaw_deg\": 15}}"),
+            "{json}"
+        );
+        assert!(json.contains("\"ours\": {\"arm_only\": {"), "{json}");
+        assert!(json.contains("\"elbow_mean_cm\": 3"), "{json}");
+        assert!(json.contains("\"flips_per_min_excess\": 4"), "{json}");
+        assert!(json.contains("\"hand_reachable_cm\": 0.25"), "{json}");
+        // No shoulder or chest figures for an arm-only row without them; no NaN anywhere.
+        assert!(
+            !json.contains("shoulder_cm") && !json.contains("NaN"),
+            "{json}"
+        );
+        assert_eq!(json.matches('{').count(), json.matches('}').count());
+    }
+}
