@@ -252,7 +252,7 @@ pub fn side_slots<'a>(
     (alive(i), alive(o))
 }
 
-/// A small unshaded sphere that shows where a target is (seed 000's debug colours).
+/// A small unshaded sphere that shows where a target is (the original design's debug colours).
 pub struct DebugMarker {
     node: Gd<MeshInstance3D>,
 }
@@ -336,7 +336,7 @@ impl DebugMarkers {
     }
 }
 
-/// Seed 000's marker colours.
+/// The original design's marker colours.
 pub mod colors {
     use godot::builtin::Color;
     pub const CONTROLLER: Color = Color::from_rgb(0.2, 0.4, 1.0);

@@ -12,7 +12,7 @@ use crate::convert::{pose, to_quaternion, vec3};
 use crate::nodes::common::alive;
 use crate::problems::ProblemReport;
 
-/// Chooses one hand's pose state from two flags, as seed 000's bridge table: `Default`,
+/// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
 /// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
 /// `HammerCock` and `Shoot`. It plays the state's animation on the source rig's
 /// [AnimationPlayer] (the animation named like the state: `Default`, `PreGrip`, `GripReady`,
@@ -94,7 +94,7 @@ impl INode for HandPoseDriver {
             grip_curl_deg: d.grip_curl_deg,
             trigger_curl_deg: d.trigger_curl_deg,
             thumb_curl_deg: d.thumb_curl_deg,
-            // The revolver's default cocking length (seed 000: 0.6 s).
+            // The revolver's default cocking length (the original design: 0.6 s).
             hammer_cock_duration_s: 0.6,
             shoot_duration_s: 0.24,
             stage: Stage::default(),

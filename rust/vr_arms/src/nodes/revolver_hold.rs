@@ -14,7 +14,7 @@ use crate::problems::ProblemReport;
 /// `VRArmRig` has solved the arm, it turns the hand bone by the revolver's hand recoil layer and
 /// then places the gun on the hand bone's attach point. Recoil, body avoidance, the reach clamp
 /// or the overhead guard may move the hand off the controller; the gun moves with the hand, never
-/// apart from it (seed 000 parents the gun to the hand).
+/// apart from it (the original design parents the gun to the hand).
 ///
 /// Place it under the [Skeleton3D] after the `VRArmRig` (and before `HandPoseCopy`, which only
 /// touches the fingers). The one-click setup does not add it; the demo does.

@@ -80,7 +80,7 @@ pub struct VRArmRig {
     #[export]
     apply_hand_rotation: bool,
 
-    /// Soft IK: keep a minimum elbow bend and ease the last part of the reach (seed 002).
+    /// Soft IK: keep a minimum elbow bend and ease the last part of the reach (the stability note).
     #[export_group(name = "Soft IK", prefix = "soft_ik_")]
     #[export]
     soft_ik_enabled: bool,

@@ -21,7 +21,7 @@ mod effects;
 mod placement;
 mod support;
 
-/// A single-action revolver drawn from a holster with a real pulling gesture (seed 000).
+/// A single-action revolver drawn from a holster with a real pulling gesture (the original design).
 ///
 /// Grip in the holster zone latches it; pulling the hand along the draw direction (holster
 /// anchor -> draw-clear point, with a dead zone) slides it out and the arm follows the draw path
@@ -452,7 +452,7 @@ impl Revolver {
                 self.signals().picked_up().emit();
             }
             RevolverEvent::CockStarted => {
-                // The hand's HammerCock pose sets the timeline's length (seed 000: clip length
+                // The hand's HammerCock pose sets the timeline's length (the original design: clip length
                 // over animator speed), so the thumb and the hammer arrive together.
                 if let Some(mut hp) = alive(&self.hand_pose) {
                     let d = hp.bind_mut().play_hammer_cock();

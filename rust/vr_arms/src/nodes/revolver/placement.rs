@@ -58,7 +58,7 @@ impl Revolver {
 
     /// The gun relative to the attach point: `grip_offset`, or with `GripPoint` alignment the
     /// inverse of the `GripPoint` child's pose in the gun's frame, so that child lands on the
-    /// attach point (seed 000's legacy alignment).
+    /// attach point (the original design's legacy alignment).
     fn hold(&self) -> Transform3D {
         if self.grip_alignment == 1 {
             let me = self.base().get_global_transform();
