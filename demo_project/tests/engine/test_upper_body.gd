@@ -166,3 +166,49 @@ func test_a_wrist_side_twist_bone_takes_half_the_roll() -> void:
 func test_an_elbow_side_twist_bone_takes_a_quarter_of_the_roll() -> void:
 	var share: float = await _twist_bone_share("left_elbow_twist_bone")
 	check_near(share, 22.5, 2.0, "elbow-side twist bone turned 0.25 x 90 deg")
+
+
+## Every setting of the core stage is bridged: a profile sets the wrist line's weight at rest and
+## its full-confidence span, the body follows them, and save_profile keeps them.
+func test_a_profile_sets_the_wrist_line_weight_and_span() -> void:
+	var p := make_tracked_rig()
+	var bf := BodyFollow.new()
+	bf.head = p.camera
+	bf.left_controller = p.left
+	bf.right_controller = p.right
+	bf.body_root = p.avatar
+	add_child(bf)
+	var sim: XRTrackingSimulator = p.simulator
+	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
+	# Hands hanging 0.5 m apart at the sides of a body turned 40 degrees from the head.
+	var turn := Basis(Vector3.UP, deg_to_rad(40.0))
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
+	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
+	var avatar: Node3D = p.avatar
+	var yaw_of := func() -> float:
+		var f := avatar.global_basis * Vector3.BACK
+		return rad_to_deg(atan2(f.x, f.z))
+	var head_only := "user://body_follow_head_only.toml"
+	var line := "user://body_follow_line.toml"
+	var file := FileAccess.open(head_only, FileAccess.WRITE)
+	file.store_string("[body_follow]\nhands_weight_rest = 0.0\nwrist_span_full_m = 0.5\n")
+	file.close()
+	file = FileAccess.open(line, FileAccess.WRITE)
+	file.store_string("[body_follow]\nhands_weight_rest = 1.0\nwrist_span_full_m = 0.3\n")
+	file.close()
+	check(bf.load_profile(head_only), "head-only profile loaded")
+	check_near(bf.hands_weight_rest, 0.0, 1e-6, "hands_weight_rest from the profile")
+	check_near(bf.wrist_span_full_m, 0.5, 1e-6, "wrist_span_full_m from the profile")
+	await seconds(1.0)
+	check_near(yaw_of.call(), 0.0, 1.0, "no weight at rest: the body faces the head")
+	check(bf.load_profile(line), "wrist-line profile loaded")
+	await seconds(1.0)
+	check_near(yaw_of.call(), 40.0, 2.0, "full weight at rest: the body faces the wrist line's normal")
+	var saved := "user://body_follow_saved.toml"
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(saved))
+	check(bf.save_profile(saved), "saved")
+	var other := BodyFollow.new()  # not in the tree: it only reads the file
+	check(other.load_profile(saved), "read back")
+	check_near(other.hands_weight_rest, 1.0, 1e-6, "save_profile keeps hands_weight_rest")
+	check_near(other.wrist_span_full_m, 0.3, 1e-6, "save_profile keeps wrist_span_full_m")
+	other.free()

@@ -47,6 +47,14 @@ pub struct BodyFollow {
     #[export_group(name = "Hands")]
     #[export(range = (0.0, 1.0))]
     hands_weight_max: f32,
+    /// Weight of the wrist-to-wrist line's normal at any hand position (hands at the sides span
+    /// the body, so the line's normal is the torso's forward), scaled by the wrists' span.
+    #[export(range = (0.0, 1.0))]
+    hands_weight_rest: f32,
+    /// Wrists this far apart (metres, horizontally) give the wrist line full confidence; 0.1 m
+    /// gives none.
+    #[export(range = (0.11, 3.0, suffix = "m"))]
+    wrist_span_full_m: f32,
     /// Hands this far in front of the head start to count (metres).
     #[export(range = (-0.5, 1.0, suffix = "m"))]
     hands_forward_start_m: f32,
@@ -96,6 +104,8 @@ impl INode3D for BodyFollow {
             response_time_s: 0.0,
             max_turn_speed_deg_per_s: 0.0,
             hands_weight_max: 0.0,
+            hands_weight_rest: 0.0,
+            wrist_span_full_m: 0.0,
             hands_forward_start_m: 0.0,
             hands_forward_full_m: 0.0,
             hands_raise_start_m: 0.0,
@@ -215,6 +225,8 @@ impl BodyFollow {
         response_time_s => response_time_s,
         max_turn_speed_deg_per_s => max_turn_speed_deg_per_s,
         hands_weight_max => hands_weight_max,
+        hands_weight_rest => hands_weight_rest,
+        wrist_span_full_m => wrist_span_full_m,
         hands_forward_start_m => hands_forward_start_m,
         hands_forward_full_m => hands_forward_full_m,
         hands_raise_start_m => hands_raise_start_m,
