@@ -384,6 +384,8 @@ mod tests {
         let after = solver.solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
         let fresh = ArmSolver::default().solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
         assert_eq!(after, fresh);
+        // A real step does keep state (the smoothed bend).
+        assert_ne!(solver.soft_ik, ArmSolver::default().soft_ik);
     }
 
     #[test]
