@@ -129,7 +129,10 @@ fn a_pure_head_yaw_offset_is_that_chest_yaw_error_for_the_headset_only_torso() {
     // The head turned 30 degrees about Y from the (still) chest on every frame after the T-pose.
     let text = synthetic_bvh(60);
     let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let motion = lines.iter().position(|l| l.starts_with("Frame Time")).unwrap();
+    let motion = lines
+        .iter()
+        .position(|l| l.starts_with("Frame Time"))
+        .unwrap();
     // Channels: hip 6, abdomen 3, chest 3, neck 3, then head Z X Y: head Y is value 17.
     for line in lines.iter_mut().skip(motion + 2) {
         let mut v: Vec<String> = line.split(' ').map(str::to_string).collect();
