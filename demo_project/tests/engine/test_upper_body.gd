@@ -114,14 +114,20 @@ func test_ninety_degree_wrist_roll_is_shared_with_the_forearm() -> void:
 	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "hand on the target")
 
 
-func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -> void:
-	var p := make_tracked_rig()
+## A BodyFollow moving the rig's avatar from its camera and controllers.
+func _body_follow(p: Dictionary) -> BodyFollow:
 	var bf := BodyFollow.new()
 	bf.head = p.camera
 	bf.left_controller = p.left
 	bf.right_controller = p.right
 	bf.body_root = p.avatar
 	add_child(bf)
+	return bf
+
+
+func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -> void:
+	var p := make_tracked_rig()
+	_body_follow(p)
 	var sim: XRTrackingSimulator = p.simulator
 	sim.set_head_pose(Transform3D(_camera_looking(30.0), Vector3(0.5, 1.65, 0.2)))
 	# Hands hanging at the sides of a body turned the same way as the head.
@@ -172,12 +178,7 @@ func test_an_elbow_side_twist_bone_takes_a_quarter_of_the_roll() -> void:
 ## its full-confidence span, the body follows them, and save_profile keeps them.
 func test_a_profile_sets_the_wrist_line_weight_and_span() -> void:
 	var p := make_tracked_rig()
-	var bf := BodyFollow.new()
-	bf.head = p.camera
-	bf.left_controller = p.left
-	bf.right_controller = p.right
-	bf.body_root = p.avatar
-	add_child(bf)
+	var bf := _body_follow(p)
 	var sim: XRTrackingSimulator = p.simulator
 	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
 	# Hands hanging 0.5 m apart at the sides of a body turned 40 degrees from the head.

@@ -244,21 +244,21 @@ fn bones_from_clavicle(
     }
 }
 
-fn fixed_pole(bones: &ArmBones, cal: &ArmCalibration, target: Vec3) -> (Vec3, Vec3) {
+/// An exact two-bone solve of the arm toward `target` with the elbow toward `pole` (a direction
+/// from the shoulder): elbow and wrist.
+fn two_bone(bones: &ArmBones, cal: &ArmCalibration, target: Vec3, pole: Vec3) -> (Vec3, Vec3) {
     let pose = ArmPose {
         shoulder: bones.upper.position,
         elbow: bones.lower.position,
         wrist: bones.hand.position,
         hinge: bones.upper.rotation * cal.hinge_in_upper,
     };
-    let s = solve_two_bone(
-        &pose,
-        &TwoBoneGoal {
-            target,
-            pole: Vec3::NEG_Y,
-        },
-    );
+    let s = solve_two_bone(&pose, &TwoBoneGoal { target, pole });
     (s.elbow, s.wrist)
+}
+
+fn fixed_pole(bones: &ArmBones, cal: &ArmCalibration, target: Vec3) -> (Vec3, Vec3) {
+    two_bone(bones, cal, target, Vec3::NEG_Y)
 }
 
 fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
@@ -280,20 +280,7 @@ fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
 fn lookat_pole(bones: &ArmBones, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
     let shoulder = bones.upper.position;
     let (guess, _) = lookat(shoulder, cal, target);
-    let pose = ArmPose {
-        shoulder,
-        elbow: bones.lower.position,
-        wrist: bones.hand.position,
-        hinge: bones.upper.rotation * cal.hinge_in_upper,
-    };
-    let s = solve_two_bone(
-        &pose,
-        &TwoBoneGoal {
-            target: target.position,
-            pole: guess - shoulder,
-        },
-    );
-    (s.elbow, s.wrist)
+    two_bone(bones, cal, target.position, guess - shoulder)
 }
 
 /// The methods every clip is run with, in table order.
