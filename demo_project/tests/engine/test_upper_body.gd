@@ -33,13 +33,19 @@ func test_looking_left_turns_chest_neck_and_head_by_their_shares() -> void:
 	check(absf(_bone_yaw(s, "Chest")) > 5.0, "the chest turned, not only the head")
 
 
+## A ClavicleFollow on the rig's skeleton, before the arm solve.
+func _clavicle_follow(p: Dictionary) -> void:
+	var cf := ClavicleFollow.new()
+	cf.rig = p.rig
+	var s: Skeleton3D = p.skeleton
+	s.add_child(cf)
+	s.move_child(cf, 0)
+
+
 func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
-	var cf := ClavicleFollow.new()
-	cf.rig = p.rig
-	s.add_child(cf)
-	s.move_child(cf, 0)  # before the arm solve
+	_clavicle_follow(p)
 	# 0.55 m from the rest shoulder: out of reach without the clavicle, within reach with it.
 	var target := Vector3(0.2, 1.42, 0.55)
 	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
@@ -61,10 +67,7 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 func test_an_overhead_reach_lifts_the_shoulder() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
-	var cf := ClavicleFollow.new()
-	cf.rig = p.rig
-	s.add_child(cf)
-	s.move_child(cf, 0)  # before the arm solve
+	_clavicle_follow(p)
 	await frames(2)
 	await s.skeleton_updated
 	var rest_shoulder := bone_global_position(s, "LeftUpperArm")

@@ -107,6 +107,20 @@ impl Pooled {
 }
 
 impl Metrics {
+    /// Flips per minute beyond the clip's own (NaN without time).
+    pub fn flips_per_min_excess(&self) -> f32 {
+        if self.minutes > 0.0 {
+            (self.flips as f32 - self.clip_flips as f32) / self.minutes
+        } else {
+            f32::NAN
+        }
+    }
+
+    /// Elbow jitter beyond the clip's own (m/s^3), each pooled over frames.
+    pub fn jitter_excess(&self) -> f32 {
+        self.jitter.mean() - self.clip_jitter.mean()
+    }
+
     pub fn merge(&mut self, o: &Metrics) {
         self.hand_reachable_cm.extend(&o.hand_reachable_cm);
         self.hand_unreachable_cm.extend(&o.hand_unreachable_cm);

@@ -305,26 +305,16 @@ fn side_tables(
         }
         p.body_avoidance.enabled = avoid;
         let r = run_all(p, 0.0);
-        let full: Vec<&Metrics> = r
+        let flips = report::merged(&r)
             .iter()
-            .flat_map(|c| {
-                c.rows
-                    .iter()
-                    .filter(|(a, b, _)| a == "ours" && b == "full")
-                    .map(|(_, _, m)| m)
-            })
-            .collect();
-        let excess: f32 = full
-            .iter()
-            .map(|m| m.flips as f32 - m.clip_flips as f32)
-            .sum();
-        let minutes: f32 = full.iter().map(|m| m.minutes).sum();
+            .find(|(a, b, _)| a == "ours" && b == "full")
+            .map_or(f32::NAN, |(_, _, m)| m.flips_per_min_excess());
         out += &format!(
             "\n| {label} | {:.3} | {:.2} | {:.2} | {:.2} |",
             overall(&r, "ours", "arm-only", |m| &m.hand_reachable_cm),
             overall(&r, "ours", "arm-only", |m| &m.elbow_cm),
             overall(&r, "ours", "full", |m| &m.elbow_cm),
-            excess / minutes.max(1e-6),
+            flips,
         );
     }
     out.push('\n');

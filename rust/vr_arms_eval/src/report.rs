@@ -19,7 +19,7 @@ pub fn row(method: &str, mode: &str, m: &Metrics) -> String {
             f32::NAN
         }
     };
-    let jitter_excess = m.jitter.mean() - m.clip_jitter.mean();
+    let jitter_excess = m.jitter_excess();
     let is_torso_only = m.frames == 0;
     format!(
         "| {method} | {mode} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
@@ -139,14 +139,8 @@ pub fn standing(results: &[ClipResult]) -> String {
     let value = |method: &str, mode: &str, pick: &dyn Fn(&Metrics) -> f32| {
         get(method, mode).map(pick).unwrap_or(f32::NAN)
     };
-    let per_min_excess = |m: &Metrics| {
-        if m.minutes > 0.0 {
-            (m.flips as f32 - m.clip_flips as f32) / m.minutes
-        } else {
-            f32::NAN
-        }
-    };
-    let jitter_excess = |m: &Metrics| m.jitter.mean() - m.clip_jitter.mean();
+    let per_min_excess = Metrics::flips_per_min_excess;
+    let jitter_excess = Metrics::jitter_excess;
     let elbow = |m: &Metrics| mean(&m.elbow_cm);
     let baselines = ["lookat", "lookat_pole", "fixed_pole"];
     let best = |mode: &str, pick: &dyn Fn(&Metrics) -> f32| {

@@ -32,11 +32,8 @@ pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
     put("shoulder_cm", mean(&m.shoulder_cm));
     put("chest_yaw_deg", mean(&m.chest_yaw_deg));
     if m.frames > 0 && m.minutes > 0.0 {
-        put(
-            "flips_per_min_excess",
-            (m.flips as f32 - m.clip_flips as f32) / m.minutes,
-        );
-        put("jitter_excess", m.jitter.mean() - m.clip_jitter.mean());
+        put("flips_per_min_excess", m.flips_per_min_excess());
+        put("jitter_excess", m.jitter_excess());
     }
     out
 }
