@@ -1,44 +1,50 @@
-//! Stage 2: keep the wrist target out of the torso.
+//! Stage 2: keep the wrist target out of the avatar's own torso.
 //!
-//! In body space (+X left, +Y up, +Z forward, see [`crate::body_frame`]) three limits run in
-//! order: the hand may cross the body's centre line only a little, may not go behind the chest
-//! plane while it is in front of the torso (and must come further forward the further it reaches
-//! across, inward of its shoulder), and may not go too far behind its own shoulder. The
-//! correction (limited minus raw) is smoothed exponentially, so a limit engages and releases
-//! without a pop; with no limit active the target passes through unchanged.
+//! The torso is a box measured from the avatar's skeleton every frame ([`Torso`]): it hangs from
+//! the midpoint of the two shoulder (upper-arm) joints, its left axis along the shoulder line,
+//! and its size is a fraction of the shoulder span, so a small or scaled avatar gets its own
+//! torso, not a reference body's. A hand the player puts where the avatar's chest or belly is
+//! leaves it by the nearest side (front, back, left or right); anywhere else, and wherever the
+//! performer's own hand could be, the target passes through unchanged, so the hand stays on the
+//! controller. One more limit: a hand may not go too far behind its own shoulder. The correction
+//! (limited minus raw) is smoothed exponentially, so a limit engages and releases without a pop.
 
-use glam::Vec3;
+use glam::{Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::finite_clamp;
-use crate::finite::vec3_or;
+use crate::finite::{direction, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};
-use crate::smoothing::exp_alpha;
+use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
 
-/// Settings of [`BodyAvoidance`]. Distances in metres, body space.
+/// Settings of [`BodyAvoidance`]. Torso sizes are fractions of the avatar's shoulder span (the
+/// distance between its two upper-arm joints); other distances in metres, body space.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BodyAvoidanceSettings {
     /// Master switch.
     pub enabled: bool,
-    /// How far past the body's centre line (toward the other side) a hand may go.
-    pub max_cross_centre_m: f32,
-    /// Body-space Z of the chest plane, measured from the avatar root (the front of the chest).
-    pub chest_front_z_m: f32,
-    /// Half the torso's width: the chest-plane limit applies only while the hand is closer than
-    /// this to the centre line.
-    pub torso_half_width_m: f32,
-    /// Body-space heights (from the avatar root) between which the chest-plane limit applies.
-    pub torso_bottom_y_m: f32,
-    pub torso_top_y_m: f32,
+    /// Half the torso's width, per metre of shoulder span.
+    pub torso_half_width_ratio: f32,
+    /// How far the torso's front is ahead of the shoulder line, per metre of shoulder span.
+    pub torso_front_ratio: f32,
+    /// How far the torso's back is behind the shoulder line, per metre of shoulder span.
+    pub torso_back_ratio: f32,
+    /// How far the torso reaches down from the shoulder line, per metre of shoulder span.
+    pub torso_height_ratio: f32,
     /// How far behind its shoulder (body-space Z) a hand may go.
     pub max_behind_shoulder_m: f32,
-    /// A hand reaching across, inward of its own shoulder, must also come forward of the chest
-    /// plane by this many metres per metre crossed, so the arm passes in front of the torso.
+    /// A target out of the arm's reach and inward of its own shoulder must be ahead of the
+    /// torso's front by this many metres per metre crossed, so the arm stretched toward it
+    /// passes in front of the torso instead of through it. Reachable targets are never moved
+    /// by this: it fades in from the arm's length to `out_of_reach_full_ratio` of it.
     pub cross_body_forward_ratio: f32,
-    /// Smoothing rate of the correction (1/s). Seed default 20.
+    /// Target distance from the shoulder, per metre of arm length, where the cross-body limit
+    /// acts fully.
+    pub out_of_reach_full_ratio: f32,
+    /// Smoothing rate of the correction (1/s). The original design's default: 20.
     pub smoothing_rate: f32,
 }
 
@@ -46,13 +52,13 @@ impl Default for BodyAvoidanceSettings {
     fn default() -> Self {
         Self {
             enabled: true,
-            max_cross_centre_m: 0.12,
-            chest_front_z_m: 0.12,
-            torso_half_width_m: 0.16,
-            torso_bottom_y_m: 0.85,
-            torso_top_y_m: 1.5,
+            torso_half_width_ratio: 0.45,
+            torso_front_ratio: 0.25,
+            torso_back_ratio: 0.45,
+            torso_height_ratio: 2.0,
             max_behind_shoulder_m: 0.30,
             cross_body_forward_ratio: 0.6,
+            out_of_reach_full_ratio: 1.1,
             smoothing_rate: 20.0,
         }
     }
@@ -61,31 +67,59 @@ impl Default for BodyAvoidanceSettings {
 impl BodyAvoidanceSettings {
     pub fn validate(&mut self) {
         let d = Self::default();
-        self.max_cross_centre_m =
-            finite_clamp(self.max_cross_centre_m, -0.5, 1.0, d.max_cross_centre_m);
-        self.chest_front_z_m = finite_clamp(self.chest_front_z_m, -1.0, 1.0, d.chest_front_z_m);
-        self.torso_half_width_m =
-            finite_clamp(self.torso_half_width_m, 0.0, 1.0, d.torso_half_width_m);
-        self.torso_bottom_y_m = finite_clamp(self.torso_bottom_y_m, -3.0, 3.0, d.torso_bottom_y_m);
-        self.torso_top_y_m = finite_clamp(
-            self.torso_top_y_m,
-            self.torso_bottom_y_m,
-            4.0,
-            d.torso_top_y_m,
-        );
+        let ratio = |v: f32, d: f32| finite_clamp(v, 0.0, 5.0, d);
+        self.torso_half_width_ratio = ratio(self.torso_half_width_ratio, d.torso_half_width_ratio);
+        self.torso_front_ratio = ratio(self.torso_front_ratio, d.torso_front_ratio);
+        self.torso_back_ratio = ratio(self.torso_back_ratio, d.torso_back_ratio);
+        self.torso_height_ratio = ratio(self.torso_height_ratio, d.torso_height_ratio);
         self.max_behind_shoulder_m = finite_clamp(
             self.max_behind_shoulder_m,
             0.0,
             2.0,
             d.max_behind_shoulder_m,
         );
-        self.cross_body_forward_ratio = finite_clamp(
-            self.cross_body_forward_ratio,
-            0.0,
+        self.cross_body_forward_ratio =
+            ratio(self.cross_body_forward_ratio, d.cross_body_forward_ratio);
+        self.out_of_reach_full_ratio = finite_clamp(
+            self.out_of_reach_full_ratio,
+            1.001,
             5.0,
-            d.cross_body_forward_ratio,
+            d.out_of_reach_full_ratio,
         );
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
+    }
+}
+
+/// The avatar's torso frame, measured from its skeleton: the origin at the midpoint of the two
+/// shoulder (upper-arm) joints, +X along the shoulder line toward the left, +Y the body's up
+/// (square to the shoulder line), +Z forward; `span` is the shoulder joints' distance (world
+/// metres).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Torso {
+    pub frame: Pose,
+    pub span: f32,
+}
+
+impl Torso {
+    /// The torso between the two shoulders (world space). A shoulder line that is not finite or
+    /// too short (or too steep) to have a horizontal direction takes the body's own left axis.
+    pub fn from_shoulders(left: Vec3, right: Vec3, body: &BodyFrame) -> Self {
+        let up = body.up();
+        // A shoulder that is not finite takes the other's place (no span: no torso).
+        let (left, right) = match (left.is_finite(), right.is_finite()) {
+            (true, true) => (left, right),
+            (true, false) => (left, left),
+            (false, true) => (right, right),
+            (false, false) => (body.root.position, body.root.position),
+        };
+        let line = left - right;
+        let x = direction(line - up * line.dot(up)).unwrap_or_else(|| body.left());
+        let z = x.cross(up);
+        let rotation = Quat::from_mat3(&Mat3::from_cols(x, up, z)).normalize();
+        Self {
+            frame: Pose::new((left + right) * 0.5, rotation),
+            span: line.length(),
+        }
     }
 }
 
@@ -95,6 +129,10 @@ pub struct BodyAvoidanceInput {
     pub raw_target: Pose,
     /// World position of this arm's shoulder (upper-arm joint).
     pub shoulder: Vec3,
+    /// The arm's length (upper arm + forearm, world metres).
+    pub arm_length: f32,
+    /// The avatar's torso (from both shoulders).
+    pub torso: Torso,
     pub body: BodyFrame,
 }
 
@@ -114,36 +152,77 @@ impl BodyAvoidance {
         }
     }
 
-    /// The body-space position `local` after the three limits (no smoothing).
-    pub fn limit(&self, side: Side, local: Vec3, shoulder_local: Vec3) -> Vec3 {
+    /// `local` (torso space, world metres) taken out of the torso: an upright elliptic
+    /// cylinder under the shoulder line (half width across, front and back depths, height
+    /// down). A point inside leaves it straight away from the torso's vertical axis, so the
+    /// push turns continuously as the hand moves through (no side switches with a jump);
+    /// outside, on its surface, or exactly on the axis (no way out is better), unchanged.
+    pub fn out_of_torso(&self, local: Vec3, span: f32) -> Vec3 {
         let s = &self.settings;
-        let sign = side.sign();
-        let mut p = local;
-        // 1. Centre line: outward coordinate may not go below -max_cross.
-        if sign * p.x < -s.max_cross_centre_m {
-            p.x = -sign * s.max_cross_centre_m;
+        let span = if span.is_finite() { span.max(0.0) } else { 0.0 };
+        let half_width = s.torso_half_width_ratio * span;
+        let depth = if local.z >= 0.0 {
+            s.torso_front_ratio
+        } else {
+            s.torso_back_ratio
+        } * span;
+        let bottom = -s.torso_height_ratio * span;
+        if half_width <= 0.0 || depth <= 0.0 || !(local.y < 0.0 && local.y > bottom) {
+            return local;
         }
-        // 2. Chest plane, only in front of the torso.
-        let in_torso_band =
-            p.x.abs() < s.torso_half_width_m && p.y > s.torso_bottom_y_m && p.y < s.torso_top_y_m;
-        if in_torso_band && p.z < s.chest_front_z_m {
-            p.z = s.chest_front_z_m;
+        let r = ((local.x / half_width).powi(2) + (local.z / depth).powi(2)).sqrt();
+        if !(r > 1e-6 && r < 1.0) {
+            return local;
         }
-        // 2b. Across the body, in front of it: the further inward of the shoulder, the further
-        // forward, whatever the height (the arm line would cut through the torso).
-        let inward = sign * (shoulder_local.x - p.x);
-        if inward > 0.0 {
-            let min_z = s.chest_front_z_m + s.cross_body_forward_ratio * inward;
-            if p.z < min_z {
-                p.z = min_z;
+        Vec3::new(local.x / r, local.y, local.z / r)
+    }
+
+    /// How much the cross-body limit acts on a target `distance` from its shoulder (0 within
+    /// reach, 1 from `out_of_reach_full_ratio` x `arm_length`).
+    pub fn out_of_reach(&self, distance: f32, arm_length: f32) -> f32 {
+        if !(arm_length.is_finite() && arm_length > 0.0) {
+            return 0.0;
+        }
+        inverse_lerp_clamped(
+            arm_length,
+            arm_length * self.settings.out_of_reach_full_ratio,
+            distance,
+        )
+    }
+
+    /// The world position `world` of `side`'s target after the limits (no smoothing).
+    pub fn limit(
+        &self,
+        side: Side,
+        world: Vec3,
+        shoulder: Vec3,
+        arm_length: f32,
+        torso: &Torso,
+        body: &BodyFrame,
+    ) -> Vec3 {
+        let s = &self.settings;
+        let mut local = torso.frame.inverse_transform_point(world);
+        // Out of reach and across the body: ahead of the torso's front, in proportion.
+        let weight = self.out_of_reach(world.distance(shoulder), arm_length);
+        let shoulder_x = torso.frame.inverse_transform_point(shoulder).x;
+        let inward = side.sign() * (shoulder_x - local.x);
+        if weight > 0.0 && inward > 0.0 {
+            let front = s.torso_front_ratio * torso.span.max(0.0);
+            let min_z = front + s.cross_body_forward_ratio * inward;
+            if local.z < min_z {
+                local.z += (min_z - local.z) * weight;
             }
         }
-        // 3. Not too far behind the shoulder.
-        let min_z = shoulder_local.z - s.max_behind_shoulder_m;
+        let out = torso
+            .frame
+            .transform_point(self.out_of_torso(local, torso.span));
+        // Not too far behind the shoulder (body space).
+        let mut p = body.to_local(out);
+        let min_z = body.to_local(shoulder).z - self.settings.max_behind_shoulder_m;
         if p.z < min_z {
             p.z = min_z;
         }
-        p
+        body.to_world(p)
     }
 
     /// The avoided target for one arm; smooths that arm's correction over `dt` seconds.
@@ -154,9 +233,17 @@ impl BodyAvoidance {
             return raw;
         }
         let body = input.body;
+        let shoulder = vec3_or(input.shoulder, raw.position);
         let local = body.to_local(raw.position);
-        let shoulder_local = body.to_local(vec3_or(input.shoulder, raw.position));
-        let wanted = self.limit(side, local, shoulder_local) - local;
+        let limited = self.limit(
+            side,
+            raw.position,
+            shoulder,
+            input.arm_length,
+            &input.torso,
+            &body,
+        );
+        let wanted = vec3_or(body.to_local(limited) - local, Vec3::ZERO);
         let alpha = exp_alpha(self.settings.smoothing_rate, dt);
         let c = self.correction.get_mut(side);
         *c += (wanted - *c) * alpha;
@@ -170,11 +257,20 @@ mod tests {
     use super::*;
     use glam::Quat;
 
+    /// The reference humanoid's shoulders: 0.34 m apart at 1.41 m, so the default torso is
+    /// 0.153 m to each side, 0.085 m in front of and 0.153 m behind the shoulder line, and
+    /// 0.68 m tall (down to 0.73 m).
+    const LEFT: Vec3 = Vec3::new(0.17, 1.41, 0.0);
+    const RIGHT: Vec3 = Vec3::new(-0.17, 1.41, 0.0);
+
     fn input(target: Vec3) -> BodyAvoidanceInput {
+        let body = BodyFrame::new(Pose::IDENTITY);
         BodyAvoidanceInput {
             raw_target: Pose::from_position(target),
-            shoulder: Vec3::new(0.17, 1.41, 0.0),
-            body: BodyFrame::new(Pose::IDENTITY),
+            shoulder: LEFT,
+            arm_length: 0.52,
+            torso: Torso::from_shoulders(LEFT, RIGHT, &body),
+            body,
         }
     }
 
@@ -186,143 +282,246 @@ mod tests {
         out
     }
 
-    #[test]
-    fn free_targets_pass_through_exactly() {
-        let mut stage = BodyAvoidance::default();
-        let i = input(Vec3::new(0.3, 1.2, 0.35));
-        let out = stage.update(Side::Left, &i, 1.0 / 90.0);
-        assert_eq!(out.position, i.raw_target.position);
+    fn close(a: Vec3, b: Vec3) -> bool {
+        a.distance(b) < 1e-5
     }
 
     #[test]
-    fn hand_inside_the_chest_is_pushed_in_front() {
-        let mut stage = BodyAvoidance::default();
-        let out = settle(&mut stage, Side::Left, &input(Vec3::new(0.05, 1.2, 0.0)));
-        // Chest front, plus the cross-body push: 0.12 m inward of the shoulder x 0.6.
+    fn the_torso_hangs_from_the_shoulder_line() {
+        let body = BodyFrame::new(Pose::IDENTITY);
+        let t = Torso::from_shoulders(LEFT, RIGHT, &body);
+        assert!(close(t.frame.position, Vec3::new(0.0, 1.41, 0.0)));
+        assert!((t.span - 0.34).abs() < 1e-6);
         assert!(
-            (out.position.z - (0.12 + 0.6 * 0.12)).abs() < 1e-3,
+            close(t.frame.rotation * Vec3::X, Vec3::X),
+            "left along the shoulders"
+        );
+        assert!(close(t.frame.rotation * Vec3::Z, Vec3::Z), "forward");
+        // A chest turned 90 degrees to the left: the left shoulder is at -Z, forward is +X.
+        let t = Torso::from_shoulders(Vec3::new(0.0, 1.4, -0.2), Vec3::new(0.0, 1.5, 0.2), &body);
+        assert!(close(t.frame.rotation * Vec3::X, Vec3::NEG_Z));
+        assert!(
+            close(t.frame.rotation * Vec3::Y, Vec3::Y),
+            "up stays the body's"
+        );
+        assert!(close(t.frame.rotation * Vec3::Z, Vec3::X));
+        // Shoulders on top of each other (or not finite): the body's own left.
+        let turned = BodyFrame::new(Pose::new(Vec3::ZERO, Quat::from_rotation_y(1.0)));
+        for (l, r) in [
+            (LEFT, LEFT),
+            (Vec3::NAN, RIGHT),
+            (Vec3::new(0.0, 1.2, 0.0), Vec3::new(0.0, 1.6, 0.0)),
+        ] {
+            let t = Torso::from_shoulders(l, r, &turned);
+            assert!(close(t.frame.rotation * Vec3::X, turned.left()), "{l} {r}");
+            assert!(t.frame.position.is_finite());
+        }
+    }
+
+    #[test]
+    fn free_targets_pass_through_exactly() {
+        let mut stage = BodyAvoidance::default();
+        // In front of the chest, beside it, above the shoulders, and a hand resting on
+        // the chest's front (on the surface is outside).
+        for p in [
+            Vec3::new(0.05, 1.2, 0.3),
+            Vec3::new(0.16, 1.2, 0.0),
+            Vec3::new(0.0, 1.42, 0.0),
+            Vec3::new(0.0, 1.2, 0.34 * 0.25),
+        ] {
+            let out = stage.update(Side::Left, &input(p), 1.0 / 90.0);
+            assert_eq!(out.position, p, "{p}");
+        }
+    }
+
+    #[test]
+    fn a_hand_inside_the_torso_leaves_away_from_its_axis() {
+        let stage = BodyAvoidance::default();
+        let (span, half, front, back) = (0.34, 0.34 * 0.45, 0.34 * 0.25, 0.34 * 0.45);
+        // Just behind the front, a little left: r = |(0.02 / 0.153, 0.05 / 0.085)| = 0.60257,
+        // out along the same direction to the surface.
+        let p = stage.out_of_torso(Vec3::new(0.02, -0.2, 0.05), span);
+        assert!(close(p, Vec3::new(0.033_190, -0.2, 0.082_976)), "{p}");
+        // Straight to the left, right, front and back.
+        for (inside, out) in [
+            (Vec3::new(0.14, -0.2, 0.0), Vec3::new(half, -0.2, 0.0)),
+            (Vec3::new(-0.14, -0.2, 0.0), Vec3::new(-half, -0.2, 0.0)),
+            (Vec3::new(0.0, -0.2, 0.02), Vec3::new(0.0, -0.2, front)),
+            (Vec3::new(0.0, -0.2, -0.14), Vec3::new(0.0, -0.2, -back)),
+            // Low in the belly it is still the torso.
+            (Vec3::new(0.0, -0.67, 0.05), Vec3::new(0.0, -0.67, front)),
+        ] {
+            let p = stage.out_of_torso(inside, span);
+            assert!(close(p, out), "{inside} -> {p}, not {out}");
+        }
+        // Under its bottom, above the shoulder line, in the box's corner (outside the
+        // ellipse), and exactly on the axis: unchanged.
+        for q in [
+            Vec3::new(0.0, -0.69, 0.05),
+            Vec3::new(0.0, 0.01, 0.05),
+            Vec3::new(0.14, -0.2, 0.08),
+            Vec3::new(0.0, -0.2, 0.0),
+        ] {
+            assert_eq!(stage.out_of_torso(q, span), q);
+        }
+    }
+
+    #[test]
+    fn the_way_out_turns_continuously() {
+        // A hand crossing the torso's middle from front to side: the exit point moves a little
+        // for a small move, never jumps from one face to another.
+        let stage = BodyAvoidance::default();
+        let mut last = stage.out_of_torso(Vec3::new(0.0, -0.2, 0.05), 0.34);
+        for k in 1..=100 {
+            let a = k as f32 / 100.0 * std::f32::consts::FRAC_PI_2;
+            let p = stage.out_of_torso(
+                Vec3::new(a.sin(), 0.0, a.cos()) * 0.05 - Vec3::Y * 0.2,
+                0.34,
+            );
+            assert!(p.distance(last) < 0.01, "{k}: {last} -> {p}");
+            last = p;
+        }
+    }
+
+    #[test]
+    fn the_torso_is_the_avatars_own_size() {
+        let stage = BodyAvoidance::default();
+        let p = Vec3::new(0.0, -0.2, 0.06);
+        // Inside the reference humanoid's torso (front 0.085) ...
+        assert_ne!(stage.out_of_torso(p, 0.34), p);
+        // ... but outside a narrow avatar's (shoulders 0.2 m apart: front 0.05).
+        assert_eq!(stage.out_of_torso(p, 0.2), p);
+        // No span (or a broken one): no torso.
+        assert_eq!(stage.out_of_torso(Vec3::ZERO, 0.0), Vec3::ZERO);
+        assert_eq!(stage.out_of_torso(Vec3::ZERO, f32::NAN), Vec3::ZERO);
+    }
+
+    #[test]
+    fn a_hand_inside_the_chest_is_pushed_out_in_front() {
+        let mut stage = BodyAvoidance::default();
+        let out = settle(&mut stage, Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)));
+        assert!(
+            close(out.position, Vec3::new(0.0, 1.2, 0.34 * 0.25)),
             "{}",
             out.position
         );
     }
 
     #[test]
-    fn left_hand_may_not_cross_far_to_the_right() {
-        let mut stage = BodyAvoidance::default();
-        let out = settle(&mut stage, Side::Left, &input(Vec3::new(-0.5, 1.2, 0.4)));
-        assert!((out.position.x + 0.12).abs() < 1e-3, "{}", out.position);
-        // The right hand may go there.
-        let out = stage.update(Side::Right, &input(Vec3::new(-0.5, 1.2, 0.4)), 1.0 / 90.0);
-        assert_eq!(out.position.x, -0.5);
-    }
-
-    #[test]
     fn correction_engages_smoothly() {
         let mut stage = BodyAvoidance::default();
-        let first = stage.update(Side::Left, &input(Vec3::new(0.05, 1.2, 0.0)), 1.0 / 90.0);
+        let first = stage.update(Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)), 1.0 / 90.0);
+        let full = 0.34 * 0.25 - 0.02;
+        let alpha = exp_alpha(20.0, 1.0 / 90.0);
         assert!(
-            first.position.z > 0.0 && first.position.z < 0.05,
+            (first.position.z - 0.02 - full * alpha).abs() < 1e-5,
             "partial first step {}",
             first.position
         );
     }
 
     #[test]
-    fn limits_follow_the_body_when_it_turns() {
+    fn the_torso_turns_with_the_shoulders() {
         let mut stage = BodyAvoidance::default();
         let turned = BodyFrame::new(Pose::new(
             Vec3::new(1.0, 0.0, 2.0),
             Quat::from_rotation_y(1.0),
         ));
-        let local_target = Vec3::new(0.05, 1.2, 0.0);
+        let local_target = Vec3::new(0.0, 1.2, 0.02);
         let i = BodyAvoidanceInput {
             raw_target: Pose::from_position(turned.to_world(local_target)),
-            shoulder: turned.to_world(Vec3::new(0.17, 1.41, 0.0)),
+            shoulder: turned.to_world(LEFT),
+            arm_length: 0.52,
+            torso: Torso::from_shoulders(turned.to_world(LEFT), turned.to_world(RIGHT), &turned),
             body: turned,
         };
         let out = settle(&mut stage, Side::Left, &i);
-        assert!((turned.to_local(out.position).z - (0.12 + 0.6 * 0.12)).abs() < 1e-3);
-    }
-
-    /// Body-space limit with the shoulder placed so that only the chest-plane band acts: far to
-    /// the hand's own side is "outward", so the cross-body rule (2b) never applies.
-    fn band_only(p: Vec3) -> Vec3 {
-        BodyAvoidance::default().limit(Side::Left, p, Vec3::new(-1.0, 1.41, 0.0))
-    }
-
-    #[test]
-    fn a_hand_in_front_of_the_chest_passes_unchanged() {
-        let p = Vec3::new(0.05, 1.2, 0.3);
-        assert_eq!(band_only(p), p);
-    }
-
-    #[test]
-    fn the_chest_plane_acts_inside_the_torso_band_only() {
-        // Inside the band, behind the chest plane: brought to the plane.
-        assert_eq!(
-            band_only(Vec3::new(0.05, 1.2, 0.0)),
-            Vec3::new(0.05, 1.2, 0.12)
-        );
-        assert_eq!(
-            band_only(Vec3::new(-0.05, 0.86, 0.0)),
-            Vec3::new(-0.05, 0.86, 0.12)
-        );
-        // On the band's edges (side, bottom, top) and beyond: the band is open, nothing moves.
-        for p in [
-            Vec3::new(0.16, 1.2, 0.0),
-            Vec3::new(0.05, 0.85, 0.0),
-            Vec3::new(0.05, 1.5, 0.0),
-            Vec3::new(0.05, 1.6, 0.0),
-        ] {
-            assert_eq!(band_only(p), p, "{p}");
-        }
-    }
-
-    #[test]
-    fn a_hand_level_with_its_shoulder_is_not_reaching_across() {
-        // Below the torso band, exactly under the shoulder, a little behind the chest plane:
-        // not inward of the shoulder, so no forward push.
-        let stage = BodyAvoidance::default();
-        let shoulder = Vec3::new(0.17, 1.41, 0.0);
-        let p = Vec3::new(0.17, 0.5, -0.1);
-        assert_eq!(stage.limit(Side::Left, p, shoulder), p);
-        // A centimetre inward it is pushed forward by the ratio.
-        let q = stage.limit(Side::Left, Vec3::new(0.16, 0.5, -0.1), shoulder);
-        assert!((q.z - (0.12 + 0.6 * 0.01)).abs() < 1e-5, "{q}");
+        assert!(close(
+            turned.to_local(out.position),
+            Vec3::new(0.0, 1.2, 0.34 * 0.25)
+        ));
     }
 
     #[test]
     fn a_hand_far_behind_its_shoulder_is_brought_to_the_limit() {
         let stage = BodyAvoidance::default();
+        let i = input(Vec3::ZERO);
         let out = stage.limit(
             Side::Left,
             Vec3::new(0.3, 1.2, -0.6),
             Vec3::new(0.17, 1.41, 0.05),
+            0.52,
+            &i.torso,
+            &i.body,
         );
-        assert_eq!(out, Vec3::new(0.3, 1.2, 0.05 - 0.3));
+        assert!(close(out, Vec3::new(0.3, 1.2, 0.05 - 0.3)), "{out}");
+    }
+
+    #[test]
+    fn an_out_of_reach_target_across_the_body_comes_in_front_of_it() {
+        let stage = BodyAvoidance::default();
+        let i = input(Vec3::ZERO);
+        let front = 0.34 * 0.25;
+        // The left hand 0.25 m right of the centre line, level with the chest's front: 0.42 m
+        // inward of its shoulder, so it must be 0.6 x 0.42 m further forward ...
+        let far = |d: f32| Vec3::new(-0.25, 1.41 - d, front);
+        let wanted = front + 0.6 * 0.42;
+        // ... when it is well out of reach (0.74 m from the shoulder, over 1.1 x 0.52) ...
+        let p = stage.limit(Side::Left, far(0.6), LEFT, 0.52, &i.torso, &i.body);
+        assert!((p.z - wanted).abs() < 1e-5, "{p}");
+        // ... half of that push at 1.05 x the arm's length ...
+        let d = ((0.52f32 * 1.05).powi(2) - 0.42f32.powi(2) - front * front).sqrt();
+        let p = stage.limit(Side::Left, far(d), LEFT, 0.52, &i.torso, &i.body);
+        assert!((p.z - (front + 0.5 * (wanted - front))).abs() < 1e-4, "{p}");
+        // ... and none while it is within reach: the hand stays on the controller.
+        let near = Vec3::new(-0.2, 1.41, front + 0.05);
+        assert_eq!(
+            stage.limit(Side::Left, near, LEFT, 0.52, &i.torso, &i.body),
+            near
+        );
+        // The right hand on its own side is not reaching across.
+        let right = Vec3::new(-0.6, 1.0, front);
+        assert_eq!(
+            stage.limit(Side::Right, right, RIGHT, 0.52, &i.torso, &i.body),
+            right
+        );
+        // No arm length: no reach to compare with.
+        assert_eq!(stage.out_of_reach(10.0, f32::NAN), 0.0);
+    }
+
+    #[test]
+    fn switched_off_it_passes_through_and_forgets() {
+        let mut stage = BodyAvoidance::default();
+        let i = input(Vec3::new(0.0, 1.2, 0.02));
+        settle(&mut stage, Side::Left, &i);
+        stage.settings.enabled = false;
+        assert_eq!(
+            stage.update(Side::Left, &i, 1.0 / 90.0).position,
+            i.raw_target.position
+        );
+        assert_eq!(stage.correction.left, Vec3::ZERO);
     }
 
     #[test]
     fn settings_are_validated() {
         let mut s = BodyAvoidanceSettings {
-            max_cross_centre_m: f32::NAN,
-            torso_half_width_m: -1.0,
-            torso_bottom_y_m: 1.2,
-            torso_top_y_m: 0.9,
+            torso_half_width_ratio: f32::NAN,
+            torso_front_ratio: -1.0,
+            torso_height_ratio: 9.0,
             smoothing_rate: f32::INFINITY,
             ..BodyAvoidanceSettings::default()
         };
         s.validate();
         let d = BodyAvoidanceSettings::default();
-        assert_eq!(s.max_cross_centre_m, d.max_cross_centre_m);
-        assert_eq!(s.torso_half_width_m, 0.0);
-        assert_eq!(s.torso_top_y_m, 1.2, "the top may not be below the bottom");
+        assert_eq!(s.torso_half_width_ratio, d.torso_half_width_ratio);
+        assert_eq!(s.torso_front_ratio, 0.0);
+        assert_eq!(s.torso_height_ratio, 5.0);
         assert_eq!(s.smoothing_rate, d.smoothing_rate);
         // The stage validates what it is given.
         let stage = BodyAvoidance::new(BodyAvoidanceSettings {
-            chest_front_z_m: 7.0,
+            torso_back_ratio: 7.0,
             ..d
         });
-        assert_eq!(stage.settings.chest_front_z_m, 1.0);
+        assert_eq!(stage.settings.torso_back_ratio, 5.0);
     }
 }

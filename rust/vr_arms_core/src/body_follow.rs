@@ -57,7 +57,7 @@ impl Default for BodyFollowSettings {
             response_time_s: 0.2,
             max_turn_speed_deg_per_s: 540.0,
             hands_weight_max: 0.6,
-            hands_weight_rest: 0.8,
+            hands_weight_rest: 1.0,
             wrist_span_full_m: 0.35,
             hands_forward_start_m: 0.15,
             hands_forward_full_m: 0.45,
@@ -318,7 +318,11 @@ mod tests {
 
     #[test]
     fn at_rest_the_body_follows_the_headset_and_the_hands() {
-        let mut body = BodyFollow::default();
+        // The wrist line's weight below 1, so the head's turn counts for part.
+        let mut body = BodyFollow::new(BodyFollowSettings {
+            hands_weight_rest: 0.8,
+            ..Default::default()
+        });
         // Head and hands (hanging at the sides) turned together: a real body turn.
         let rest = |yaw: f32, hands_yaw: f32| {
             let r = Quat::from_rotation_y(hands_yaw);
@@ -336,6 +340,12 @@ mod tests {
         // The head turned alone (looking aside): the torso turns only part of the way.
         let out = run(&mut body, &rest(1.0, 0.0), 1.0, 90.0);
         assert!(out.yaw > 0.2 && out.yaw < 0.8, "{}", out.yaw);
+        // With the default full wrist-line weight, hands hanging still at the sides keep the
+        // torso where they are while the head looks aside (as the motion capture's performers).
+        let mut full = BodyFollow::default();
+        run(&mut full, &rest(0.0, 0.0), 1.0, 90.0);
+        let out = run(&mut full, &rest(1.0, 0.0), 1.0, 90.0);
+        assert!(out.yaw.abs() < 0.01, "{}", out.yaw);
         // Without hands, the headset alone decides.
         let alone = BodyFollowInput {
             left_hand: None,
@@ -457,7 +467,10 @@ mod tests {
     /// 0.5 x confidence x line normal + forwardness x midpoint direction.
     #[test]
     fn hands_yaw_known_answers() {
-        let body = BodyFollow::default();
+        let body = BodyFollow::new(BodyFollowSettings {
+            hands_weight_rest: 0.8,
+            ..Default::default()
+        });
         let case = |l: Vec3, r: Vec3| {
             let input = BodyFollowInput {
                 head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),

@@ -38,8 +38,14 @@ pub struct ElbowHintSettings {
     /// Weight (0..1) of the forearm cue against the torso-frame pole.
     pub forearm_cue_weight: f32,
     /// The forearm axis in the hand target's local space: the direction from elbow to wrist
-    /// (unit; +Y for a humanoid hand bone, which after calibration is the controller's forward).
+    /// (unit). +Y (the hand bone's long axis, which after calibration is the controller's
+    /// forward) would be a wrist held straight; the default leans it a little toward the hand's
+    /// -Z (0.1 per 1), the mean wrist posture of the motion capture the defaults were chosen on.
     pub forearm_axis: [f32; 3],
+    /// The forearm cue counts only where its elbow guess is further off the shoulder-hand line
+    /// than this, per metre of forearm; full confidence 0.3 per metre further. The default is
+    /// the default axis's tilt (its sine, 0.0995), so a hand held along its arm gives no cue.
+    pub forearm_cue_dead_zone: f32,
     /// Hint smoothing rate (1/s).
     pub smoothing_rate: f32,
     /// Hint body avoidance on or off.
@@ -63,8 +69,11 @@ impl Default for ElbowHintSettings {
             overhead_start_dot: 0.35,
             overhead_full_dot: 0.75,
             forearm_cue_weight: 1.0,
-            forearm_axis: [0.0, 1.0, 0.0],
-            smoothing_rate: 30.0,
+            // +Y tilted 0.1 toward -Z (about 5.7 degrees): chosen by leave-one-clip-out
+            // cross-validation on motion capture (docs/evaluation.md). Unit length.
+            forearm_axis: [0.0, 0.995_037_1, -0.099_503_72],
+            forearm_cue_dead_zone: 0.099_503_72,
+            smoothing_rate: 120.0,
             avoidance_enabled: true,
             avoidance_near_m: 0.30,
             push_outward_m: 0.20,
@@ -95,8 +104,18 @@ impl ElbowHintSettings {
         );
         self.forearm_cue_weight =
             finite_clamp(self.forearm_cue_weight, 0.0, 1.0, d.forearm_cue_weight);
-        let axis = direction(Vec3::from_array(self.forearm_axis)).unwrap_or(Vec3::Y);
-        self.forearm_axis = axis.to_array();
+        self.forearm_cue_dead_zone = finite_clamp(
+            self.forearm_cue_dead_zone,
+            0.0,
+            1.0,
+            d.forearm_cue_dead_zone,
+        );
+        // Renormalised only when it is not unit already (a unit axis keeps its exact value).
+        let given = Vec3::from_array(self.forearm_axis);
+        if !given.is_finite() || (given.length() - 1.0).abs() > 1e-6 {
+            let axis = direction(given).unwrap_or(Vec3::Y);
+            self.forearm_axis = axis.to_array();
+        }
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
         self.avoidance_near_m = finite_clamp(self.avoidance_near_m, 0.0, 2.0, d.avoidance_near_m);
         self.push_outward_m = finite_clamp(self.push_outward_m, 0.0, 1.0, d.push_outward_m);
@@ -172,13 +191,18 @@ impl ElbowHintSolver {
             .unwrap_or(torso_pole);
 
         // Forearm cue: the elbow one forearm length behind the hand along the forearm axis. It
-        // fades out as it lines up with the arm (then it says nothing about the swivel).
+        // fades out as it lines up with the arm (then it says nothing about the swivel): it
+        // counts only once the guess is further off the arm line than the dead zone, which for
+        // the default axis is the tilt's own offset (a hand held along its arm line says
+        // nothing, whichever way it is rolled).
+        let lower = input.lower_length.max(1e-3);
+        let dead_zone = s.forearm_cue_dead_zone * lower;
         let forearm = hand.rotation * Vec3::from_array(s.forearm_axis);
         let elbow_guess = hand.position - forearm * input.lower_length.max(0.0);
         let cue = elbow_guess - shoulder;
         let cue_perp = cue - axis * cue.dot(axis);
         let confidence =
-            inverse_lerp_clamped(0.0, 0.3 * input.lower_length.max(1e-3), cue_perp.length());
+            inverse_lerp_clamped(dead_zone, dead_zone + 0.3 * lower, cue_perp.length());
         let cue_weight = s.forearm_cue_weight * confidence;
         let pole = match direction(cue_perp) {
             Some(c) if cue_weight > 0.0 => {
@@ -228,6 +252,79 @@ mod tests {
     use super::*;
     use glam::Quat;
 
+    /// The default settings with a straight wrist (the forearm along the hand's +Y) and the
+    /// original smoothing rate (30 per second), which the known answers below assume.
+    fn straight() -> ElbowHintSettings {
+        ElbowHintSettings {
+            forearm_axis: [0.0, 1.0, 0.0],
+            forearm_cue_dead_zone: 0.0,
+            smoothing_rate: 30.0,
+            ..Default::default()
+        }
+    }
+
+    fn straight_solver() -> ElbowHintSolver {
+        ElbowHintSolver::new(straight())
+    }
+
+    #[test]
+    fn the_default_forearm_axis_is_a_slightly_bent_wrist() {
+        let d = ElbowHintSettings::default();
+        let axis = Vec3::from_array(d.forearm_axis);
+        assert!((axis.length() - 1.0).abs() < 1e-6);
+        assert!(axis.distance(Vec3::new(0.0, 1.0, -0.1).normalize()) < 1e-6);
+        let mut validated = d;
+        validated.validate();
+        assert!(Vec3::from_array(validated.forearm_axis).distance(axis) < 1e-7);
+        // A hand held along its arm: the tilted cue puts the elbow 0.24 x 0.0995 m off the arm
+        // line, not beyond the dead zone (the same): no cue, whichever way the hand is rolled.
+        for roll in [0.0f32, 1.0, 2.0, 3.0] {
+            let hand = Pose::new(
+                Vec3::new(0.17, 1.41, 0.4),
+                Quat::from_rotation_arc(Vec3::Y, Vec3::Z) * Quat::from_rotation_y(roll),
+            );
+            let (_, _, w) = ElbowHintSolver::default().desired(Side::Left, &input(hand));
+            assert!(
+                w < 1e-5,
+                "roll {roll}: {w} (on the dead zone's edge, up to rounding)"
+            );
+        }
+        // Without the dead zone it would count: confidence 0.0239 / (0.3 x 0.24) = 0.3317,
+        // turning the pole toward the hand's +Z.
+        let hand = Pose::new(
+            Vec3::new(0.17, 1.41, 0.4),
+            Quat::from_rotation_arc(Vec3::Y, Vec3::Z),
+        );
+        let no_dead_zone = ElbowHintSolver::new(ElbowHintSettings {
+            forearm_cue_dead_zone: 0.0,
+            ..Default::default()
+        });
+        let (_, pole, w) = no_dead_zone.desired(Side::Left, &input(hand));
+        assert!((w - 0.331_679).abs() < 1e-4, "{w}");
+        let straight = straight_solver().desired(Side::Left, &input(hand)).1;
+        let hand_z = hand.rotation * Vec3::Z;
+        assert!(
+            pole.dot(hand_z) > straight.dot(hand_z) + 0.03,
+            "{pole} vs {straight}"
+        );
+    }
+
+    #[test]
+    fn the_dead_zone_shifts_the_confidence_ramp() {
+        // Elbow guess 0.144 m below the arm line (forearm 0.24 m): with a dead zone of 0.5 x 0.24
+        // = 0.12 m the confidence is (0.144 - 0.12) / (0.3 x 0.24) = 0.3333.
+        let hand = Pose::new(
+            Vec3::new(0.17, 1.41, 0.4),
+            Quat::from_rotation_arc(Vec3::Y, Vec3::new(0.0, 0.6, 0.8)),
+        );
+        let solver = ElbowHintSolver::new(ElbowHintSettings {
+            forearm_cue_dead_zone: 0.5,
+            ..straight()
+        });
+        let (_, _, w) = solver.desired(Side::Left, &input(hand));
+        assert!((w - 1.0 / 3.0).abs() < 1e-4, "{w}");
+    }
+
     fn input(hand: Pose) -> ElbowHintInput {
         ElbowHintInput {
             shoulder: Vec3::new(0.17, 1.41, 0.0),
@@ -240,7 +337,7 @@ mod tests {
 
     #[test]
     fn hint_is_below_and_outside_for_a_forward_reach() {
-        let solver = ElbowHintSolver::default();
+        let solver = straight_solver();
         let hand = Pose::new(
             Vec3::new(0.2, 1.2, 0.4),
             Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
@@ -253,6 +350,7 @@ mod tests {
     #[test]
     fn wrist_roll_does_not_move_the_hint() {
         let solver = ElbowHintSolver::default();
+        let forearm = Vec3::from_array(solver.settings.forearm_axis);
         let base = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
         let a = solver
             .desired(
@@ -260,8 +358,8 @@ mod tests {
                 &input(Pose::new(Vec3::new(0.2, 1.2, 0.4), base)),
             )
             .0;
-        // Roll about the forearm axis (the hand's +Y).
-        let rolled = base * Quat::from_rotation_y(1.2);
+        // Roll about the forearm axis (in the hand's frame).
+        let rolled = base * Quat::from_axis_angle(forearm, 1.2);
         let b = solver
             .desired(
                 Side::Left,
@@ -275,7 +373,7 @@ mod tests {
     fn overhead_pole_turns_outward() {
         let solver = ElbowHintSolver::new(ElbowHintSettings {
             forearm_cue_weight: 0.0,
-            ..Default::default()
+            ..straight()
         });
         let hand = Pose::from_position(Vec3::new(0.25, 1.9, 0.05));
         let (_, pole, _) = solver.desired(Side::Left, &input(hand));
@@ -289,10 +387,10 @@ mod tests {
     #[test]
     fn near_torso_hint_is_pushed_out() {
         let hand = input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15)));
-        let near = ElbowHintSolver::default().desired(Side::Left, &hand).0;
+        let near = straight_solver().desired(Side::Left, &hand).0;
         let off = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_enabled: false,
-            ..Default::default()
+            ..straight()
         })
         .desired(Side::Left, &hand)
         .0;
@@ -303,10 +401,10 @@ mod tests {
         assert!(push.distance(want) < 1e-3, "push {push} vs {want}");
         // Far from the body (0.54 m off its axis) there is no push at all.
         let far = input(Pose::from_position(Vec3::new(0.45, 1.2, 0.3)));
-        let far_on = ElbowHintSolver::default().desired(Side::Left, &far).0;
+        let far_on = straight_solver().desired(Side::Left, &far).0;
         let far_off = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_enabled: false,
-            ..Default::default()
+            ..straight()
         })
         .desired(Side::Left, &far)
         .0;
@@ -326,10 +424,10 @@ mod tests {
         };
         let off = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_enabled: false,
-            ..Default::default()
+            ..straight()
         });
         let push = |k: f32| {
-            ElbowHintSolver::default().desired(Side::Left, &scaled(k)).0
+            straight_solver().desired(Side::Left, &scaled(k)).0
                 - off.desired(Side::Left, &scaled(k)).0
         };
         let (small, big) = (push(1.0), push(1.25));
@@ -344,7 +442,7 @@ mod tests {
     #[test]
     fn smoothing_is_frame_rate_independent() {
         let run = |hz: f32| {
-            let mut solver = ElbowHintSolver::default();
+            let mut solver = straight_solver();
             let mut out = Vec3::ZERO;
             let steps = (0.5 * hz).round() as usize;
             for i in 0..steps {
@@ -373,7 +471,7 @@ mod tests {
         // Hand 0.4 m straight ahead, forearm along the arm (the cue says nothing): the hint is
         // 0.45 x 0.52 m along the arm and 0.3 m along the torso pole (outward 0.45, down 1,
         // back 0.35, made perpendicular to the arm), mirrored for the right arm.
-        let solver = ElbowHintSolver::default();
+        let solver = straight_solver();
         let left = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
         let (hint, _, w) = solver.desired(Side::Left, &left);
         assert!(near(hint, Vec3::new(0.293109, 1.136424, 0.234)), "{hint}");
@@ -391,8 +489,7 @@ mod tests {
         // outward direction.
         let axis = Vec3::new(0.0, 0.55, (1.0f32 - 0.55 * 0.55).sqrt());
         let hand = Vec3::new(0.17, 1.41, 0.0) + axis * 0.4;
-        let (hint, _, _) =
-            ElbowHintSolver::default().desired(Side::Left, &input(hand_along(hand, axis)));
+        let (hint, _, _) = straight_solver().desired(Side::Left, &input(hand_along(hand, axis)));
         assert!(
             near(hint, Vec3::new(0.436103, 1.423009, 0.271617)),
             "{hint}"
@@ -402,7 +499,7 @@ mod tests {
     #[test]
     fn the_forearm_cue_turns_the_pole_by_its_confidence() {
         let hand = Vec3::new(0.17, 1.41, 0.4);
-        let solver = ElbowHintSolver::default();
+        let solver = straight_solver();
         // The forearm's elbow guess 0.144 m below the arm line (over 0.3 x 0.24 m): full
         // confidence, the pole is the cue's direction, straight down.
         let (hint, pole, w) = solver.desired(
@@ -423,7 +520,7 @@ mod tests {
 
     #[test]
     fn smoothing_moves_a_fraction_of_the_change_each_frame() {
-        let mut solver = ElbowHintSolver::default();
+        let mut solver = straight_solver();
         let a = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
         let b = input(hand_along(
             Vec3::new(0.17, 1.41, 0.4),
@@ -438,7 +535,7 @@ mod tests {
         let target = Vec3::new(0.17, 1.11, 0.234);
         let alpha = 1.0 - (-30.0f32 * 0.01).exp();
         assert!(near(second, first + (target - first) * alpha), "{second}");
-        let mut poisoned = ElbowHintSolver::default();
+        let mut poisoned = straight_solver();
         poisoned.update(Side::Left, &a, f32::NAN);
         let again = poisoned.update(Side::Left, &b, 0.01).hint;
         assert!(again.is_finite());
@@ -451,7 +548,7 @@ mod tests {
                 pole_down: weights.0,
                 pole_back: weights.1,
                 pole_outward: weights.2,
-                ..Default::default()
+                ..straight()
             };
             s.validate();
             assert_eq!((s.pole_down, s.pole_back, s.pole_outward), (1.0, 0.0, 0.0));
@@ -460,7 +557,7 @@ mod tests {
             pole_down: 0.002,
             pole_back: 0.0,
             pole_outward: 0.0,
-            ..Default::default()
+            ..straight()
         };
         kept.validate();
         assert_eq!(kept.pole_down, 0.002, "a small but real pole is kept");
@@ -470,7 +567,7 @@ mod tests {
                 pole_down: down,
                 pole_back: back,
                 pole_outward: out,
-                ..Default::default()
+                ..straight()
             };
             s.validate();
             assert_eq!(
@@ -485,7 +582,7 @@ mod tests {
         // pole_down 2: the torso pole (0.45 out, -2 down) made perpendicular to a forward arm.
         let solver = ElbowHintSolver::new(ElbowHintSettings {
             pole_down: 2.0,
-            ..Default::default()
+            ..straight()
         });
         let i = input(hand_along(Vec3::new(0.17, 1.41, 0.4), Vec3::Z));
         let (hint, _, _) = solver.desired(Side::Left, &i);
@@ -497,13 +594,13 @@ mod tests {
         let hand = input(Pose::from_position(Vec3::new(0.02, 1.2, 0.15)));
         let zero = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_near_m: 0.0,
-            ..Default::default()
+            ..straight()
         })
         .desired(Side::Left, &hand)
         .0;
         let off = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_enabled: false,
-            ..Default::default()
+            ..straight()
         })
         .desired(Side::Left, &hand)
         .0;

@@ -9,7 +9,7 @@
 use glam::{Quat, Vec3};
 
 use crate::arm_solve::{ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest};
-use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput};
+use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso};
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::ControllerTargets;
 use crate::elbow_hint::{ElbowHintInput, ElbowHintSolver};
@@ -112,6 +112,12 @@ impl ArmPipeline {
             &BodyAvoidanceInput {
                 raw_target: raw,
                 shoulder,
+                arm_length: cal.arm_length(),
+                torso: Torso::from_shoulders(
+                    skeleton.transform_point(input.bones.left.upper.position),
+                    skeleton.transform_point(input.bones.right.upper.position),
+                    &input.body,
+                ),
                 body: input.body,
             },
             dt,

@@ -62,7 +62,21 @@ pub fn sweep_controller(t: f32) -> Pose {
     let u = u * u * (3.0 - 2.0 * u);
     let pos = p0.lerp(p1, u);
     let forward = (pos - shoulder).normalize_or(Vec3::Z);
-    Pose::new(pos, Quat::from_rotation_arc(Vec3::NEG_Z, forward))
+    Pose::new(pos, held_upright(forward))
+}
+
+/// A controller pointing along `forward` (its -Z) held upright: its +Y as close to world up as
+/// the pointing allows (straight up or down, toward the back), so its roll never spins.
+pub fn held_upright(forward: Vec3) -> Quat {
+    let forward = forward.normalize_or(Vec3::NEG_Z);
+    let up_hint = if forward.y.abs() > 0.99 {
+        Vec3::Z
+    } else {
+        Vec3::Y
+    };
+    let right = forward.cross(up_hint).normalize();
+    let up = right.cross(forward);
+    Quat::from_mat3(&glam::Mat3::from_cols(right, up, -forward)).normalize()
 }
 
 /// Duration of [`sweep_controller`] (seconds).

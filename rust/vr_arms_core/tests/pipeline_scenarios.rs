@@ -111,7 +111,13 @@ fn frame_rates_agree_after_half_a_second() {
                 rates[r],
                 elbow.distance(reference.0)
             );
-            assert!(hint.distance(reference.1) < 0.01);
+            assert!(
+                hint.distance(reference.1) < 0.01,
+                "hint at {} s, {} Hz vs 90 Hz: {} m",
+                (k + 1) as f32 * 0.5,
+                rates[r],
+                hint.distance(reference.1)
+            );
         }
     }
 }

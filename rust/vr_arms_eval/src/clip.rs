@@ -18,6 +18,7 @@ pub enum Family {
 #[derive(Clone, Copy, Debug)]
 struct Joints {
     chest: usize,
+    neck: usize,
     head: usize,
     eyes: Option<(usize, usize)>,
     clavicle: [usize; 2],
@@ -77,6 +78,9 @@ pub struct Frame {
     /// Controller poses (OpenXR grip convention: -Z along the fist, +Y up).
     pub controllers: PerSide<Pose>,
     pub chest: Pose,
+    /// The neck and head joints (for the upper-body error).
+    pub neck: Vec3,
+    pub head: Vec3,
     pub clavicle: PerSide<Pose>,
     pub shoulder: PerSide<Vec3>,
     pub elbow: PerSide<Vec3>,
@@ -127,6 +131,7 @@ impl Clip {
         let (family, unit_m, joints) = if bvh.joint("lShldr").is_some() {
             let joints = Joints {
                 chest: j("chest")?,
+                neck: j("neck")?,
                 head: j("head")?,
                 eyes: Some((j("leftEye")?, j("rightEye")?)),
                 clavicle: [j("lCollar")?, j("rCollar")?],
@@ -138,6 +143,7 @@ impl Clip {
         } else {
             let joints = Joints {
                 chest: j("Spine1")?,
+                neck: j("Neck")?,
                 head: j("Head")?,
                 eyes: None,
                 clavicle: [j("LeftShoulder")?, j("RightShoulder")?],
@@ -192,6 +198,11 @@ impl Clip {
         (self.rest[self.joints.chest], self.headset_rest())
     }
 
+    /// Rest positions of the neck and head joints.
+    pub fn rest_neck_head(&self) -> (Vec3, Vec3) {
+        (self.rest[self.joints.neck], self.rest[self.joints.head])
+    }
+
     fn headset_rest(&self) -> Vec3 {
         match self.joints.eyes {
             Some((l, r)) => (self.rest[l] + self.rest[r]) * 0.5,
@@ -227,6 +238,8 @@ impl Clip {
             ),
             controllers: PerSide::new(controller(Side::Left), controller(Side::Right)),
             chest: Pose::new(pose[j.chest].0, pose[j.chest].1),
+            neck: pose[j.neck].0,
+            head: head_pos,
             clavicle: PerSide::new(
                 Pose::new(pose[j.clavicle[0]].0, pose[j.clavicle[0]].1),
                 Pose::new(pose[j.clavicle[1]].0, pose[j.clavicle[1]].1),

@@ -39,6 +39,10 @@ pub struct EvalOptions {
     /// calibrated perfectly.
     pub calibration_error_deg: f32,
     pub profile: ArmProfile,
+    /// The avatar's size against the performer's: every bone length times this, applied as
+    /// `AvatarCalibrator` does (a uniform scale of the avatar, its body settings in its own
+    /// metres). 1: the performer's own proportions.
+    pub avatar_scale: f32,
 }
 
 impl Default for EvalOptions {
@@ -46,6 +50,7 @@ impl Default for EvalOptions {
         Self {
             calibration_error_deg: 0.0,
             profile: eval_profile(ArmProfile::default()),
+            avatar_scale: 1.0,
         }
     }
 }
@@ -68,6 +73,12 @@ pub struct Metrics {
     pub elbow_cm: Vec<f32>,
     pub shoulder_cm: Vec<f32>,
     pub chest_yaw_deg: Vec<f32>,
+    /// Per frame: the mean position error (cm) over head, neck, chest, both shoulders, both
+    /// elbows and both wrists (the joints published three-point methods report).
+    pub upper_body_cm: Vec<f32>,
+    /// Jitter over those nine joints, pooled over joints and frames (m/s^3), and the clip's own.
+    pub upper_jitter: Pooled,
+    pub clip_upper_jitter: Pooled,
     pub flips: usize,
     pub clip_flips: usize,
     pub minutes: f32,
@@ -127,6 +138,9 @@ impl Metrics {
         self.elbow_cm.extend(&o.elbow_cm);
         self.shoulder_cm.extend(&o.shoulder_cm);
         self.chest_yaw_deg.extend(&o.chest_yaw_deg);
+        self.upper_body_cm.extend(&o.upper_body_cm);
+        self.upper_jitter.add(o.upper_jitter);
+        self.clip_upper_jitter.add(o.clip_upper_jitter);
         self.flips += o.flips;
         self.clip_flips += o.clip_flips;
         self.minutes += o.minutes;
@@ -212,6 +226,38 @@ impl Track {
     }
 }
 
+/// The nine upper-body joints of one frame: head, neck, chest, shoulders, elbows, wrists (left
+/// before right).
+pub type UpperBody = [Vec3; 9];
+
+/// |third difference| x fps^3 (m/s^3) of every joint of `frames`, pooled over joints and frames.
+pub fn upper_jitter(frames: &[UpperBody], dt: f32) -> Pooled {
+    if frames.len() < 4 {
+        return Pooled::default();
+    }
+    let mut sum = 0.0f64;
+    for w in frames.windows(4) {
+        sum += (0..9)
+            .map(|j| (w[3][j] - 3.0 * w[2][j] + 3.0 * w[1][j] - w[0][j]).length() as f64)
+            .sum::<f64>();
+    }
+    Pooled {
+        sum: sum / (dt as f64).powi(3),
+        frames: (frames.len() - 3) * 9,
+    }
+}
+
+/// The mean distance (cm) between the joints of a method and the truth.
+pub fn upper_body_error_cm(method: &UpperBody, truth: &UpperBody) -> f32 {
+    method
+        .iter()
+        .zip(truth)
+        .map(|(a, b)| a.distance(*b))
+        .sum::<f32>()
+        / 9.0
+        * 100.0
+}
+
 /// Whether `p` is inside the torso box of the true chest frame.
 pub fn in_torso(chest: &Pose, p: Vec3) -> bool {
     let l = chest.inverse_transform_point(p);
@@ -232,9 +278,36 @@ fn yaw_of_rotation(q: Quat) -> f32 {
 
 /// The body root for a chest: the root stands so that the chest sits at body-local height 1.25 m
 /// (the torso band body avoidance expects), turned by `yaw`.
-fn body_for(chest: Vec3, yaw: f32) -> BodyFrame {
+fn body_for(chest: Vec3, yaw: f32, scale: f32) -> BodyFrame {
     let r = Quat::from_rotation_y(yaw);
-    BodyFrame::new(Pose::new(chest - r * Vec3::new(0.0, 1.25, 0.0), r))
+    BodyFrame::scaled(
+        Pose::new(chest - r * Vec3::new(0.0, 1.25 * scale, 0.0), r),
+        scale,
+    )
+}
+
+/// Arm bones with every position `k` times as far from the skeleton's origin (a uniformly
+/// scaled avatar).
+fn scaled_arms(arms: PerSide<ArmBones>, k: f32) -> PerSide<ArmBones> {
+    let s = |b: ArmBones| ArmBones {
+        parent: Pose::new(b.parent.position * k, b.parent.rotation),
+        upper: Pose::new(b.upper.position * k, b.upper.rotation),
+        lower: Pose::new(b.lower.position * k, b.lower.rotation),
+        hand: Pose::new(b.hand.position * k, b.hand.rotation),
+    };
+    PerSide::new(s(arms.left), s(arms.right))
+}
+
+/// `bones` moved (not turned) so that the upper arm starts at `shoulder`.
+fn moved_to(bones: ArmBones, shoulder: Vec3) -> ArmBones {
+    let d = shoulder - bones.upper.position;
+    let m = |p: Pose| Pose::new(p.position + d, p.rotation);
+    ArmBones {
+        parent: m(bones.parent),
+        upper: m(bones.upper),
+        lower: m(bones.lower),
+        hand: m(bones.hand),
+    }
 }
 
 /// Arm bones hanging in their rest pose from a clavicle pose.
@@ -302,13 +375,21 @@ pub const METHODS: [&str; 4] = ["ours", "lookat", "lookat_pole", "fixed_pole"];
 
 /// Evaluates one clip.
 pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
-    let rest = clip.rest_arms();
+    let scale = if options.avatar_scale.is_finite() && options.avatar_scale > 0.0 {
+        options.avatar_scale
+    } else {
+        1.0
+    };
+    let rest = scaled_arms(clip.rest_arms(), scale);
     let (rest_chest, rest_headset) = clip.rest_torso();
+    let (rest_chest, rest_headset) = (rest_chest * scale, rest_headset * scale);
+    let (rest_neck, rest_head) = clip.rest_neck_head();
+    let (rest_neck, rest_head) = (rest_neck * scale, rest_head * scale);
     let profile = options.profile;
     let mut arm_only = ArmPipeline::new(&profile, &rest);
     let mut full = ArmPipeline::new(&profile, &rest);
     let cal = arm_only.calibration;
-    let mut body = BodyFollow::new(profile.body_follow);
+    let mut body = BodyFollow::new(profile.body_follow.in_avatar_units(scale));
     let upper_body = UpperBodyFollow::new(profile.upper_body_follow);
     let dt = clip.frame_time;
     let err_rot = Quat::from_axis_angle(
@@ -322,6 +403,8 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
     let mut tracks: Vec<Vec<[Track; 2]>> =
         vec![vec![[Track::default(), Track::default()]; modes.len()]; methods.len()];
     let mut clip_tracks = [Track::default(), Track::default()];
+    let mut clip_upper: Vec<UpperBody> = Vec::with_capacity(clip.frame_count());
+    let mut upper: Vec<Vec<Vec<UpperBody>>> = vec![vec![Vec::new(); modes.len()]; methods.len()];
     let mut torso_headset_only = Metrics::default();
     let mut clip_torso = 0;
 
@@ -375,20 +458,40 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             .chest_yaw_deg
             .push(wrap_angle(bf.head_yaw - chest_yaw_true).abs().to_degrees());
 
+        // Arm-only: the avatar's shoulders on the performer's (its bones its own length).
         let bones_true = PerSide::new(
-            bones_from_clavicle(
-                &rest.left,
-                f.clavicle.left.position,
-                f.clavicle.left.rotation,
-                Side::Left,
+            moved_to(
+                bones_from_clavicle(
+                    &rest.left,
+                    f.clavicle.left.position,
+                    f.clavicle.left.rotation,
+                    Side::Left,
+                ),
+                f.shoulder.left,
             ),
-            bones_from_clavicle(
-                &rest.right,
-                f.clavicle.right.position,
-                f.clavicle.right.rotation,
-                Side::Right,
+            moved_to(
+                bones_from_clavicle(
+                    &rest.right,
+                    f.clavicle.right.position,
+                    f.clavicle.right.rotation,
+                    Side::Right,
+                ),
+                f.shoulder.right,
             ),
         );
+        let truth: UpperBody = [
+            f.head,
+            f.neck,
+            f.chest.position,
+            f.shoulder.left,
+            f.shoulder.right,
+            f.elbow.left,
+            f.elbow.right,
+            f.wrist.left,
+            f.wrist.right,
+        ];
+        clip_upper.push(truth);
+        let torso_ours = |p: Vec3| chest_ours + chest_rot * (p - rest_chest);
         let clav =
             |side: Side| chest_ours + chest_rot * (rest.get(side).parent.position - rest_chest);
         let bones_ours = PerSide::new(
@@ -400,9 +503,13 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             (
                 &mut arm_only,
                 bones_true,
-                body_for(f.chest.position, chest_yaw_true),
+                body_for(f.chest.position, chest_yaw_true, scale),
             ),
-            (&mut full, bones_ours, body_for(chest_ours, chest_yaw_ours)),
+            (
+                &mut full,
+                bones_ours,
+                body_for(chest_ours, chest_yaw_ours, scale),
+            ),
         ]
         .into_iter()
         .enumerate()
@@ -416,6 +523,16 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
                 bones,
             };
             let out = pipeline.update(&input, dt);
+            // This mode's head, neck, chest and shoulders (the truth's in arm-only).
+            let mut frame_joints: UpperBody = truth;
+            if mode == 1 {
+                frame_joints[0] = torso_ours(rest_head);
+                frame_joints[1] = torso_ours(rest_neck);
+                frame_joints[2] = chest_ours;
+            }
+            frame_joints[3] = bones.left.upper.position;
+            frame_joints[4] = bones.right.upper.position;
+            let mut per_method = [frame_joints; METHODS.len()];
             for side in Side::BOTH {
                 let Some(arm) = *out.get(side) else { continue };
                 let b = bones.get(side);
@@ -454,7 +571,15 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
                     }
                     acc.frames += 1;
                     tracks[m][mode][side.index()].push(time, shoulder, elbow, wrist);
+                    per_method[m][5 + side.index()] = elbow;
+                    per_method[m][7 + side.index()] = wrist;
                 }
+            }
+            for (m, joints) in per_method.iter().enumerate() {
+                metrics[m][mode]
+                    .upper_body_cm
+                    .push(upper_body_error_cm(joints, &truth));
+                upper[m][mode].push(*joints);
             }
         }
     }
@@ -478,6 +603,8 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             }
             acc.clip_jitter = clip_jitter;
             acc.clip_torso_frames = clip_torso;
+            acc.upper_jitter = upper_jitter(&upper[m][mode], dt);
+            acc.clip_upper_jitter = upper_jitter(&clip_upper, dt);
             rows.push((method.to_string(), mode_name.to_string(), acc));
         }
     }
@@ -602,5 +729,57 @@ mod tests {
         let j = t.jitter(dt);
         assert_eq!(j.frames, 7);
         assert!((j.mean() - 6.0).abs() < 0.05, "{}", j.mean());
+    }
+
+    #[test]
+    fn the_upper_body_error_is_the_mean_over_nine_joints() {
+        let truth: UpperBody = std::array::from_fn(|j| Vec3::new(j as f32, 1.0, 0.0));
+        let mut method = truth;
+        // One joint 9 cm off, the others exact: 1 cm on average.
+        method[5] += Vec3::new(0.0, 0.09, 0.0);
+        assert!((upper_body_error_cm(&method, &truth) - 1.0).abs() < 1e-4);
+        assert_eq!(upper_body_error_cm(&truth, &truth), 0.0);
+    }
+
+    #[test]
+    fn upper_body_jitter_pools_over_joints_and_frames() {
+        // Every joint on a constant-jerk path (t^3, third differences 6 dt^3): 6 m/s^3; one
+        // joint still, the other eight moving: 8/9 of that.
+        let dt = 0.01;
+        let path = |k: usize, moving: usize| -> UpperBody {
+            let x = (k as f32 * dt).powi(3);
+            std::array::from_fn(|j| {
+                if j < moving {
+                    Vec3::new(x, 0.0, 0.0)
+                } else {
+                    Vec3::ZERO
+                }
+            })
+        };
+        let all: Vec<UpperBody> = (0..10).map(|k| path(k, 9)).collect();
+        let j = upper_jitter(&all, dt);
+        assert_eq!(j.frames, 7 * 9);
+        assert!((j.mean() - 6.0).abs() < 0.05, "{}", j.mean());
+        let eight: Vec<UpperBody> = (0..10).map(|k| path(k, 8)).collect();
+        assert!((upper_jitter(&eight, dt).mean() - 6.0 * 8.0 / 9.0).abs() < 0.05);
+        assert_eq!(upper_jitter(&all[..3], dt), Pooled::default());
+    }
+
+    #[test]
+    fn a_scaled_avatar_keeps_its_shoulders_on_the_performers() {
+        let arms = PerSide::new(
+            vr_arms_core::pipeline::reference_arm_bones(Side::Left),
+            vr_arms_core::pipeline::reference_arm_bones(Side::Right),
+        );
+        let big = scaled_arms(arms, 1.1);
+        let b = big.left;
+        assert!((b.lower.position.distance(b.upper.position) - 0.28 * 1.1).abs() < 1e-5);
+        let moved = moved_to(b, Vec3::new(0.2, 1.4, 0.1));
+        assert_eq!(moved.upper.position, Vec3::new(0.2, 1.4, 0.1));
+        assert!(
+            (moved.hand.position - moved.lower.position)
+                .distance(b.hand.position - b.lower.position)
+                < 1e-6
+        );
     }
 }

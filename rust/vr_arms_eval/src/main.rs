@@ -8,6 +8,7 @@
 
 use std::path::PathBuf;
 
+use glam::Vec3;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_eval::clip::{Clip, FPS_OVERRIDES};
 use vr_arms_eval::eval::{
@@ -91,12 +92,42 @@ struct Tuned {
     metric_name: &'static str,
 }
 
-const TUNED: [Tuned; 2] = [
+/// Values are listed from the plainest (no effect, or the original design's) outward; a tie
+/// goes to the earlier one.
+const TUNED: [Tuned; 4] = [
     Tuned {
         name: "forearm_cue_weight",
         values: &[0.0, 0.25, 0.5, 0.75, 1.0],
         set: |p, v| p.elbow_hint.forearm_cue_weight = v,
         get: |p| p.elbow_hint.forearm_cue_weight,
+        method: "ours",
+        mode: "arm-only",
+        metric: |m| &m.elbow_cm,
+        metric_name: "elbow mean, arm-only (cm)",
+    },
+    Tuned {
+        name: "forearm_axis tilt (-Z per +Y)",
+        values: &[0.0, 0.05, 0.1, 0.15, 0.2, 0.25],
+        // The cue's dead zone follows the tilt (its sine): a hand held along its arm says nothing.
+        set: |p, v| {
+            let axis = Vec3::new(0.0, 1.0, -v).normalize();
+            p.elbow_hint.forearm_axis = axis.to_array();
+            p.elbow_hint.forearm_cue_dead_zone = -axis.z;
+        },
+        get: |p| {
+            let a = p.elbow_hint.forearm_axis;
+            ((-a[2] / a[1]) * 1000.0).round() / 1000.0
+        },
+        method: "ours",
+        mode: "arm-only",
+        metric: |m| &m.elbow_cm,
+        metric_name: "elbow mean, arm-only (cm)",
+    },
+    Tuned {
+        name: "elbow_hint.smoothing_rate",
+        values: &[30.0, 60.0, 120.0],
+        set: |p, v| p.elbow_hint.smoothing_rate = v,
+        get: |p| p.elbow_hint.smoothing_rate,
         method: "ours",
         mode: "arm-only",
         metric: |m| &m.elbow_cm,
@@ -135,6 +166,7 @@ fn run() -> Result<(), String> {
         let options = EvalOptions {
             profile: eval_profile(profile),
             calibration_error_deg,
+            avatar_scale: 1.0,
         };
         clips.iter().map(|c| evaluate_clip(c, &options)).collect()
     };
@@ -142,28 +174,49 @@ fn run() -> Result<(), String> {
 
     let mut out = String::new();
     // The headline results: held out (tuning on the other clips) or the shipped defaults.
-    let (results, tuning_text) = if tune {
+    let (results, tuning_text, profiles) = if tune {
         cross_validate(&clips, &run_all)
     } else {
         (
             run_all(shipped, 0.0),
             "Clips given on the command line: evaluated with the shipped defaults (not re-tuned).\n\n"
                 .to_string(),
+            vec![shipped; clips.len()],
         )
     };
+    // The same profiles (held-out where tuned) with the avatar scaled against the performer.
+    let scaled: Vec<(f32, Vec<ClipResult>)> = summary::SCALED
+        .iter()
+        .map(|(scale, _)| {
+            let r = clips
+                .iter()
+                .zip(&profiles)
+                .map(|(c, p)| {
+                    let options = EvalOptions {
+                        profile: eval_profile(*p),
+                        calibration_error_deg: 0.0,
+                        avatar_scale: *scale,
+                    };
+                    evaluate_clip(c, &options)
+                })
+                .collect();
+            (*scale, r)
+        })
+        .collect();
+    let cv = if tune { ", cross-validated" } else { "" };
     out += &format!(
-        "## Where the defaults stand{}\n\n{}\n\n{tuning_text}## All clips{}\n\n{}\n\n## Per clip{}\n\n{}\n\n",
+        "## Where the defaults stand{}\n\n{}\n\n{tuning_text}## All clips{cv}\n\n{}\n\n## Upper body{cv}\n\n{}\n\n## Proportion mismatch{cv}\n\n{}\n\n## Per clip{cv}\n\n{}\n\n",
         if tune { " (cross-validated)" } else { "" },
         report::standing(&results),
-        if tune { ", cross-validated" } else { "" },
         report::overall(&results),
-        if tune { ", cross-validated" } else { "" },
+        report::upper_body(&results),
+        report::proportions(&results, &scaled),
         report::per_clip(&results)
     );
     out += &side_tables(&run_all, shipped);
     println!("{out}");
     if let Some(path) = &args.json {
-        std::fs::write(path, summary::to_json(&results, frames))
+        std::fs::write(path, summary::to_json(&results, frames, &scaled))
             .map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
@@ -181,7 +234,7 @@ fn run() -> Result<(), String> {
 fn cross_validate(
     clips: &[Clip],
     run_all: &dyn Fn(ArmProfile, f32) -> Vec<ClipResult>,
-) -> (Vec<ClipResult>, String) {
+) -> (Vec<ClipResult>, String, Vec<ArmProfile>) {
     let shipped = ArmProfile::default();
     // errors[tuned][value][clip], each weight varied alone around the shipped defaults.
     let errors: Vec<Vec<Vec<_>>> = TUNED
@@ -215,7 +268,7 @@ fn cross_validate(
         p
     };
     let mut text = String::from(
-        "## Choosing the defaults (leave-one-clip-out)\n\nEach tuned weight is varied alone (the others at their shipped values). For each clip, the value is chosen on the other clips only (the smallest value whose frame-weighted error is within 1 % of the best) and that clip is run with the choices; the held-out results of all clips, pooled over frames, are the headline figures below. The in-sample choice (on all clips at once) is shown for comparison.\n\n",
+        "## Choosing the defaults (leave-one-clip-out)\n\nEach tuned weight is varied alone (the others at their shipped values). For each clip, the value is chosen on the other clips only (the first value, listed from the plainest outward, whose frame-weighted error is within 1 % of the best) and that clip is run with the choices; the held-out results of all clips, pooled over frames, are the headline figures below. The in-sample choice (on all clips at once) is shown for comparison.\n\n",
     );
     for (t, e) in TUNED.iter().zip(&errors) {
         text += &format!("| {} | {} |\n|---|---|", t.name, t.metric_name);
@@ -235,6 +288,7 @@ fn cross_validate(
     text += "\n|---|";
     text += &"---|".repeat(TUNED.len());
     let mut held_out_results = Vec::new();
+    let mut held_out_profiles = Vec::new();
     for (i, clip) in clips.iter().enumerate() {
         let values = chosen(Some(i));
         text += &format!("\n| {} |", clip.name);
@@ -246,6 +300,7 @@ fn cross_validate(
             ..Default::default()
         };
         held_out_results.push(evaluate_clip(clip, &options));
+        held_out_profiles.push(profile_with(&values));
     }
     let in_sample_values = chosen(None);
     text += "\n\nIn-sample choice (all clips):";
@@ -257,7 +312,7 @@ fn cross_validate(
         "\n\n### In-sample (for comparison only)\n\n{}\n\n",
         report::overall(&in_sample)
     );
-    (held_out_results, text)
+    (held_out_results, text, held_out_profiles)
 }
 
 /// The calibration-error and "what moves reachable hands" tables, with the shipped defaults.
@@ -342,7 +397,7 @@ fn document(clips: &[Clip], tables: &str, tuned: bool) -> String {
         "on the clips given on its command line"
     };
     format!(
-        "# Evaluation on motion capture\n\nGenerated by `cargo xtask eval` (`cargo run --release -p vr_arms_eval --bin vr_arms_eval -- --markdown docs/evaluation.md`) {source} ({} clips, {} frames). The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.\n\n## Definitions\n\n- **Tracking**: headset = eye midpoint (Daz family) or 10 cm above and 8 cm in front of the head joint (MotionBuilder family). Controllers = the wrist pose plus one fixed grip offset ({:?} m in the hand frame) for every clip and every method, calibrated out by the profile. The hand frame's forward (+Y) is the hand's rest long axis (the rest direction from the forearm joint into the hand joint, turned with the hand), for both skeleton families.\n- **Modes**: arm-only gives every method the clip's true shoulders; full derives shoulders and chest from our body model (body follow, the chest's share of the head's turn, a rigid upper body hanging from the headset). Every method gets the same calibrated wrist target and each clip's own bone lengths.\n- **Methods**: `ours` (the whole pipeline); `lookat` (the simple LookAt method: elbow one forearm length behind the hand along the hand's forward); `lookat_pole` (the LookAt elbow as the pole of an exact two-bone solve); `fixed_pole` (two-bone IK with a fixed downward pole, as Godot's `TwoBoneIK3D` with a static pole); `headset_only` torso (chest yaw = head yaw).\n- **Hand, reachable**: frames whose true wrist is within the avatar's reach (the shoulder-wrist distance at the minimum elbow bend, times 0.999).\n- **Flip**: a swivel change over {} degrees within {} ms while the elbow is at least {} cm off the shoulder-wrist line (a nearly straight frame breaks the comparison); one reversal counts once however many frames it spans. Reported per minute as the method's count and the clip's own, and as the excess over the clip's own.\n- **Jitter**: the elbow's |third difference| x fps^3 (m/s^3), pooled over frames, reported as the excess over the clip's own.\n- **Frames in torso**: frames (per arm) where the method's hand or elbow is inside the chest's torso box while the clip's own hand and elbow are outside it; the clip's own count is shown beside it.\n- **Pooling**: every figure is a mean over frames of all clips together (a long clip weighs more than a short one).\n\n{fps_table}\n\nUnits: cm, degrees.\n\n{tables}",
+        "# Evaluation on motion capture\n\nGenerated by `cargo xtask eval` (`cargo run --release -p vr_arms_eval --bin vr_arms_eval -- --markdown docs/evaluation.md`) {source} ({} clips, {} frames). The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.\n\n## Definitions\n\n- **Tracking**: headset = eye midpoint (Daz family) or 10 cm above and 8 cm in front of the head joint (MotionBuilder family). Controllers = the wrist pose plus one fixed grip offset ({:?} m in the hand frame) for every clip and every method, calibrated out by the profile. The hand frame's forward (+Y) is the hand's rest long axis (the rest direction from the forearm joint into the hand joint, turned with the hand), for both skeleton families.\n- **Modes**: arm-only gives every method the clip's true shoulders; full derives shoulders and chest from our body model (body follow, the chest's share of the head's turn, a rigid upper body hanging from the headset). Every method gets the same calibrated wrist target and each clip's own bone lengths.\n- **Methods**: `ours` (the whole pipeline); `lookat` (the simple LookAt method: elbow one forearm length behind the hand along the hand's forward); `lookat_pole` (the LookAt elbow as the pole of an exact two-bone solve); `fixed_pole` (two-bone IK with a fixed downward pole, as Godot's `TwoBoneIK3D` with a static pole); `headset_only` torso (chest yaw = head yaw).\n- **Hand, reachable**: frames whose true wrist is within the avatar's reach (the shoulder-wrist distance at the minimum elbow bend, times 0.999).\n- **Flip**: a swivel change over {} degrees within {} ms while the elbow is at least {} cm off the shoulder-wrist line (a nearly straight frame breaks the comparison); one reversal counts once however many frames it spans. Reported per minute as the method's count and the clip's own, and as the excess over the clip's own.\n- **Jitter**: the elbow's |third difference| x fps^3 (m/s^3), pooled over frames, reported as the excess over the clip's own.\n- **Frames in torso**: frames (per arm) where the method's hand or elbow is inside the chest's torso box while the clip's own hand and elbow are outside it; the clip's own count is shown beside it.\n- **Upper body**: the mean position error over head, neck, chest, both shoulders, both elbows and both wrists (in arm-only the torso joints are the clip's own, so only elbows and wrists differ), and the jitter over those nine joints in 10^2 m/s^3, as published three-point methods report them.\n- **Proportion mismatch**: the avatar's bones scaled x0.9 and x1.1 against the performer's, as `AvatarCalibrator` scales an avatar (uniformly, its body settings in its own metres), while the tracked headset and wrists stay the performer's; in arm-only the avatar's shoulders are put on the performer's. Reachable is then the avatar's reach.\n- **Pooling**: every figure is a mean over frames of all clips together (a long clip weighs more than a short one).\n\n{fps_table}\n\nUnits: cm, degrees.\n\n{tables}",
         clips.len(),
         clips.iter().map(|c| c.frame_count()).sum::<usize>(),
         vr_arms_eval::clip::GRIP_OFFSET.to_array(),

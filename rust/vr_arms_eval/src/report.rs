@@ -241,3 +241,54 @@ pub fn standing(results: &[ClipResult]) -> String {
     );
     out
 }
+
+/// The upper-body table: position error over head, neck, chest, shoulders, elbows and wrists,
+/// and jitter over those joints (in 10^2 m/s^3, as published three-point methods report it).
+pub fn upper_body(results: &[ClipResult]) -> String {
+    let mut out = String::from(
+        "| method | mode | upper body (cm) | elbow mean (cm) | upper-body jitter (10^2 m/s^3) | the clip's own (10^2 m/s^3) |\n|---|---|---|---|---|---|",
+    );
+    for (method, mode, m) in merged(results).iter().filter(|(_, _, m)| m.frames > 0) {
+        out += &format!(
+            "\n| {method} | {mode} | {} | {} | {} | {} |",
+            f(mean(&m.upper_body_cm), 2),
+            f(mean(&m.elbow_cm), 2),
+            f(m.upper_jitter.mean() / 100.0, 2),
+            f(m.clip_upper_jitter.mean() / 100.0, 2),
+        );
+    }
+    out
+}
+
+/// Hand and elbow errors with the avatar's bones scaled against the performer's.
+pub fn proportions(results: &[ClipResult], scaled: &[(f32, Vec<ClipResult>)]) -> String {
+    type Rows = Vec<(String, String, Metrics)>;
+    let mut runs: Vec<(f32, Rows)> = vec![(1.0, merged(results))];
+    runs.extend(scaled.iter().map(|(s, r)| (*s, merged(r))));
+    runs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut out = String::from("| method | mode |");
+    for (s, _) in &runs {
+        out += &format!(" hand, reachable, x{s} (cm) |");
+    }
+    for (s, _) in &runs {
+        out += &format!(" elbow mean, x{s} (cm) |");
+    }
+    out += "\n|---|---|";
+    out += &"---|".repeat(runs.len() * 2);
+    for (method, mode, _) in merged(results).iter().filter(|(_, _, m)| m.frames > 0) {
+        out += &format!("\n| {method} | {mode} |");
+        let find = |r: &[(String, String, Metrics)]| {
+            r.iter()
+                .find(|(a, b, _)| a == method && b == mode)
+                .map(|(_, _, m)| m.clone())
+                .unwrap_or_default()
+        };
+        for (_, r) in &runs {
+            out += &format!(" {} |", f(mean(&find(r).hand_reachable_cm), 3));
+        }
+        for (_, r) in &runs {
+            out += &format!(" {} |", f(mean(&find(r).elbow_cm), 2));
+        }
+    }
+    out
+}

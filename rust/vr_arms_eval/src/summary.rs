@@ -31,6 +31,7 @@ pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
     put("elbow_p95_cm", p95(&m.elbow_cm));
     put("shoulder_cm", mean(&m.shoulder_cm));
     put("chest_yaw_deg", mean(&m.chest_yaw_deg));
+    put("upper_body_cm", mean(&m.upper_body_cm));
     if m.frames > 0 && m.minutes > 0.0 {
         put("flips_per_min_excess", m.flips_per_min_excess());
         put("jitter_excess", m.jitter_excess());
@@ -38,8 +39,22 @@ pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
     out
 }
 
-/// The summary of `results` as JSON text.
-pub fn to_json(results: &[ClipResult], frames: usize) -> String {
+/// The JSON names of the scaled-avatar metrics, by scale.
+pub const SCALED: [(f32, [&str; 2]); 2] = [
+    (
+        0.9,
+        ["elbow_mean_cm_scaled_0_9", "hand_reachable_cm_scaled_0_9"],
+    ),
+    (
+        1.1,
+        ["elbow_mean_cm_scaled_1_1", "hand_reachable_cm_scaled_1_1"],
+    ),
+];
+
+/// The summary of `results` as JSON text; `scaled` holds the same evaluation with the avatar
+/// scaled, one entry per [`SCALED`] scale (its elbow and reachable-hand errors are added under
+/// the scaled names).
+pub fn to_json(results: &[ClipResult], frames: usize, scaled: &[(f32, Vec<ClipResult>)]) -> String {
     let mut methods: BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>> =
         BTreeMap::new();
     for (method, mode, m) in merged(results) {
@@ -47,6 +62,25 @@ pub fn to_json(results: &[ClipResult], frames: usize) -> String {
         let values = metrics(&m);
         if !values.is_empty() {
             methods.entry(method).or_default().insert(mode, values);
+        }
+    }
+    for (scale, r) in scaled {
+        let Some((_, [elbow, hand])) = SCALED.iter().find(|(s, _)| s == scale) else {
+            continue;
+        };
+        for (method, mode, m) in merged(r) {
+            let (method, mode) = names(&method, &mode);
+            let Some(values) = methods.get_mut(&method).and_then(|v| v.get_mut(&mode)) else {
+                continue;
+            };
+            for (name, v) in [
+                (*elbow, mean(&m.elbow_cm)),
+                (*hand, mean(&m.hand_reachable_cm)),
+            ] {
+                if v.is_finite() {
+                    values.insert(name, v as f64);
+                }
+            }
         }
     }
     let mut s = format!(
@@ -94,7 +128,34 @@ mod tests {
                 ("headset_only_torso".into(), "full".into(), torso),
             ],
         };
-        let json = to_json(&[r], 2);
+        let scaled_ours = Metrics {
+            elbow_cm: vec![5.0, 7.0],
+            hand_reachable_cm: vec![1.0],
+            upper_body_cm: vec![9.0],
+            frames: 2,
+            ..Default::default()
+        };
+        let scaled = ClipResult {
+            name: "c".into(),
+            rows: vec![("ours".into(), "arm-only".into(), scaled_ours)],
+        };
+        let upper = Metrics {
+            upper_body_cm: vec![1.0, 2.0],
+            ..Default::default()
+        };
+        let mut r = r;
+        r.rows.push(("lookat".into(), "full".into(), upper));
+        let json = to_json(&[r], 2, &[(1.1, vec![scaled])]);
+        assert!(json.contains("\"elbow_mean_cm_scaled_1_1\": 6"), "{json}");
+        assert!(
+            json.contains("\"hand_reachable_cm_scaled_1_1\": 1"),
+            "{json}"
+        );
+        assert!(!json.contains("scaled_0_9"), "no 0.9 run given: {json}");
+        assert!(
+            json.contains("\"lookat\": {\"full\": {\"upper_body_cm\": 1.5}}"),
+            "{json}"
+        );
         assert!(
             json.starts_with("{\"clips\": 1, \"frames\": 2, \"methods\": {"),
             "{json}"

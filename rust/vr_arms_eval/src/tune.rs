@@ -19,8 +19,8 @@ pub fn pooled(r: &ClipResult, method: &str, mode: &str, pick: fn(&Metrics) -> &[
 }
 
 /// The value to use, from `errors[value][clip]` (lower is better) pooled over every clip except
-/// `held_out`: the smallest value whose pooled error is within 1 % of the best (a tie goes to
-/// the simpler, smaller weight).
+/// `held_out`: the first value (values are listed from the plainest outward) whose pooled error
+/// is within 1 % of the best, so a tie goes to the simpler choice.
 pub fn choose(values: &[f32], errors: &[Vec<Pooled>], held_out: Option<usize>) -> f32 {
     let pooled: Vec<f32> = errors
         .iter()
@@ -44,7 +44,8 @@ pub fn choose(values: &[f32], errors: &[Vec<Pooled>], held_out: Option<usize>) -
         .zip(&pooled)
         .filter(|(_, e)| **e <= best * 1.01)
         .map(|(v, _)| *v)
-        .fold(f32::INFINITY, f32::min)
+        .next()
+        .unwrap_or(f32::NAN)
 }
 
 #[cfg(test)]
@@ -83,11 +84,14 @@ mod tests {
     }
 
     #[test]
-    fn near_ties_go_to_the_smaller_value_and_pooling_weights_frames() {
+    fn near_ties_go_to_the_earlier_value_and_pooling_weights_frames() {
         let values = [0.0, 1.0];
         // 0.0 is within 1 % of 1.0's pooled error.
         let errors = vec![vec![e(3.02, 100)], vec![e(3.0, 100)]];
         assert_eq!(choose(&values, &errors, None), 0.0);
+        // The tie goes to the earlier listed value, whichever is smaller.
+        assert_eq!(choose(&[1.0, 0.0], &errors, None), 1.0);
+        assert_eq!(choose(&[-0.5, 0.0], &errors, None), -0.5);
         // Frame-weighted: a short clip's large error counts for its frames only.
         let errors = vec![
             vec![e(1.0, 900), e(10.0, 100)], // pooled 1.9

@@ -4,7 +4,7 @@ use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::body_avoidance::{
-    BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings,
+    BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings, Torso,
 };
 
 use crate::nodes::common::{
@@ -17,10 +17,12 @@ use crate::settings_bridge;
 
 /// Stage 2 of the arm target pipeline: keeps each raw wrist target out of the torso.
 ///
-/// In the body root's space (+X left, +Y up, +Z forward), the hand may cross the centre line
-/// only a little, may not go behind the chest plane in front of the torso (further forward the
-/// further it reaches across), and not too far behind its shoulder. The correction is smoothed,
-/// so it engages without a pop. Runs in `_process` at priority -900.
+/// Keeps the hand target out of the avatar's own torso, measured from its skeleton every frame
+/// (an upright elliptic cylinder under the shoulders, sized by the shoulder span): a hand inside
+/// leaves it straight away from the torso's axis; anywhere else a reachable hand stays exactly on
+/// its controller. Out-of-reach targets across the body come in front of it, and no hand goes
+/// too far behind its shoulder. The correction is smoothed, so it engages without a pop. Runs
+/// in `_process` at priority -900.
 #[derive(GodotClass)]
 #[class(base = Node3D, tool)]
 pub struct BodyAvoidance {
@@ -48,27 +50,30 @@ pub struct BodyAvoidance {
     #[export_group(name = "Limits")]
     #[export]
     enabled: bool,
-    /// How far past the centre line (toward the other side) a hand may go (metres).
-    #[export(range = (-0.2, 0.5, suffix = "m"))]
-    max_cross_centre_m: f32,
-    /// Body-space Z of the front of the chest (metres from the body root).
-    #[export(range = (-0.3, 0.5, suffix = "m"))]
-    chest_front_z_m: f32,
-    /// Half the torso's width: the chest limit applies closer than this to the centre line.
-    #[export(range = (0.0, 0.5, suffix = "m"))]
-    torso_half_width_m: f32,
-    /// Height (from the body root) where the torso begins.
-    #[export(range = (0.0, 2.0, suffix = "m"))]
-    torso_bottom_y_m: f32,
-    /// Height (from the body root) where the torso ends.
-    #[export(range = (0.0, 2.5, suffix = "m"))]
-    torso_top_y_m: f32,
+    /// Half the torso's width, per metre of the avatar's shoulder span (the distance between
+    /// its upper-arm bones, read from the skeleton every frame).
+    #[export(range = (0.0, 2.0))]
+    torso_half_width_ratio: f32,
+    /// How far the torso's front is ahead of the shoulder line, per metre of shoulder span.
+    #[export(range = (0.0, 2.0))]
+    torso_front_ratio: f32,
+    /// How far the torso's back is behind the shoulder line, per metre of shoulder span.
+    #[export(range = (0.0, 2.0))]
+    torso_back_ratio: f32,
+    /// How far the torso reaches down from the shoulder line, per metre of shoulder span.
+    #[export(range = (0.0, 5.0))]
+    torso_height_ratio: f32,
     /// How far behind its shoulder a hand may go (metres).
     #[export(range = (0.0, 1.0, suffix = "m"))]
     max_behind_shoulder_m: f32,
-    /// Forward push per metre a hand reaches across, inward of its shoulder.
+    /// A target out of reach and inward of its shoulder must be this many metres ahead of the
+    /// torso's front per metre crossed (reachable targets are never moved by it).
     #[export(range = (0.0, 2.0))]
     cross_body_forward_ratio: f32,
+    /// Target distance from the shoulder, per metre of arm length, where that limit acts fully
+    /// (it fades in from the arm's length).
+    #[export(range = (1.0, 2.0))]
+    out_of_reach_full_ratio: f32,
     /// Correction smoothing rate (1/s).
     #[export(range = (0.0, 100.0, or_greater))]
     smoothing_rate: f32,
@@ -95,13 +100,13 @@ impl INode3D for BodyAvoidance {
             right_input: None,
             right_output: None,
             enabled: true,
-            max_cross_centre_m: 0.0,
-            chest_front_z_m: 0.0,
-            torso_half_width_m: 0.0,
-            torso_bottom_y_m: 0.0,
-            torso_top_y_m: 0.0,
+            torso_half_width_ratio: 0.0,
+            torso_front_ratio: 0.0,
+            torso_back_ratio: 0.0,
+            torso_height_ratio: 0.0,
             max_behind_shoulder_m: 0.0,
             cross_body_forward_ratio: 0.0,
+            out_of_reach_full_ratio: 0.0,
             smoothing_rate: 0.0,
             stage: Stage::default(),
             report: ProblemReport::new("BodyAvoidance"),
@@ -123,12 +128,16 @@ impl INode3D for BodyAvoidance {
         let Some(body) = body_frame(&self.body_root, &self.rig) else {
             return;
         };
+        let arms = [Side::Left, Side::Right].map(|side| rig_arm(&self.rig, side));
+        // A missing arm gives no span: no torso, the other limits still act.
+        let shoulder_of = |i: usize| arms[i].map_or(glam::Vec3::NAN, |a| a.0);
+        let torso = Torso::from_shoulders(shoulder_of(0), shoulder_of(1), &body);
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
             let Some(raw) = read_pose(&input) else {
                 continue;
             };
-            let Some((shoulder, _)) = rig_arm(&self.rig, side) else {
+            let Some((shoulder, calibration)) = arms[side.index()] else {
                 continue;
             };
             let out = self.stage.update(
@@ -136,6 +145,8 @@ impl INode3D for BodyAvoidance {
                 &BodyAvoidanceInput {
                     raw_target: raw,
                     shoulder,
+                    arm_length: calibration.arm_length(),
+                    torso,
                     body,
                 },
                 delta as f32,
@@ -174,13 +185,13 @@ impl BodyAvoidance {
 
     settings_bridge!(BodyAvoidanceSettings {
         enabled => enabled,
-        max_cross_centre_m => max_cross_centre_m,
-        chest_front_z_m => chest_front_z_m,
-        torso_half_width_m => torso_half_width_m,
-        torso_bottom_y_m => torso_bottom_y_m,
-        torso_top_y_m => torso_top_y_m,
+        torso_half_width_ratio => torso_half_width_ratio,
+        torso_front_ratio => torso_front_ratio,
+        torso_back_ratio => torso_back_ratio,
+        torso_height_ratio => torso_height_ratio,
         max_behind_shoulder_m => max_behind_shoulder_m,
         cross_body_forward_ratio => cross_body_forward_ratio,
+        out_of_reach_full_ratio => out_of_reach_full_ratio,
         smoothing_rate => smoothing_rate,
     });
 

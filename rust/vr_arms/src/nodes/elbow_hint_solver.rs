@@ -69,9 +69,16 @@ pub struct ElbowHintSolver {
     /// Weight of the forearm cue (elbow behind the hand along its forearm axis), 0..1.
     #[export(range = (0.0, 1.0))]
     forearm_cue_weight: f32,
-    /// The forearm axis in the wrist target's space (+Y for a humanoid hand bone).
+    /// The forearm axis (elbow to wrist) in the wrist target's space. +Y, the hand bone's long
+    /// axis, is a straight wrist; the default leans 0.15 toward -Z, the mean wrist posture of
+    /// the motion capture the defaults were chosen on.
     #[export]
     forearm_axis: Vector3,
+    /// The forearm cue counts only once its elbow guess is further off the shoulder-hand line
+    /// than this, per metre of forearm (the default: the axis's own tilt, so a hand held along
+    /// its arm says nothing).
+    #[export(range = (0.0, 1.0))]
+    forearm_cue_dead_zone: f32,
     /// Hint smoothing rate (1/s).
     #[export(range = (0.0, 100.0, or_greater))]
     smoothing_rate: f32,
@@ -121,6 +128,7 @@ impl INode3D for ElbowHintSolver {
             overhead_start_dot: 0.0,
             overhead_full_dot: 0.0,
             forearm_cue_weight: 0.0,
+            forearm_cue_dead_zone: 0.0,
             forearm_axis: Vector3::UP,
             smoothing_rate: 0.0,
             avoidance_enabled: true,
@@ -211,6 +219,7 @@ impl ElbowHintSolver {
         overhead_full_dot => overhead_full_dot,
         forearm_cue_weight => forearm_cue_weight,
         forearm_axis => forearm_axis,
+        forearm_cue_dead_zone => forearm_cue_dead_zone,
         smoothing_rate => smoothing_rate,
         avoidance_enabled => avoidance_enabled,
         avoidance_near_m => avoidance_near_m,
