@@ -276,6 +276,14 @@ fn yaw_of_rotation(q: Quat) -> f32 {
     yaw_of(Vec3::new(f.x, 0.0, f.z))
 }
 
+/// The chest-yaw error (degrees, 0..180) of an estimated yaw against the true chest rotation
+/// (its forward +Z flattened; the chest's pitch and roll do not count).
+pub fn chest_yaw_error_deg(estimate: f32, chest: Quat) -> f32 {
+    wrap_angle(estimate - yaw_of_rotation(chest))
+        .abs()
+        .to_degrees()
+}
+
 /// The body root for a chest: the root stands so that the chest sits at body-local height 1.25 m
 /// (the torso band body avoidance expects), turned by `yaw`.
 fn body_for(chest: Vec3, yaw: f32, scale: f32) -> BodyFrame {
@@ -449,14 +457,12 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
         let chest_yaw_ours = bf.yaw + chest_share;
         let chest_rot = Quat::from_rotation_y(chest_yaw_ours);
         let chest_ours = f.headset.position - chest_rot * (rest_headset - rest_chest);
-        metrics[0][1].chest_yaw_deg.push(
-            wrap_angle(chest_yaw_ours - chest_yaw_true)
-                .abs()
-                .to_degrees(),
-        );
+        metrics[0][1]
+            .chest_yaw_deg
+            .push(chest_yaw_error_deg(chest_yaw_ours, f.chest.rotation));
         torso_headset_only
             .chest_yaw_deg
-            .push(wrap_angle(bf.head_yaw - chest_yaw_true).abs().to_degrees());
+            .push(chest_yaw_error_deg(bf.head_yaw, f.chest.rotation));
 
         // Arm-only: the avatar's shoulders on the performer's (its bones its own length).
         let bones_true = PerSide::new(
@@ -781,5 +787,22 @@ mod tests {
                 .distance(b.hand.position - b.lower.position)
                 < 1e-6
         );
+    }
+
+    #[test]
+    fn a_pure_yaw_offset_is_that_chest_yaw_error() {
+        for true_yaw in [-3.0f32, -1.0, 0.0, 0.5, 2.9] {
+            // The chest leaning forward 20 degrees and rolled 10 does not count.
+            let chest = Quat::from_rotation_y(true_yaw)
+                * Quat::from_rotation_x(20f32.to_radians())
+                * Quat::from_rotation_z(10f32.to_radians());
+            for offset in [-35.0f32, 0.0, 12.5, 170.0] {
+                let e = chest_yaw_error_deg(true_yaw + offset.to_radians(), chest);
+                assert!((e - offset.abs()).abs() < 1e-3, "{true_yaw} {offset}: {e}");
+            }
+        }
+        // Across the wrap: 350 degrees off is 10.
+        let e = chest_yaw_error_deg(350f32.to_radians(), Quat::IDENTITY);
+        assert!((e - 10.0).abs() < 1e-3, "{e}");
     }
 }
