@@ -208,3 +208,41 @@ func test_debug_view_draws_the_markers() -> void:
 	await frames(2)
 	var left: Array = p.controller_targets.get_children(true).filter(func(c): return c is MeshInstance3D and not c.is_queued_for_deletion())
 	check(left.is_empty(), "markers removed when debug drawing is off")
+
+
+func test_body_avoidance_uses_the_avatars_own_torso() -> void:
+	var p := make_pipeline_rig()
+	var s: Skeleton3D = p.skeleton
+	var sim: XRTrackingSimulator = p.simulator
+	await frames(2)
+	# The torso hangs from the upper-arm bones: 0.25 of their span ahead of their midpoint.
+	var l_sh := bone_global_position(s, "LeftUpperArm")
+	var r_sh := bone_global_position(s, "RightUpperArm")
+	var mid := (l_sh + r_sh) * 0.5
+	var front := 0.25 * l_sh.distance_to(r_sh)
+	var avoided: Node3D = p.markers["left_avoided"]
+	# A controller inside the chest (0.2 m under the shoulder line, 2 cm ahead of it) comes out
+	# through the chest's front.
+	var inside := mid + Vector3(0.0, -0.2, 0.02)
+	sim.set_hand_pose("left", Transform3D(Basis(), inside))
+	await frames(90)
+	var out := avoided.global_position
+	check(absf(out.z - (mid.z + front)) < 1e-3 and out.distance_to(Vector3(inside.x, inside.y, mid.z + front)) < 1e-3,
+		"pushed to the torso's front at z %.4f: %s" % [mid.z + front, out])
+	# Just in front of the chest it is not inside: the hand stays on its controller.
+	var outside := mid + Vector3(0.0, -0.2, front + 0.01)
+	sim.set_hand_pose("left", Transform3D(Basis(), outside))
+	await frames(90)
+	check(avoided.global_position.distance_to(outside) < 1e-4, "a hand in front passes: %s" % avoided.global_position)
+	# A narrower avatar (the same skeleton scaled down) has a narrower torso: a point inside the
+	# first one's front is outside the smaller one's.
+	p.avatar.scale = Vector3.ONE * 0.8
+	await frames(2)
+	l_sh = bone_global_position(s, "LeftUpperArm")
+	r_sh = bone_global_position(s, "RightUpperArm")
+	mid = (l_sh + r_sh) * 0.5
+	var small_front := 0.25 * l_sh.distance_to(r_sh)
+	var between := mid + Vector3(0.0, -0.15, (small_front + front) * 0.5)
+	sim.set_hand_pose("left", Transform3D(Basis(), between))
+	await frames(90)
+	check(avoided.global_position.distance_to(between) < 1e-4, "outside the smaller torso: %s" % avoided.global_position)

@@ -45,6 +45,16 @@ pub struct BodyFollowSettings {
     pub hands_raise_full_m: f32,
     /// Weight of the wrist-to-wrist line's normal against the direction to the hands' midpoint.
     pub wrist_line_weight: f32,
+    /// Weight of the normal of the line between the two elbows the controllers suggest (each one
+    /// forearm behind its controller along `forearm_axis`): the elbows stay at the torso's
+    /// sides while the hands sweep across it, so this line follows the chest better than the
+    /// wrists' (0: not used; needs the controllers' rotations).
+    pub elbow_line_weight: f32,
+    /// The forearm's direction (elbow to wrist) in the controller's space: the elbow hint's
+    /// forearm axis through the default grip calibration (-90 degrees about X).
+    pub forearm_axis: [f32; 3],
+    /// The forearm length used for those elbows (metres).
+    pub forearm_length_m: f32,
     /// The hands' yaw may differ from the head's by at most this much (degrees).
     pub max_hands_offset_deg: f32,
     /// The root stands this far behind the head (metres), so the neck is under the head.
@@ -64,7 +74,10 @@ impl Default for BodyFollowSettings {
             hands_raise_start_m: -0.75,
             hands_raise_full_m: -0.35,
             wrist_line_weight: 0.5,
-            max_hands_offset_deg: 80.0,
+            elbow_line_weight: 1.0,
+            forearm_axis: [0.0, -0.099_503_72, -0.995_037_1],
+            forearm_length_m: 0.25,
+            max_hands_offset_deg: 45.0,
             head_back_offset_m: 0.08,
         }
     }
@@ -86,6 +99,7 @@ impl BodyFollowSettings {
             hands_raise_start_m: self.hands_raise_start_m * k,
             hands_raise_full_m: self.hands_raise_full_m * k,
             head_back_offset_m: self.head_back_offset_m * k,
+            forearm_length_m: self.forearm_length_m * k,
             ..*self
         }
     }
@@ -118,6 +132,15 @@ impl BodyFollowSettings {
             finite_clamp(self.hands_raise_full_m, -3.0, 3.0, d.hands_raise_full_m);
         self.wrist_line_weight =
             finite_clamp(self.wrist_line_weight, 0.0, 10.0, d.wrist_line_weight);
+        self.elbow_line_weight =
+            finite_clamp(self.elbow_line_weight, 0.0, 10.0, d.elbow_line_weight);
+        let axis = Vec3::from_array(self.forearm_axis);
+        if !axis.is_finite() || (axis.length() - 1.0).abs() > 1e-6 {
+            self.forearm_axis = direction(axis)
+                .unwrap_or(Vec3::from_array(d.forearm_axis))
+                .to_array();
+        }
+        self.forearm_length_m = finite_clamp(self.forearm_length_m, 0.0, 2.0, d.forearm_length_m);
         self.max_hands_offset_deg = finite_clamp(
             self.max_hands_offset_deg,
             0.0,
@@ -136,6 +159,9 @@ pub struct BodyFollowInput {
     /// Controller (or wrist) positions; `None` when not tracked.
     pub left_hand: Option<Vec3>,
     pub right_hand: Option<Vec3>,
+    /// The controllers' rotations, for the elbow line; `None`: that cue is not used.
+    pub left_grip: Option<Quat>,
+    pub right_grip: Option<Quat>,
     /// Floor height (the XR origin's Y).
     pub floor_y: f32,
 }
@@ -211,18 +237,32 @@ impl BodyFollow {
             inverse_lerp_clamped(s.hands_forward_start_m, s.hands_forward_full_m, local.z);
         let raise = inverse_lerp_clamped(s.hands_raise_start_m, s.hands_raise_full_m, local.y);
         let aim_weight = s.hands_weight_max * forwardness * raise;
-        // The wrist line's normal, turned to agree with the head (crossed hands swap the ends).
         let head_dir = Vec3::new(head_yaw.sin(), 0.0, head_yaw.cos());
-        let line = (l - r).cross(Vec3::Y);
-        let span = Vec3::new(l.x - r.x, 0.0, l.z - r.z).length();
-        let line_conf = inverse_lerp_clamped(0.1, s.wrist_span_full_m, span);
-        let line_dir = direction(Vec3::new(line.x, 0.0, line.z))
-            .map(|d| if d.dot(head_dir) < 0.0 { -d } else { d });
+        // The normal of a left-to-right line, turned to agree with the head (crossed hands swap
+        // the ends), and its confidence from the line's horizontal span.
+        let normal = |l: Vec3, r: Vec3| {
+            let line = (l - r).cross(Vec3::Y);
+            let span = Vec3::new(l.x - r.x, 0.0, l.z - r.z).length();
+            let conf = inverse_lerp_clamped(0.1, s.wrist_span_full_m, span);
+            let dir = direction(Vec3::new(line.x, 0.0, line.z))
+                .map(|d| if d.dot(head_dir) < 0.0 { -d } else { d });
+            dir.map_or(Vec3::ZERO, |d| d * conf)
+        };
+        let wrists = normal(l, r);
+        let elbows = match (input.left_grip, input.right_grip) {
+            (Some(ql), Some(qr))
+                if s.elbow_line_weight > 0.0 && ql.is_finite() && qr.is_finite() =>
+            {
+                let axis = Vec3::from_array(s.forearm_axis) * s.forearm_length_m;
+                normal(l - ql.normalize() * axis, r - qr.normalize() * axis)
+            }
+            _ => Vec3::ZERO,
+        };
+        let line_conf = wrists.length().max(elbows.length());
         let mid_dir = direction(Vec3::new(mid.x, 0.0, mid.z)).filter(|_| forwardness > 0.0);
         let weight = (s.hands_weight_rest * line_conf).max(aim_weight);
-        let blended = line_dir
-            .map(|d| d * line_conf * s.wrist_line_weight)
-            .unwrap_or(Vec3::ZERO)
+        let blended = wrists * s.wrist_line_weight
+            + elbows * s.elbow_line_weight
             + mid_dir.map(|d| d * forwardness).unwrap_or(Vec3::ZERO);
         let Some(dir) = direction(blended) else {
             return (head_yaw, 0.0);
@@ -318,9 +358,11 @@ mod tests {
 
     #[test]
     fn at_rest_the_body_follows_the_headset_and_the_hands() {
-        // The wrist line's weight below 1, so the head's turn counts for part.
+        // The wrist line's weight below 1, so the head's turn counts for part (no elbow line:
+        // these hands carry no rotations).
         let mut body = BodyFollow::new(BodyFollowSettings {
             hands_weight_rest: 0.8,
+            max_hands_offset_deg: 80.0,
             ..Default::default()
         });
         // Head and hands (hanging at the sides) turned together: a real body turn.
@@ -330,6 +372,8 @@ mod tests {
                 head: head_facing(yaw),
                 left_hand: Some(r * Vec3::new(0.25, 0.9, 0.0)),
                 right_hand: Some(r * Vec3::new(-0.25, 0.9, 0.0)),
+                left_grip: None,
+                right_grip: None,
                 floor_y: 0.0,
             }
         };
@@ -341,11 +385,18 @@ mod tests {
         let out = run(&mut body, &rest(1.0, 0.0), 1.0, 90.0);
         assert!(out.yaw > 0.2 && out.yaw < 0.8, "{}", out.yaw);
         // With the default full wrist-line weight, hands hanging still at the sides keep the
-        // torso where they are while the head looks aside (as the motion capture's performers).
+        // torso with them while the head looks aside (as the motion capture's performers), up
+        // to the largest offset from the head (45 degrees): 1 rad - 45 deg = 0.2146 rad.
         let mut full = BodyFollow::default();
         run(&mut full, &rest(0.0, 0.0), 1.0, 90.0);
         let out = run(&mut full, &rest(1.0, 0.0), 1.0, 90.0);
-        assert!(out.yaw.abs() < 0.01, "{}", out.yaw);
+        assert!(
+            (out.yaw - (1.0 - 45f32.to_radians())).abs() < 1e-3,
+            "{}",
+            out.yaw
+        );
+        let out = run(&mut full, &rest(0.5, 0.0), 1.0, 90.0);
+        assert!(out.yaw.abs() < 1e-3, "within 45 degrees: {}", out.yaw);
         // Without hands, the headset alone decides.
         let alone = BodyFollowInput {
             left_hand: None,
@@ -364,6 +415,8 @@ mod tests {
             head: head_facing(yaw),
             left_hand: None,
             right_hand: None,
+            left_grip: None,
+            right_grip: None,
             floor_y: 0.0,
         };
         run(&mut body, &input(0.0), 0.5, 90.0);
@@ -380,6 +433,8 @@ mod tests {
             head: head_facing(0.0),
             left_hand: Some(Vec3::new(0.45, 1.4, 0.35)),
             right_hand: Some(Vec3::new(0.35, 1.38, 0.45)),
+            left_grip: None,
+            right_grip: None,
             floor_y: 0.0,
         };
         let out = run(&mut body, &input, 1.0, 90.0);
@@ -394,6 +449,8 @@ mod tests {
             head: head_facing(0.0),
             left_hand: Some(Vec3::new(0.1, 1.8, -0.25)),
             right_hand: Some(Vec3::new(-0.1, 1.8, -0.25)),
+            left_grip: None,
+            right_grip: None,
             floor_y: 0.0,
         };
         let out = run(&mut body, &input, 1.0, 90.0);
@@ -415,6 +472,8 @@ mod tests {
             head: head_facing(yaw),
             left_hand: None,
             right_hand: None,
+            left_grip: None,
+            right_grip: None,
             floor_y: 0.0,
         };
         run(&mut body, &input(3.0), 1.0, 90.0);
@@ -430,6 +489,8 @@ mod tests {
             head: Pose::new(Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
             left_hand: Some(Vec3::INFINITY),
             right_hand: Some(Vec3::NAN),
+            left_grip: None,
+            right_grip: None,
             floor_y: f32::NAN,
         };
         let out = body.update(&input, f32::NAN);
@@ -476,6 +537,8 @@ mod tests {
                 head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
                 left_hand: Some(l),
                 right_hand: Some(r),
+                left_grip: None,
+                right_grip: None,
                 floor_y: 0.0,
             };
             body.hands_yaw(&input, 0.1, 0.2)
@@ -511,6 +574,8 @@ mod tests {
                 head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
                 left_hand: Some(l),
                 right_hand: Some(r),
+                left_grip: None,
+                right_grip: None,
                 floor_y: 0.0,
             };
             assert_eq!(body.hands_yaw(&input, 0.1, 0.2), (0.1, 0.0));
@@ -526,6 +591,8 @@ mod tests {
                 head: Pose::new(position, head_facing(0.1).rotation),
                 left_hand: Some(hands.0),
                 right_hand: Some(hands.1),
+                left_grip: None,
+                right_grip: None,
                 floor_y: 0.0,
             };
             body.update(&input, 1.0 / 90.0)
@@ -543,6 +610,8 @@ mod tests {
             head: Pose::new(Vec3::new(0.3, 1.6, 0.2), head_facing(0.0).rotation),
             left_hand: None,
             right_hand: None,
+            left_grip: None,
+            right_grip: None,
             floor_y: 0.1,
         };
         let out = body.update(&input, 1.0 / 90.0);
@@ -562,6 +631,8 @@ mod tests {
                 head: head_facing(i as f32 * std::f32::consts::TAU / 180.0),
                 left_hand: None,
                 right_hand: None,
+                left_grip: None,
+                right_grip: None,
                 floor_y: 0.0,
             };
             let out = body.update(&input, 1.0 / 90.0);
@@ -592,5 +663,55 @@ mod tests {
             ..d
         });
         assert_eq!(body.settings.hands_weight_rest, 0.0);
+    }
+
+    #[test]
+    fn the_elbow_line_turns_the_body_when_the_wrists_say_nothing() {
+        // Both wrists at one point in front of the chest (no wrist line), the controllers
+        // turned so that their elbows (one forearm behind, along the forearm axis) lie on a
+        // line whose normal has yaw 0.5 rad.
+        let theta = 0.5f32;
+        let d = Vec3::new(theta.cos(), 0.0, -theta.sin());
+        let n = Vec3::new(theta.sin(), 0.0, theta.cos());
+        let c = Vec3::new(0.0, 1.0, 0.0);
+        let (el, er) = (c + d * 0.2, c - d * 0.2);
+        let w = c + n * 0.1 + Vec3::Y * 0.15;
+        let length = w.distance(el);
+        let settings = BodyFollowSettings {
+            forearm_length_m: length,
+            ..Default::default()
+        };
+        let axis = Vec3::from_array(settings.forearm_axis);
+        let grip = |elbow: Vec3| Quat::from_rotation_arc(axis, (w - elbow).normalize());
+        let input = BodyFollowInput {
+            head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
+            left_hand: Some(w),
+            right_hand: Some(w),
+            left_grip: Some(grip(el)),
+            right_grip: Some(grip(er)),
+            floor_y: 0.0,
+        };
+        let (yaw, weight) = BodyFollow::new(settings).hands_yaw(&input, 0.0, 0.0);
+        assert!(
+            (yaw - theta).abs() < 1e-4 && (weight - 1.0).abs() < 1e-5,
+            "{yaw} {weight}"
+        );
+        // Beyond the largest offset (45 degrees) it is clamped.
+        let (yaw, _) = BodyFollow::new(settings).hands_yaw(&input, -0.6, -0.6);
+        assert!((yaw - (-0.6 + 45f32.to_radians())).abs() < 1e-4, "{yaw}");
+        // Without the cue's weight, or without the controllers' rotations, nothing turns it.
+        let off = BodyFollow::new(BodyFollowSettings {
+            elbow_line_weight: 0.0,
+            ..settings
+        });
+        assert_eq!(off.hands_yaw(&input, 0.0, 0.0), (0.0, 0.0));
+        let no_grips = BodyFollowInput {
+            left_grip: None,
+            ..input
+        };
+        assert_eq!(
+            BodyFollow::new(settings).hands_yaw(&no_grips, 0.0, 0.0),
+            (0.0, 0.0)
+        );
     }
 }

@@ -35,7 +35,7 @@ proptest! {
     fn body_follow_is_finite(head_p in wild_vec(), head_q in wild_quat(), l in wild_vec(), r in wild_vec(), floor in wild(), dt in wild()) {
         let mut b = BodyFollow::default();
         for _ in 0..3 {
-            let out = b.update(&BodyFollowInput { head: Pose::new(head_p, head_q), left_hand: Some(l), right_hand: Some(r), floor_y: floor }, dt);
+            let out = b.update(&BodyFollowInput { head: Pose::new(head_p, head_q), left_hand: Some(l), right_hand: Some(r), left_grip: None, right_grip: None, floor_y: floor }, dt);
             prop_assert!(out.root.is_finite() && out.yaw.is_finite() && out.hands_weight.is_finite());
         }
     }

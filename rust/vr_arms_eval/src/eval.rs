@@ -448,6 +448,8 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
                 head: f.headset,
                 left_hand: Some(controllers.left.position),
                 right_hand: Some(controllers.right.position),
+                left_grip: Some(controllers.left.rotation),
+                right_grip: Some(controllers.right.rotation),
                 floor_y: 0.0,
             },
             dt,

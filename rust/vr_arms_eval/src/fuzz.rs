@@ -163,6 +163,8 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                     head,
                     left_hand: Some(l.position),
                     right_hand: Some(r.position),
+                    left_grip: Some(l.rotation),
+                    right_grip: Some(r.rotation),
                     floor_y: l.position.y,
                 },
                 dt,

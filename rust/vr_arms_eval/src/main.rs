@@ -94,7 +94,7 @@ struct Tuned {
 
 /// Values are listed from the plainest (no effect, or the original design's) outward; a tie
 /// goes to the earlier one.
-const TUNED: [Tuned; 4] = [
+const TUNED: [Tuned; 6] = [
     Tuned {
         name: "forearm_cue_weight",
         values: &[0.0, 0.25, 0.5, 0.75, 1.0],
@@ -138,6 +138,26 @@ const TUNED: [Tuned; 4] = [
         values: &[0.0, 0.2, 0.4, 0.6, 0.8, 1.0],
         set: |p, v| p.body_follow.hands_weight_rest = v,
         get: |p| p.body_follow.hands_weight_rest,
+        method: "ours",
+        mode: "full",
+        metric: |m| &m.chest_yaw_deg,
+        metric_name: "chest yaw, full (deg)",
+    },
+    Tuned {
+        name: "elbow_line_weight",
+        values: &[0.0, 0.5, 1.0, 2.0, 3.0],
+        set: |p, v| p.body_follow.elbow_line_weight = v,
+        get: |p| p.body_follow.elbow_line_weight,
+        method: "ours",
+        mode: "full",
+        metric: |m| &m.chest_yaw_deg,
+        metric_name: "chest yaw, full (deg)",
+    },
+    Tuned {
+        name: "max_hands_offset_deg",
+        values: &[80.0, 60.0, 45.0, 35.0],
+        set: |p, v| p.body_follow.max_hands_offset_deg = v,
+        get: |p| p.body_follow.max_hands_offset_deg,
         method: "ours",
         mode: "full",
         metric: |m| &m.chest_yaw_deg,

@@ -70,6 +70,17 @@ pub struct BodyFollow {
     /// Weight of the wrist-to-wrist line's normal against the hands' midpoint direction.
     #[export(range = (0.0, 2.0))]
     wrist_line_weight: f32,
+    /// Weight of the normal of the line between the elbows the controllers suggest (one forearm
+    /// behind each controller along `forearm_axis`): they stay at the torso's sides while the
+    /// hands sweep across it. 0: not used.
+    #[export(range = (0.0, 4.0))]
+    elbow_line_weight: f32,
+    /// The forearm's direction (elbow to wrist) in the controller's space.
+    #[export]
+    forearm_axis: Vector3,
+    /// The forearm length for those elbows (metres of the unscaled avatar).
+    #[export(range = (0.0, 1.0, suffix = "m"))]
+    forearm_length_m: f32,
     /// The hands' yaw may differ from the head's by at most this much (degrees).
     #[export(range = (0.0, 170.0, suffix = "°"))]
     max_hands_offset_deg: f32,
@@ -111,6 +122,9 @@ impl INode3D for BodyFollow {
             hands_raise_start_m: 0.0,
             hands_raise_full_m: 0.0,
             wrist_line_weight: 0.0,
+            elbow_line_weight: 0.0,
+            forearm_axis: Vector3::ZERO,
+            forearm_length_m: 0.0,
             max_hands_offset_deg: 0.0,
             head_back_offset_m: 0.0,
             stage: Stage::default(),
@@ -154,13 +168,8 @@ impl INode3D for BodyFollow {
         if !tracked {
             return;
         }
-        let hand = |c: &Option<Gd<Node3D>>| {
-            alive(c)
-                .filter(is_tracked)
-                .and_then(|_| read_pose(c))
-                .map(|p| p.position)
-        };
-        let (left_hand, right_hand) = (hand(&self.left_controller), hand(&self.right_controller));
+        let grip = |c: &Option<Gd<Node3D>>| alive(c).filter(is_tracked).and_then(|_| read_pose(c));
+        let (left, right) = (grip(&self.left_controller), grip(&self.right_controller));
         let Some(mut root) = alive(&self.body_root).filter(|n| n.is_inside_tree()) else {
             return;
         };
@@ -177,8 +186,10 @@ impl INode3D for BodyFollow {
         let out = self.stage.update(
             &BodyFollowInput {
                 head,
-                left_hand,
-                right_hand,
+                left_hand: left.map(|p| p.position),
+                right_hand: right.map(|p| p.position),
+                left_grip: left.map(|p| p.rotation),
+                right_grip: right.map(|p| p.rotation),
                 floor_y: floor,
             },
             delta as f32,
@@ -232,6 +243,9 @@ impl BodyFollow {
         hands_raise_start_m => hands_raise_start_m,
         hands_raise_full_m => hands_raise_full_m,
         wrist_line_weight => wrist_line_weight,
+        elbow_line_weight => elbow_line_weight,
+        forearm_axis => forearm_axis,
+        forearm_length_m => forearm_length_m,
         max_hands_offset_deg => max_hands_offset_deg,
         head_back_offset_m => head_back_offset_m,
     });

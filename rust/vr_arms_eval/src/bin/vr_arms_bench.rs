@@ -66,6 +66,8 @@ impl Avatar {
                 head,
                 left_hand: Some(l.position),
                 right_hand: Some(r.position),
+                left_grip: Some(l.rotation),
+                right_grip: Some(r.rotation),
                 floor_y: 0.0,
             },
             dt,
