@@ -120,6 +120,35 @@ func test_grip_and_trigger_curl_the_fingers() -> void:
 	check(tip.y < base.y - 0.01, "fingers curl toward the palm (tip %s, base %s)" % [tip, base])
 
 
+func test_the_action_names_are_the_users() -> void:
+	var p := make_tracked_rig()
+	var source := HumanoidBuilder.build()
+	source.visible = false
+	add_child(source)
+	var copy := HandPoseCopy.new()
+	copy.source_skeleton = source
+	p.skeleton.add_child(copy)
+	var driver := HandPoseDriver.new()
+	driver.hand = 1
+	driver.source_skeleton = source
+	driver.controller = p.right
+	check(driver.grip_action == &"grip" and driver.trigger_action == &"trigger", "the defaults are the usual names")
+	driver.grip_action = &"squeeze"
+	add_child(driver)
+	# The usual name no longer curls; the user's action does.
+	p.simulator.set_input("right", "grip", 1.0)
+	await frames(3)
+	await p.skeleton.skeleton_updated
+	var s: Skeleton3D = p.skeleton
+	var middle := s.find_bone("RightMiddleIntermediate")
+	var rest := s.get_bone_rest(middle).basis.get_rotation_quaternion()
+	check(rad_to_deg(s.get_bone_pose_rotation(middle).angle_to(rest)) < 1.0, "\"grip\" is not the action any more")
+	p.simulator.set_input("right", "squeeze", 1.0)
+	await frames(3)
+	await p.skeleton.skeleton_updated
+	check_near(rad_to_deg(s.get_bone_pose_rotation(middle).angle_to(rest)), 75.0, 1.0, "\"squeeze\" curls the fingers")
+
+
 func test_without_animations_the_revolver_poses_are_procedural() -> void:
 	var p := make_tracked_rig()
 	var source := HumanoidBuilder.build()

@@ -21,7 +21,7 @@ use crate::nodes::common::{alive, read_pose};
 /// [signal calibration_completed] or [signal calibration_failed] follows after
 /// `sample_seconds`.
 #[derive(GodotClass)]
-#[class(base = Node)]
+#[class(base = Node, tool)]
 pub struct AvatarCalibrator {
     /// The headset (an [XRCamera3D]).
     #[export]
@@ -86,7 +86,8 @@ impl INode for AvatarCalibrator {
     }
 
     fn process(&mut self, delta: f64) {
-        if !self.calibrator.is_running() {
+        // A tool class (the one-click setup creates it in the editor): it acts in games only.
+        if !self.calibrator.is_running() || godot::classes::Engine::singleton().is_editor_hint() {
             return;
         }
         let (Some(head), Some(l), Some(r)) = (

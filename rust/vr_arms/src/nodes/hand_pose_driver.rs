@@ -26,7 +26,7 @@ use crate::problems::ProblemReport;
 /// the visible hand. The `HammerCock` length (the animation's, or `hammer_cock_duration_s`) is
 /// the revolver's cocking time.
 #[derive(GodotClass)]
-#[class(base = Node)]
+#[class(base = Node, tool)]
 pub struct HandPoseDriver {
     /// Which hand.
     #[export(enum = (Left = 0, Right = 1))]
@@ -62,6 +62,13 @@ pub struct HandPoseDriver {
     #[export(range = (0.0, 120.0, suffix = "°"))]
     thumb_curl_deg: f32,
     /// How long the hammer-cock pose plays (seconds).
+    /// The OpenXR action (float 0..1) that curls the three lower fingers (your action map's
+    /// name).
+    #[export]
+    grip_action: StringName,
+    /// The OpenXR action (float 0..1) that curls the index finger.
+    #[export]
+    trigger_action: StringName,
     #[export_group(name = "One-Shots")]
     #[export(range = (0.0, 3.0, suffix = "s"))]
     hammer_cock_duration_s: f32,
@@ -94,6 +101,8 @@ impl INode for HandPoseDriver {
             grip_curl_deg: d.grip_curl_deg,
             trigger_curl_deg: d.trigger_curl_deg,
             thumb_curl_deg: d.thumb_curl_deg,
+            grip_action: StringName::from("grip"),
+            trigger_action: StringName::from("trigger"),
             // The revolver's default cocking length (the original design: 0.6 s).
             hammer_cock_duration_s: 0.6,
             shoot_duration_s: 0.24,
@@ -107,6 +116,10 @@ impl INode for HandPoseDriver {
     }
 
     fn process(&mut self, delta: f64) {
+        // A tool class (the one-click setup creates it in the editor): it acts in games only.
+        if godot::classes::Engine::singleton().is_editor_hint() {
+            return;
+        }
         if let Some(state) = self.stage.update(delta as f32) {
             self.play(state);
             self.signals()
@@ -215,7 +228,10 @@ impl HandPoseDriver {
             return;
         };
         let (grip, trigger) = match self.controller.as_ref().filter(|c| c.is_instance_valid()) {
-            Some(c) => (c.get_float("grip"), c.get_float("trigger")),
+            Some(c) => (
+                c.get_float(&self.grip_action),
+                c.get_float(&self.trigger_action),
+            ),
             None => (0.0, 0.0),
         };
         let side = self.side();

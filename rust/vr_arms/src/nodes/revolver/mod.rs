@@ -118,6 +118,17 @@ pub struct Revolver {
     /// Draw each shot's ray (red line, from the muzzle to the hit or the end of the range).
     #[export]
     debug_draw_shots: bool,
+    /// The OpenXR action (float 0..1) that grips, on the gun hand's and the support hand's
+    /// controllers (your action map's name).
+    #[export_group(name = "Actions")]
+    #[export]
+    grip_action: StringName,
+    /// The OpenXR action (float 0..1) that pulls the trigger.
+    #[export]
+    trigger_action: StringName,
+    /// The OpenXR action (Vector2) whose Y cocks the hammer (pulled down) or opens the cylinder.
+    #[export]
+    stick_action: StringName,
 
     stage: Stage,
     arm_recoil: RecoilLayer,
@@ -168,6 +179,9 @@ impl IRigidBody3D for Revolver {
             max_range_m: profile.bullet.max_range_m,
             hit_mask: profile.bullet.collision_mask,
             debug_draw_shots: profile.bullet.debug_draw,
+            grip_action: StringName::from("grip"),
+            trigger_action: StringName::from("trigger"),
+            stick_action: StringName::from("primary"),
             stage: Stage::new(profile.revolver),
             arm_recoil: RecoilLayer::new(profile.recoil.arm),
             mesh_recoil: RecoilLayer::new(profile.recoil.mesh),
@@ -226,9 +240,9 @@ impl IRigidBody3D for Revolver {
             .filter(|c| c.is_instance_valid())
         {
             Some(c) => (
-                c.get_float("grip"),
-                c.get_float("trigger"),
-                c.get_vector2("primary").y,
+                c.get_float(&self.grip_action),
+                c.get_float(&self.trigger_action),
+                c.get_vector2(&self.stick_action).y,
             ),
             None => (0.0, 0.0, 0.0),
         };

@@ -19,7 +19,7 @@ impl Revolver {
                 let near =
                     c.get_global_position().distance_to(point.origin) <= self.support_grab_radius_m;
                 (
-                    c.get_float("grip") >= self.stage.settings.grip_threshold,
+                    c.get_float(&self.grip_action) >= self.stage.settings.grip_threshold,
                     near,
                 )
             });
