@@ -39,10 +39,13 @@ pub struct BodyAvoidanceSettings {
     /// A target out of the arm's reach and inward of its own shoulder must be ahead of the
     /// torso's front by this many metres per metre crossed, so the arm stretched toward it
     /// passes in front of the torso instead of through it. Reachable targets are never moved
-    /// by this: it fades in from the arm's length to `out_of_reach_full_ratio` of it.
+    /// by this (beyond `out_of_reach_start_ratio` of the arm's length it fades in).
     pub cross_body_forward_ratio: f32,
     /// Target distance from the shoulder, per metre of arm length, where the cross-body limit
-    /// acts fully.
+    /// starts: a nearly straight arm reaching across low would pass through the torso, so it
+    /// starts a little inside the reach ...
+    pub out_of_reach_start_ratio: f32,
+    /// ... and where it acts fully.
     pub out_of_reach_full_ratio: f32,
     /// Smoothing rate of the correction (1/s). The original design's default: 20.
     pub smoothing_rate: f32,
@@ -58,6 +61,7 @@ impl Default for BodyAvoidanceSettings {
             torso_height_ratio: 2.0,
             max_behind_shoulder_m: 0.30,
             cross_body_forward_ratio: 0.6,
+            out_of_reach_start_ratio: 0.95,
             out_of_reach_full_ratio: 1.1,
             smoothing_rate: 20.0,
         }
@@ -80,10 +84,16 @@ impl BodyAvoidanceSettings {
         );
         self.cross_body_forward_ratio =
             ratio(self.cross_body_forward_ratio, d.cross_body_forward_ratio);
+        self.out_of_reach_start_ratio = finite_clamp(
+            self.out_of_reach_start_ratio,
+            0.5,
+            5.0,
+            d.out_of_reach_start_ratio,
+        );
         self.out_of_reach_full_ratio = finite_clamp(
             self.out_of_reach_full_ratio,
-            1.001,
-            5.0,
+            self.out_of_reach_start_ratio + 0.001,
+            6.0,
             d.out_of_reach_full_ratio,
         );
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
@@ -177,14 +187,14 @@ impl BodyAvoidance {
         Vec3::new(local.x / r, local.y, local.z / r)
     }
 
-    /// How much the cross-body limit acts on a target `distance` from its shoulder (0 within
-    /// reach, 1 from `out_of_reach_full_ratio` x `arm_length`).
+    /// How much the cross-body limit acts on a target `distance` from its shoulder (0 up to
+    /// `out_of_reach_start_ratio` x `arm_length`, 1 from `out_of_reach_full_ratio` x it).
     pub fn out_of_reach(&self, distance: f32, arm_length: f32) -> f32 {
         if !(arm_length.is_finite() && arm_length > 0.0) {
             return 0.0;
         }
         inverse_lerp_clamped(
-            arm_length,
+            arm_length * self.settings.out_of_reach_start_ratio,
             arm_length * self.settings.out_of_reach_full_ratio,
             distance,
         )
@@ -354,11 +364,13 @@ mod tests {
             let p = stage.out_of_torso(inside, span);
             assert!(close(p, out), "{inside} -> {p}, not {out}");
         }
-        // Under its bottom, above the shoulder line, in the box's corner (outside the
-        // ellipse), and exactly on the axis: unchanged.
+        // Under its bottom, on it, above the shoulder line, on it, in the box's corner (outside
+        // the ellipse), and exactly on the axis: unchanged (the torso is open at both ends).
         for q in [
             Vec3::new(0.0, -0.69, 0.05),
+            Vec3::new(0.0, -2.0 * 0.34, 0.05),
             Vec3::new(0.0, 0.01, 0.05),
+            Vec3::new(0.0, 0.0, 0.05),
             Vec3::new(0.14, -0.2, 0.08),
             Vec3::new(0.0, -0.2, 0.0),
         ] {
@@ -469,8 +481,8 @@ mod tests {
         // ... when it is well out of reach (0.74 m from the shoulder, over 1.1 x 0.52) ...
         let p = stage.limit(Side::Left, far(0.6), LEFT, 0.52, &i.torso, &i.body);
         assert!((p.z - wanted).abs() < 1e-5, "{p}");
-        // ... half of that push at 1.05 x the arm's length ...
-        let d = ((0.52f32 * 1.05).powi(2) - 0.42f32.powi(2) - front * front).sqrt();
+        // ... half of that push at 1.025 x the arm's length (between 0.95 and 1.1) ...
+        let d = ((0.52f32 * 1.025).powi(2) - 0.42f32.powi(2) - front * front).sqrt();
         let p = stage.limit(Side::Left, far(d), LEFT, 0.52, &i.torso, &i.body);
         assert!((p.z - (front + 0.5 * (wanted - front))).abs() < 1e-4, "{p}");
         // ... and none while it is within reach: the hand stays on the controller.
@@ -485,8 +497,16 @@ mod tests {
             stage.limit(Side::Right, right, RIGHT, 0.52, &i.torso, &i.body),
             right
         );
-        // No arm length: no reach to compare with.
-        assert_eq!(stage.out_of_reach(10.0, f32::NAN), 0.0);
+        // A hand exactly as far across as its shoulder (inward 0) is not reaching across.
+        let under = Vec3::new(0.17, 1.41 - 0.6, 0.0);
+        assert_eq!(
+            stage.limit(Side::Left, under, LEFT, 0.52, &i.torso, &i.body),
+            under
+        );
+        // No (or no finite) arm length: no reach to compare with.
+        for arm in [f32::NAN, f32::INFINITY, 0.0, -1.0] {
+            assert_eq!(stage.out_of_reach(10.0, arm), 0.0, "{arm}");
+        }
     }
 
     #[test]
@@ -523,5 +543,13 @@ mod tests {
             ..d
         });
         assert_eq!(stage.settings.torso_back_ratio, 5.0);
+        // The fade ends after it starts.
+        let mut f = BodyAvoidanceSettings {
+            out_of_reach_start_ratio: 1.2,
+            out_of_reach_full_ratio: 1.0,
+            ..d
+        };
+        f.validate();
+        assert_eq!(f.out_of_reach_full_ratio, 1.2 + 0.001);
     }
 }

@@ -507,6 +507,11 @@ mod tests {
         assert_eq!(big.hands_forward_full_m, s.hands_forward_full_m * 1.25);
         assert_eq!(big.hands_raise_start_m, s.hands_raise_start_m * 1.25);
         assert_eq!(big.hands_raise_full_m, s.hands_raise_full_m * 1.25);
+        assert_eq!(big.forearm_length_m, s.forearm_length_m * 1.25);
+        assert_eq!(
+            big.forearm_axis, s.forearm_axis,
+            "a direction is not a length"
+        );
         assert_eq!(
             big.response_time_s, s.response_time_s,
             "times are not lengths"
@@ -658,6 +663,25 @@ mod tests {
         assert_eq!(s.hands_weight_max, 1.0);
         assert_eq!(s.wrist_span_full_m, d.wrist_span_full_m);
         assert_eq!(s.max_hands_offset_deg, 170.0);
+        // The forearm axis is made unit (a unit one keeps its exact value; a broken one takes
+        // the default), the forearm length kept in 0..2 m.
+        let mut a = BodyFollowSettings {
+            forearm_axis: [0.0, 0.0, -2.0],
+            forearm_length_m: -1.0,
+            ..d
+        };
+        a.validate();
+        assert_eq!(a.forearm_axis, [0.0, 0.0, -1.0]);
+        assert_eq!(a.forearm_length_m, 0.0);
+        let mut a = BodyFollowSettings {
+            forearm_axis: [f32::NAN, 0.0, 1.0],
+            ..d
+        };
+        a.validate();
+        assert_eq!(a.forearm_axis, d.forearm_axis);
+        let mut unit = d;
+        unit.validate();
+        assert_eq!(unit.forearm_axis, d.forearm_axis);
         let body = BodyFollow::new(BodyFollowSettings {
             hands_weight_rest: -1.0,
             ..d
@@ -713,5 +737,52 @@ mod tests {
             BodyFollow::new(settings).hands_yaw(&no_grips, 0.0, 0.0),
             (0.0, 0.0)
         );
+    }
+
+    /// Hands 0.1 m in front of and 0.4 m under a head at 1.6 m (not forward enough to aim), the
+    /// controllers turned so that their forearms (`forearm_axis`) run along `(-0.6, 0, 0.8)`
+    /// (left) and `(0.8, 0, 0.6)` (right): elbows 0.25 m behind the wrists at
+    /// `wrist + (0.15, 0, -0.2)` and `wrist + (-0.2, 0, -0.15)`.
+    fn crossed_forearms(half_span: f32, settings: BodyFollowSettings) -> (f32, f32) {
+        let axis = Vec3::from_array(settings.forearm_axis);
+        let grip = |d: Vec3| Some(Quat::from_rotation_arc(axis, d));
+        let input = BodyFollowInput {
+            head: Pose::from_position(Vec3::new(0.0, 1.6, 0.0)),
+            left_hand: Some(Vec3::new(half_span, 1.2, 0.1)),
+            right_hand: Some(Vec3::new(-half_span, 1.2, 0.1)),
+            left_grip: grip(Vec3::new(-0.6, 0.0, 0.8)),
+            right_grip: grip(Vec3::new(0.8, 0.0, 0.6)),
+            floor_y: 0.0,
+        };
+        BodyFollow::new(settings).hands_yaw(&input, 0.0, 0.0)
+    }
+
+    #[test]
+    fn elbow_line_known_answers() {
+        let d = BodyFollowSettings::default();
+        // Wrists 0.1 m apart (no wrist line): the elbows' line (0.45, 0, -0.05) alone, its
+        // normal's yaw atan2(0.05, 0.45) = 0.110657 rad, full confidence.
+        let (yaw, w) = crossed_forearms(0.05, d);
+        assert!(
+            (yaw - 0.110_657).abs() < 1e-4 && (w - 1.0).abs() < 1e-5,
+            "{yaw} {w}"
+        );
+        // Wrists 0.225 m apart (wrist line at half confidence, normal straight ahead) and the
+        // elbow line weighted 2: 0.25 x (0, 0, 1) + 2 x the elbows' unit normal (0.0866, 0,
+        // 0.9962) gives 0.077109 rad.
+        let two = BodyFollowSettings {
+            elbow_line_weight: 2.0,
+            ..d
+        };
+        let (yaw, _) = crossed_forearms(0.1125, two);
+        assert!((yaw - 0.077_109).abs() < 1e-4, "{yaw}");
+        // The elbow line off: the wrists' yaw, and the weight is the wrist line's own
+        // confidence (0.5), not the elbows'.
+        let off = BodyFollowSettings {
+            elbow_line_weight: 0.0,
+            ..d
+        };
+        let (yaw, w) = crossed_forearms(0.1125, off);
+        assert!(yaw.abs() < 1e-5 && (w - 0.5).abs() < 1e-5, "{yaw} {w}");
     }
 }

@@ -310,6 +310,25 @@ mod tests {
     }
 
     #[test]
+    fn the_forearm_axis_is_made_unit() {
+        for (given, want) in [
+            ([0.0, 2.0, 0.0], [0.0, 1.0, 0.0]),
+            ([0.0, 0.0, -3.0], [0.0, 0.0, -1.0]),
+            ([f32::NAN, 1.0, 0.0], [0.0, 1.0, 0.0]),
+            ([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+        ] {
+            let mut s = ElbowHintSettings {
+                forearm_axis: given,
+                forearm_cue_dead_zone: 7.0,
+                ..Default::default()
+            };
+            s.validate();
+            assert_eq!(s.forearm_axis, want, "{given:?}");
+            assert_eq!(s.forearm_cue_dead_zone, 1.0);
+        }
+    }
+
+    #[test]
     fn the_dead_zone_shifts_the_confidence_ramp() {
         // Elbow guess 0.144 m below the arm line (forearm 0.24 m): with a dead zone of 0.5 x 0.24
         // = 0.12 m the confidence is (0.144 - 0.12) / (0.3 x 0.24) = 0.3333.

@@ -264,4 +264,22 @@ mod tests {
         frame(&mut obs, &mut r, 0.1, Vec3::NEG_Y);
         assert_eq!(r.flips, 1);
     }
+
+    #[test]
+    fn a_controller_held_upright_keeps_its_roll() {
+        // Pointing forward: +Y up. Pointing straight up or down: +Y toward the back (+Z),
+        // still a proper rotation.
+        let q = held_upright(Vec3::NEG_Z);
+        assert!((q * Vec3::NEG_Z).distance(Vec3::NEG_Z) < 1e-6);
+        assert!((q * Vec3::Y).distance(Vec3::Y) < 1e-6);
+        for f in [Vec3::Y, Vec3::NEG_Y] {
+            let q = held_upright(f);
+            assert!(q.is_finite() && q.is_normalized(), "{f}: {q}");
+            assert!((q * Vec3::NEG_Z).distance(f) < 1e-5, "{f}");
+        }
+        // Turning the pointing a little turns the roll a little (no spin near 180 degrees).
+        let a = held_upright(Vec3::new(0.01, 0.0, 1.0));
+        let b = held_upright(Vec3::new(-0.01, 0.0, 1.0));
+        assert!(a.angle_between(b) < 0.05, "{}", a.angle_between(b));
+    }
 }

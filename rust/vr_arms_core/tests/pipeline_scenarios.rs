@@ -193,3 +193,16 @@ proptest! {
         prop_assert!(!inside_torso(arm.solve.lower.position), "elbow {} inside the torso", arm.solve.lower.position);
     }
 }
+
+#[test]
+fn a_straight_reach_low_across_the_belly_keeps_the_elbow_out() {
+    // Found by cargo mutants (the property test below rarely draws it): the left hand low in
+    // front of the belly near the centre line, just within reach, so the arm is nearly straight
+    // and its line passes the chest's front. The cross-body limit starts a little inside the
+    // reach (0.95 of it), which brings the hand (and so the elbow) in front.
+    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let controller = Some(Pose::from_position(Vec3::new(0.028_156, 0.923_136, 0.12)));
+    let arm = settle(&mut pipeline, &input(controller, None), Side::Left, 45);
+    let elbow = arm.solve.lower.position;
+    assert!(!inside_torso(elbow), "elbow {elbow} inside the torso");
+}

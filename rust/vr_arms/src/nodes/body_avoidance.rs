@@ -20,7 +20,7 @@ use crate::settings_bridge;
 /// Keeps the hand target out of the avatar's own torso, measured from its skeleton every frame
 /// (an upright elliptic cylinder under the shoulders, sized by the shoulder span): a hand inside
 /// leaves it straight away from the torso's axis; anywhere else a reachable hand stays exactly on
-/// its controller. Out-of-reach targets across the body come in front of it, and no hand goes
+/// its controller. Targets across the body at (or beyond) full reach come in front of it, and no hand goes
 /// too far behind its shoulder. The correction is smoothed, so it engages without a pop. Runs
 /// in `_process` at priority -900.
 #[derive(GodotClass)]
@@ -70,9 +70,13 @@ pub struct BodyAvoidance {
     /// torso's front per metre crossed (reachable targets are never moved by it).
     #[export(range = (0.0, 2.0))]
     cross_body_forward_ratio: f32,
-    /// Target distance from the shoulder, per metre of arm length, where that limit acts fully
-    /// (it fades in from the arm's length).
-    #[export(range = (1.0, 2.0))]
+    /// Target distance from the shoulder, per metre of arm length, where that limit starts (a
+    /// little inside the reach: a nearly straight arm reaching across low would pass through the
+    /// torso) ...
+    #[export(range = (0.5, 2.0))]
+    out_of_reach_start_ratio: f32,
+    /// ... and where it acts fully.
+    #[export(range = (0.5, 2.0))]
     out_of_reach_full_ratio: f32,
     /// Correction smoothing rate (1/s).
     #[export(range = (0.0, 100.0, or_greater))]
@@ -106,6 +110,7 @@ impl INode3D for BodyAvoidance {
             torso_height_ratio: 0.0,
             max_behind_shoulder_m: 0.0,
             cross_body_forward_ratio: 0.0,
+            out_of_reach_start_ratio: 0.0,
             out_of_reach_full_ratio: 0.0,
             smoothing_rate: 0.0,
             stage: Stage::default(),
@@ -191,6 +196,7 @@ impl BodyAvoidance {
         torso_height_ratio => torso_height_ratio,
         max_behind_shoulder_m => max_behind_shoulder_m,
         cross_body_forward_ratio => cross_body_forward_ratio,
+        out_of_reach_start_ratio => out_of_reach_start_ratio,
         out_of_reach_full_ratio => out_of_reach_full_ratio,
         smoothing_rate => smoothing_rate,
     });
