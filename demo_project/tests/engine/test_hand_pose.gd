@@ -92,7 +92,9 @@ func test_wrist_copies_at_reduced_weight() -> void:
 	expect_errors(1)  # the rig reports the missing right target once
 
 
-func test_grip_and_trigger_curl_the_fingers() -> void:
+## A tracked rig whose live hand copies a hidden source skeleton, and a right-hand
+## `HandPoseDriver` on that source, not yet in the tree (so its settings can be changed first).
+func _make_curl_rig() -> Dictionary:
 	var p := make_tracked_rig()
 	var source := HumanoidBuilder.build()
 	source.visible = false
@@ -104,7 +106,14 @@ func test_grip_and_trigger_curl_the_fingers() -> void:
 	driver.hand = 1
 	driver.source_skeleton = source
 	driver.controller = p.right
-	add_child(driver)
+	p.merge({"source": source, "driver": driver})
+	return p
+
+
+func test_grip_and_trigger_curl_the_fingers() -> void:
+	var p := _make_curl_rig()
+	var source: Skeleton3D = p.source
+	add_child(p.driver)
 	p.simulator.set_input("right", "grip", 1.0)
 	p.simulator.set_input("right", "trigger", 0.0)
 	await frames(3)
@@ -121,17 +130,8 @@ func test_grip_and_trigger_curl_the_fingers() -> void:
 
 
 func test_the_action_names_are_the_users() -> void:
-	var p := make_tracked_rig()
-	var source := HumanoidBuilder.build()
-	source.visible = false
-	add_child(source)
-	var copy := HandPoseCopy.new()
-	copy.source_skeleton = source
-	p.skeleton.add_child(copy)
-	var driver := HandPoseDriver.new()
-	driver.hand = 1
-	driver.source_skeleton = source
-	driver.controller = p.right
+	var p := _make_curl_rig()
+	var driver: HandPoseDriver = p.driver
 	check(driver.grip_action == &"grip" and driver.trigger_action == &"trigger", "the defaults are the usual names")
 	driver.grip_action = &"squeeze"
 	add_child(driver)

@@ -467,26 +467,13 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             .push(chest_yaw_error_deg(bf.head_yaw, f.chest.rotation));
 
         // Arm-only: the avatar's shoulders on the performer's (its bones its own length).
-        let bones_true = PerSide::new(
-            moved_to(
-                bones_from_clavicle(
-                    &rest.left,
-                    f.clavicle.left.position,
-                    f.clavicle.left.rotation,
-                    Side::Left,
-                ),
-                f.shoulder.left,
-            ),
-            moved_to(
-                bones_from_clavicle(
-                    &rest.right,
-                    f.clavicle.right.position,
-                    f.clavicle.right.rotation,
-                    Side::Right,
-                ),
-                f.shoulder.right,
-            ),
-        );
+        let true_arm = |side: Side| {
+            let clavicle = f.clavicle.get(side);
+            let bones =
+                bones_from_clavicle(rest.get(side), clavicle.position, clavicle.rotation, side);
+            moved_to(bones, *f.shoulder.get(side))
+        };
+        let bones_true = PerSide::new(true_arm(Side::Left), true_arm(Side::Right));
         let truth: UpperBody = [
             f.head,
             f.neck,
