@@ -14,7 +14,7 @@ use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::controller_targets::finite_clamp;
-use crate::finite::{direction, vec3_or};
+use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::smoothing::inverse_lerp_clamped;
 use crate::spring::{CriticalSpring, omega_for_90_percent};
@@ -134,12 +134,7 @@ impl BodyFollowSettings {
             finite_clamp(self.wrist_line_weight, 0.0, 10.0, d.wrist_line_weight);
         self.elbow_line_weight =
             finite_clamp(self.elbow_line_weight, 0.0, 10.0, d.elbow_line_weight);
-        let axis = Vec3::from_array(self.forearm_axis);
-        if !axis.is_finite() || (axis.length() - 1.0).abs() > 1e-6 {
-            self.forearm_axis = direction(axis)
-                .unwrap_or(Vec3::from_array(d.forearm_axis))
-                .to_array();
-        }
+        self.forearm_axis = unit_axis(self.forearm_axis, Vec3::from_array(d.forearm_axis));
         self.forearm_length_m = finite_clamp(self.forearm_length_m, 0.0, 2.0, d.forearm_length_m);
         self.max_hands_offset_deg = finite_clamp(
             self.max_hands_offset_deg,

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::finite_clamp;
-use crate::finite::{direction, vec3_or};
+use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};
 use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
@@ -110,12 +110,7 @@ impl ElbowHintSettings {
             1.0,
             d.forearm_cue_dead_zone,
         );
-        // Renormalised only when it is not unit already (a unit axis keeps its exact value).
-        let given = Vec3::from_array(self.forearm_axis);
-        if !given.is_finite() || (given.length() - 1.0).abs() > 1e-6 {
-            let axis = direction(given).unwrap_or(Vec3::Y);
-            self.forearm_axis = axis.to_array();
-        }
+        self.forearm_axis = unit_axis(self.forearm_axis, Vec3::Y);
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
         self.avoidance_near_m = finite_clamp(self.avoidance_near_m, 0.0, 2.0, d.avoidance_near_m);
         self.push_outward_m = finite_clamp(self.push_outward_m, 0.0, 1.0, d.push_outward_m);

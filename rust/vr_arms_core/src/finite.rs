@@ -25,6 +25,17 @@ pub fn quat_or(q: Quat, fallback: Quat) -> Quat {
     }
 }
 
+/// `v` as a unit direction: kept exactly when it is unit already (within 1e-6), made unit when
+/// it is not, and `fallback` when it has no direction (too short or not finite).
+pub fn unit_axis(v: [f32; 3], fallback: Vec3) -> [f32; 3] {
+    let given = Vec3::from_array(v);
+    if given.is_finite() && (given.length() - 1.0).abs() <= 1e-6 {
+        v
+    } else {
+        direction(given).unwrap_or(fallback).to_array()
+    }
+}
+
 /// Unit vector along `v`, or `None` when `v` is too short (or not finite) to have a direction.
 #[inline]
 pub fn direction(v: Vec3) -> Option<Vec3> {
