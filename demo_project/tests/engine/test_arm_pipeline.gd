@@ -226,14 +226,14 @@ func test_body_avoidance_uses_the_avatars_own_torso() -> void:
 	var inside := mid + Vector3(0.0, -0.2, 0.02)
 	sim.set_hand_pose("left", Transform3D(Basis(), inside))
 	await frames(90)
-	var out := avoided.global_position
+	var out := VRArmTargets.global_position_of(avoided)
 	check(absf(out.z - (mid.z + front)) < 1e-3 and out.distance_to(Vector3(inside.x, inside.y, mid.z + front)) < 1e-3,
 		"pushed to the torso's front at z %.4f: %s" % [mid.z + front, out])
 	# Just in front of the chest it is not inside: the hand stays on its controller.
 	var outside := mid + Vector3(0.0, -0.2, front + 0.01)
 	sim.set_hand_pose("left", Transform3D(Basis(), outside))
 	await frames(90)
-	check(avoided.global_position.distance_to(outside) < 1e-4, "a hand in front passes: %s" % avoided.global_position)
+	check(VRArmTargets.global_position_of(avoided).distance_to(outside) < 1e-4, "a hand in front passes: %s" % VRArmTargets.global_position_of(avoided))
 	# A narrower avatar (the same skeleton scaled down) has a narrower torso: a point inside the
 	# first one's front is outside the smaller one's.
 	p.avatar.scale = Vector3.ONE * 0.8
@@ -245,4 +245,49 @@ func test_body_avoidance_uses_the_avatars_own_torso() -> void:
 	var between := mid + Vector3(0.0, -0.15, (small_front + front) * 0.5)
 	sim.set_hand_pose("left", Transform3D(Basis(), between))
 	await frames(90)
-	check(avoided.global_position.distance_to(between) < 1e-4, "outside the smaller torso: %s" % avoided.global_position)
+	check(VRArmTargets.global_position_of(avoided).distance_to(between) < 1e-4, "outside the smaller torso: %s" % VRArmTargets.global_position_of(avoided))
+
+
+## A target node that only our stages read is handed over in memory and not moved every frame;
+## scripts read it through VRArmTargets; debug drawing moves it again; a stage that leaves the
+## tree leaves its node at its last output.
+func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
+	var p := make_pipeline_rig()
+	var m: Dictionary = p.markers
+	var sim: XRTrackingSimulator = p.simulator
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.1, 0.3)))
+	await frames(5)
+	var avoided: Node3D = m.left_avoided
+	var held := avoided.global_position
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.2, 1.2, 0.2)))
+	await frames(3)
+	var now := VRArmTargets.global_position_of(avoided)
+	var raw := VRArmTargets.global_position_of(m.left_raw)
+	check(now.distance_to(held) > 0.05, "the target moved (%s -> %s)" % [held, now])
+	check(now.distance_to(raw) < 1e-4, "a reachable hand in front passes body avoidance: %s vs %s" % [now, raw])
+	check(avoided.global_position.distance_to(held) < 1e-6, "the node only ReachClamp reads is not moved: %s" % avoided.global_position)
+	await p.skeleton.skeleton_updated
+	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), now, 0.001, "the hand is where the relayed target is")
+	# Debug drawing shows the targets: ReachClamp's nodes move again.
+	var rc: ReachClamp = p.reach_clamp
+	rc.debug_draw = true
+	await frames(2)
+	var clamped: Node3D = m.left_clamped
+	check(clamped.global_position.distance_to(VRArmTargets.global_position_of(clamped)) < 1e-5, "with debug drawing the node is current: %s" % clamped.global_position)
+	rc.debug_draw = false
+	# Every node every frame, when asked (scripts that read the nodes themselves).
+	check(not VRArmTargets.is_always_updating_nodes(), "off by default")
+	VRArmTargets.set_always_update_nodes(true)
+	await frames(2)
+	check(avoided.global_position.distance_to(VRArmTargets.global_position_of(avoided)) < 1e-5, "always updated: the node is current")
+	VRArmTargets.set_always_update_nodes(false)
+	# A removed stage leaves its node at its last output; the next stage then reads the node.
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.35, 1.2, 0.25)))
+	await frames(3)
+	var last := VRArmTargets.global_position_of(avoided)
+	var ba: BodyAvoidance = p.body_avoidance
+	ba.get_parent().remove_child(ba)
+	check(avoided.global_position.distance_to(last) < 1e-5, "left at its last output: %s vs %s" % [avoided.global_position, last])
+	await frames(2)
+	check(VRArmTargets.global_position_of(clamped).distance_to(last) < 1e-4, "ReachClamp reads the node now")
+	ba.free()

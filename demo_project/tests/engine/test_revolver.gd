@@ -347,7 +347,7 @@ func _split_peaks(share: float) -> Dictionary:
 		await frames(1)
 		for side in ["left", "right"]:
 			var raw: Node3D = p.markers[side + "_raw"]
-			peak[side] = maxf(peak[side], raw.global_position.distance_to(p[side].global_position))
+			peak[side] = maxf(peak[side], VRArmTargets.global_position_of(raw).distance_to(p[side].global_position))
 	sim.set_input("right", "trigger", 0.0)
 	check(peak.right > 0.01, "share %.1f: the gun hand kicks (%.3f m)" % [share, peak.right])
 	return peak

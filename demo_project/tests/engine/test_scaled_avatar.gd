@@ -16,7 +16,7 @@ func _clamped_reach_ratio(scale: float) -> float:
 	var shoulder := rig.get_shoulder_global_position(1)
 	var clamped: Node3D = p.markers.right_clamped
 	var world_arm := rig.get_arm_length(1) * scale
-	return shoulder.distance_to(clamped.global_position) / world_arm
+	return shoulder.distance_to(VRArmTargets.global_position_of(clamped)) / world_arm
 
 
 func test_the_reach_clamp_uses_the_arms_world_length() -> void:

@@ -134,3 +134,73 @@ func test_rig_without_skeleton_warns() -> void:
 	var warnings := rig.get_setup_problems()
 	check(warnings.size() > 0 and warnings[0].contains("Skeleton3D"), "warns about the missing Skeleton3D: %s" % [warnings])
 	await frames(5)
+
+
+## Like for like with the bench's baseline: VRArmRig with soft IK off and a fixed pole node puts
+## hands and elbows where Godot's own TwoBoneIK3D puts them (same skeleton, targets and pole), so
+## the cost comparison in docs/performance.md compares the same work.
+func test_the_rig_solves_like_two_bone_ik_3d() -> void:
+	var ours := HumanoidBuilder.build()
+	var theirs := HumanoidBuilder.build()
+	add_child(ours)
+	add_child(theirs)
+	var targets := {}
+	var poles := {}
+	for side in ["Left", "Right"]:
+		var t := Marker3D.new()
+		add_child(t)
+		targets[side] = t
+		var pole := Marker3D.new()
+		add_child(pole)
+		# Below and behind the shoulder, like a relaxed elbow.
+		pole.position = Vector3(0.4 if side == "Left" else -0.4, 0.9, -0.3)
+		poles[side] = pole
+	var rig := VRArmRig.new()
+	rig.soft_ik_enabled = false
+	rig.apply_hand_rotation = false
+	rig.left_target = targets.Left
+	rig.right_target = targets.Right
+	rig.left_hint = poles.Left
+	rig.right_hint = poles.Right
+	ours.add_child(rig)
+	var ik := TwoBoneIK3D.new()
+	theirs.add_child(ik)
+	ik.set_setting_count(2)
+	for k in 2:
+		var side: String = ["Left", "Right"][k]
+		ik.set_root_bone_name(k, side + "UpperArm")
+		ik.set_middle_bone_name(k, side + "LowerArm")
+		ik.set_end_bone_name(k, side + "Hand")
+		ik.set_target_node(k, ik.get_path_to(targets[side]))
+		ik.set_pole_node(k, ik.get_path_to(poles[side]))
+	# The solved pose exists only during the skeleton's update: read each one there.
+	var seen := {}
+	var grab := func(s: Skeleton3D, key: String) -> void:
+		for side in ["Left", "Right"]:
+			seen[key + side] = [bone_global_position(s, side + "Hand"), bone_global_position(s, side + "LowerArm")]
+	ours.skeleton_updated.connect(grab.bind(ours, "ours"))
+	theirs.skeleton_updated.connect(grab.bind(theirs, "theirs"))
+	await frames(2)
+	var worst_hand := 0.0
+	var worst_elbow := 0.0
+	var worst_reach := 0.0
+	for i in 40:
+		var t := i / 40.0
+		targets.Left.position = Vector3(0.3 + 0.1 * sin(t * 6.0), 1.15 + 0.15 * cos(t * 4.0), 0.2 + 0.1 * sin(t * 3.0))
+		targets.Right.position = Vector3(-0.25 - 0.1 * t, 1.05 + 0.25 * t, 0.25 - 0.05 * t)
+		seen.clear()
+		await frames(1)
+		check(seen.size() == 4, "frame %d: both skeletons updated (%s)" % [i, seen.keys()])
+		if seen.size() != 4:
+			break
+		for side in ["Left", "Right"]:
+			var o: Array = seen["ours" + side]
+			var r: Array = seen["theirs" + side]
+			worst_hand = maxf(worst_hand, o[0].distance_to(r[0]))
+			worst_elbow = maxf(worst_elbow, o[1].distance_to(r[1]))
+			worst_reach = maxf(worst_reach, o[0].distance_to(targets[side].global_position))
+	check(worst_reach < 0.001, "our hands reach the (reachable) targets (worst %.5f m)" % worst_reach)
+	check(worst_hand < 0.001, "hands agree within 1 mm (worst %.5f m)" % worst_hand)
+	check(worst_elbow < 0.001, "elbows agree within 1 mm (worst %.5f m)" % worst_elbow)
+	for n in [ours, theirs] + targets.values() + poles.values():
+		n.queue_free()

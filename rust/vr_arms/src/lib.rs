@@ -8,6 +8,7 @@ use godot::prelude::*;
 mod convert;
 mod nodes;
 mod problems;
+mod relay;
 
 struct VrArmsExtension;
 

@@ -2,7 +2,6 @@
 //! frame.
 
 use godot::global::godot_error;
-use godot::obj::Singleton;
 
 /// Remembers what was last reported so a broken setup logs one clear error, not one per frame.
 #[derive(Debug)]
@@ -32,7 +31,7 @@ impl ProblemReport {
             return;
         }
         self.last = Some(problems.to_vec());
-        if problems.is_empty() || godot::classes::Engine::singleton().is_editor_hint() {
+        if problems.is_empty() || crate::nodes::common::in_editor() {
             return;
         }
         godot_error!("{}: {}", self.owner, problems.join(" "));

@@ -182,10 +182,24 @@ impl HandPoseSettings {
 /// Copies a source bone's local rotation onto a live one: `slerp(live, source, blend x weight)`,
 /// each factor taken in 0..1 (a non-finite one as 0).
 pub fn blend_copy(live: Quat, source: Quat, blend: f32, weight: f32) -> Quat {
-    let a = finite_clamp(blend, 0.0, 1.0, 0.0) * finite_clamp(weight, 0.0, 1.0, 0.0);
+    let a = copy_amount(blend, weight);
     let live = quat_or(live, Quat::IDENTITY);
     let source = quat_or(source, live);
+    if a >= 1.0 {
+        // A full copy is the source itself, whatever the live pose.
+        return source.normalize();
+    }
     live.slerp(source, a).normalize()
+}
+
+/// Whether [blend_copy] at this blend and weight depends on the live rotation (it does not for a
+/// full copy, so the caller need not read it: pass any finite rotation).
+pub fn copy_reads_live(blend: f32, weight: f32) -> bool {
+    copy_amount(blend, weight) < 1.0
+}
+
+fn copy_amount(blend: f32, weight: f32) -> f32 {
+    finite_clamp(blend, 0.0, 1.0, 0.0) * finite_clamp(weight, 0.0, 1.0, 0.0)
 }
 
 /// The wrist: an authored wrist animation on the source rig, applied on top of the arm solve's
@@ -462,6 +476,25 @@ mod tests {
         for (b, w) in [(f32::NAN, 1.0), (1.0, f32::INFINITY), (-1.0, 1.0)] {
             assert_eq!(blend_copy(live, source, b, w), live, "{b} {w}");
         }
+    }
+
+    #[test]
+    fn a_full_copy_is_the_source_whatever_the_live_pose() {
+        let source = Quat::from_rotation_x(0.8);
+        for live in [
+            Quat::IDENTITY,
+            Quat::from_rotation_y(2.0),
+            Quat::from_rotation_z(-1.0),
+        ] {
+            assert_eq!(blend_copy(live, source, 1.0, 1.0), source.normalize());
+            assert_eq!(blend_copy(live, source, 1.5, 3.0), source.normalize());
+        }
+        // So the caller need not read the live pose exactly then.
+        assert!(!copy_reads_live(1.0, 1.0));
+        assert!(!copy_reads_live(2.0, 1.0));
+        assert!(copy_reads_live(1.0, 0.999));
+        assert!(copy_reads_live(0.5, 1.0));
+        assert!(copy_reads_live(f32::NAN, 1.0));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //! ```
 
 mod bench;
+mod bench_engine;
 mod build;
 mod engine;
 mod export;
@@ -64,7 +65,7 @@ fn main() -> ExitCode {
             } else {
                 rest.to_vec()
             })),
-        "bench" => bench::run_benchmarks(),
+        "bench" => bench::run_benchmarks(rest),
         "fuzz" => fuzz(rest),
         "help" | "--help" | "-h" => {
             println!("{}", HELP);
@@ -92,7 +93,8 @@ const HELP: &str = "usage: cargo xtask <command>
   eval               evaluate on ../shared/mocap (cross-validated), write docs/evaluation.md
   eval [--json F] [--markdown F] [clips...]
                      evaluate given clips with the shipped defaults; write only what is asked
-  bench              core benchmarks and instruction counts, write docs/performance.md
+  bench [--json F]   core benchmarks, instruction counts, in-engine cost and engine calls at 100 and
+                     300 avatars; write docs/performance.md (and the figures as JSON to F)
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack

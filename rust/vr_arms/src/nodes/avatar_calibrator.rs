@@ -80,14 +80,14 @@ impl INode for AvatarCalibrator {
     }
 
     fn ready(&mut self) {
-        if self.auto_load && !godot::classes::Engine::singleton().is_editor_hint() {
+        if self.auto_load && !crate::nodes::common::in_editor() {
             self.load_calibration();
         }
     }
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if !self.calibrator.is_running() || godot::classes::Engine::singleton().is_editor_hint() {
+        if !self.calibrator.is_running() || crate::nodes::common::in_editor() {
             return;
         }
         let (Some(head), Some(l), Some(r)) = (

@@ -121,8 +121,14 @@ impl INode3D for BodyAvoidance {
         node
     }
 
+    /// A stage leaving the tree leaves its target nodes at its last outputs
+    /// ([crate::relay::release]).
+    fn exit_tree(&mut self) {
+        crate::relay::release([&self.left_output, &self.right_output]);
+    }
+
     fn process(&mut self, delta: f64) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if self.report.due() {
@@ -156,7 +162,7 @@ impl INode3D for BodyAvoidance {
                 },
                 delta as f32,
             );
-            write_pose(&output, &out);
+            write_pose(&output, &out, false);
         }
     }
 

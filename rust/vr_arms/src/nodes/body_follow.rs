@@ -139,7 +139,7 @@ impl INode3D for BodyFollow {
     }
 
     fn process(&mut self, delta: f64) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if self.report.due() {

@@ -9,7 +9,7 @@ use godot::prelude::*;
 use vr_arms_core::Pose;
 use vr_arms_core::profile::ArmProfile;
 
-use crate::convert::{pose, to_transform};
+use crate::convert::pose;
 
 /// The object if it is set and still alive (a freed one is treated as unset). Never clone an
 /// exported `Option<Gd<..>>` directly: gdext panics on cloning a freed object.
@@ -42,14 +42,20 @@ pub fn side_of(hand: i32) -> vr_arms_core::Side {
 /// Whether a bone writer should do nothing this frame: in the editor, unless its
 /// `editor_preview` is on.
 pub fn skip_in_editor(editor_preview: bool) -> bool {
-    !editor_preview && godot::classes::Engine::singleton().is_editor_hint()
+    !editor_preview && in_editor()
+}
+
+/// Whether the editor is running (`Engine.is_editor_hint()`, read once by gdext at start-up
+/// instead of through the engine on every call: stages ask every frame).
+pub fn in_editor() -> bool {
+    godot::init::is_editor_hint()
 }
 
 /// A node's global pose, if the node is set, alive and in the tree.
+/// A pose a vr_arms stage published for the node this frame comes from the relay
+/// ([crate::relay]), without an engine call.
 pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
-    alive(node)
-        .filter(|n| n.is_inside_tree())
-        .map(|n| pose(&n.get_global_transform()))
+    crate::relay::read(node)
 }
 
 /// Whether a tracked node has a pose this frame: an [XRNode3D] (controller) reports its tracking
@@ -102,11 +108,11 @@ pub fn missing_bones<'a>(
         .collect()
 }
 
-/// Moves a node to a global pose (keeping its scale out of it: targets are markers).
-pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose) {
-    if let Some(mut n) = alive(node).filter(|n| n.is_inside_tree()) {
-        n.set_global_transform(to_transform(p));
-    }
+/// Publishes a stage's output target (keeping scale out of it: targets are markers): the next
+/// vr_arms stage reads it from the relay, and the node moves unless only vr_arms stages read it
+/// (see [crate::relay]); `show` (the stage draws its targets) always moves it.
+pub fn write_pose(node: &Option<Gd<Node3D>>, p: &Pose, show: bool) {
+    crate::relay::publish(node, p, show);
 }
 
 /// Conversion between an inspector property type and a settings field type.
@@ -355,30 +361,25 @@ pub fn rig_arm(
     rig.bind_mut().arm_info(side)
 }
 
-/// The body frame: `body_root`'s pose, else the rig's skeleton's (a humanoid skeleton faces +Z).
+/// The body frame: `body_root`'s pose, else the rig's skeleton's (a humanoid skeleton faces +Z),
+/// at the skeleton's scale. With a rig it is measured once per frame for all its stages.
 pub fn body_frame(
     body_root: &Option<Gd<Node3D>>,
     rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
 ) -> Option<vr_arms_core::body_frame::BodyFrame> {
     // The avatar's scale is that of its skeleton (the root's scale included), so a calibrated or
     // scaled avatar's body-space settings are in its own metres.
-    let skeleton = rig
-        .as_ref()
-        .filter(|r| r.is_instance_valid())
-        .and_then(|r| r.get_skeleton())
-        .filter(|s| s.is_inside_tree());
-    let scale = skeleton
-        .as_ref()
-        .map(|s| uniform_scale(&s.get_global_transform()))
-        .or_else(|| {
-            alive(body_root)
-                .filter(|n| n.is_inside_tree())
-                .map(|n| uniform_scale(&n.get_global_transform()))
-        })
-        .unwrap_or(1.0);
-    let root = read_pose(body_root)
-        .or_else(|| skeleton.as_ref().map(|s| pose(&s.get_global_transform())))?;
-    Some(vr_arms_core::body_frame::BodyFrame::scaled(root, scale))
+    if let Some(mut r) = alive(rig)
+        && let Some(body) = r.bind_mut().body_frame(body_root)
+    {
+        return Some(body);
+    }
+    let root = alive(body_root).filter(|n| n.is_inside_tree())?;
+    let t = root.get_global_transform();
+    Some(vr_arms_core::body_frame::BodyFrame::scaled(
+        pose(&t),
+        uniform_scale(&t),
+    ))
 }
 
 /// The mean of a transform's axis scales (its uniform scale when it is uniform).

@@ -154,8 +154,14 @@ impl INode3D for ControllerTargets {
         node
     }
 
+    /// A stage leaving the tree leaves its target nodes at its last outputs
+    /// ([crate::relay::release]).
+    fn exit_tree(&mut self) {
+        crate::relay::release([&self.left_output, &self.right_output]);
+    }
+
     fn process(&mut self, delta: f64) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if self.report.due() {
@@ -181,7 +187,7 @@ impl INode3D for ControllerTargets {
             let live_raw = live.map(|c| self.stage.update(side, &c, dt));
             let rest = self.rest_pose(side);
             let (raw, event) = self.loss[i].update(live_raw, &rest, dt, &loss_settings);
-            write_pose(&output, &raw);
+            write_pose(&output, &raw, self.debug_draw);
             if let Some(e) = event {
                 self.signals()
                     .tracking_changed()

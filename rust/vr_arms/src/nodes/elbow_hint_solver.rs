@@ -5,9 +5,8 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
 
-use crate::convert::to_vector3;
 use crate::nodes::common::{
-    alive, apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
+    apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
@@ -144,8 +143,14 @@ impl INode3D for ElbowHintSolver {
         node
     }
 
+    /// A stage leaving the tree leaves its target nodes at its last outputs
+    /// ([crate::relay::release]).
+    fn exit_tree(&mut self) {
+        crate::relay::release([&self.left_output, &self.right_output]);
+    }
+
     fn process(&mut self, delta: f64) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if self.report.due() {
@@ -175,9 +180,7 @@ impl INode3D for ElbowHintSolver {
                 },
                 delta as f32,
             );
-            if let Some(mut node) = alive(&output).filter(|n| n.is_inside_tree()) {
-                node.set_global_position(to_vector3(out.hint));
-            }
+            crate::relay::publish_position(&output, out.hint, false);
         }
     }
 

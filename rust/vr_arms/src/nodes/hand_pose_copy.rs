@@ -4,7 +4,7 @@
 use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::hand_pose::{blend_copy, blend_wrist, finger_bones};
+use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
@@ -114,6 +114,7 @@ impl ISkeletonModifier3D for HandPoseCopy {
             }
         }
         let per_bone = !self.bone_weights.is_empty();
+        let source_id = source.instance_id();
         for (src, dst, default_weight, name, wrist_rest) in &self.pairs {
             let weight = if per_bone {
                 self.bone_weights
@@ -123,10 +124,15 @@ impl ISkeletonModifier3D for HandPoseCopy {
             } else {
                 *default_weight
             };
-            let (now, from) = (
-                quat(live.get_bone_pose_rotation(*dst)),
-                quat(source.get_bone_pose_rotation(*src)),
-            );
+            // A finger copied at full weight does not depend on the live pose: no read. A rig
+            // bone a HandPoseDriver curls comes from the relay, as it wrote it.
+            let now = if wrist_rest.is_some() || copy_reads_live(self.global_blend, weight) {
+                quat(live.get_bone_pose_rotation(*dst))
+            } else {
+                glam::Quat::IDENTITY
+            };
+            let from = crate::relay::read_bone(source_id, *src)
+                .unwrap_or_else(|| quat(source.get_bone_pose_rotation(*src)));
             let out = match wrist_rest {
                 Some(rest) => blend_wrist(now, from, *rest, self.global_blend, weight),
                 None => blend_copy(now, from, self.global_blend, weight),

@@ -82,6 +82,10 @@ pub struct HandPoseDriver {
     curl_bones: Vec<(usize, i32, glam::Quat, glam::Quat)>,
     finger_dir: glam::Vec3,
     curl_for: Option<(InstanceId, u64, i32)>,
+    /// What the fingers were last curled for (state, grip, trigger, the three curl angles): the
+    /// same inputs write nothing (the hand rig keeps its pose, and only this driver moves it
+    /// while it curls).
+    curled_with: Option<(HandPoseState, [u32; 5])>,
     report: ProblemReport,
     base: Base<Node>,
 }
@@ -110,6 +114,7 @@ impl INode for HandPoseDriver {
             curl_bones: Vec::new(),
             finger_dir: glam::Vec3::X,
             curl_for: None,
+            curled_with: None,
             report: ProblemReport::new("HandPoseDriver"),
             base,
         }
@@ -117,7 +122,7 @@ impl INode for HandPoseDriver {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if let Some(state) = self.stage.update(delta as f32) {
@@ -131,7 +136,13 @@ impl INode for HandPoseDriver {
         let state = self.stage.current();
         if (state != HandPoseState::Default || self.curl_from_controller) && !self.animating() {
             self.curl(state);
+        } else {
+            self.stop_curling();
         }
+    }
+
+    fn exit_tree(&mut self) {
+        self.stop_curling();
     }
 }
 
@@ -237,7 +248,11 @@ impl HandPoseDriver {
         let side = self.side();
         let key = (skeleton.instance_id(), skeleton.get_version(), self.hand);
         if self.curl_for != Some(key) {
+            if let Some((rig, _, _)) = self.curl_for {
+                crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
+            }
             self.curl_for = Some(key);
+            self.curled_with = None;
             self.curl_bones.clear();
             let hand = skeleton.find_bone(if side == Side::Left {
                 "LeftHand"
@@ -271,10 +286,36 @@ impl HandPoseDriver {
             thumb_curl_deg: self.thumb_curl_deg,
             ..Default::default()
         };
+        let inputs = (
+            state,
+            [
+                grip.to_bits(),
+                trigger.to_bits(),
+                self.grip_curl_deg.to_bits(),
+                self.trigger_curl_deg.to_bits(),
+                self.thumb_curl_deg.to_bits(),
+            ],
+        );
+        if self.curled_with == Some(inputs) {
+            return;
+        }
+        self.curled_with = Some(inputs);
+        let rig = skeleton.instance_id();
         for &(i, bone, rest_local, rest_global) in &self.curl_bones {
             let angle = curl_angle_for(&settings, i, procedural_curl(state, grip, trigger));
             let local = curled_local(rest_local, rest_global, self.finger_dir, palm, angle);
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+            crate::relay::publish_bone(rig, bone, local);
+        }
+    }
+
+    /// The fingers are no longer curled here (an animation plays, or the state has no curl):
+    /// forget what was written, so the next curl writes every bone and `HandPoseCopy` reads the
+    /// rig again.
+    fn stop_curling(&mut self) {
+        self.curled_with = None;
+        if let Some((rig, _, _)) = self.curl_for {
+            crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
         }
     }
 }

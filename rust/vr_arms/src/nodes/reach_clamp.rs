@@ -153,8 +153,14 @@ impl INode3D for ReachClamp {
         node
     }
 
+    /// A stage leaving the tree leaves its target nodes at its last outputs
+    /// ([crate::relay::release]).
+    fn exit_tree(&mut self) {
+        crate::relay::release([&self.left_output, &self.right_output]);
+    }
+
     fn process(&mut self, delta: f64) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         if self.report.due() {
@@ -185,7 +191,7 @@ impl INode3D for ReachClamp {
                 },
                 delta as f32,
             );
-            write_pose(&output, &out.target);
+            write_pose(&output, &out.target, self.debug_draw);
             shown[side.index()] = Some(out.target.position);
         }
         const STYLES: [(Color, f32); 2] = [(colors::CLAMPED, 0.016), (colors::CLAMPED, 0.016)];

@@ -3,14 +3,16 @@
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::arm_solve::{ArmSolver, body_forward_from_rest};
+use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
-use crate::convert::{pose, to_quaternion, to_vector3, vec3};
+use crate::convert::{pose, to_quaternion, to_transform, to_vector3, vec3};
 use crate::nodes::common::{
     DebugMarkers, alive, apply_profile, colors, parent_skeleton, side_of, skip_in_editor,
-    store_profile, uniform_scale,
+    store_profile,
 };
+use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 
@@ -116,6 +118,8 @@ pub struct VRArmRig {
     solvers: [ArmSolver; 2],
     markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
+    /// This frame's measurements for the target stages (see [RigFrame]).
+    frame: Option<RigFrame>,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -172,6 +176,7 @@ impl ISkeletonModifier3D for VRArmRig {
             solvers: [ArmSolver::default(); 2],
             markers: DebugMarkers::default(),
             bound_to: None,
+            frame: None,
             editor_preview: false,
             report: ProblemReport::new("VRArmRig"),
             base,
@@ -181,6 +186,8 @@ impl ISkeletonModifier3D for VRArmRig {
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
+        // The target stages have run for this frame: the next frame measures again.
+        self.frame = None;
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -207,7 +214,10 @@ impl ISkeletonModifier3D for VRArmRig {
             let Some(target) = self.valid_target(side) else {
                 continue;
             };
-            let target = pose(&(to_skeleton * target.get_global_transform()));
+            let Some(target) = crate::relay::read(&Some(target)) else {
+                continue;
+            };
+            let target = pose(&(to_skeleton * to_transform(&target)));
             let bones = ArmBones {
                 parent: bone_pose(&skeleton, arm.parent),
                 upper: bone_pose(&skeleton, arm.upper),
@@ -215,7 +225,10 @@ impl ISkeletonModifier3D for VRArmRig {
                 hand: bone_pose(&skeleton, arm.hand),
             };
             let hint = match self.valid_hint(side) {
-                Some(h) => vec3(to_skeleton * h.get_global_position()),
+                Some(h) => match crate::relay::read_position(&Some(h)) {
+                    Some(p) => vec3(to_skeleton * to_vector3(p)),
+                    None => bones.upper.position + arm.default_pole,
+                },
                 None => bones.upper.position + arm.default_pole,
             };
             let solver = &mut self.solvers[side];
@@ -364,31 +377,65 @@ impl VRArmRig {
     /// units (the skeleton's global scale applied, so a scaled avatar's arm is compared with world
     /// distances at its real length), for the target-pipeline nodes.
     pub fn arm_info(&mut self, side: Side) -> Option<(glam::Vec3, ArmCalibration)> {
-        let skeleton = self.base().get_skeleton()?;
-        self.bind(&skeleton);
+        self.current_frame()?;
         let arm = self.arms[side.index()]?;
-        let to_world = skeleton.get_global_transform();
-        let global = to_world * skeleton.get_bone_global_pose(arm.upper);
+        let frame = self.frame.as_mut()?;
+        if let Some(known) = frame.arms[side.index()] {
+            return known;
+        }
+        let global = frame.to_world * frame.skeleton.get_bone_global_pose(arm.upper);
         // The lengths measured at bind time, scaled: no extra bone reads on this per-frame path
         // (a non-uniform scale is warned about and not supported).
-        let scale = uniform_scale(&to_world);
         let mut calibration = arm.calibration;
-        calibration.upper_length *= scale;
-        calibration.lower_length *= scale;
-        Some((vec3(global.origin), calibration))
+        calibration.upper_length *= frame.scale;
+        calibration.lower_length *= frame.scale;
+        let info = Some((vec3(global.origin), calibration));
+        frame.arms[side.index()] = Some(info);
+        info
+    }
+
+    /// The body frame for the target stages: `body_root`'s pose, else the skeleton's, at the
+    /// skeleton's scale (measured once per frame and `body_root`).
+    pub fn body_frame(&mut self, body_root: &Option<Gd<Node3D>>) -> Option<BodyFrame> {
+        self.current_frame()?;
+        let frame = self.frame.as_mut()?;
+        let key = alive(body_root).map(|n| n.instance_id());
+        if let Some((k, body)) = frame.body
+            && k == key
+        {
+            return Some(body);
+        }
+        let root =
+            crate::nodes::common::read_pose(body_root).unwrap_or_else(|| pose(&frame.to_world));
+        let body = BodyFrame::scaled(root, frame.scale);
+        frame.body = Some((key, body));
+        Some(body)
+    }
+
+    /// This frame's measurements, made now if there are none or the skeleton moved since.
+    fn current_frame(&mut self) -> Option<&mut RigFrame> {
+        if !self.frame.as_ref().is_some_and(RigFrame::is_current) {
+            self.frame = None;
+            let skeleton = self.base().get_skeleton().filter(|s| s.is_inside_tree())?;
+            self.bind(&skeleton);
+            let to_world = skeleton.get_global_transform();
+            self.frame = Some(RigFrame::new(skeleton, to_world));
+        }
+        self.frame.as_mut()
     }
 
     /// This arm's target node's global position, if set and alive.
     pub fn target_global_position(&self, side: Side) -> Option<glam::Vec3> {
-        self.valid_target(side.index())
-            .filter(|t| t.is_inside_tree())
-            .map(|t| vec3(t.get_global_position()))
+        crate::relay::read_position(&self.valid_target(side.index()))
     }
 
     /// The bone index of one arm's upper arm, hand and lower arm: `[upper, lower, hand]`.
+    /// Bound once; the rig's own pass rebinds every frame when the skeleton's bones change.
     pub fn arm_bones(&mut self, side: Side) -> Option<[i32; 3]> {
-        let skeleton = self.base().get_skeleton()?;
-        self.bind(&skeleton);
+        if self.bound_to.is_none() {
+            let skeleton = self.base().get_skeleton()?;
+            self.bind(&skeleton);
+        }
         self.arms[side.index()].map(|a| [a.upper, a.lower, a.hand])
     }
 
@@ -400,8 +447,10 @@ impl VRArmRig {
     /// The rest measurements of one arm in the skeleton's own space (binding the skeleton if
     /// needed).
     pub fn calibration(&mut self, side: Side) -> Option<ArmCalibration> {
-        let skeleton = self.base().get_skeleton()?;
-        self.bind(&skeleton);
+        if self.bound_to.is_none() {
+            let skeleton = self.base().get_skeleton()?;
+            self.bind(&skeleton);
+        }
         self.arms[side.index()].map(|a| a.calibration)
     }
 
@@ -420,6 +469,7 @@ impl VRArmRig {
     fn changed(&mut self, bones: bool) {
         if bones {
             self.bound_to = None;
+            self.frame = None;
         }
         self.report.reset();
         self.base_mut().update_configuration_warnings();

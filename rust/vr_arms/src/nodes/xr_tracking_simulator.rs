@@ -72,7 +72,7 @@ impl INode for XRTrackingSimulator {
     }
 
     fn enter_tree(&mut self) {
-        if godot::classes::Engine::singleton().is_editor_hint() {
+        if crate::nodes::common::in_editor() {
             return;
         }
         self.register();

@@ -1,0 +1,40 @@
+//! What a `VRArmRig` measures once per frame for every target stage that asks.
+
+use godot::classes::Skeleton3D;
+use godot::prelude::*;
+use vr_arms_core::ArmCalibration;
+use vr_arms_core::body_frame::BodyFrame;
+
+/// The skeleton's placement and the shoulders, measured on the first request of a frame and
+/// shared by every target stage of the avatar (each stage used to read them through the engine
+/// again). Valid while the skeleton has not moved since; the rig drops it in every modification
+/// pass, so the next frame measures again.
+pub struct RigFrame {
+    pub skeleton: Gd<Skeleton3D>,
+    pub to_world: Transform3D,
+    /// The skeleton's uniform scale (arm lengths in world units).
+    pub scale: f32,
+    /// Per arm: not measured yet, or the shoulder's world position and world-unit lengths.
+    pub arms: [Option<Option<(glam::Vec3, ArmCalibration)>>; 2],
+    /// The body frame for the `body_root` node it was asked with.
+    pub body: Option<(Option<InstanceId>, BodyFrame)>,
+}
+
+impl RigFrame {
+    pub fn new(skeleton: Gd<Skeleton3D>, to_world: Transform3D) -> Self {
+        Self {
+            scale: crate::nodes::common::uniform_scale(&to_world),
+            skeleton,
+            to_world,
+            arms: [None; 2],
+            body: None,
+        }
+    }
+
+    /// Whether the skeleton is still alive and where it was measured (one engine call).
+    pub fn is_current(&self) -> bool {
+        self.skeleton.is_instance_valid()
+            && self.skeleton.is_inside_tree()
+            && self.skeleton.get_global_transform() == self.to_world
+    }
+}

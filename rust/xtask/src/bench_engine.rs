@@ -1,0 +1,204 @@
+//! The in-engine half of `cargo xtask bench`: CPU time per avatar of the bench scene's modes,
+//! and the engine calls our library makes per avatar and frame.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use crate::build::{build_extension, install_library};
+use crate::engine::{prepare, run_captured};
+use crate::godot::Godot;
+use crate::repo_root;
+
+/// Frames each timed run lasts.
+pub const FRAMES: usize = 1000;
+/// Timed runs of each mode (alternating with the baseline); the median is reported.
+pub const REPEATS: usize = 5;
+/// Crowd sizes.
+pub const SIZES: [usize; 2] = [100, 300];
+/// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
+const MODES: [&str; 4] = ["none", "twobone", "arms", "full"];
+/// A single run that lasts longer than this is killed and the bench fails.
+const RUN_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// One crowd size's figures: microseconds of CPU per avatar and frame over the baseline, and
+/// engine calls per avatar and frame (None where they could not be counted).
+pub struct Row {
+    pub avatars: usize,
+    pub twobone_us: f64,
+    pub arms_us: f64,
+    pub full_us: f64,
+    pub arms_calls: Option<f64>,
+    pub full_calls: Option<f64>,
+}
+
+/// Times every mode at every size and counts the calls; restores the debug library afterwards.
+pub fn measure() -> Result<(Vec<Row>, String), String> {
+    if !Path::new("/usr/bin/time").exists() {
+        return Err("/usr/bin/time is missing: cannot measure CPU time".into());
+    }
+    // Imported once with the debug library, as the engine tests do (a never-imported project
+    // makes the first run hang on the import).
+    let godot = prepare("demo_project")?;
+    // Headless Godot is a debug build and loads the debug library: put the release build there
+    // for the runs, and the debug build back afterwards.
+    let release = build_extension(true)?;
+    let debug_name = release.with_file_name(
+        release
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .replace(".release.", ".debug."),
+    );
+    install_library(&release, &debug_name)?;
+    let result = rows(&godot, &debug_name);
+    build_extension(false)?;
+    result
+}
+
+fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
+    let counter = CallCounter::install(library);
+    let mut rows = Vec::new();
+    for avatars in SIZES {
+        // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
+        // all modes alike.
+        let mut over = [vec![], vec![], vec![]];
+        for repeat in 0..REPEATS {
+            let times: Vec<f64> = MODES
+                .iter()
+                .map(|mode| cpu_seconds(godot, mode, avatars))
+                .collect::<Result<_, _>>()?;
+            eprintln!("xtask: {avatars} avatars, run {}: {times:?} s", repeat + 1);
+            for (k, t) in times[1..].iter().enumerate() {
+                over[k].push((t - times[0]) / (avatars * FRAMES) as f64 * 1e6);
+            }
+        }
+        let calls = |mode: &str| {
+            counter
+                .as_ref()
+                .ok()
+                .and_then(|c| c.per_avatar(godot, mode))
+        };
+        rows.push(Row {
+            avatars,
+            twobone_us: median(&mut over[0]),
+            arms_us: median(&mut over[1]),
+            full_us: median(&mut over[2]),
+            arms_calls: calls("arms"),
+            full_calls: calls("full"),
+        });
+    }
+    let note = match counter {
+        Ok(c) => {
+            c.remove();
+            "Engine calls are counted with a Linux uprobe (`perf probe`) on gdext's \
+             `dispatch_class_ptrcall`, which every call of an engine method from our library goes \
+             through: calls over the skeletons-only baseline, per avatar and frame (10 avatars, \
+             200 frames minus 100)."
+                .to_string()
+        }
+        Err(e) => format!("Engine calls not counted: {e}."),
+    };
+    Ok((rows, note))
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize) -> Vec<String> {
+    let mut args = godot.prefix.clone();
+    args.extend(
+        [
+            "--headless",
+            "--xr-mode",
+            "off",
+            "--path",
+            &repo_root().join("demo_project").display().to_string(),
+            "res://bench/bench_avatars.tscn",
+            "--",
+            &format!("--mode={mode}"),
+            &format!("--avatars={avatars}"),
+            &format!("--frames={frames}"),
+        ]
+        .map(String::from),
+    );
+    args
+}
+
+/// CPU user seconds of one run (`/usr/bin/time -f %U`).
+fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize) -> Result<f64, String> {
+    let mut cmd = Command::new("/usr/bin/time");
+    cmd.args(["-f", "%U"])
+        .arg(&godot.program)
+        .args(bench_args(godot, mode, avatars, FRAMES));
+    let run = run_captured(cmd, RUN_TIMEOUT)?;
+    if !run.success {
+        return Err(format!(
+            "bench run (mode {mode}, {avatars} avatars) failed: {}",
+            run.status
+        ));
+    }
+    run.lines
+        .iter()
+        .rev()
+        .find_map(|l| l.trim().parse().ok())
+        .ok_or_else(|| format!("no CPU time printed for mode {mode}, {avatars} avatars"))
+}
+
+/// A uprobe on the library's engine-call dispatcher.
+struct CallCounter;
+
+const EVENT: &str = "vrarms:calls";
+
+impl CallCounter {
+    fn install(library: &Path) -> Result<Self, String> {
+        let _ = Command::new("perf").args(["probe", "-d", EVENT]).output();
+        let out = Command::new("perf")
+            .args(["probe", "-x"])
+            .arg(library)
+            .args(["-a", "vrarms:calls=dispatch_class_ptrcall"])
+            .output()
+            .map_err(|e| format!("perf is not installed ({e})"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "`perf probe` failed (needs root and uprobes): {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        Ok(Self)
+    }
+
+    fn remove(self) {
+        let _ = Command::new("perf").args(["probe", "-d", EVENT]).output();
+    }
+
+    /// Calls of `mode` per avatar and frame, over the skeletons-only baseline.
+    fn per_avatar(&self, godot: &Godot, mode: &str) -> Option<f64> {
+        const AVATARS: usize = 10;
+        let per_frame = |mode: &str| -> Option<f64> {
+            let (a, b) = (
+                self.count(godot, mode, AVATARS, 100)?,
+                self.count(godot, mode, AVATARS, 200)?,
+            );
+            Some((b as f64 - a as f64) / 100.0)
+        };
+        Some((per_frame(mode)? - per_frame("none")?) / AVATARS as f64)
+    }
+
+    fn count(&self, godot: &Godot, mode: &str, avatars: usize, frames: usize) -> Option<u64> {
+        // `timeout`: a run that hangs fails the count instead of the bench.
+        let out = Command::new("timeout")
+            .arg(RUN_TIMEOUT.as_secs().to_string())
+            .args(["perf", "stat", "-x,", "-e", EVENT, "--"])
+            .arg(&godot.program)
+            .args(bench_args(godot, mode, avatars, frames))
+            .output()
+            .ok()?;
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .find(|l| l.contains(EVENT))
+            .and_then(|l| l.split(',').next()?.trim().parse().ok())
+    }
+}
