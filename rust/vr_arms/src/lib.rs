@@ -9,8 +9,15 @@ mod convert;
 mod nodes;
 mod problems;
 mod relay;
+mod threads;
 
 struct VrArmsExtension;
 
 #[gdextension]
-unsafe impl ExtensionLibrary for VrArmsExtension {}
+unsafe impl ExtensionLibrary for VrArmsExtension {
+    fn on_stage_init(stage: InitStage) {
+        if stage == InitStage::Scene {
+            threads::mark_main_thread();
+        }
+    }
+}

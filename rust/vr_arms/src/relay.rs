@@ -46,9 +46,33 @@ struct Entry {
     stale: bool,
 }
 
+/// Instance ids are unique 64-bit numbers: a multiply spreads them well enough, at a fraction of
+/// the default hasher's cost (the relay is asked several times per avatar and frame).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0 ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u32 as u64);
+    }
+}
+
+type Ids = std::hash::BuildHasherDefault<IdHasher>;
+
 #[derive(Default)]
 struct Relay {
-    entries: HashMap<InstanceId, Entry>,
+    entries: HashMap<InstanceId, Entry, Ids>,
     always_update: Option<bool>,
 }
 
@@ -170,7 +194,7 @@ pub fn release<'a>(nodes: impl IntoIterator<Item = &'a Option<Gd<Node3D>>>) {
 
 thread_local! {
     /// Finger rotations a `HandPoseDriver` wrote into a hand rig, by (rig skeleton, bone).
-    static BONES: RefCell<HashMap<(InstanceId, i32), glam::Quat>> = RefCell::new(HashMap::new());
+    static BONES: RefCell<HashMap<(InstanceId, i32), glam::Quat, Ids>> = RefCell::new(HashMap::default());
 }
 
 /// Records the local rotation a stage wrote into `bone` of `skeleton` (a hand rig only it

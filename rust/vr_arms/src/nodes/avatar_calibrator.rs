@@ -87,7 +87,7 @@ impl INode for AvatarCalibrator {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if !self.calibrator.is_running() || crate::nodes::common::in_editor() {
+        if !self.calibrator.is_running() || crate::nodes::common::skip_in_editor(false) {
             return;
         }
         let (Some(head), Some(l), Some(r)) = (

@@ -47,6 +47,9 @@ pub struct ClavicleFollow {
     #[export(range = (0.0, 1.0))]
     weight: f32,
 
+    /// (clavicle, its parent) per side, for the skeleton and version in `bound_to`.
+    bones: [Option<(i32, i32)>; 2],
+    bound_to: Option<(InstanceId, u64)>,
     stage: Stage,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
@@ -61,6 +64,9 @@ pub struct ClavicleFollow {
 impl ISkeletonModifier3D for ClavicleFollow {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        if property == "left_clavicle_bone" || property == "right_clavicle_bone" {
+            self.bound_to = None;
+        }
         self.set_validated(&property, &value)
     }
 
@@ -74,6 +80,8 @@ impl ISkeletonModifier3D for ClavicleFollow {
             max_follow_deg: 0.0,
             weight: 0.0,
             stage: Stage::default(),
+            bones: [None; 2],
+            bound_to: None,
             editor_preview: false,
             report: ProblemReport::new("ClavicleFollow"),
             base,
@@ -98,50 +106,59 @@ impl ISkeletonModifier3D for ClavicleFollow {
         };
         self.stage.settings = self.core_settings();
         let to_skeleton = skeleton.get_global_transform().affine_inverse();
-        for side in Side::BOTH {
-            let name = match side {
-                Side::Left => &self.left_clavicle_bone,
-                Side::Right => &self.right_clavicle_bone,
-            };
-            let clavicle = skeleton.find_bone(name);
-            if clavicle < 0 {
-                continue;
-            }
-            let (target, calibration, shoulder) = {
-                let mut r = rig.bind_mut();
-                let Some(target) = r.target_global_position(side) else {
-                    continue;
-                };
-                let Some(cal) = r.calibration(side) else {
-                    continue;
-                };
-                let Some(upper) = r.upper_arm_bone(side) else {
-                    continue;
-                };
-                (target, cal, upper)
-            };
+        self.bind(&skeleton);
+        // Both sides are read before either is written (a read after a write recomputes every
+        // bone under the written one).
+        let inputs = Side::BOTH.map(|side| {
+            let (clavicle, parent) = self.bones[side.index()]?;
+            let mut r = rig.bind_mut();
+            let target = r.target_global_position(side)?;
+            let cal = r.calibration(side)?;
+            let upper = r.upper_arm_bone(side)?;
+            drop(r);
             let c = pose(&skeleton.get_bone_global_pose(clavicle));
-            let parent_idx = skeleton.get_bone_parent(clavicle);
-            let parent = if parent_idx >= 0 {
-                pose(&skeleton.get_bone_global_pose(parent_idx)).rotation
+            let parent = if parent >= 0 {
+                pose(&skeleton.get_bone_global_pose(parent)).rotation
             } else {
                 glam::Quat::IDENTITY
             };
-            let out = self.stage.update(&ClavicleInput {
-                clavicle_position: c.position,
-                clavicle_rotation: c.rotation,
-                parent_rotation: parent,
-                shoulder: vec3(skeleton.get_bone_global_pose(shoulder).origin),
-                target: vec3(to_skeleton * crate::convert::to_vector3(target)),
-                arm_length: calibration.arm_length(),
-                up: glam::Vec3::Y,
-            });
+            Some((
+                clavicle,
+                ClavicleInput {
+                    clavicle_position: c.position,
+                    clavicle_rotation: c.rotation,
+                    parent_rotation: parent,
+                    shoulder: vec3(skeleton.get_bone_global_pose(upper).origin),
+                    target: vec3(to_skeleton * crate::convert::to_vector3(target)),
+                    arm_length: cal.arm_length(),
+                    up: glam::Vec3::Y,
+                },
+            ))
+        });
+        for (clavicle, input) in inputs.into_iter().flatten() {
+            let out = self.stage.update(&input);
             skeleton.set_bone_pose_rotation(clavicle, to_quaternion(out.local_rotation));
         }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+}
+
+impl ClavicleFollow {
+    /// Looks the clavicles and their parents up when the skeleton or its bones changed.
+    fn bind(&mut self, skeleton: &Gd<godot::classes::Skeleton3D>) {
+        let key = (skeleton.instance_id(), skeleton.get_version());
+        if self.bound_to == Some(key) {
+            return;
+        }
+        self.bound_to = Some(key);
+        let names = [&self.left_clavicle_bone, &self.right_clavicle_bone];
+        self.bones = names.map(|name| {
+            let clavicle = skeleton.find_bone(name);
+            (clavicle >= 0).then(|| (clavicle, skeleton.get_bone_parent(clavicle)))
+        });
     }
 }
 

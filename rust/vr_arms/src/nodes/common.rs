@@ -41,8 +41,9 @@ pub fn side_of(hand: i32) -> vr_arms_core::Side {
 
 /// Whether a bone writer should do nothing this frame: in the editor, unless its
 /// `editor_preview` is on.
+/// Also off the main thread (see [crate::threads]): every per-frame callback starts here.
 pub fn skip_in_editor(editor_preview: bool) -> bool {
-    !editor_preview && in_editor()
+    crate::threads::off_main_thread() || (!editor_preview && in_editor())
 }
 
 /// Whether the editor is running (`Engine.is_editor_hint()`, read once by gdext at start-up

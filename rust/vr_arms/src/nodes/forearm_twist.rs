@@ -61,6 +61,8 @@ pub struct ForearmTwist {
     response_time_s: f32,
 
     stage: Stage,
+    /// Per side: (skeleton, version, hand bone) -> the hand's rest and parent.
+    hands: [Option<((InstanceId, u64, i32), (Transform3D, i32))>; 2],
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -91,6 +93,7 @@ impl ISkeletonModifier3D for ForearmTwist {
             supination_limit_deg: 0.0,
             response_time_s: 0.0,
             stage: Stage::default(),
+            hands: [None; 2],
             editor_preview: false,
             report: ProblemReport::new("ForearmTwist"),
             base,
@@ -118,14 +121,13 @@ impl ISkeletonModifier3D for ForearmTwist {
             let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
                 continue;
             };
-            let hand_rest = skeleton.get_bone_rest(hand);
+            let (hand_rest, hand_parent) = self.hand_rest(&skeleton, side, hand);
             let axis = vec3(hand_rest.origin);
             let hand_rest_local = pose(&hand_rest).rotation;
             let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
             let out = self
                 .stage
                 .update(side, hand_local, hand_rest_local, axis, delta as f32);
-            let hand_global = skeleton.get_bone_global_pose(hand);
             let (elbow_name, wrist_name) = match side {
                 Side::Left => (&self.left_elbow_twist_bone, &self.left_wrist_twist_bone),
                 Side::Right => (&self.right_elbow_twist_bone, &self.right_wrist_twist_bone),
@@ -139,6 +141,22 @@ impl ISkeletonModifier3D for ForearmTwist {
             .map(|(n, w)| (skeleton.find_bone(n), w))
             .filter(|(i, _)| *i >= 0)
             .collect();
+            if twist_bones.is_empty() && hand_parent == lower {
+                // The lower arm turns by `share` about its own axis; the hand, its child, turns
+                // back by as much and stays exactly where the solve put it (no bone re-read).
+                let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
+                let share = twist_rotation(axis, out.lower_arm);
+                skeleton.set_bone_pose_rotation(
+                    lower,
+                    to_quaternion((lower_local * share).normalize()),
+                );
+                let kept = (share.inverse() * hand_local).normalize();
+                // The shorter of the two equal quaternions, as a re-read pose would give.
+                let kept = if kept.w < 0.0 { -kept } else { kept };
+                skeleton.set_bone_pose_rotation(hand, to_quaternion(kept));
+                continue;
+            }
+            let hand_global = skeleton.get_bone_global_pose(hand);
             if twist_bones.is_empty() {
                 let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
                 let share = twist_rotation(axis, out.lower_arm);
@@ -163,8 +181,7 @@ impl ISkeletonModifier3D for ForearmTwist {
                 }
             }
             // Keep the hand exactly where the solve put it.
-            let parent = skeleton.get_bone_parent(hand);
-            let parent_global = pose(&skeleton.get_bone_global_pose(parent));
+            let parent_global = pose(&skeleton.get_bone_global_pose(hand_parent));
             let local = parent_global.rotation.inverse() * pose(&hand_global).rotation;
             skeleton.set_bone_pose_rotation(hand, to_quaternion(local.normalize()));
         }
@@ -172,6 +189,26 @@ impl ISkeletonModifier3D for ForearmTwist {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+}
+
+impl ForearmTwist {
+    /// The hand's rest and parent bone, looked up when the skeleton or its bones changed.
+    fn hand_rest(
+        &mut self,
+        skeleton: &Gd<godot::classes::Skeleton3D>,
+        side: Side,
+        hand: i32,
+    ) -> (Transform3D, i32) {
+        let key = (skeleton.instance_id(), skeleton.get_version(), hand);
+        match self.hands[side.index()] {
+            Some((k, known)) if k == key => known,
+            _ => {
+                let known = (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));
+                self.hands[side.index()] = Some((key, known));
+                known
+            }
+        }
     }
 }
 

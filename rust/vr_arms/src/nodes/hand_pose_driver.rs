@@ -122,7 +122,7 @@ impl INode for HandPoseDriver {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if crate::nodes::common::in_editor() {
+        if crate::nodes::common::skip_in_editor(false) {
             return;
         }
         if let Some(state) = self.stage.update(delta as f32) {

@@ -49,6 +49,9 @@ impl INode3D for HolsterBelt {
     }
 
     fn process(&mut self, _delta: f64) {
+        if crate::threads::off_main_thread() {
+            return;
+        }
         // No usable headset pose this frame: the belt stays where it is.
         let Some(head) = alive(&self.head)
             .filter(|n| n.is_inside_tree())
@@ -129,6 +132,9 @@ impl IArea3D for HolsterZone {
     }
 
     fn process(&mut self, _delta: f64) {
+        if crate::threads::off_main_thread() {
+            return;
+        }
         let now = self.hand_inside();
         if now != self.inside {
             self.inside = now;

@@ -7,8 +7,9 @@ use vr_arms_core::body_frame::BodyFrame;
 
 /// The skeleton's placement and the shoulders, measured on the first request of a frame and
 /// shared by every target stage of the avatar (each stage used to read them through the engine
-/// again). Valid while the skeleton has not moved since; the rig drops it in every modification
-/// pass, so the next frame measures again.
+/// again). The rig drops it in its `_process` (priority -1090: after `BodyFollow` moved the body,
+/// before the first target stage) and in its modification pass, so every frame measures again.
+/// Something that moves the avatar between two target stages is seen from the next frame on.
 pub struct RigFrame {
     pub skeleton: Gd<Skeleton3D>,
     pub to_world: Transform3D,
@@ -31,10 +32,8 @@ impl RigFrame {
         }
     }
 
-    /// Whether the skeleton is still alive and where it was measured (one engine call).
+    /// Whether the skeleton is still alive (no engine call).
     pub fn is_current(&self) -> bool {
         self.skeleton.is_instance_valid()
-            && self.skeleton.is_inside_tree()
-            && self.skeleton.get_global_transform() == self.to_world
     }
 }

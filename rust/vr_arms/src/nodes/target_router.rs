@@ -68,7 +68,7 @@ impl INode3D for TargetRouter {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::in_editor() {
+        if crate::nodes::common::skip_in_editor(false) {
             return;
         }
         if self.report.due() {

@@ -182,7 +182,15 @@ impl ISkeletonModifier3D for VRArmRig {
             base,
         };
         rig.set_core_settings(&SoftIkSettings::default());
+        // Its `_process` (before every target stage) starts the frame's measurements afresh.
+        base_gd_setup(&rig.base);
         rig
+    }
+
+    /// A new frame: the target stages measure the skeleton again (also when the rig's own
+    /// modification pass does not run, e.g. while it is inactive).
+    fn process(&mut self, _delta: f64) {
+        self.frame = None;
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
@@ -209,21 +217,24 @@ impl ISkeletonModifier3D for VRArmRig {
         let settings = self.core_settings();
         let dt = delta as f32;
         let mut shown = [None; 4];
-        for side in [LEFT, RIGHT] {
-            let Some(arm) = self.arms[side] else { continue };
-            let Some(target) = self.valid_target(side) else {
-                continue;
-            };
-            let Some(target) = crate::relay::read(&Some(target)) else {
-                continue;
-            };
-            let target = pose(&(to_skeleton * to_transform(&target)));
+        // Both arms' bones are read before either is written: a read after a write makes the
+        // skeleton recompute every bone under the written one (the fingers too).
+        let read = [LEFT, RIGHT].map(|side| {
+            let arm = self.arms[side]?;
+            let target = crate::relay::read(&self.valid_target(side))?;
             let bones = ArmBones {
                 parent: bone_pose(&skeleton, arm.parent),
                 upper: bone_pose(&skeleton, arm.upper),
                 lower: bone_pose(&skeleton, arm.lower),
                 hand: bone_pose(&skeleton, arm.hand),
             };
+            Some((arm, target, bones))
+        });
+        for (side, read) in read.into_iter().enumerate() {
+            let Some((arm, target, bones)) = read else {
+                continue;
+            };
+            let target = pose(&(to_skeleton * to_transform(&target)));
             let hint = match self.valid_hint(side) {
                 Some(h) => match crate::relay::read_position(&Some(h)) {
                     Some(p) => vec3(to_skeleton * to_vector3(p)),
@@ -610,6 +621,16 @@ impl VRArmRig {
         }
         out
     }
+}
+
+/// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
+/// which moves the body.
+pub const PROCESS_PRIORITY: i32 = -1090;
+
+fn base_gd_setup(base: &Base<SkeletonModifier3D>) {
+    let mut gd = base.to_init_gd();
+    gd.set_process_priority(PROCESS_PRIORITY);
+    gd.set_process(true);
 }
 
 fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {

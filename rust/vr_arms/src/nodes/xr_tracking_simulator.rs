@@ -72,7 +72,7 @@ impl INode for XRTrackingSimulator {
     }
 
     fn enter_tree(&mut self) {
-        if crate::nodes::common::in_editor() {
+        if crate::nodes::common::skip_in_editor(false) {
             return;
         }
         self.register();

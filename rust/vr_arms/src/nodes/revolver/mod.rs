@@ -226,6 +226,9 @@ impl IRigidBody3D for Revolver {
     }
 
     fn process(&mut self, delta: f64) {
+        if crate::threads::off_main_thread() {
+            return;
+        }
         let dt = delta as f32;
         let Some(holster) = alive(&self.holster) else {
             return;
