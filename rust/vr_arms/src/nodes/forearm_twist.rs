@@ -62,7 +62,7 @@ pub struct ForearmTwist {
 
     stage: Stage,
     /// Per side: (skeleton, version, hand bone) -> the hand's rest and parent.
-    hands: [Option<((InstanceId, u64, i32), (Transform3D, i32))>; 2],
+    hands: [Option<(HandKey, (Transform3D, i32))>; 2],
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -191,6 +191,9 @@ impl ISkeletonModifier3D for ForearmTwist {
         self.problems().iter().map(GString::from).collect()
     }
 }
+
+/// (skeleton, its version, hand bone): what a cached hand rest was measured for.
+type HandKey = (InstanceId, u64, i32);
 
 impl ForearmTwist {
     /// The hand's rest and parent bone, looked up when the skeleton or its bones changed.
