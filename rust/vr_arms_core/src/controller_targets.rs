@@ -153,6 +153,9 @@ pub struct ControllerTargets {
     pub recoil: PerSide<RecoilState>,
     /// Offsets held by interactions, added to the kicked recoil.
     pub held: PerSide<HeldRecoil>,
+    /// Each hand's calibration offset as a pose, for the calibration it was computed from (the
+    /// settings are public and may change between frames).
+    offsets: PerSide<(HandCalibration, Pose)>,
     rng: u32,
 }
 
@@ -169,6 +172,10 @@ impl ControllerTargets {
             settings,
             recoil: PerSide::default(),
             held: PerSide::default(),
+            offsets: PerSide::new(
+                (settings.left, settings.left.offset()),
+                (settings.right, settings.right.offset()),
+            ),
             rng: 0x9E37_79B9,
         }
     }
@@ -204,21 +211,31 @@ impl ControllerTargets {
     pub fn update(&mut self, side: Side, controller: &Pose, dt: f32) -> Pose {
         let s = self.settings.recoil;
         let r = self.recoil.get_mut(side);
-        let back = exp_alpha(s.return_speed, dt);
-        let out = exp_alpha(s.out_speed, dt);
-        r.kick_position -= r.kick_position * back;
-        r.kick_rotation -= r.kick_rotation * back;
-        r.position += (r.kick_position - r.position) * out;
-        r.rotation += (r.kick_rotation - r.rotation) * out;
+        // At rest (no kick, nothing applied) the decay changes nothing: skip its exponentials.
+        if *r != RecoilState::default() {
+            let back = exp_alpha(s.return_speed, dt);
+            let out = exp_alpha(s.out_speed, dt);
+            r.kick_position -= r.kick_position * back;
+            r.kick_rotation -= r.kick_rotation * back;
+            r.position += (r.kick_position - r.position) * out;
+            r.rotation += (r.kick_rotation - r.rotation) * out;
+        }
         let held = *self.held.get(side);
         let (position, rotation) = (r.position + held.position, r.rotation + held.rotation);
+        let offset = self.offsets.get_mut(side);
+        let calibration = *self.settings.hand(side);
+        if offset.0 != calibration {
+            *offset = (calibration, calibration.offset());
+        }
+        let base = controller.sanitized(&Pose::IDENTITY).mul_pose(&offset.1);
+        if position == Vec3::ZERO && rotation == Vec3::ZERO {
+            // No recoil: the calibrated pose itself (what multiplying by identity gives).
+            return base;
+        }
         let recoil = Pose::new(
             position,
             Quat::from_euler(EulerRot::YXZ, rotation.y, rotation.x, rotation.z),
         );
-        let base = controller
-            .sanitized(&Pose::IDENTITY)
-            .mul_pose(&self.settings.hand(side).offset());
         base.mul_pose(&recoil).sanitized(&base)
     }
 

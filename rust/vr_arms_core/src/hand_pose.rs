@@ -294,7 +294,7 @@ pub fn curl_angle_for(settings: &HandPoseSettings, index: usize, curl: Curl) -> 
 
 /// A curled finger bone's local rotation: its rest rotation turned by `angle` about the curl
 /// axis, which is `finger_dir x palm_normal` (fingertips toward the palm) given in the bone's
-/// global rest frame.
+/// global rest frame. Shorthand for [FingerCurl::new] then [FingerCurl::at].
 pub fn curled_local(
     rest_local: Quat,
     bone_rest_global: Quat,
@@ -302,15 +302,44 @@ pub fn curled_local(
     palm_normal: Vec3,
     angle: f32,
 ) -> Quat {
-    let rest_local = quat_or(rest_local, Quat::IDENTITY);
-    let Some(axis_global) = direction(finger_dir.cross(palm_normal)) else {
-        return rest_local;
-    };
-    let axis_local = quat_or(bone_rest_global, Quat::IDENTITY).inverse() * axis_global;
-    if !angle.is_finite() {
-        return rest_local;
+    FingerCurl::new(rest_local, bone_rest_global, finger_dir, palm_normal).at(angle)
+}
+
+/// One finger bone's curl, with everything that depends only on the rest pose worked out once
+/// (the curl axis in the bone's own frame): each frame then costs one axis-angle rotation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FingerCurl {
+    rest_local: Quat,
+    /// The curl axis in the bone's rest frame; None when `finger_dir` and the palm normal are
+    /// parallel (no axis: the bone stays at rest).
+    axis_local: Option<Vec3>,
+}
+
+impl FingerCurl {
+    pub fn new(
+        rest_local: Quat,
+        bone_rest_global: Quat,
+        finger_dir: Vec3,
+        palm_normal: Vec3,
+    ) -> Self {
+        let rest_local = quat_or(rest_local, Quat::IDENTITY);
+        let axis_local = direction(finger_dir.cross(palm_normal))
+            .map(|axis| quat_or(bone_rest_global, Quat::IDENTITY).inverse() * axis);
+        Self {
+            rest_local,
+            axis_local,
+        }
     }
-    (rest_local * Quat::from_axis_angle(axis_local, angle)).normalize()
+
+    /// The bone's local rotation curled by `angle` (radians; a non-finite angle gives the rest).
+    pub fn at(&self, angle: f32) -> Quat {
+        match self.axis_local {
+            Some(axis) if angle.is_finite() => {
+                (self.rest_local * Quat::from_axis_angle(axis, angle)).normalize()
+            }
+            _ => self.rest_local,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -476,6 +505,22 @@ mod tests {
         for (b, w) in [(f32::NAN, 1.0), (1.0, f32::INFINITY), (-1.0, 1.0)] {
             assert_eq!(blend_copy(live, source, b, w), live, "{b} {w}");
         }
+    }
+
+    #[test]
+    fn a_prepared_curl_turns_the_rest_about_the_axis_in_the_bones_frame() {
+        let rest_local = Quat::from_rotation_z(0.3);
+        let rest_global = Quat::from_rotation_y(0.7);
+        let c = FingerCurl::new(rest_local, rest_global, Vec3::X, Vec3::NEG_Y);
+        // finger_dir x palm = X x -Y = -Z, seen from the bone's rest frame.
+        let axis = rest_global.inverse() * Vec3::NEG_Z;
+        let want = rest_local * Quat::from_axis_angle(axis, 0.9);
+        assert!(c.at(0.9).angle_between(want) < 1e-6);
+        assert_eq!(c.at(0.0), rest_local.normalize());
+        assert_eq!(c.at(f32::NAN), rest_local);
+        // Parallel finger and palm: no axis, the bone stays at rest.
+        let flat = FingerCurl::new(rest_local, rest_global, Vec3::Y, Vec3::NEG_Y);
+        assert_eq!(flat.at(0.9), rest_local);
     }
 
     #[test]

@@ -4,7 +4,7 @@ use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{
-    HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle_for, curled_local,
+    FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle_for,
     finger_bones, procedural_curl,
 };
 
@@ -77,10 +77,9 @@ pub struct HandPoseDriver {
     shoot_duration_s: f32,
 
     stage: Stage,
-    /// Per finger bone (index in `finger_bones` order): bone, rest local rotation, rest global
-    /// rotation; plus the finger direction, for the skeleton and version in `curl_for`.
-    curl_bones: Vec<(usize, i32, glam::Quat, glam::Quat)>,
-    finger_dir: glam::Vec3,
+    /// Per finger bone (index in `finger_bones` order): bone and its prepared curl, for the
+    /// skeleton and version in `curl_for`.
+    curl_bones: Vec<(usize, i32, FingerCurl)>,
     curl_for: Option<(InstanceId, u64, i32)>,
     /// What the fingers were last curled for (state, grip, trigger, the three curl angles): the
     /// same inputs write nothing (the hand rig keeps its pose, and only this driver moves it
@@ -112,7 +111,6 @@ impl INode for HandPoseDriver {
             shoot_duration_s: 0.24,
             stage: Stage::default(),
             curl_bones: Vec::new(),
-            finger_dir: glam::Vec3::X,
             curl_for: None,
             curled_with: None,
             report: ProblemReport::new("HandPoseDriver"),
@@ -267,19 +265,20 @@ impl HandPoseDriver {
             if hand < 0 || middle < 0 {
                 return;
             }
-            self.finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
+            let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
                 - pose(&skeleton.get_bone_global_rest(hand)).position;
+            // The palm faces down in a humanoid's T-pose rest.
+            let palm = glam::Vec3::NEG_Y;
             for (i, name) in finger_bones(side).iter().enumerate() {
                 let bone = skeleton.find_bone(name.as_str());
                 if bone >= 0 {
                     let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
                     let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
-                    self.curl_bones.push((i, bone, rest_local, rest_global));
+                    let curl = FingerCurl::new(rest_local, rest_global, finger_dir, palm);
+                    self.curl_bones.push((i, bone, curl));
                 }
             }
         }
-        // The palm faces down in a humanoid's T-pose rest.
-        let palm = glam::Vec3::NEG_Y;
         let settings = HandPoseSettings {
             grip_curl_deg: self.grip_curl_deg,
             trigger_curl_deg: self.trigger_curl_deg,
@@ -301,9 +300,9 @@ impl HandPoseDriver {
         }
         self.curled_with = Some(inputs);
         let rig = skeleton.instance_id();
-        for &(i, bone, rest_local, rest_global) in &self.curl_bones {
-            let angle = curl_angle_for(&settings, i, procedural_curl(state, grip, trigger));
-            let local = curled_local(rest_local, rest_global, self.finger_dir, palm, angle);
+        let curl = procedural_curl(state, grip, trigger);
+        for &(i, bone, finger) in &self.curl_bones {
+            let local = finger.at(curl_angle_for(&settings, i, curl));
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             crate::relay::publish_bone(rig, bone, local);
         }

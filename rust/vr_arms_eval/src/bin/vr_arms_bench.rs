@@ -13,7 +13,7 @@ use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use vr_arms_core::forearm_twist::ForearmTwist;
-use vr_arms_core::hand_pose::{HandPoseSettings, blend_copy, curl_angle, curled_local};
+use vr_arms_core::hand_pose::{FingerCurl, HandPoseSettings, blend_copy, curl_angle};
 use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
@@ -27,6 +27,8 @@ struct Avatar {
     clavicle: ClavicleFollow,
     twist: ForearmTwist,
     fingers: [Quat; 30],
+    /// The finger bones' curls, prepared from the rest pose once (as `HandPoseDriver` does).
+    curls: [FingerCurl; 30],
 }
 
 impl Avatar {
@@ -38,6 +40,7 @@ impl Avatar {
             clavicle: ClavicleFollow::default(),
             twist: ForearmTwist::default(),
             fingers: [Quat::IDENTITY; 30],
+            curls: [FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y); 30],
         }
     }
 
@@ -105,13 +108,7 @@ impl Avatar {
         }
         let settings = HandPoseSettings::default();
         for (i, f) in self.fingers.iter_mut().enumerate() {
-            let curl = curled_local(
-                Quat::IDENTITY,
-                Quat::IDENTITY,
-                Vec3::X,
-                Vec3::NEG_Y,
-                curl_angle(&settings, i % 15, 0.7, 0.3),
-            );
+            let curl = self.curls[i].at(curl_angle(&settings, i % 15, 0.7, 0.3));
             *f = blend_copy(*f, curl, 1.0, 1.0);
             acc += f.z;
         }
