@@ -4,7 +4,8 @@
 ##   --mode=arms       our arm pipeline (five stages + VRArmRig) per avatar,
 ##   --mode=full       the whole body from VRArmsSetup per avatar (pipeline, body follow, spine,
 ##                     clavicles, twist, hand poses).
-## `cargo xtask bench-engine` runs each mode for a fixed number of frames and compares the
+##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
+## `cargo xtask bench` runs each mode for a fixed number of frames and compares the
 ## process's CPU user time (see ../shared/docs/measuring.md).
 extends Node3D
 
@@ -50,6 +51,9 @@ func _ready() -> void:
 				skeleton.add_child(rig)
 			"full":
 				VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
+			"budget":
+				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
+				(body.rig as VRArmRig).update_interval_frames = 3
 	print("bench: mode=%s avatars=%d frames=%d" % [_mode, _avatars, _frames])
 
 

@@ -291,3 +291,42 @@ func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
 	await frames(2)
 	check(VRArmTargets.global_position_of(clamped).distance_to(last) < 1e-4, "ReachClamp reads the node now")
 	ba.free()
+
+
+## The crowd budget: with `update_interval_frames = 3` the stages that share the rig work one
+## frame in three, the hand still moves every frame (blended between solves), and it settles on
+## a target that stops.
+func test_an_update_budget_solves_every_third_frame_and_blends_between() -> void:
+	var p := make_pipeline_rig()
+	var rig: VRArmRig = p.rig
+	rig.update_interval_frames = 3
+	var sim: XRTrackingSimulator = p.simulator
+	var start := Vector3(0.3, 1.1, 0.3)
+	sim.set_hand_pose("left", Transform3D(Basis(), start))
+	await frames(6)
+	var hands: Array[Vector3] = []
+	var record := func() -> void: hands.append(bone_global_position(p.skeleton, "LeftHand"))
+	p.skeleton.skeleton_updated.connect(record)
+	var clamped: Node3D = p.markers.left_clamped
+	var target_changes := 0
+	var last_target := VRArmTargets.global_position_of(clamped)
+	for i in 12:
+		sim.set_hand_pose("left", Transform3D(Basis(), start + Vector3(0.0, 0.01 * (i + 1), 0.0)))
+		await frames(1)
+		var t := VRArmTargets.global_position_of(clamped)
+		if t.distance_to(last_target) > 1e-6:
+			target_changes += 1
+		last_target = t
+	check(target_changes >= 3 and target_changes <= 5, "ReachClamp worked one frame in three (%d of 12)" % target_changes)
+	var moving := 0
+	for i in range(1, hands.size()):
+		if hands[i].distance_to(hands[i - 1]) > 1e-5:
+			moving += 1
+	check(moving >= hands.size() - 2, "the hand moves every frame between solves (%d of %d)" % [moving, hands.size() - 1])
+	await frames(8)
+	await p.skeleton.skeleton_updated
+	var final := start + Vector3(0.0, 0.12, 0.0)
+	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), final, 0.001, "settles on a target that stopped")
+	p.skeleton.skeleton_updated.disconnect(record)
+	rig.update_interval_frames = 1
+	check(rig.get("update_interval_frames") == 1, "back to every frame")

@@ -12,6 +12,7 @@ pub mod arm_solve;
 pub mod body_avoidance;
 pub mod body_follow;
 pub mod body_frame;
+pub mod budget;
 pub mod calibration;
 pub mod clavicle_follow;
 pub mod controller_targets;

@@ -100,13 +100,15 @@ fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
         .iter()
         .map(|r| {
             format!(
-                "\"{}\": {{\"twobone_us\": {:.3}, \"arms_us\": {:.3}, \"full_us\": {:.3}, \"arms_calls\": {}, \"full_calls\": {}}}",
+                "\"{}\": {{\"twobone_us\": {:.3}, \"arms_us\": {:.3}, \"full_us\": {:.3}, \"budget_us\": {:.3}, \"arms_calls\": {}, \"full_calls\": {}, \"budget_calls\": {}}}",
                 r.avatars,
                 r.twobone_us,
                 r.arms_us,
                 r.full_us,
+                r.budget_us,
                 num(r.arms_calls),
-                num(r.full_calls)
+                num(r.full_calls),
+                num(r.budget_calls)
             )
         })
         .collect();
@@ -124,11 +126,11 @@ fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
 fn engine_section(rows: &[Row], calls_note: &str) -> String {
     let calls = |c: Option<f64>| c.map_or("-".to_string(), |c| format!("{c:.0}"));
     let mut table = String::from(
-        "| avatars | TwoBoneIK3D, 2 arm solves (us/avatar) | our arm pipeline + solve (us/avatar) | our whole body (us/avatar) | arms / TwoBoneIK3D | body / TwoBoneIK3D | whole crowd, body (ms/frame) | engine calls/avatar/frame, arms | engine calls, body |\n|---|---|---|---|---|---|---|---|---|",
+        "| avatars | TwoBoneIK3D, 2 arm solves (us/avatar) | our arm pipeline + solve (us/avatar) | our whole body (us/avatar) | arms / TwoBoneIK3D | body / TwoBoneIK3D | whole crowd, body (ms/frame) | body, budget 1 in 3 (us/avatar) | whole crowd, budget (ms/frame) | engine calls/avatar/frame, arms | engine calls, body | engine calls, budget |\n|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     for r in rows {
         table.push_str(&format!(
-            "\n| {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {} | {} |",
+            "\n| {} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.2} | {:.1} | {:.2} | {} | {} | {} |",
             r.avatars,
             r.twobone_us,
             r.arms_us,
@@ -136,12 +138,15 @@ fn engine_section(rows: &[Row], calls_note: &str) -> String {
             r.arms_us / r.twobone_us,
             r.full_us / r.twobone_us,
             r.full_us * r.avatars as f64 / 1000.0,
+            r.budget_us,
+            r.budget_us * r.avatars as f64 / 1000.0,
             calls(r.arms_calls),
             calls(r.full_calls),
+            calls(r.budget_calls),
         ));
     }
     format!(
-        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms; \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates. {calls_note}\n\n{table}\n",
+        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms; \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates; \"budget\" is the same with `VRArmRig.update_interval_frames = 3` (the crowd budget). {calls_note}\n\n{table}\n",
         frames = crate::bench_engine::FRAMES,
         repeats = crate::bench_engine::REPEATS,
     )

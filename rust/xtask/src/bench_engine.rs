@@ -17,7 +17,7 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 4] = ["none", "twobone", "arms", "full"];
+const MODES: [&str; 5] = ["none", "twobone", "arms", "full", "budget"];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -28,8 +28,11 @@ pub struct Row {
     pub twobone_us: f64,
     pub arms_us: f64,
     pub full_us: f64,
+    /// The whole body with the crowd budget (solving every third frame).
+    pub budget_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
+    pub budget_calls: Option<f64>,
 }
 
 /// Times every mode at every size and counts the calls; restores the debug library afterwards.
@@ -62,7 +65,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over = [vec![], vec![], vec![]];
+        let mut over = [vec![], vec![], vec![], vec![]];
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -84,8 +87,10 @@ fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
             twobone_us: median(&mut over[0]),
             arms_us: median(&mut over[1]),
             full_us: median(&mut over[2]),
+            budget_us: median(&mut over[3]),
             arms_calls: calls("arms"),
             full_calls: calls("full"),
+            budget_calls: calls("budget"),
         });
     }
     let note = match counter {
@@ -155,10 +160,11 @@ const EVENT: &str = "vrarms:calls";
 impl CallCounter {
     fn install(library: &Path) -> Result<Self, String> {
         let _ = Command::new("perf").args(["probe", "-d", EVENT]).output();
+        let offset = dispatcher_offset(library)?;
         let out = Command::new("perf")
             .args(["probe", "-x"])
             .arg(library)
-            .args(["-a", "vrarms:calls=dispatch_class_ptrcall"])
+            .args(["-a", &format!("vrarms:calls=0x{offset:x}")])
             .output()
             .map_err(|e| format!("perf is not installed ({e})"))?;
         if !out.status.success() {
@@ -201,4 +207,31 @@ impl CallCounter {
             .find(|l| l.contains(EVENT))
             .and_then(|l| l.split(',').next()?.trim().parse().ok())
     }
+}
+
+/// The file offset of gdext's `dispatch_class_ptrcall` in `library` (a uprobe takes a file
+/// offset; `perf probe` cannot always resolve the Rust name itself): its symbol's address from
+/// `nm`, moved from the executable segment's address to its offset (`readelf -l`).
+fn dispatcher_offset(library: &Path) -> Result<u64, String> {
+    let text = |cmd: &mut Command| -> Result<String, String> {
+        let out = cmd.output().map_err(|e| format!("{cmd:?}: {e}"))?;
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok();
+    let symbols = text(Command::new("nm").arg(library))?;
+    let address = symbols
+        .lines()
+        .find(|l| l.contains("dispatch_class_ptrcall"))
+        .and_then(|l| hex(l.split_whitespace().next()?))
+        .ok_or("no dispatch_class_ptrcall symbol in the library")?;
+    let segments = text(Command::new("readelf").args(["-lW"]).arg(library))?;
+    segments
+        .lines()
+        .filter(|l| l.trim_start().starts_with("LOAD") && l.contains("R E"))
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            let (offset, vaddr) = (hex(f.get(1)?)?, hex(f.get(2)?)?);
+            Some(address - vaddr + offset)
+        })
+        .ok_or_else(|| "no executable segment in the library".to_string())
 }

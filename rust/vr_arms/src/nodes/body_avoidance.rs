@@ -131,6 +131,10 @@ impl INode3D for BodyAvoidance {
         if crate::nodes::common::skip_in_editor(false) {
             return;
         }
+        // A frame the avatar's update budget skips: the outputs keep their last values.
+        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+            return;
+        };
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);
@@ -160,7 +164,7 @@ impl INode3D for BodyAvoidance {
                     torso,
                     body,
                 },
-                delta as f32,
+                dt,
             );
             write_pose(&output, &out, false);
         }

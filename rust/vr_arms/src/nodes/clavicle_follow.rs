@@ -7,7 +7,7 @@ use vr_arms_core::clavicle_follow::{
     ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
 };
 
-use crate::convert::{pose, to_quaternion, vec3};
+use crate::convert::{pose, vec3};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
     store_profile,
@@ -50,6 +50,8 @@ pub struct ClavicleFollow {
     /// (clavicle, its parent) per side, for the skeleton and version in `bound_to`.
     bones: [Option<(i32, i32)>; 2],
     bound_to: Option<(InstanceId, u64)>,
+    /// The last two solves, replayed between them (the rig's update budget).
+    held: vr_arms_core::budget::HeldRotations,
     stage: Stage,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
@@ -82,6 +84,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             stage: Stage::default(),
             bones: [None; 2],
             bound_to: None,
+            held: Default::default(),
             editor_preview: false,
             report: ProblemReport::new("ClavicleFollow"),
             base,
@@ -104,6 +107,11 @@ impl ISkeletonModifier3D for ClavicleFollow {
         let Some(mut rig) = alive(&self.rig) else {
             return;
         };
+        let budget = rig.bind().budget();
+        if !budget.solving() {
+            crate::nodes::budget::replay(&mut skeleton, &self.held, &budget);
+            return;
+        }
         self.stage.settings = self.core_settings();
         let to_skeleton = skeleton.get_global_transform().affine_inverse();
         self.bind(&skeleton);
@@ -135,10 +143,18 @@ impl ISkeletonModifier3D for ClavicleFollow {
                 },
             ))
         });
+        let mut solved = [(0, glam::Quat::IDENTITY); 2];
+        let mut count = 0;
         for (clavicle, input) in inputs.into_iter().flatten() {
-            let out = self.stage.update(&input);
-            skeleton.set_bone_pose_rotation(clavicle, to_quaternion(out.local_rotation));
+            solved[count] = (clavicle, self.stage.update(&input).local_rotation);
+            count += 1;
         }
+        crate::nodes::budget::write_solved(
+            &mut skeleton,
+            &mut self.held,
+            &solved[..count],
+            &budget,
+        );
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {

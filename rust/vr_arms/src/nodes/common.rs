@@ -64,20 +64,40 @@ pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
 /// other node (a plain marker driven by a script) always is.
 pub fn is_tracked(node: &Gd<Node3D>) -> bool {
     use godot::classes::{XrCamera3D, XrNode3D, XrPositionalTracker, XrServer};
-    if let Ok(xr) = node.clone().try_cast::<XrNode3D>() {
-        return xr.get_has_tracking_data();
+    #[derive(Clone)]
+    enum Kind {
+        Xr(Gd<XrNode3D>),
+        Camera,
+        Other,
     }
-    if node.clone().try_cast::<XrCamera3D>().is_ok() {
-        let head = XrServer::singleton()
-            .get_tracker("head")
-            .and_then(|t| t.try_cast::<XrPositionalTracker>().ok());
-        return match head.and_then(|t| t.get_pose("default")) {
-            Some(p) => p.get_has_tracking_data(),
-            // No head tracker at all: a plain camera moved by a script.
-            None => true,
-        };
+    // A node's class never changes: ask the engine once per node, not every frame.
+    thread_local! {
+        static KINDS: std::cell::RefCell<std::collections::HashMap<InstanceId, Kind>> =
+            std::cell::RefCell::new(std::collections::HashMap::new());
     }
-    true
+    let kind = KINDS.with_borrow_mut(|k| {
+        k.entry(node.instance_id())
+            .or_insert_with(|| match node.clone().try_cast::<XrNode3D>() {
+                Ok(xr) => Kind::Xr(xr),
+                Err(n) if n.clone().try_cast::<XrCamera3D>().is_ok() => Kind::Camera,
+                Err(_) => Kind::Other,
+            })
+            .clone()
+    });
+    match kind {
+        Kind::Xr(xr) => xr.get_has_tracking_data(),
+        Kind::Camera => {
+            let head = XrServer::singleton()
+                .get_tracker("head")
+                .and_then(|t| t.try_cast::<XrPositionalTracker>().ok());
+            match head.and_then(|t| t.get_pose("default")) {
+                Some(p) => p.get_has_tracking_data(),
+                // No head tracker at all: a plain camera moved by a script.
+                None => true,
+            }
+        }
+        Kind::Other => true,
+    }
 }
 
 /// A tracked node's pose when it is usable this frame: the node is tracked ([fn is_tracked]) and

@@ -153,6 +153,10 @@ impl INode3D for ElbowHintSolver {
         if crate::nodes::common::skip_in_editor(false) {
             return;
         }
+        // A frame the avatar's update budget skips: the outputs keep their last values.
+        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+            return;
+        };
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);
@@ -178,7 +182,7 @@ impl INode3D for ElbowHintSolver {
                     lower_length: cal.lower_length,
                     body,
                 },
-                delta as f32,
+                dt,
             );
             crate::relay::publish_position(&output, out.hint, false);
         }

@@ -163,6 +163,10 @@ impl INode3D for ReachClamp {
         if crate::nodes::common::skip_in_editor(false) {
             return;
         }
+        // A frame the avatar's update budget skips: the outputs keep their last values.
+        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+            return;
+        };
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);
@@ -189,7 +193,7 @@ impl INode3D for ReachClamp {
                     body,
                     up: glam::Vec3::Y,
                 },
-                delta as f32,
+                dt,
             );
             write_pose(&output, &out.target, self.debug_draw);
             shown[side.index()] = Some(out.target.position);

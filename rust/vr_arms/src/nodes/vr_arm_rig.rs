@@ -7,7 +7,7 @@ use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
-use crate::convert::{pose, to_quaternion, to_transform, to_vector3, vec3};
+use crate::convert::{pose, to_transform, to_vector3, vec3};
 use crate::nodes::common::{
     DebugMarkers, alive, apply_profile, colors, parent_skeleton, side_of, skip_in_editor,
     store_profile,
@@ -15,6 +15,7 @@ use crate::nodes::common::{
 use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use vr_arms_core::budget::{Budget, HeldRotations};
 
 /// Solves both arms of a humanoid [Skeleton3D] with analytic two-bone IK every frame: the hand
 /// bone goes to a target node (the controller, or the last stage of the arm target pipeline) and
@@ -110,12 +111,23 @@ pub struct VRArmRig {
     soft_ik_straight_bend_rate: f32,
 
     /// Show the solved wrists (green) and the hints used (magenta).
+    /// Solve every this many frames (1: every frame). In between, the target stages that use
+    /// this rig (BodyAvoidance, ReachClamp, ElbowHintSolver) and ClavicleFollow do nothing and the
+    /// arm bones blend from the previous solve to the last one: less CPU for remote or distant
+    /// avatars, at one interval of extra latency. Keep 1 for the local player.
+    #[export_group(name = "Budget")]
+    #[export(range = (1.0, 8.0, suffix = "frames"))]
+    update_interval_frames: i32,
+
     #[export_group(name = "Debug")]
     #[export]
     debug_draw: bool,
 
     arms: [Option<BoundArm>; 2],
     solvers: [ArmSolver; 2],
+    budget: Budget,
+    /// Per arm: the last two solves' rotations, replayed between solves.
+    held: [HeldRotations; 2],
     markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
     /// This frame's measurements for the target stages (see [RigFrame]).
@@ -171,6 +183,9 @@ impl ISkeletonModifier3D for VRArmRig {
             soft_ik_straight_exit_ratio: 0.0,
             soft_ik_bend_rate: 0.0,
             soft_ik_straight_bend_rate: 0.0,
+            update_interval_frames: 1,
+            budget: Budget::new(1),
+            held: Default::default(),
             debug_draw: false,
             arms: [None, None],
             solvers: [ArmSolver::default(); 2],
@@ -189,8 +204,14 @@ impl ISkeletonModifier3D for VRArmRig {
 
     /// A new frame: the target stages measure the skeleton again (also when the rig's own
     /// modification pass does not run, e.g. while it is inactive).
-    fn process(&mut self, _delta: f64) {
+    fn process(&mut self, delta: f64) {
         self.frame = None;
+        let interval = self.update_interval_frames.clamp(1, 8) as u32;
+        if self.budget.interval != interval {
+            self.budget = Budget::new(interval);
+        }
+        let phase = self.to_gd().instance_id().to_i64() as u64;
+        self.budget.advance(delta as f32, phase);
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
@@ -212,10 +233,21 @@ impl ISkeletonModifier3D for VRArmRig {
             self.report.runtime(&problems);
         }
 
+        let budget = self.budget;
+        if !budget.solving() {
+            for held in &self.held {
+                crate::nodes::budget::replay(&mut skeleton, held, &budget);
+            }
+            return;
+        }
         let skeleton_global = skeleton.get_global_transform();
         let to_skeleton = skeleton_global.affine_inverse();
         let settings = self.core_settings();
-        let dt = delta as f32;
+        let dt = if budget.interval > 1 {
+            budget.solve_dt
+        } else {
+            delta as f32
+        };
         let mut shown = [None; 4];
         // Both arms' bones are read before either is written: a read after a write makes the
         // skeleton recompute every bone under the written one (the fingers too).
@@ -252,9 +284,16 @@ impl ISkeletonModifier3D for VRArmRig {
                 self.apply_hand_rotation,
                 dt,
             );
-            skeleton.set_bone_pose_rotation(arm.upper, to_quaternion(solved.upper_local));
-            skeleton.set_bone_pose_rotation(arm.lower, to_quaternion(solved.lower_local));
-            skeleton.set_bone_pose_rotation(arm.hand, to_quaternion(solved.hand_local));
+            crate::nodes::budget::write_solved(
+                &mut skeleton,
+                &mut self.held[side],
+                &[
+                    (arm.upper, solved.upper_local),
+                    (arm.lower, solved.lower_local),
+                    (arm.hand, solved.hand_local),
+                ],
+                &budget,
+            );
             shown[side * 2] = Some(vec3(skeleton_global * to_vector3(solved.hand.position)));
             shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(hint)));
         }
@@ -433,6 +472,11 @@ impl VRArmRig {
             self.frame = Some(RigFrame::new(skeleton, to_world));
         }
         self.frame.as_mut()
+    }
+
+    /// Where this avatar is in its update interval (see `update_interval_frames`).
+    pub fn budget(&self) -> Budget {
+        self.budget
     }
 
     /// This arm's target node's global position, if set and alive.

@@ -1,0 +1,210 @@
+//! The crowd budget: an avatar that solves every Nth frame, its bones blended in between.
+//!
+//! On the frames in between, the stages that share an avatar's rig do nothing and the bone
+//! writers replay their last two solves, blended, so the arms keep moving smoothly at a fraction
+//! of the cost (one interval of extra latency: what a remote or distant avatar can afford, a
+//! local player's own arms never).
+
+use glam::Quat;
+
+/// Where an avatar is in its update interval (kept by its rig).
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Solve every this many frames (1: every frame).
+    pub interval: u32,
+    /// Frames since the last solve (0 on a solving frame).
+    pub frames_since: u32,
+    /// Seconds since the last solve, this frame's included: the time step a solving frame's
+    /// stages advance by, so smoothing keeps its rate whatever the interval.
+    pub dt_since: f32,
+    /// The step of the last solving frame.
+    pub solve_dt: f32,
+    started: bool,
+    /// Frames the current interval is shorter by (the phase, first interval only).
+    shorten: u32,
+}
+
+impl Budget {
+    pub fn new(interval: u32) -> Self {
+        Self {
+            interval: interval.max(1),
+            frames_since: 0,
+            dt_since: 0.0,
+            solve_dt: 0.0,
+            started: false,
+            shorten: 0,
+        }
+    }
+
+    /// Advances one frame of `delta` seconds; `phase` spreads avatars over the interval (the
+    /// first interval is `phase % interval` frames shorter), so a crowd's cost is even per frame.
+    /// The first frame always solves: an avatar never starts in its rest pose.
+    pub fn advance(&mut self, delta: f32, phase: u64) {
+        let delta = if delta.is_finite() && delta > 0.0 {
+            delta
+        } else {
+            0.0
+        };
+        self.dt_since += delta;
+        if !self.started {
+            self.started = true;
+            self.shorten = (phase % u64::from(self.interval)) as u32;
+            self.frames_since = 0;
+        } else {
+            self.frames_since += 1;
+            if self.frames_since + self.shorten >= self.interval {
+                self.frames_since = 0;
+                self.shorten = 0;
+            }
+        }
+        if self.frames_since == 0 {
+            self.solve_dt = self.dt_since;
+            self.dt_since = 0.0;
+        }
+    }
+
+    /// Whether this frame solves.
+    pub fn solving(&self) -> bool {
+        self.frames_since == 0
+    }
+
+    /// How far from the previous solve to the last one the bones are shown this frame (1 with
+    /// no budget: the last solve itself).
+    pub fn blend(&self) -> f32 {
+        if self.interval <= 1 {
+            1.0
+        } else {
+            (self.frames_since + 1) as f32 / self.interval as f32
+        }
+    }
+}
+
+/// The rotations a bone writer computed on its last two solves (bone -> local rotation).
+#[derive(Clone, Debug, Default)]
+pub struct HeldRotations {
+    previous: Vec<(i32, Quat)>,
+    last: Vec<(i32, Quat)>,
+}
+
+impl HeldRotations {
+    /// Records a solve. No allocation after the first one with the same bones (the two buffers
+    /// swap).
+    pub fn solved(&mut self, solved: &[(i32, Quat)]) {
+        let same_bones = self.last.len() == solved.len()
+            && self.last.iter().zip(solved).all(|(a, b)| a.0 == b.0);
+        if same_bones {
+            std::mem::swap(&mut self.previous, &mut self.last);
+        } else {
+            self.previous.clear();
+            self.previous.extend_from_slice(solved);
+        }
+        self.last.clear();
+        self.last.extend_from_slice(solved);
+    }
+
+    /// The rotations to show this frame of the interval: the previous solve blended toward the
+    /// last one by [Budget::blend] (finite whatever was recorded).
+    pub fn shown(&self, budget: &Budget) -> impl Iterator<Item = (i32, Quat)> + '_ {
+        let t = budget.blend();
+        self.previous
+            .iter()
+            .zip(&self.last)
+            .map(move |(&(bone, from), &(_, to))| {
+                let from = crate::finite::quat_or(from, Quat::IDENTITY);
+                let to = crate::finite::quat_or(to, from);
+                (bone, from.slerp(to, t).normalize())
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solving_frames(interval: u32, phase: u64, frames: usize) -> Vec<usize> {
+        let mut b = Budget::new(interval);
+        (0..frames)
+            .filter(|_| {
+                b.advance(0.01, phase);
+                b.solving()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_nth_frame_solves_and_the_phase_spreads_avatars() {
+        assert_eq!(solving_frames(1, 7, 4), vec![0, 1, 2, 3]);
+        assert_eq!(solving_frames(3, 0, 10), vec![0, 3, 6, 9]);
+        // The first frame always solves; the phase shortens the first interval only.
+        assert_eq!(solving_frames(3, 1, 10), vec![0, 2, 5, 8]);
+        assert_eq!(solving_frames(3, 2, 10), vec![0, 1, 4, 7]);
+        assert_eq!(solving_frames(3, 5, 10), solving_frames(3, 2, 10));
+        assert_eq!(
+            Budget::new(0).interval,
+            1,
+            "an interval of 0 means every frame"
+        );
+    }
+
+    #[test]
+    fn a_solving_frame_steps_by_the_time_since_the_last_solve() {
+        let mut b = Budget::new(3);
+        b.advance(0.01, 0);
+        assert!(b.solving());
+        assert!((b.solve_dt - 0.01).abs() < 1e-7);
+        for dt in [0.02, 0.03] {
+            b.advance(dt, 0);
+            assert!(!b.solving());
+        }
+        b.advance(0.04, 0);
+        assert!(b.solving());
+        assert!((b.solve_dt - 0.09).abs() < 1e-6, "{}", b.solve_dt);
+        // A bad step counts as none.
+        b.advance(f32::NAN, 0);
+        b.advance(-1.0, 0);
+        b.advance(0.05, 0);
+        assert!(b.solving());
+        assert!((b.solve_dt - 0.05).abs() < 1e-7);
+    }
+
+    #[test]
+    fn held_rotations_blend_from_the_previous_solve_to_the_last() {
+        let mut b = Budget::new(2);
+        let mut held = HeldRotations::default();
+        let (a, c) = (Quat::from_rotation_x(0.2), Quat::from_rotation_x(0.6));
+        b.advance(0.01, 0);
+        held.solved(&[(4, a)]);
+        // A first solve has nothing before it: it shows itself.
+        let shown: Vec<_> = held.shown(&b).collect();
+        assert_eq!(shown[0].0, 4);
+        assert!(shown[0].1.angle_between(a) < 1e-6);
+        b.advance(0.01, 0);
+        b.advance(0.01, 0);
+        assert!(b.solving());
+        held.solved(&[(4, c)]);
+        // Half way on the solving frame, all the way on the frame before the next solve.
+        assert!(
+            held.shown(&b)
+                .next()
+                .unwrap()
+                .1
+                .angle_between(Quat::from_rotation_x(0.4))
+                < 1e-5
+        );
+        b.advance(0.01, 0);
+        assert!(held.shown(&b).next().unwrap().1.angle_between(c) < 1e-6);
+        // Other bones: start again from the new solve.
+        held.solved(&[(5, a)]);
+        assert!(
+            held.shown(&b)
+                .all(|(bone, q)| bone == 5 && q.angle_between(a) < 1e-6)
+        );
+        // No budget: the last solve itself.
+        let one = Budget::new(1);
+        held.solved(&[(5, c)]);
+        assert!(held.shown(&one).next().unwrap().1.angle_between(c) < 1e-6);
+        // Never a non-finite rotation out.
+        held.solved(&[(5, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0))]);
+        assert!(held.shown(&b).all(|(_, q)| q.is_finite()));
+    }
+}
