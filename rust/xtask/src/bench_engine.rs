@@ -61,6 +61,14 @@ pub fn measure() -> Result<(Vec<Row>, String), String> {
 
 fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
     let counter = CallCounter::install(library);
+    // Calls per avatar do not depend on the crowd size: counted once (10 avatars).
+    let count = |mode: &str| {
+        counter
+            .as_ref()
+            .ok()
+            .and_then(|c| c.per_avatar(godot, mode))
+    };
+    let (arms_calls, full_calls, budget_calls) = (count("arms"), count("full"), count("budget"));
     let mut rows = Vec::new();
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
@@ -76,21 +84,15 @@ fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
                 over[k].push((t - times[0]) / (avatars * FRAMES) as f64 * 1e6);
             }
         }
-        let calls = |mode: &str| {
-            counter
-                .as_ref()
-                .ok()
-                .and_then(|c| c.per_avatar(godot, mode))
-        };
         rows.push(Row {
             avatars,
             twobone_us: median(&mut over[0]),
             arms_us: median(&mut over[1]),
             full_us: median(&mut over[2]),
             budget_us: median(&mut over[3]),
-            arms_calls: calls("arms"),
-            full_calls: calls("full"),
-            budget_calls: calls("budget"),
+            arms_calls,
+            full_calls,
+            budget_calls,
         });
     }
     let note = match counter {
