@@ -145,9 +145,34 @@ fn engine_section(rows: &[Row], calls_note: &str) -> String {
             calls(r.budget_calls),
         ));
     }
+    let verdicts = verdicts(rows);
     format!(
-        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms; \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates; \"budget\" is the same with `VRArmRig.update_interval_frames = 3` (the crowd budget). {calls_note}\n\n{table}\n",
+        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body, budget). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms; \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates; \"budget\" is the same with `VRArmRig.update_interval_frames = 3` (the crowd budget). {calls_note} The engine test `test_the_rig_solves_like_two_bone_ik_3d` checks that `VRArmRig` (soft IK off, a fixed pole) and `TwoBoneIK3D` put hands and elbows within 1 mm of each other, so the first two columns compare the same solve.\n\n{table}\n\n{verdicts}\n\n{WHERE_THE_TIME_WENT}",
         frames = crate::bench_engine::FRAMES,
         repeats = crate::bench_engine::REPEATS,
     )
 }
+
+/// The cost targets, each met or not by the rows (sentences made from the same numbers).
+fn verdicts(rows: &[Row]) -> String {
+    let mut out = Vec::new();
+    for r in rows {
+        let arms = r.arms_us / r.twobone_us;
+        let body = r.full_us / r.twobone_us;
+        let crowd = r.full_us * 100.0 / 1000.0;
+        let say = |met: bool| if met { "met" } else { "**not met**" };
+        out.push(format!(
+            "- {} avatars: arm pipeline {arms:.1}x TwoBoneIK3D (target 1.0x: {}); whole body {body:.1}x (target 2.0x: {}); 100 whole bodies at this rate {crowd:.2} ms of CPU a frame (target under 1 ms: {}).",
+            r.avatars,
+            say(arms <= 1.0),
+            say(body <= 2.0),
+            say(crowd < 1.0),
+        ));
+    }
+    out.join("\n")
+}
+
+/// What the cost is made of, before and after the work of cutting engine calls (the "before"
+/// counts were taken with the same uprobe on commit e5421d9, whose `cargo xtask bench` gave
+/// 52 us (arms) and 128 us (whole body) per avatar at 100 avatars).
+const WHERE_THE_TIME_WENT: &str = "## Where the time goes\n\nA profile (`perf record` on the bench scene, our library's symbols named, Godot's not) showed that the cost is the number of engine calls per avatar and frame, and what each call makes Godot do, far more than our maths. Before this work, at commit e5421d9, the arm pipeline made 114 engine calls per avatar and frame and the whole body 356 (52 and 128 us per avatar at 100 avatars there). What changed:\n\n- **Targets handed over in memory.** Each stage publishes its output target in a relay (`rust/vr_arms/src/relay.rs`); the next vr_arms stage reads it there. A target node that only our stages read is not moved every frame (scripts read it with `VRArmTargets.global_transform_of`, or set `vr_arms/pipeline/always_update_target_nodes`); a node something else reads (a stage of the user's own between two of ours) is still moved; debug drawing moves it; a stage leaving the tree leaves its nodes at its last outputs.\n- **Per-frame measurements once.** The rig measures the skeleton's placement, the shoulders and the body frame on the first request of a frame and shares them with every stage (`rig_frame.rs`), instead of each stage asking the engine again. Bone indices, rests and parents are looked up per skeleton version.\n- **Fewer writes and reads of fingers.** `HandPoseDriver` writes the hand rig's finger bones only when grip, trigger, state or curl settings change, and hands its rotations to `HandPoseCopy` in memory; a finger copied at full weight does not read the live bone first.\n- **Reads before writes.** A read of a global bone pose after a write makes Godot recompute every bone under the written one (the fingers too): the rig and ClavicleFollow read both arms before writing either, and ForearmTwist keeps the hand where the solve put it by algebra instead of re-reading two global poses.\n- **gdext's release safeguards.** Release builds use gdext's `safeguards-release-disengaged`: no main-thread, liveness and type checks on every engine call (about 15 to 20 % of the samples in the arms scene before). What keeps this sound: every object reference a node holds is checked alive (`is_instance_valid`) before use, and every per-frame callback starts by checking that it runs on the main thread (`rust/vr_arms/src/threads.rs`; a node moved to a sub-thread process group does nothing and says so once). Debug builds, which the engine tests run, keep every check.\n\nWhat is left, and why the targets are not all met: the node graph is seven engine callbacks per avatar for the arms (five stages, the rig's `_process` and its modification) and about fifteen for the whole body, each with gdext's call overhead; Godot's skeleton work for every bone we write (the whole body writes about 47 bone rotations per frame, 32 of them fingers that `HandPoseCopy` must write every frame because Godot restores the pose after the modifiers); and global-pose reads between modifiers that still make Godot recompute bones. The next steps measured to pay would be computing the bones' global poses in Rust from their local poses along the chain (one read per bone, no recompute), and running the finger copy only when the source changed.\n\n## Crowds\n\n`VRArmRig.update_interval_frames` (default 1) is the per-avatar budget: at N the stages that share the rig and ClavicleFollow work one frame in N, spread over the crowd, and the arm bones blend from the previous solve to the last (one interval of extra latency; the local player keeps 1). The \"budget\" columns above are its cost at N = 3. The nodes that do not share the rig (BodyFollow, ControllerTargets, TargetRouter, UpperBodyFollow, ForearmTwist, HandPoseDriver, HandPoseCopy) still run every frame, which is why the saving is smaller than a third. For remote avatars that need only arms, `VRArmPipeline` runs the same arm stages on plain data, one call per avatar from a script, without target nodes; for a remote player's whole body, use `VRArmsSetup` with the remote-player profile and a budget of 2 to 4.\n";
