@@ -51,6 +51,9 @@ pub fn run_benchmarks(rest: &[String]) -> Result<(), String> {
     let engine = engine_section(&rows, &calls_note);
     if let Some(path) = &json_path {
         let text = json(&core, counted, &rows);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("xtask: wrote {}", path.display());
     }
