@@ -277,6 +277,8 @@ func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
 	rc.debug_draw = false
 	# Every node every frame, when asked (scripts that read the nodes themselves).
 	check(not VRArmTargets.is_always_updating_nodes(), "off by default")
+	const SETTING := "vr_arms/pipeline/always_update_target_nodes"
+	check(ProjectSettings.has_setting(SETTING) and ProjectSettings.get_setting(SETTING) == false, "the project setting is registered, off")
 	VRArmTargets.set_always_update_nodes(true)
 	await frames(2)
 	check(avoided.global_position.distance_to(VRArmTargets.global_position_of(avoided)) < 1e-5, "always updated: the node is current")

@@ -18,6 +18,7 @@ unsafe impl ExtensionLibrary for VrArmsExtension {
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
             threads::mark_main_thread();
+            relay::register_setting();
         }
     }
 }

@@ -118,6 +118,20 @@ impl Relay {
     }
 }
 
+/// Adds [ALWAYS_UPDATE_SETTING] to the project settings (off), so it shows in the editor's
+/// Project Settings with the others; a project that sets it keeps its value.
+pub fn register_setting() {
+    let mut settings = ProjectSettings::singleton();
+    if !settings.has_setting(ALWAYS_UPDATE_SETTING) {
+        settings.set_setting(ALWAYS_UPDATE_SETTING, &false.to_variant());
+    }
+    settings.set_initial_value(ALWAYS_UPDATE_SETTING, &false.to_variant());
+    let mut info = VarDictionary::new();
+    info.set("name", ALWAYS_UPDATE_SETTING);
+    info.set("type", VariantType::BOOL.ord());
+    settings.add_property_info(&info);
+}
+
 /// Moves every target node every frame (true) or only those something other than our stages
 /// reads (false), from now on, whatever the project setting says.
 pub fn set_always_update(on: bool) {
