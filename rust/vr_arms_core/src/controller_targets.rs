@@ -258,6 +258,37 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_calibration_changed_after_construction_takes_effect() {
+        let mut stage = ControllerTargets::default();
+        let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
+        let before = stage.update(Side::Left, &controller, 0.01);
+        stage.settings.left.rotation_offset_deg = [0.0, 0.0, 0.0];
+        stage.settings.left.position_offset = [0.0, 0.05, 0.0];
+        let after = stage.update(Side::Left, &controller, 0.01);
+        assert!(
+            after.rotation.angle_between(Quat::IDENTITY) < 1e-6,
+            "{after:?}"
+        );
+        assert!((after.position - Vec3::new(0.2, 1.05, 0.3)).length() < 1e-6);
+        assert!(before.rotation.angle_between(after.rotation) > 1.0);
+    }
+
+    #[test]
+    fn a_recoil_of_only_a_rotation_or_only_a_position_still_moves_the_target() {
+        let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
+        let mut stage = ControllerTargets::default();
+        let rest = stage.update(Side::Right, &controller, 0.01);
+        stage.set_held_recoil(Side::Right, Vec3::ZERO, Vec3::new(0.3, 0.0, 0.0));
+        let turned = stage.update(Side::Right, &controller, 0.01);
+        assert!((turned.rotation.angle_between(rest.rotation) - 0.3).abs() < 1e-4);
+        assert!(turned.position.distance(rest.position) < 1e-6);
+        stage.set_held_recoil(Side::Right, Vec3::new(0.0, 0.0, 0.04), Vec3::ZERO);
+        let moved = stage.update(Side::Right, &controller, 0.01);
+        assert!((moved.position.distance(rest.position) - 0.04).abs() < 1e-5);
+        assert!(moved.rotation.angle_between(rest.rotation) < 1e-5);
+    }
+
+    #[test]
     fn default_calibration_maps_grip_onto_hand_bone() {
         let stage = ControllerTargets::default();
         let mut stage = stage;
