@@ -293,6 +293,15 @@ func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
 	await frames(2)
 	check(VRArmTargets.global_position_of(clamped).distance_to(last) < 1e-4, "ReachClamp reads the node now")
 	ba.free()
+	# An output rewired at runtime: the old node is left at its last output, the new one is fed.
+	var old_clamped := VRArmTargets.global_position_of(clamped)
+	var other := Marker3D.new()
+	add_child(other)
+	rc.left_output = other
+	check(clamped.global_position.distance_to(old_clamped) < 1e-5, "the old output node is left at its last pose: %s vs %s" % [clamped.global_position, old_clamped])
+	await frames(2)
+	check(VRArmTargets.global_position_of(other).distance_to(old_clamped) < 1e-4, "the new output node gets the target")
+	other.queue_free()
 
 
 ## The crowd budget: with `update_interval_frames = 3` the stages that share the rig work one
@@ -330,5 +339,12 @@ func test_an_update_budget_solves_every_third_frame_and_blends_between() -> void
 	var final := start + Vector3(0.0, 0.12, 0.0)
 	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), final, 0.001, "settles on a target that stopped")
 	p.skeleton.skeleton_updated.disconnect(record)
+	# The budget counts idle frames: with modifiers per physics tick it is off, and says so.
+	var skeleton: Skeleton3D = p.skeleton
+	skeleton.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_PHYSICS
+	var problems := rig.get_setup_problems()
+	check(Array(problems).any(func(m): return "modifier_callback_mode_process" in m), "a physics-mode skeleton is reported: %s" % [problems])
+	skeleton.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_IDLE
 	rig.update_interval_frames = 1
 	check(rig.get("update_interval_frames") == 1, "back to every frame")
+	check(rig.get_setup_problems().is_empty(), "no problem at interval 1")

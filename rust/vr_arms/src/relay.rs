@@ -231,3 +231,17 @@ pub fn forget_bones(skeleton: InstanceId, bones: impl IntoIterator<Item = i32>) 
         }
     });
 }
+
+/// A stage's `left_output` or `right_output` is about to be set to another node: the old one is
+/// moved to its last published pose and forgotten (it is no longer this stage's to publish).
+pub fn release_rewired_output(
+    property: &StringName,
+    left: &Option<Gd<Node3D>>,
+    right: &Option<Gd<Node3D>>,
+) {
+    if *property == "left_output" {
+        release([left]);
+    } else if *property == "right_output" {
+        release([right]);
+    }
+}

@@ -19,6 +19,8 @@ pub struct Budget {
     pub dt_since: f32,
     /// The step of the last solving frame.
     pub solve_dt: f32,
+    /// Frames advanced so far.
+    pub ticks: u64,
     started: bool,
     /// Frames the current interval is shorter by (the phase, first interval only).
     shorten: u32,
@@ -31,6 +33,7 @@ impl Budget {
             frames_since: 0,
             dt_since: 0.0,
             solve_dt: 0.0,
+            ticks: 0,
             started: false,
             shorten: 0,
         }
@@ -45,6 +48,7 @@ impl Budget {
         } else {
             0.0
         };
+        self.ticks += 1;
         self.dt_since += delta;
         if !self.started {
             self.started = true;
@@ -84,15 +88,24 @@ impl Budget {
 pub struct HeldRotations {
     previous: Vec<(i32, Quat)>,
     last: Vec<(i32, Quat)>,
+    /// The budget's tick and interval at the last solve.
+    solved_at: Option<(u64, u32)>,
 }
 
 impl HeldRotations {
-    /// Records a solve. No allocation after the first one with the same bones (the two buffers
-    /// swap).
-    pub fn solved(&mut self, solved: &[(i32, Quat)]) {
+    /// Records a solve made at `budget`'s current frame. It blends from the previous one only if
+    /// that was the solve just before (same interval, no solve missed, same bones); otherwise it
+    /// starts afresh from this one. No allocation after the first one with the same bones (the
+    /// two buffers swap).
+    pub fn solved(&mut self, solved: &[(i32, Quat)], budget: &Budget) {
         let same_bones = self.last.len() == solved.len()
             && self.last.iter().zip(solved).all(|(a, b)| a.0 == b.0);
-        if same_bones {
+        let follows = self.solved_at.is_some_and(|(tick, interval)| {
+            interval == budget.interval
+                && budget.ticks.saturating_sub(tick) <= u64::from(budget.interval)
+        });
+        self.solved_at = Some((budget.ticks, budget.interval));
+        if same_bones && follows {
             std::mem::swap(&mut self.previous, &mut self.last);
         } else {
             self.previous.clear();
@@ -102,13 +115,26 @@ impl HeldRotations {
         self.last.extend_from_slice(solved);
     }
 
+    /// Forgets the held solves (the bones changed, or this side did not solve).
+    pub fn clear(&mut self) {
+        self.previous.clear();
+        self.last.clear();
+        self.solved_at = None;
+    }
+
     /// The rotations to show this frame of the interval: the previous solve blended toward the
-    /// last one by [Budget::blend] (finite whatever was recorded).
+    /// last one by [Budget::blend] (finite whatever was recorded). Nothing once the solve that
+    /// was due did not come (the interval changed, or the writer stopped solving).
     pub fn shown(&self, budget: &Budget) -> impl Iterator<Item = (i32, Quat)> + '_ {
         let t = budget.blend();
+        let current = self.solved_at.is_some_and(|(tick, interval)| {
+            interval == budget.interval && budget.ticks.saturating_sub(tick) < u64::from(interval)
+        });
+        let n = if current { self.last.len() } else { 0 };
         self.previous
             .iter()
             .zip(&self.last)
+            .take(n)
             .map(move |(&(bone, from), &(_, to))| {
                 let from = crate::finite::quat_or(from, Quat::IDENTITY);
                 let to = crate::finite::quat_or(to, from);
@@ -173,7 +199,7 @@ mod tests {
         let mut held = HeldRotations::default();
         let (a, c) = (Quat::from_rotation_x(0.2), Quat::from_rotation_x(0.6));
         b.advance(0.01, 0);
-        held.solved(&[(4, a)]);
+        held.solved(&[(4, a)], &b);
         // A first solve has nothing before it: it shows itself.
         let shown: Vec<_> = held.shown(&b).collect();
         assert_eq!(shown[0].0, 4);
@@ -181,7 +207,7 @@ mod tests {
         b.advance(0.01, 0);
         b.advance(0.01, 0);
         assert!(b.solving());
-        held.solved(&[(4, c)]);
+        held.solved(&[(4, c)], &b);
         // Half way on the solving frame, all the way on the frame before the next solve.
         assert!(
             held.shown(&b)
@@ -194,17 +220,49 @@ mod tests {
         b.advance(0.01, 0);
         assert!(held.shown(&b).next().unwrap().1.angle_between(c) < 1e-6);
         // Other bones: start again from the new solve.
-        held.solved(&[(5, a)]);
+        held.solved(&[(5, a)], &b);
         assert!(
             held.shown(&b)
                 .all(|(bone, q)| bone == 5 && q.angle_between(a) < 1e-6)
         );
         // No budget: the last solve itself.
-        let one = Budget::new(1);
-        held.solved(&[(5, c)]);
+        let mut one = Budget::new(1);
+        one.advance(0.01, 0);
+        held.solved(&[(5, c)], &one);
         assert!(held.shown(&one).next().unwrap().1.angle_between(c) < 1e-6);
         // Never a non-finite rotation out.
-        held.solved(&[(5, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0))]);
-        assert!(held.shown(&b).all(|(_, q)| q.is_finite()));
+        held.solved(&[(5, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0))], &one);
+        assert!(held.shown(&one).all(|(_, q)| q.is_finite()));
+        held.clear();
+        assert_eq!(held.shown(&one).count(), 0, "cleared: nothing to show");
+    }
+
+    #[test]
+    fn held_rotations_start_afresh_when_a_solve_was_missed_or_the_interval_changed() {
+        let (a, c) = (Quat::from_rotation_x(0.2), Quat::from_rotation_x(0.6));
+        let mut b = Budget::new(2);
+        let mut held = HeldRotations::default();
+        b.advance(0.01, 0);
+        held.solved(&[(1, a)], &b);
+        b.advance(0.01, 0);
+        assert_eq!(held.shown(&b).count(), 1, "between solves it shows");
+        // The writer was inactive when its solve was due: nothing shown from then on.
+        b.advance(0.01, 0);
+        assert_eq!(held.shown(&b).count(), 0, "the due solve did not come");
+        b.advance(0.01, 0);
+        b.advance(0.01, 0);
+        // The next solve does not blend from the old one.
+        held.solved(&[(1, c)], &b);
+        assert!(held.shown(&b).all(|(_, q)| q.angle_between(c) < 1e-6));
+        // A new interval: afresh as well.
+        let mut b3 = Budget::new(3);
+        b3.advance(0.01, 0);
+        held.solved(&[(1, a)], &b3);
+        assert!(held.shown(&b3).all(|(_, q)| q.angle_between(a) < 1e-6));
+        assert_eq!(
+            held.shown(&b).count(),
+            0,
+            "shown for another interval: nothing"
+        );
     }
 }

@@ -13,6 +13,7 @@ use crate::nodes::common::{
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
+use crate::relay::release_rewired_output;
 use crate::settings_bridge;
 
 /// Stage 2 of the arm target pipeline: keeps each raw wrist target out of the torso.
@@ -91,6 +92,7 @@ pub struct BodyAvoidance {
 impl INode3D for BodyAvoidance {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        release_rewired_output(&property, &self.left_output, &self.right_output);
         self.set_validated(&property, &value)
     }
 

@@ -36,7 +36,7 @@ pub fn write_solved(
         }
         return;
     }
-    held.solved(solved);
+    held.solved(solved, budget);
     replay(skeleton, held, budget);
 }
 

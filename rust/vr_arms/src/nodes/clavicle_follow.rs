@@ -47,8 +47,9 @@ pub struct ClavicleFollow {
     #[export(range = (0.0, 1.0))]
     weight: f32,
 
-    /// (clavicle, its parent) per side, for the skeleton and version in `bound_to`.
-    bones: [Option<(i32, i32)>; 2],
+    /// The clavicle per side, for the skeleton and version in `bound_to` (bone names change the
+    /// version).
+    bones: [Option<i32>; 2],
     bound_to: Option<(InstanceId, u64)>,
     /// The last two solves, replayed between them (the rig's update budget).
     held: vr_arms_core::budget::HeldRotations,
@@ -107,6 +108,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
         let Some(mut rig) = alive(&self.rig) else {
             return;
         };
+        self.bind(&skeleton);
         let budget = rig.bind().budget();
         if !budget.solving() {
             crate::nodes::budget::replay(&mut skeleton, &self.held, &budget);
@@ -114,11 +116,12 @@ impl ISkeletonModifier3D for ClavicleFollow {
         }
         self.stage.settings = self.core_settings();
         let to_skeleton = skeleton.get_global_transform().affine_inverse();
-        self.bind(&skeleton);
         // Both sides are read before either is written (a read after a write recomputes every
         // bone under the written one).
         let inputs = Side::BOTH.map(|side| {
-            let (clavicle, parent) = self.bones[side.index()]?;
+            let clavicle = self.bones[side.index()]?;
+            // The parent is read every frame: Godot's skeleton version does not change with it.
+            let parent = skeleton.get_bone_parent(clavicle);
             let mut r = rig.bind_mut();
             let target = r.target_global_position(side)?;
             let cal = r.calibration(side)?;
@@ -163,17 +166,19 @@ impl ISkeletonModifier3D for ClavicleFollow {
 }
 
 impl ClavicleFollow {
-    /// Looks the clavicles and their parents up when the skeleton or its bones changed.
+    /// Looks the clavicles up when the skeleton or its bones changed.
     fn bind(&mut self, skeleton: &Gd<godot::classes::Skeleton3D>) {
         let key = (skeleton.instance_id(), skeleton.get_version());
         if self.bound_to == Some(key) {
             return;
         }
         self.bound_to = Some(key);
+        // Held solves name the old bones.
+        self.held.clear();
         let names = [&self.left_clavicle_bone, &self.right_clavicle_bone];
         self.bones = names.map(|name| {
             let clavicle = skeleton.find_bone(name);
-            (clavicle >= 0).then(|| (clavicle, skeleton.get_bone_parent(clavicle)))
+            (clavicle >= 0).then_some(clavicle)
         });
     }
 }

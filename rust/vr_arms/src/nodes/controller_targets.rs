@@ -15,6 +15,7 @@ use crate::nodes::common::{
     DebugMarkers, alive, apply_profile, colors, read_tracked, side_of, store_profile, write_pose,
 };
 use crate::problems::ProblemReport;
+use crate::relay::release_rewired_output;
 use crate::settings_bridge;
 
 /// Stage 1 of the arm target pipeline: writes each controller's pose, mapped onto the hand bone by
@@ -116,6 +117,7 @@ pub struct ControllerTargets {
 impl INode3D for ControllerTargets {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        release_rewired_output(&property, &self.left_output, &self.right_output);
         self.set_validated(&property, &value)
     }
 

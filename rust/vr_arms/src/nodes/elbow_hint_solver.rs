@@ -10,6 +10,7 @@ use crate::nodes::common::{
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
+use crate::relay::release_rewired_output;
 use crate::settings_bridge;
 
 /// Stage 5 of the arm target pipeline: places each elbow hint (the pole the arm solve bends
@@ -107,6 +108,7 @@ pub struct ElbowHintSolver {
 impl INode3D for ElbowHintSolver {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        release_rewired_output(&property, &self.left_output, &self.right_output);
         self.set_validated(&property, &value)
     }
 

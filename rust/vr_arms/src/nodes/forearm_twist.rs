@@ -61,8 +61,6 @@ pub struct ForearmTwist {
     response_time_s: f32,
 
     stage: Stage,
-    /// Per side: (skeleton, version, hand bone) -> the hand's rest and parent.
-    hands: [Option<(HandKey, (Transform3D, i32))>; 2],
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -93,7 +91,6 @@ impl ISkeletonModifier3D for ForearmTwist {
             supination_limit_deg: 0.0,
             response_time_s: 0.0,
             stage: Stage::default(),
-            hands: [None; 2],
             editor_preview: false,
             report: ProblemReport::new("ForearmTwist"),
             base,
@@ -192,26 +189,16 @@ impl ISkeletonModifier3D for ForearmTwist {
     }
 }
 
-/// (skeleton, its version, hand bone): what a cached hand rest was measured for.
-type HandKey = (InstanceId, u64, i32);
-
 impl ForearmTwist {
-    /// The hand's rest and parent bone, looked up when the skeleton or its bones changed.
+    /// The hand's rest and parent bone, read every frame: Godot's skeleton version does not
+    /// change when a rest or a parent does.
     fn hand_rest(
         &mut self,
         skeleton: &Gd<godot::classes::Skeleton3D>,
-        side: Side,
+        _side: Side,
         hand: i32,
     ) -> (Transform3D, i32) {
-        let key = (skeleton.instance_id(), skeleton.get_version(), hand);
-        match self.hands[side.index()] {
-            Some((k, known)) if k == key => known,
-            _ => {
-                let known = (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));
-                self.hands[side.index()] = Some((key, known));
-                known
-            }
-        }
+        (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand))
     }
 }
 

@@ -11,6 +11,7 @@ use crate::nodes::common::{
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::problems::ProblemReport;
+use crate::relay::release_rewired_output;
 use crate::settings_bridge;
 
 /// Stage 3 of the arm target pipeline: reach clamp and overhead guard.
@@ -114,6 +115,7 @@ pub struct ReachClamp {
 impl INode3D for ReachClamp {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        release_rewired_output(&property, &self.left_output, &self.right_output);
         self.set_validated(&property, &value)
     }
 

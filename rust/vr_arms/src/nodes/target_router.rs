@@ -46,6 +46,12 @@ pub struct TargetRouter {
 
 #[godot_api]
 impl INode3D for TargetRouter {
+    /// A rewired output leaves its old node at its last pose ([crate::relay]).
+    fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
+        crate::relay::release_rewired_output(&property, &self.left_output, &self.right_output);
+        false
+    }
+
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd().set_process_priority(-700);
         Self {

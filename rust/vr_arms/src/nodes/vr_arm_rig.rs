@@ -205,8 +205,11 @@ impl ISkeletonModifier3D for VRArmRig {
     /// A new frame: the target stages measure the skeleton again (also when the rig's own
     /// modification pass does not run, e.g. while it is inactive).
     fn process(&mut self, delta: f64) {
+        if crate::threads::off_main_thread() {
+            return;
+        }
         self.frame = None;
-        let interval = self.update_interval_frames.clamp(1, 8) as u32;
+        let interval = self.effective_interval();
         if self.budget.interval != interval {
             self.budget = Budget::new(interval);
         }
@@ -264,6 +267,8 @@ impl ISkeletonModifier3D for VRArmRig {
         });
         for (side, read) in read.into_iter().enumerate() {
             let Some((arm, target, bones)) = read else {
+                // Not solved: nothing of an earlier solve may be replayed over the animation.
+                self.held[side].clear();
                 continue;
             };
             let target = pose(&(to_skeleton * to_transform(&target)));
@@ -474,6 +479,23 @@ impl VRArmRig {
         self.frame.as_mut()
     }
 
+    /// The update interval in effect: `update_interval_frames`, or 1 when the skeleton runs
+    /// its modifiers other than once per idle frame (the budget counts idle frames).
+    fn effective_interval(&self) -> u32 {
+        let wanted = self.update_interval_frames.clamp(1, 8) as u32;
+        if wanted > 1 && !self.modifiers_run_per_frame() {
+            return 1;
+        }
+        wanted
+    }
+
+    fn modifiers_run_per_frame(&self) -> bool {
+        use godot::classes::skeleton_3d::ModifierCallbackModeProcess as Mode;
+        self.base()
+            .get_skeleton()
+            .is_none_or(|s| s.get_modifier_callback_mode_process() == Mode::IDLE)
+    }
+
     /// Where this avatar is in its update interval (see `update_interval_frames`).
     pub fn budget(&self) -> Budget {
         self.budget
@@ -571,6 +593,8 @@ impl VRArmRig {
             return;
         }
         self.bound_to = Some(key);
+        // Held solves name the old bones.
+        self.held.iter_mut().for_each(HeldRotations::clear);
         let find = |name: &GString| {
             let i = skeleton.find_bone(name);
             (i >= 0).then_some(i)
@@ -617,6 +641,12 @@ impl VRArmRig {
             out.push("VRArmRig must be a child of a Skeleton3D.".to_string());
             return out;
         };
+        if self.update_interval_frames > 1 && !self.modifiers_run_per_frame() {
+            out.push(format!(
+                "update_interval_frames ({}) needs the skeleton's modifier_callback_mode_process set to Idle: the rig solves every frame until then.",
+                self.update_interval_frames
+            ));
+        }
         for (side, label) in [(LEFT, "left"), (RIGHT, "right")] {
             for name in self.names(side) {
                 if skeleton.find_bone(name) < 0 {
