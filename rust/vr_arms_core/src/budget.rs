@@ -67,6 +67,16 @@ impl Budget {
         }
     }
 
+    /// The time step of a solving frame whose own step is `delta`: `delta` itself without a
+    /// budget, else the time since the last solve.
+    pub fn step(&self, delta: f32) -> f32 {
+        if self.interval <= 1 {
+            delta
+        } else {
+            self.solve_dt
+        }
+    }
+
     /// Whether this frame solves.
     pub fn solving(&self) -> bool {
         self.frames_since == 0
@@ -185,6 +195,14 @@ mod tests {
         b.advance(0.04, 0);
         assert!(b.solving());
         assert!((b.solve_dt - 0.09).abs() < 1e-6, "{}", b.solve_dt);
+        assert_eq!(
+            b.step(0.04),
+            b.solve_dt,
+            "a budget steps by the time since the last solve"
+        );
+        let mut every = Budget::new(1);
+        every.advance(0.02, 0);
+        assert_eq!(every.step(0.03), 0.03, "no budget: the frame's own step");
         // A bad step counts as none.
         b.advance(f32::NAN, 0);
         b.advance(-1.0, 0);

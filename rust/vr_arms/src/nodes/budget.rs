@@ -15,11 +15,7 @@ pub fn stage_step(rig: &Option<Gd<VRArmRig>>, delta: f64) -> Option<f32> {
         return Some(delta as f32);
     };
     let b = rig.bind().budget();
-    b.solving().then_some(if b.interval <= 1 {
-        delta as f32
-    } else {
-        b.solve_dt
-    })
+    b.solving().then_some(b.step(delta as f32))
 }
 
 /// Writes a solve's local rotations as the budget shows them (directly without a budget) and

@@ -118,7 +118,9 @@ impl ISkeletonModifier3D for ForearmTwist {
             let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
                 continue;
             };
-            let (hand_rest, hand_parent) = self.hand_rest(&skeleton, side, hand);
+            // Read every frame: Godot's skeleton version does not change with a rest or parent.
+            let (hand_rest, hand_parent) =
+                (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));
             let axis = vec3(hand_rest.origin);
             let hand_rest_local = pose(&hand_rest).rotation;
             let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
@@ -138,22 +140,11 @@ impl ISkeletonModifier3D for ForearmTwist {
             .map(|(n, w)| (skeleton.find_bone(n), w))
             .filter(|(i, _)| *i >= 0)
             .collect();
-            if twist_bones.is_empty() && hand_parent == lower {
-                // The lower arm turns by `share` about its own axis; the hand, its child, turns
-                // back by as much and stays exactly where the solve put it (no bone re-read).
-                let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
-                let share = twist_rotation(axis, out.lower_arm);
-                skeleton.set_bone_pose_rotation(
-                    lower,
-                    to_quaternion((lower_local * share).normalize()),
-                );
-                let kept = (share.inverse() * hand_local).normalize();
-                // The shorter of the two equal quaternions, as a re-read pose would give.
-                let kept = if kept.w < 0.0 { -kept } else { kept };
-                skeleton.set_bone_pose_rotation(hand, to_quaternion(kept));
-                continue;
-            }
-            let hand_global = skeleton.get_bone_global_pose(hand);
+            // With the hand a child of the lower arm and no twist bones, the hand turns back by
+            // the lower arm's share and stays exactly where the solve put it, no re-read; else
+            // its solved pose is read now, before the writes below move its parents.
+            let keep_by_algebra = twist_bones.is_empty() && hand_parent == lower;
+            let hand_global = (!keep_by_algebra).then(|| skeleton.get_bone_global_pose(hand));
             if twist_bones.is_empty() {
                 let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
                 let share = twist_rotation(axis, out.lower_arm);
@@ -161,6 +152,12 @@ impl ISkeletonModifier3D for ForearmTwist {
                     lower,
                     to_quaternion((lower_local * share).normalize()),
                 );
+                if keep_by_algebra {
+                    let kept = (share.inverse() * hand_local).normalize();
+                    // The shorter of the two equal quaternions, as a re-read pose would give.
+                    let kept = if kept.w < 0.0 { -kept } else { kept };
+                    skeleton.set_bone_pose_rotation(hand, to_quaternion(kept));
+                }
             } else {
                 for (bone, angle) in twist_bones {
                     let rest = skeleton.get_bone_rest(bone);
@@ -177,7 +174,10 @@ impl ISkeletonModifier3D for ForearmTwist {
                     );
                 }
             }
-            // Keep the hand exactly where the solve put it.
+            // Keep the hand exactly where the solve put it (done above when kept by algebra).
+            let Some(hand_global) = hand_global else {
+                continue;
+            };
             let parent_global = pose(&skeleton.get_bone_global_pose(hand_parent));
             let local = parent_global.rotation.inverse() * pose(&hand_global).rotation;
             skeleton.set_bone_pose_rotation(hand, to_quaternion(local.normalize()));
@@ -186,19 +186,6 @@ impl ISkeletonModifier3D for ForearmTwist {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
-    }
-}
-
-impl ForearmTwist {
-    /// The hand's rest and parent bone, read every frame: Godot's skeleton version does not
-    /// change when a rest or a parent does.
-    fn hand_rest(
-        &mut self,
-        skeleton: &Gd<godot::classes::Skeleton3D>,
-        _side: Side,
-        hand: i32,
-    ) -> (Transform3D, i32) {
-        (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand))
     }
 }
 

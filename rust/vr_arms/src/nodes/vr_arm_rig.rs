@@ -110,7 +110,6 @@ pub struct VRArmRig {
     #[export(range = (0.0, 60.0, or_greater))]
     soft_ik_straight_bend_rate: f32,
 
-    /// Show the solved wrists (green) and the hints used (magenta).
     /// Solve every this many frames (1: every frame). In between, the target stages that use
     /// this rig (BodyAvoidance, ReachClamp, ElbowHintSolver) and ClavicleFollow do nothing and the
     /// arm bones blend from the previous solve to the last one: less CPU for remote or distant
@@ -119,6 +118,7 @@ pub struct VRArmRig {
     #[export(range = (1.0, 8.0, suffix = "frames"))]
     update_interval_frames: i32,
 
+    /// Show the solved wrists (green) and the hints used (magenta).
     #[export_group(name = "Debug")]
     #[export]
     debug_draw: bool,
@@ -163,6 +163,10 @@ impl ISkeletonModifier3D for VRArmRig {
     }
 
     fn init(base: Base<SkeletonModifier3D>) -> Self {
+        // Its `_process` (before every target stage) starts the frame's measurements afresh.
+        let mut gd = base.to_init_gd();
+        gd.set_process_priority(PROCESS_PRIORITY);
+        gd.set_process(true);
         let mut rig = Self {
             left_target: None,
             left_hint: None,
@@ -197,8 +201,6 @@ impl ISkeletonModifier3D for VRArmRig {
             base,
         };
         rig.set_core_settings(&SoftIkSettings::default());
-        // Its `_process` (before every target stage) starts the frame's measurements afresh.
-        base_gd_setup(&rig.base);
         rig
     }
 
@@ -213,7 +215,7 @@ impl ISkeletonModifier3D for VRArmRig {
         if self.budget.interval != interval {
             self.budget = Budget::new(interval);
         }
-        let phase = self.to_gd().instance_id().to_i64() as u64;
+        let phase = self.base().instance_id().to_i64() as u64;
         self.budget.advance(delta as f32, phase);
     }
 
@@ -246,11 +248,7 @@ impl ISkeletonModifier3D for VRArmRig {
         let skeleton_global = skeleton.get_global_transform();
         let to_skeleton = skeleton_global.affine_inverse();
         let settings = self.core_settings();
-        let dt = if budget.interval > 1 {
-            budget.solve_dt
-        } else {
-            delta as f32
-        };
+        let dt = budget.step(delta as f32);
         let mut shown = [None; 4];
         // Both arms' bones are read before either is written: a read after a write makes the
         // skeleton recompute every bone under the written one (the fingers too).
@@ -272,11 +270,8 @@ impl ISkeletonModifier3D for VRArmRig {
                 continue;
             };
             let target = pose(&(to_skeleton * to_transform(&target)));
-            let hint = match self.valid_hint(side) {
-                Some(h) => match crate::relay::read_position(&Some(h)) {
-                    Some(p) => vec3(to_skeleton * to_vector3(p)),
-                    None => bones.upper.position + arm.default_pole,
-                },
+            let hint = match crate::relay::read_position(&self.valid_hint(side)) {
+                Some(p) => vec3(to_skeleton * to_vector3(p)),
                 None => bones.upper.position + arm.default_pole,
             };
             let solver = &mut self.solvers[side];
@@ -700,12 +695,6 @@ impl VRArmRig {
 /// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
 /// which moves the body.
 pub const PROCESS_PRIORITY: i32 = -1090;
-
-fn base_gd_setup(base: &Base<SkeletonModifier3D>) {
-    let mut gd = base.to_init_gd();
-    gd.set_process_priority(PROCESS_PRIORITY);
-    gd.set_process(true);
-}
 
 fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
     if bone < 0 {

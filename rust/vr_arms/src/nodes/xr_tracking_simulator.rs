@@ -72,7 +72,7 @@ impl INode for XRTrackingSimulator {
     }
 
     fn enter_tree(&mut self) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::nodes::common::in_editor() {
             return;
         }
         self.register();
