@@ -9,9 +9,9 @@
 //! elbow), and no rotation is ever computed between antiparallel vectors, so there is no flip when
 //! the target crosses the rest pose's antipode.
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
-use crate::finite::{direction, vec3_or};
+use crate::finite::vec3_or;
 
 /// Bones shorter than this (metres) are treated as zero length.
 const MIN_BONE: f32 = 1e-5;
@@ -75,38 +75,44 @@ pub fn solve_two_bone_with_reach(
     goal: &TwoBoneGoal,
     reach: Option<f32>,
 ) -> TwoBoneSolution {
+    // The arithmetic runs on glam's SIMD vectors (`Vec3A`); inputs and outputs stay `Vec3`.
     let shoulder = vec3_or(pose.shoulder, Vec3::ZERO);
     let elbow = vec3_or(pose.elbow, shoulder);
     let wrist = vec3_or(pose.wrist, elbow);
-    let target = vec3_or(goal.target, wrist);
+    let target = Vec3A::from(vec3_or(goal.target, wrist));
+    let (shoulder, elbow, wrist) = (
+        Vec3A::from(shoulder),
+        Vec3A::from(elbow),
+        Vec3A::from(wrist),
+    );
 
-    let upper_len = (elbow - shoulder).length();
-    let lower_len = (wrist - elbow).length();
-    let upper_dir = direction(elbow - shoulder);
-    let lower_dir = direction(wrist - elbow);
-    let hinge_old = rest_hinge(vec3_or(pose.hinge, Vec3::ZERO), upper_dir, lower_dir);
+    let upper = elbow - shoulder;
+    let lower = wrist - elbow;
+    let upper_len = upper.length();
+    let lower_len = lower.length();
+    let upper_dir = unit(upper, upper_len);
+    let lower_dir = unit(lower, lower_len);
+    let hinge_old = rest_hinge(vec3_or(pose.hinge, Vec3::ZERO).into(), upper_dir, lower_dir);
 
     // Direction to the target; a target at the shoulder keeps the arm's current heading.
     let to_target = target - shoulder;
-    let dir = direction(to_target)
-        .or(direction(wrist - shoulder))
+    let target_dist = to_target.length();
+    let dir = unit(to_target, target_dist)
+        .or_else(|| direction_a(wrist - shoulder))
         .or(upper_dir)
-        .unwrap_or(Vec3::NEG_Y);
+        .unwrap_or(Vec3A::NEG_Y);
 
     // The pole, perpendicular to the shoulder->target axis. Fallbacks keep the current bend.
-    let pole = vec3_or(goal.pole, Vec3::ZERO);
-    let bend = direction(pole - dir * pole.dot(dir))
-        .or_else(|| {
-            let current = elbow - shoulder;
-            direction(current - dir * current.dot(dir))
-        })
-        .or_else(|| direction(dir.cross(hinge_old)))
+    let pole = Vec3A::from(vec3_or(goal.pole, Vec3::ZERO));
+    let bend = direction_a(pole - dir * pole.dot(dir))
+        .or_else(|| direction_a(upper - dir * upper.dot(dir)))
+        .or_else(|| direction_a(dir.cross(hinge_old)))
         .unwrap_or_else(|| dir.any_orthonormal_vector());
-    let hinge_new = bend.cross(dir).normalize();
+    // Unit already: `bend` and `dir` are perpendicular unit vectors.
+    let hinge_new = bend.cross(dir);
 
     let min_reach = (upper_len - lower_len).abs();
     let max_reach = upper_len + lower_len;
-    let target_dist = to_target.length();
     let reached = target_dist >= min_reach - 1e-6 && target_dist <= max_reach + 1e-6;
     let wanted = match reach {
         Some(r) if r.is_finite() => r,
@@ -115,59 +121,112 @@ pub fn solve_two_bone_with_reach(
     let dist = wanted.clamp(min_reach, max_reach);
 
     // Law of cosines at the shoulder.
-    let cos_shoulder = if upper_len > MIN_BONE && dist > MIN_BONE {
+    let triangle = upper_len > MIN_BONE && dist > MIN_BONE;
+    let cos_shoulder = if triangle {
         ((upper_len * upper_len + dist * dist - lower_len * lower_len) / (2.0 * upper_len * dist))
             .clamp(-1.0, 1.0)
     } else {
         1.0
     };
     let sin_shoulder = (1.0 - cos_shoulder * cos_shoulder).max(0.0).sqrt();
-    let new_elbow = shoulder + upper_len * (dir * cos_shoulder + bend * sin_shoulder);
+    // Unit: `dir` and `bend` are perpendicular unit vectors.
+    let new_upper_dir = dir * cos_shoulder + bend * sin_shoulder;
+    let new_elbow = shoulder + upper_len * new_upper_dir;
     let new_wrist = shoulder + dir * dist;
 
-    let upper_delta = match (upper_dir, direction(new_elbow - shoulder)) {
-        (Some(old), Some(new)) => frame(new, hinge_new) * frame(old, hinge_old).inverse(),
-        _ => Quat::IDENTITY,
+    // Each bone turns from its old frame (direction, old hinge) to its new one (direction, new
+    // hinge). The forearm's total turn is worked out from its own old frame, so the lower delta
+    // is that total after the upper delta is undone.
+    let upper_delta = match upper_dir {
+        // `hinge_old` is perpendicular to the upper arm already (see `rest_hinge`), and
+        // `hinge_new` to the new upper arm, which lies in the bend plane.
+        Some(old) => turn(old, hinge_old, new_upper_dir, hinge_new),
+        None => Quat::IDENTITY,
     };
     let lower_delta = match lower_dir {
         Some(old) => {
-            let moved = upper_delta * old;
-            let new = direction(new_wrist - new_elbow).unwrap_or(moved);
-            frame(new, hinge_new) * frame(moved, hinge_new).inverse()
+            let new = if triangle && lower_len > MIN_BONE {
+                // The law of cosines made this side exactly `lower_len` long.
+                (new_wrist - new_elbow) * lower_len.recip()
+            } else {
+                direction_a(new_wrist - new_elbow).unwrap_or(upper_delta * old)
+            };
+            let across = perpendicular(hinge_old, old);
+            let total = turn(old, across, new, perpendicular(hinge_new, new));
+            total * upper_delta.conjugate()
         }
         None => Quat::IDENTITY,
     };
 
     TwoBoneSolution {
-        upper_delta: upper_delta.normalize(),
-        lower_delta: lower_delta.normalize(),
-        elbow: new_elbow,
-        wrist: new_wrist,
-        hinge: hinge_new,
-        bend_direction: bend,
+        upper_delta,
+        lower_delta,
+        elbow: new_elbow.into(),
+        wrist: new_wrist.into(),
+        hinge: hinge_new.into(),
+        bend_direction: bend.into(),
         reached,
     }
 }
 
-/// The hinge axis to use for the current pose: the given one if it is usable, else the bend of
-/// the current pose, else any axis perpendicular to the upper arm.
-fn rest_hinge(hinge: Vec3, upper_dir: Option<Vec3>, lower_dir: Option<Vec3>) -> Vec3 {
-    let axis = upper_dir.or(lower_dir).unwrap_or(Vec3::NEG_Y);
-    direction(hinge - axis * hinge.dot(axis))
+/// `v / len` as a direction when `len` (the length of `v`) is usable, as
+/// [`direction`](crate::finite::direction).
+#[inline]
+fn unit(v: Vec3A, len: f32) -> Option<Vec3A> {
+    if len.is_finite() && len > 1e-9 {
+        Some(v * len.recip())
+    } else {
+        None
+    }
+}
+
+/// `secondary` made perpendicular to the unit `primary` (unit), kept as it is when it is already
+/// (the usual case, which needs no square root); any perpendicular when they are parallel.
+#[inline]
+fn perpendicular(secondary: Vec3A, primary: Vec3A) -> Vec3A {
+    if is_unit_across(secondary, primary) {
+        return secondary;
+    }
+    direction_a(secondary - primary * secondary.dot(primary))
+        .unwrap_or_else(|| primary.any_orthonormal_vector())
+}
+
+/// The rotation that carries the orthonormal frame (`from_x`, `from_y`, `from_x x from_y`) onto
+/// (`to_x`, `to_y`, `to_x x to_y`): both pairs unit and perpendicular. One matrix product and
+/// one matrix-to-quaternion conversion, instead of a quaternion per frame.
+#[inline]
+fn turn(from_x: Vec3A, from_y: Vec3A, to_x: Vec3A, to_y: Vec3A) -> Quat {
+    let from = Mat3A::from_cols(from_x, from_y, from_x.cross(from_y));
+    let to = Mat3A::from_cols(to_x, to_y, to_x.cross(to_y));
+    Quat::from_mat3a(&(to * from.transpose()))
+}
+
+/// Whether `v` is unit and perpendicular to the unit `axis` already (within 1e-6).
+#[inline]
+fn is_unit_across(v: Vec3A, axis: Vec3A) -> bool {
+    v.dot(axis).abs() <= 1e-6 && (v.length_squared() - 1.0).abs() <= 1e-6
+}
+
+/// [`direction`](crate::finite::direction) for glam's SIMD vector.
+#[inline]
+fn direction_a(v: Vec3A) -> Option<Vec3A> {
+    unit(v, v.length())
+}
+
+/// The hinge axis to use for the current pose: the given one if it is usable (kept as it is when
+/// it is unit and perpendicular to the upper arm already, as the rig's is), else the bend of the
+/// current pose, else any axis perpendicular to the upper arm.
+fn rest_hinge(hinge: Vec3A, upper_dir: Option<Vec3A>, lower_dir: Option<Vec3A>) -> Vec3A {
+    let axis = upper_dir.or(lower_dir).unwrap_or(Vec3A::NEG_Y);
+    if is_unit_across(hinge, axis) {
+        return hinge;
+    }
+    direction_a(hinge - axis * hinge.dot(axis))
         .or_else(|| match (upper_dir, lower_dir) {
-            (Some(u), Some(l)) => direction(u.cross(l)),
+            (Some(u), Some(l)) => direction_a(u.cross(l)),
             _ => None,
         })
         .unwrap_or_else(|| axis.any_orthonormal_vector())
-}
-
-/// Rotation whose X axis is `primary` and whose Y axis is `secondary` made perpendicular to it.
-/// `primary` must be unit length; a `secondary` parallel to it falls back to any perpendicular.
-fn frame(primary: Vec3, secondary: Vec3) -> Quat {
-    let y = direction(secondary - primary * secondary.dot(primary))
-        .unwrap_or_else(|| primary.any_orthonormal_vector());
-    let z = primary.cross(y);
-    Quat::from_mat3(&Mat3::from_cols(primary, y, z))
 }
 
 #[cfg(test)]
