@@ -17,11 +17,17 @@ pub fn f32_or(x: f32, fallback: f32) -> f32 {
 /// A unit quaternion from `q`: normalised when it has a usable length, else `fallback`.
 #[inline]
 pub fn quat_or(q: Quat, fallback: Quat) -> Quat {
+    unit_quat(q).unwrap_or(fallback)
+}
+
+/// `q` normalised, or `None` when it is not finite or too short to have a rotation.
+#[inline]
+pub fn unit_quat(q: Quat) -> Option<Quat> {
     let len_sq = q.length_squared();
     if q.is_finite() && len_sq > 1e-12 {
-        q * len_sq.sqrt().recip()
+        Some(q * len_sq.sqrt().recip())
     } else {
-        fallback
+        None
     }
 }
 

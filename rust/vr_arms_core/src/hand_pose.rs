@@ -16,7 +16,7 @@ use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::controller_targets::finite_clamp;
-use crate::finite::{direction, quat_or};
+use crate::finite::{direction, f32_or, quat_or, unit_quat};
 use crate::side::Side;
 
 /// The pose a hand shows.
@@ -183,12 +183,12 @@ impl HandPoseSettings {
 /// each factor taken in 0..1 (a non-finite one as 0).
 pub fn blend_copy(live: Quat, source: Quat, blend: f32, weight: f32) -> Quat {
     let a = copy_amount(blend, weight);
+    if a >= 1.0 {
+        // A full copy is the source itself (unit), whatever the live pose.
+        return unit_quat(source).unwrap_or_else(|| quat_or(live, Quat::IDENTITY));
+    }
     let live = quat_or(live, Quat::IDENTITY);
     let source = quat_or(source, live);
-    if a >= 1.0 {
-        // A full copy is the source itself, whatever the live pose.
-        return source.normalize();
-    }
     live.slerp(source, a).normalize()
 }
 
@@ -292,6 +292,33 @@ pub fn curl_angle_for(settings: &HandPoseSettings, index: usize, curl: Curl) -> 
     deg.to_radians()
 }
 
+/// The three finger groups' curls of one hand (thumb, index, grip fingers), each kept as the
+/// sine and cosine of half its angle: worked out once per hand, so each finger bone then costs one
+/// quaternion product and no trigonometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurlTurns {
+    /// `(sin, cos)` of half the curl angle: thumb, index, grip fingers.
+    half: [(f32, f32); 3],
+}
+
+impl CurlTurns {
+    pub fn new(settings: &HandPoseSettings, curl: Curl) -> Self {
+        // One representative bone index per group, as `curl_angle_for` groups them.
+        let half =
+            [0, 3, 6].map(|i| (0.5 * f32_or(curl_angle_for(settings, i, curl), 0.0)).sin_cos());
+        Self { half }
+    }
+
+    /// `(sin, cos)` of half the curl of finger bone `index` (0..15 in [`finger_bones`] order).
+    pub fn half_turn(&self, index: usize) -> (f32, f32) {
+        self.half[match index {
+            0..=2 => 0,
+            3..=5 => 1,
+            _ => 2,
+        }]
+    }
+}
+
 /// A curled finger bone's local rotation: its rest rotation turned by `angle` about the curl
 /// axis, which is `finger_dir x palm_normal` (fingertips toward the palm) given in the bone's
 /// global rest frame. Shorthand for [FingerCurl::new] then [FingerCurl::at].
@@ -333,11 +360,23 @@ impl FingerCurl {
 
     /// The bone's local rotation curled by `angle` (radians; a non-finite angle gives the rest).
     pub fn at(&self, angle: f32) -> Quat {
+        if angle.is_finite() {
+            self.turned((0.5 * angle).sin_cos())
+        } else {
+            self.rest_local
+        }
+    }
+
+    /// The bone's local rotation curled by the angle whose half has this `(sin, cos)` (as
+    /// [`CurlTurns::half_turn`] gives it). Unit without normalising: the rest rotation, the axis
+    /// and the half-angle pair are each unit.
+    pub fn turned(&self, (sin, cos): (f32, f32)) -> Quat {
         match self.axis_local {
-            Some(axis) if angle.is_finite() => {
-                (self.rest_local * Quat::from_axis_angle(axis, angle)).normalize()
+            Some(axis) => {
+                let a = axis * sin;
+                self.rest_local * Quat::from_xyzw(a.x, a.y, a.z, cos)
             }
-            _ => self.rest_local,
+            None => self.rest_local,
         }
     }
 }
@@ -382,6 +421,62 @@ mod tests {
         );
         assert!((curl_angle(&s, 7, 1.0, 0.0) - 75f32.to_radians()).abs() < 1e-6);
         assert_eq!(curl_angle(&s, 7, f32::NAN, 0.0), 0.0);
+    }
+
+    #[test]
+    fn each_finger_group_turns_by_its_own_curl() {
+        let s = HandPoseSettings::default();
+        let curl = Curl {
+            grip: 0.8,
+            trigger: 0.4,
+            thumb: 0.2,
+        };
+        let turns = CurlTurns::new(&s, curl);
+        let rest = Quat::from_rotation_y(0.3);
+        let finger = FingerCurl::new(rest, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y);
+        // The curl axis is `finger_dir x palm_normal` = X x -Y = -Z.
+        for (index, deg) in [
+            (0, s.thumb_curl_deg * 0.2),
+            (5, s.trigger_curl_deg * 0.4),
+            (6, s.grip_curl_deg * 0.8),
+            (14, s.grip_curl_deg * 0.8),
+        ] {
+            let expected = rest * Quat::from_axis_angle(Vec3::NEG_Z, deg.to_radians());
+            let got = finger.turned(turns.half_turn(index));
+            assert!(
+                got.abs_diff_eq(expected, 1e-6),
+                "bone {index}: {got} vs {expected}"
+            );
+            assert!(
+                (got.length() - 1.0).abs() < 1e-6,
+                "unit without normalising"
+            );
+            assert!(finger.at(deg.to_radians()).abs_diff_eq(expected, 1e-6));
+        }
+        // The groups differ, so a wrong group would show.
+        assert!(
+            turns.half_turn(0) != turns.half_turn(3) && turns.half_turn(3) != turns.half_turn(6)
+        );
+        let nan = CurlTurns::new(
+            &s,
+            Curl {
+                grip: f32::NAN,
+                trigger: 0.0,
+                thumb: 0.0,
+            },
+        );
+        assert!(finger.turned(nan.half_turn(7)).is_finite());
+    }
+
+    #[test]
+    fn a_full_copy_takes_the_source_and_falls_back_to_the_live_pose() {
+        let live = Quat::from_rotation_x(0.4);
+        let source = Quat::from_rotation_z(1.0);
+        assert!(blend_copy(live, source * 2.0, 1.0, 1.0).abs_diff_eq(source, 1e-6));
+        assert!((blend_copy(live, source * 2.0, 1.0, 1.0).length() - 1.0).abs() < 1e-6);
+        let broken = Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0);
+        assert!(blend_copy(live, broken, 1.0, 1.0).abs_diff_eq(live, 1e-6));
+        assert_eq!(blend_copy(broken, broken, 1.0, 1.0), Quat::IDENTITY);
     }
 
     #[test]

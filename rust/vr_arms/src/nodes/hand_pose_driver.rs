@@ -4,8 +4,8 @@ use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{
-    FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState, curl_angle_for,
-    finger_bones, procedural_curl,
+    CurlTurns, FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState, finger_bones,
+    procedural_curl,
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
@@ -300,9 +300,9 @@ impl HandPoseDriver {
         }
         self.curled_with = Some(inputs);
         let rig = skeleton.instance_id();
-        let curl = procedural_curl(state, grip, trigger);
+        let turns = CurlTurns::new(&settings, procedural_curl(state, grip, trigger));
         for &(i, bone, finger) in &self.curl_bones {
-            let local = finger.at(curl_angle_for(&settings, i, curl));
+            let local = finger.turned(turns.half_turn(i));
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             crate::relay::publish_bone(rig, bone, local);
         }
