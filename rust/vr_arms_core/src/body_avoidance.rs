@@ -120,7 +120,7 @@ impl Torso {
             (true, true) => (left, right),
             (true, false) => (left, left),
             (false, true) => (right, right),
-            (false, false) => (body.root.position, body.root.position),
+            (false, false) => (body.root().position, body.root().position),
         };
         let line = left - right;
         let x = direction(line - up * line.dot(up)).unwrap_or_else(|| body.left());

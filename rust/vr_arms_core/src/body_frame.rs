@@ -5,17 +5,19 @@
 //! taller player) makes a body-space metre 1.1 world metres. Working here keeps every constraint
 //! the same when the player turns, and in proportion when the avatar is scaled.
 
-use glam::Vec3;
+use glam::{Mat3A, Vec3, Vec3A};
 
 use crate::pose::Pose;
 
-/// The avatar root's world pose, with conversions to and from body space.
+/// The avatar root's world pose, with conversions to and from body space. Its axes are worked
+/// out once, when it is made, so each conversion is a matrix product rather than a quaternion
+/// rotation.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyFrame {
-    /// World pose of the avatar root (its +Z is the character's forward).
-    pub root: Pose,
-    /// World metres per body-space metre: the avatar root's uniform scale (1 unscaled).
-    pub scale: f32,
+    root: Pose,
+    scale: f32,
+    /// The root's rotation as a matrix: columns left (+X), up (+Y), forward (+Z), in world space.
+    axes: Mat3A,
 }
 
 impl BodyFrame {
@@ -25,24 +27,38 @@ impl BodyFrame {
 
     /// A body frame whose avatar is scaled uniformly by `scale` (not finite or below 0.01: 1).
     pub fn scaled(root: Pose, scale: f32) -> Self {
+        let root = root.sanitized(&Pose::IDENTITY);
         Self {
-            root: root.sanitized(&Pose::IDENTITY),
+            root,
             scale: if scale.is_finite() && scale >= 0.01 {
                 scale.min(100.0)
             } else {
                 1.0
             },
+            axes: Mat3A::from_quat(root.rotation),
         }
+    }
+
+    /// World pose of the avatar root (its +Z is the character's forward).
+    #[inline]
+    pub fn root(&self) -> Pose {
+        self.root
+    }
+
+    /// World metres per body-space metre: the avatar root's uniform scale (1 unscaled).
+    #[inline]
+    pub fn scale(&self) -> f32 {
+        self.scale
     }
 
     #[inline]
     pub fn to_local(&self, world: Vec3) -> Vec3 {
-        self.root.inverse_transform_point(world) / self.scale
+        self.dir_to_local(world - self.root.position) / self.scale
     }
 
     #[inline]
     pub fn to_world(&self, local: Vec3) -> Vec3 {
-        self.root.transform_point(local * self.scale)
+        self.root.position + self.dir_to_world(local * self.scale)
     }
 
     /// A body-space length in world metres.
@@ -54,23 +70,29 @@ impl BodyFrame {
     /// World direction of a body-space direction.
     #[inline]
     pub fn dir_to_world(&self, local: Vec3) -> Vec3 {
-        self.root.rotation * local
+        (self.axes * Vec3A::from(local)).into()
+    }
+
+    /// Body-space direction of a world direction (no scale: directions keep their length).
+    #[inline]
+    pub fn dir_to_local(&self, world: Vec3) -> Vec3 {
+        (self.axes.transpose() * Vec3A::from(world)).into()
     }
 
     #[inline]
     pub fn up(&self) -> Vec3 {
-        self.root.rotation * Vec3::Y
+        self.axes.y_axis.into()
     }
 
     #[inline]
     pub fn forward(&self) -> Vec3 {
-        self.root.rotation * Vec3::Z
+        self.axes.z_axis.into()
     }
 
     /// The character's left in world space.
     #[inline]
     pub fn left(&self) -> Vec3 {
-        self.root.rotation * Vec3::X
+        self.axes.x_axis.into()
     }
 }
 
@@ -87,11 +109,14 @@ mod tests {
         let world = body.to_world(local);
         assert!((world - root.transform_point(local * 1.25)).length() < 1e-6);
         assert!((body.to_local(world) - local).length() < 1e-6, "round trip");
+        let dir = Vec3::new(0.3, -0.2, 0.9);
+        assert!((body.dir_to_world(dir) - root.rotation * dir).length() < 1e-6);
+        assert!((body.dir_to_local(body.dir_to_world(dir)) - dir).length() < 1e-6);
         assert_eq!(body.length_to_world(0.2), 0.25);
         for bad in [f32::NAN, 0.0, -2.0] {
-            assert_eq!(BodyFrame::scaled(root, bad).scale, 1.0);
+            assert_eq!(BodyFrame::scaled(root, bad).scale(), 1.0);
         }
-        assert_eq!(BodyFrame::new(root).scale, 1.0);
+        assert_eq!(BodyFrame::new(root).scale(), 1.0);
     }
 
     #[test]

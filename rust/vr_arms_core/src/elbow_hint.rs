@@ -215,7 +215,7 @@ impl ElbowHintSolver {
             let horizontal = Vec3::new(local.x, 0.0, local.z).length();
             let closeness = 1.0 - inverse_lerp_clamped(0.0, s.avoidance_near_m, horizontal);
             hint += (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m)
-                * (closeness * body.scale);
+                * (closeness * body.scale());
         }
         (hint, pole, cue_weight)
     }
@@ -225,7 +225,7 @@ impl ElbowHintSolver {
         let (hint, pole, cue_weight) = self.desired(side, input);
         let body = input.body;
         let shoulder = vec3_or(input.shoulder, Vec3::ZERO);
-        let rel = body.root.rotation.inverse() * (hint - shoulder);
+        let rel = body.dir_to_local(hint - shoulder);
         let alpha = exp_alpha(self.settings.smoothing_rate, dt);
         let state = self.smoothed.get_mut(side);
         let smoothed = match *state {
@@ -235,7 +235,7 @@ impl ElbowHintSolver {
         let smoothed = vec3_or(smoothed, rel);
         *state = Some(smoothed);
         ElbowHintOutput {
-            hint: vec3_or(shoulder + body.root.rotation * smoothed, hint),
+            hint: vec3_or(shoulder + body.dir_to_world(smoothed), hint),
             pole,
             cue_weight,
         }
