@@ -101,7 +101,16 @@ pub struct ArmSolve {
 /// Solves one arm. Total: finite output for any input.
 pub fn solve_arm(bones: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -> ArmSolve {
     let b = sanitize_bones(bones);
-    let target = goal.target.sanitized(&b.hand);
+    let goal = ArmGoal {
+        target: goal.target.sanitized(&b.hand),
+        ..*goal
+    };
+    solve_sanitized(&b, calibration, &goal)
+}
+
+/// [`solve_arm`] for bones and a target already sanitized.
+fn solve_sanitized(b: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -> ArmSolve {
+    let target = goal.target;
     let hinge = b.upper.rotation * calibration.hinge_in_upper;
     let pose = ArmPose {
         shoulder: b.upper.position,
@@ -115,17 +124,20 @@ pub fn solve_arm(bones: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal)
     };
     let ik = solve_two_bone_with_reach(&pose, &ik_goal, goal.reach);
 
+    // The solve's deltas are normalised once here, where they are composed; the bone-local
+    // rotations below are products of unit rotations, unit to rounding without another pass.
     let upper_rot = (ik.upper_delta * b.upper.rotation).normalize();
-    let lower_rot = (ik.lower_delta * ik.upper_delta * b.lower.rotation).normalize();
+    let forearm_turn = ik.lower_delta * ik.upper_delta;
+    let lower_rot = (forearm_turn * b.lower.rotation).normalize();
     let hand_rot = if goal.apply_hand_rotation {
         target.rotation
     } else {
-        (ik.lower_delta * ik.upper_delta * b.hand.rotation).normalize()
+        (forearm_turn * b.hand.rotation).normalize()
     };
     ArmSolve {
-        upper_local: (b.parent.rotation.inverse() * upper_rot).normalize(),
-        lower_local: (upper_rot.inverse() * lower_rot).normalize(),
-        hand_local: (lower_rot.inverse() * hand_rot).normalize(),
+        upper_local: b.parent.rotation.inverse() * upper_rot,
+        lower_local: upper_rot.inverse() * lower_rot,
+        hand_local: lower_rot.inverse() * hand_rot,
         upper: Pose::new(b.upper.position, upper_rot),
         lower: Pose::new(ik.elbow, lower_rot),
         hand: Pose::new(ik.wrist, hand_rot),
@@ -181,7 +193,7 @@ impl ArmSolver {
             apply_hand_rotation,
             reach: Some(soft.reach),
         };
-        solve_arm(&b, calibration, &goal)
+        solve_sanitized(&b, calibration, &goal)
     }
 }
 

@@ -52,6 +52,14 @@ pub struct ArmOutput {
     pub solve: ArmSolve,
 }
 
+/// What both arms of one frame share.
+struct Shared {
+    /// The skeleton node's world pose, sanitized, and its inverse.
+    skeleton: Pose,
+    to_skeleton: Pose,
+    torso: Torso,
+}
+
 /// All stages for both arms.
 #[derive(Clone, Debug)]
 pub struct ArmPipeline {
@@ -93,18 +101,34 @@ impl ArmPipeline {
 
     /// Runs one frame of `dt` seconds.
     pub fn update(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmOutput>> {
+        // What both arms share is worked out once: the skeleton's placement and the torso.
+        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
+        let frame = Shared {
+            skeleton,
+            to_skeleton: skeleton.inverse(),
+            torso: Torso::from_shoulders(
+                skeleton.transform_point(input.bones.left.upper.position),
+                skeleton.transform_point(input.bones.right.upper.position),
+                &input.body,
+            ),
+        };
         PerSide::new(
-            self.update_arm(Side::Left, input, dt),
-            self.update_arm(Side::Right, input, dt),
+            self.update_arm(Side::Left, input, &frame, dt),
+            self.update_arm(Side::Right, input, &frame, dt),
         )
     }
 
-    fn update_arm(&mut self, side: Side, input: &PipelineInput, dt: f32) -> Option<ArmOutput> {
+    fn update_arm(
+        &mut self,
+        side: Side,
+        input: &PipelineInput,
+        frame: &Shared,
+        dt: f32,
+    ) -> Option<ArmOutput> {
         let controller = (*input.controllers.get(side))?;
         let bones = input.bones.get(side);
         let cal = *self.calibration.get(side);
-        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
-        let shoulder = skeleton.transform_point(bones.upper.position);
+        let shoulder = frame.skeleton.transform_point(bones.upper.position);
 
         let raw = self.controller_targets.update(side, &controller, dt);
         let avoided = self.body_avoidance.update(
@@ -113,11 +137,7 @@ impl ArmPipeline {
                 raw_target: raw,
                 shoulder,
                 arm_length: cal.arm_length(),
-                torso: Torso::from_shoulders(
-                    skeleton.transform_point(input.bones.left.upper.position),
-                    skeleton.transform_point(input.bones.right.upper.position),
-                    &input.body,
-                ),
+                torso: frame.torso,
                 body: input.body,
             },
             dt,
@@ -152,12 +172,11 @@ impl ArmPipeline {
                 dt,
             )
             .hint;
-        let to_skeleton = skeleton.inverse();
         let solve = self.solvers.get_mut(side).solve(
             bones,
             &cal,
-            &to_skeleton.mul_pose(&target),
-            to_skeleton.transform_point(hint),
+            &frame.to_skeleton.mul_pose(&target),
+            frame.to_skeleton.transform_point(hint),
             self.apply_hand_rotation,
             dt,
         );

@@ -44,10 +44,13 @@ pub struct TwoBoneGoal {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TwoBoneSolution {
     /// Rotation to pre-multiply onto the upper arm's rotation (same space as the input):
-    /// `new_upper = upper_delta * old_upper`.
+    /// `new_upper = upper_delta * old_upper`. Unit to within about 1e-5 (it is not normalised
+    /// again): normalise what you compose from it, as [`solve_arm`](crate::arm_solve::solve_arm)
+    /// does.
     pub upper_delta: Quat,
     /// Rotation to pre-multiply onto the lower arm's rotation after `upper_delta`:
-    /// `new_lower = lower_delta * upper_delta * old_lower`.
+    /// `new_lower = lower_delta * upper_delta * old_lower`. Unit to within about 1e-5, as
+    /// `upper_delta`.
     pub lower_delta: Quat,
     /// Solved elbow position (metres).
     pub elbow: Vec3,
