@@ -63,7 +63,7 @@ pub fn read_pose(node: &Option<Gd<Node3D>>) -> Option<Pose> {
 /// data; an [XRCamera3D] is tracked while the XR server's `head` tracker has a valid pose; any
 /// other node (a plain marker driven by a script) always is.
 pub fn is_tracked(node: &Gd<Node3D>) -> bool {
-    use godot::classes::{XrCamera3D, XrNode3D, XrPositionalTracker, XrServer};
+    use godot::classes::{XrCamera3D, XrNode3D};
     #[derive(Clone)]
     enum Kind {
         Xr(Gd<XrNode3D>),
@@ -86,18 +86,35 @@ pub fn is_tracked(node: &Gd<Node3D>) -> bool {
     });
     match kind {
         Kind::Xr(xr) => xr.get_has_tracking_data(),
-        Kind::Camera => {
-            let head = XrServer::singleton()
-                .get_tracker("head")
-                .and_then(|t| t.try_cast::<XrPositionalTracker>().ok());
-            match head.and_then(|t| t.get_pose("default")) {
-                Some(p) => p.get_has_tracking_data(),
-                // No head tracker at all: a plain camera moved by a script.
-                None => true,
-            }
-        }
+        Kind::Camera => head_tracked(),
         Kind::Other => true,
     }
+}
+
+/// Whether the XR server's `head` tracker has a valid pose, asked once per process frame: every
+/// stage that reads the camera shares the answer (asking takes six engine calls).
+fn head_tracked() -> bool {
+    use godot::classes::{Engine, XrPositionalTracker, XrServer};
+    use std::cell::Cell;
+    thread_local! {
+        static ASKED: Cell<Option<(u64, bool)>> = const { Cell::new(None) };
+    }
+    let frame = Engine::singleton().get_process_frames();
+    if let Some((at, tracked)) = ASKED.get()
+        && at == frame
+    {
+        return tracked;
+    }
+    let head = XrServer::singleton()
+        .get_tracker("head")
+        .and_then(|t| t.try_cast::<XrPositionalTracker>().ok());
+    let tracked = match head.and_then(|t| t.get_pose("default")) {
+        Some(p) => p.get_has_tracking_data(),
+        // No head tracker at all: a plain camera moved by a script.
+        None => true,
+    };
+    ASKED.set(Some((frame, tracked)));
+    tracked
 }
 
 /// A tracked node's pose when it is usable this frame: the node is tracked ([fn is_tracked]) and

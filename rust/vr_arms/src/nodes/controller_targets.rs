@@ -381,7 +381,8 @@ impl ControllerTargets {
             (colors::CONTROLLER, 0.02),
             (colors::RAW, 0.015),
         ];
-        let owner = self.to_gd().upcast::<Node3D>();
+        // The base, not `to_gd()`: that casts to our class through the engine every frame.
+        let owner = self.base().clone().upcast::<Node3D>();
         self.markers.sync(self.debug_draw, owner, &STYLES, shown);
     }
 }

@@ -201,7 +201,8 @@ impl INode3D for ReachClamp {
             shown[side.index()] = Some(out.target.position);
         }
         const STYLES: [(Color, f32); 2] = [(colors::CLAMPED, 0.016), (colors::CLAMPED, 0.016)];
-        let owner = self.to_gd().upcast::<Node3D>();
+        // The base, not `to_gd()`: that casts to our class through the engine every frame.
+        let owner = self.base().clone().upcast::<Node3D>();
         self.markers.sync(self.debug_draw, owner, &STYLES, &shown);
     }
 

@@ -533,7 +533,8 @@ impl VRArmRig {
             (colors::WRIST, 0.018),
             (colors::HINT, 0.015),
         ];
-        let owner = self.to_gd().upcast::<Node3D>();
+        // The base, not `to_gd()`: that casts to our class through the engine every frame.
+        let owner = self.base().clone().upcast::<Node3D>();
         self.markers.sync(self.debug_draw, owner, &STYLES, shown);
     }
 
