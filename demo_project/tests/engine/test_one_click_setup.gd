@@ -25,6 +25,16 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
 	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")
 	check(character.global_position.distance_to(Vector3(0, 0, -0.08)) < 0.01, "the character stands under the head (%s)" % character.global_position)
+	# The hidden hand-pose source runs no modifier pass (Godot's compatibility physical bone
+	# simulator would run one over its bones every frame), yet a grip still curls the fingers.
+	var source: Skeleton3D = created.hand_pose_copy.source_skeleton
+	check(source.modifier_callback_mode_process == Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_MANUAL, "the hand-pose source's modifiers do not run by themselves")
+	sim.set_input("left", "grip", 1.0)
+	await frames(3)
+	await skeleton.skeleton_updated
+	var middle := skeleton.find_bone("LeftMiddleIntermediate")
+	var curl := rad_to_deg(skeleton.get_bone_pose_rotation(middle).angle_to(skeleton.get_bone_rest(middle).basis.get_rotation_quaternion()))
+	check_near(curl, 75.0, 1.0, "a full grip curls the avatar's middle finger through the setup")
 	# Setting up twice is refused, with one error.
 	expect_errors(1)
 	check(VRArmsSetup.setup_skeleton(skeleton, null).is_empty(), "a second setup is refused")

@@ -335,11 +335,17 @@ impl VRArmsSetup {
 }
 
 /// A hidden copy of the skeleton's bones (no meshes, no modifiers): the source rig whose fingers
-/// the hand-pose drivers curl and `HandPoseCopy` copies.
+/// the hand-pose drivers curl and `HandPoseCopy` copies. Its modifiers never run by themselves
+/// (manual callback mode): it has none of its own, but Godot gives every skeleton a compatibility
+/// `PhysicalBoneSimulator3D`, whose pass over the bones every frame this rig does not need
+/// (docs/performance.md). An `AnimationPlayer` animating it is not a modifier and still moves its
+/// bones.
 fn hand_pose_source(skeleton: &Gd<Skeleton3D>) -> Gd<Skeleton3D> {
+    use godot::classes::skeleton_3d::ModifierCallbackModeProcess;
     let mut s = Skeleton3D::new_alloc();
     s.set_name("HandPoseSource");
     s.set_visible(false);
+    s.set_modifier_callback_mode_process(ModifierCallbackModeProcess::MANUAL);
     for i in 0..skeleton.get_bone_count() {
         s.add_bone(&skeleton.get_bone_name(i));
     }
