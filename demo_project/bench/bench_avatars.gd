@@ -14,6 +14,9 @@ var _avatars := 1
 var _frames := 600
 var _frame := 0
 var _xr: Dictionary
+## Classes switched off after the setup (`--off=HandPoseCopy,ForearmTwist`): modifiers are made
+## inactive, other nodes stop processing. Says what each stage costs.
+var _off: PackedStringArray = []
 
 
 func _ready() -> void:
@@ -24,6 +27,7 @@ func _ready() -> void:
 				"mode": _mode = kv[1]
 				"avatars": _avatars = int(kv[1])
 				"frames": _frames = int(kv[1])
+				"off": _off = kv[1].split(",")
 	process_priority = -2000
 	_xr = XRSetup.make(self)
 	_xr.simulator.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
@@ -54,7 +58,13 @@ func _ready() -> void:
 			"budget":
 				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
 				(body.rig as VRArmRig).update_interval_frames = 3
-	print("bench: mode=%s avatars=%d frames=%d" % [_mode, _avatars, _frames])
+	for node in find_children("*", "", true, false):
+		if node.get_class() in _off:
+			if node is SkeletonModifier3D:
+				(node as SkeletonModifier3D).active = false
+			else:
+				node.process_mode = Node.PROCESS_MODE_DISABLED
+	print("bench: mode=%s avatars=%d frames=%d off=%s" % [_mode, _avatars, _frames, ",".join(_off)])
 
 
 func _process(_delta: float) -> void:

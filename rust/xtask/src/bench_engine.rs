@@ -35,8 +35,45 @@ pub struct Row {
     pub budget_calls: Option<f64>,
 }
 
-/// Times every mode at every size and counts the calls; restores the debug library afterwards.
-pub fn measure() -> Result<(Vec<Row>, String), String> {
+/// The whole body's stages in groups, for what each costs: the bench scene's `--off` switches
+/// the group's classes off (modifiers inactive, other nodes not processing).
+pub const STAGE_GROUPS: [(&str, &str); 8] = [
+    (
+        "target stages (ControllerTargets, BodyAvoidance, ReachClamp, TargetRouter, ElbowHintSolver)",
+        "ControllerTargets,BodyAvoidance,ReachClamp,TargetRouter,ElbowHintSolver",
+    ),
+    ("VRArmRig", "VRArmRig"),
+    ("UpperBodyFollow", "UpperBodyFollow"),
+    ("ClavicleFollow", "ClavicleFollow"),
+    ("ForearmTwist", "ForearmTwist"),
+    (
+        "fingers (HandPoseDriver, HandPoseCopy)",
+        "HandPoseDriver,HandPoseCopy",
+    ),
+    (
+        "BodyFollow, AvatarCalibrator",
+        "BodyFollow,AvatarCalibrator",
+    ),
+    (
+        "all of the above (what is left is the nodes' being there)",
+        "ControllerTargets,BodyAvoidance,ReachClamp,TargetRouter,ElbowHintSolver,VRArmRig,UpperBodyFollow,ClavicleFollow,ForearmTwist,HandPoseDriver,HandPoseCopy,BodyFollow,AvatarCalibrator",
+    ),
+];
+/// Crowd size and repeats of the stage breakdown.
+pub const STAGE_AVATARS: usize = 100;
+pub const STAGE_REPEATS: usize = 3;
+
+/// Everything the in-engine half measures.
+pub struct Measured {
+    pub rows: Vec<Row>,
+    pub calls_note: String,
+    /// Per stage group: microseconds per avatar and frame the whole body saves with it off.
+    pub stages: Vec<(&'static str, f64)>,
+}
+
+/// Times every mode at every size, counts the calls and breaks the whole body down by stage;
+/// restores the debug library afterwards.
+pub fn measure() -> Result<Measured, String> {
     if !Path::new("/usr/bin/time").exists() {
         return Err("/usr/bin/time is missing: cannot measure CPU time".into());
     }
@@ -59,7 +96,26 @@ pub fn measure() -> Result<(Vec<Row>, String), String> {
     result
 }
 
-fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
+/// What each stage group costs in the whole body: the median, over alternating runs, of the
+/// whole body's time minus its time with the group off.
+fn stages(godot: &Godot) -> Result<Vec<(&'static str, f64)>, String> {
+    let mut saved = vec![Vec::new(); STAGE_GROUPS.len()];
+    for repeat in 0..STAGE_REPEATS {
+        let full = cpu_seconds(godot, "full", STAGE_AVATARS, "")?;
+        for (k, (_, off)) in STAGE_GROUPS.iter().enumerate() {
+            let t = cpu_seconds(godot, "full", STAGE_AVATARS, off)?;
+            saved[k].push((full - t) / (STAGE_AVATARS * FRAMES) as f64 * 1e6);
+        }
+        eprintln!("xtask: stage breakdown, run {} done", repeat + 1);
+    }
+    Ok(STAGE_GROUPS
+        .iter()
+        .zip(saved.iter_mut())
+        .map(|((name, _), v)| (*name, median(v)))
+        .collect())
+}
+
+fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
     let counter = CallCounter::install(library);
     // Calls per avatar do not depend on the crowd size: counted once (10 avatars).
     let count = |mode: &str| {
@@ -77,7 +133,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
-                .map(|mode| cpu_seconds(godot, mode, avatars))
+                .map(|mode| cpu_seconds(godot, mode, avatars, ""))
                 .collect::<Result<_, _>>()?;
             eprintln!("xtask: {avatars} avatars, run {}: {times:?} s", repeat + 1);
             for (k, t) in times[1..].iter().enumerate() {
@@ -106,7 +162,11 @@ fn rows(godot: &Godot, library: &Path) -> Result<(Vec<Row>, String), String> {
         }
         Err(e) => format!("Engine calls not counted: {e}."),
     };
-    Ok((rows, note))
+    Ok(Measured {
+        rows,
+        calls_note: note,
+        stages: stages(godot)?,
+    })
 }
 
 fn median(v: &mut [f64]) -> f64 {
@@ -114,7 +174,7 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize) -> Vec<String> {
+fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize, off: &str) -> Vec<String> {
     let mut args = godot.prefix.clone();
     args.extend(
         [
@@ -128,6 +188,7 @@ fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize) -> Vec<S
             &format!("--mode={mode}"),
             &format!("--avatars={avatars}"),
             &format!("--frames={frames}"),
+            &format!("--off={off}"),
         ]
         .map(String::from),
     );
@@ -135,11 +196,11 @@ fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize) -> Vec<S
 }
 
 /// CPU user seconds of one run (`/usr/bin/time -f %U`).
-fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize) -> Result<f64, String> {
+fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize, off: &str) -> Result<f64, String> {
     let mut cmd = Command::new("/usr/bin/time");
     cmd.args(["-f", "%U"])
         .arg(&godot.program)
-        .args(bench_args(godot, mode, avatars, FRAMES));
+        .args(bench_args(godot, mode, avatars, FRAMES, off));
     let run = run_captured(cmd, RUN_TIMEOUT)?;
     if !run.success {
         return Err(format!(
@@ -201,7 +262,7 @@ impl CallCounter {
             .arg(RUN_TIMEOUT.as_secs().to_string())
             .args(["perf", "stat", "-x,", "-e", EVENT, "--"])
             .arg(&godot.program)
-            .args(bench_args(godot, mode, avatars, frames))
+            .args(bench_args(godot, mode, avatars, frames, ""))
             .output()
             .ok()?;
         String::from_utf8_lossy(&out.stderr)
