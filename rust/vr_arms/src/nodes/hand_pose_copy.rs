@@ -6,7 +6,8 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
 
-use crate::convert::{quat, to_quaternion};
+use crate::convert::quat;
+use crate::nodes::bone_pass::{self, Turn};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::problems::ProblemReport;
 
@@ -67,6 +68,23 @@ impl ISkeletonModifier3D for HandPoseCopy {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        let turn = bone_pass::begin(&skeleton, &self.base());
+        self.copy(&turn);
+        bone_pass::end(turn);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+impl HandPoseCopy {
+    /// One pass: the source rig's fingers (and wrists) copied (bones read and written in
+    /// `turn`).
+    fn copy(&mut self, turn: &Turn) {
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -74,9 +92,7 @@ impl ISkeletonModifier3D for HandPoseCopy {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let Some(mut live) = self.base().get_skeleton() else {
-            return;
-        };
+        let live = turn.skeleton();
         let Some(source) = alive(&self.source_skeleton) else {
             return;
         };
@@ -127,7 +143,7 @@ impl ISkeletonModifier3D for HandPoseCopy {
             // A finger copied at full weight does not depend on the live pose: no read. A rig
             // bone a HandPoseDriver curls comes from the relay, as it wrote it.
             let now = if wrist_rest.is_some() || copy_reads_live(self.global_blend, weight) {
-                quat(live.get_bone_pose_rotation(*dst))
+                turn.local_rotation(*dst)
             } else {
                 glam::Quat::IDENTITY
             };
@@ -137,12 +153,8 @@ impl ISkeletonModifier3D for HandPoseCopy {
                 Some(rest) => blend_wrist(now, from, *rest, self.global_blend, weight),
                 None => blend_copy(now, from, self.global_blend, weight),
             };
-            live.set_bone_pose_rotation(*dst, to_quaternion(out));
+            turn.set_rotation(*dst, out);
         }
-    }
-
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
     }
 }
 
