@@ -29,12 +29,6 @@ pub fn mat3(b: &Basis) -> glam::Mat3 {
     glam::Mat3::from_cols(vec3(a), vec3(b_), vec3(c))
 }
 
-/// A transform as glam's affine (basis with its scale, and origin).
-#[inline]
-pub fn affine(t: &Transform3D) -> glam::Affine3A {
-    glam::Affine3A::from_mat3_translation(mat3(&t.basis), vec3(t.origin))
-}
-
 /// The rigid part of a transform (scale and shear dropped by the core).
 #[inline]
 pub fn pose(t: &Transform3D) -> Pose {

@@ -7,8 +7,7 @@ use vr_arms_core::clavicle_follow::{
     ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
 };
 
-use crate::convert::vec3;
-use crate::nodes::bone_pass::{self, Turn};
+use crate::convert::{pose, vec3};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
     store_profile,
@@ -96,22 +95,6 @@ impl ISkeletonModifier3D for ClavicleFollow {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
-        let Some(skeleton) = self.base().get_skeleton() else {
-            return;
-        };
-        let turn = bone_pass::begin(&skeleton, &self.base());
-        self.follow(&turn);
-        bone_pass::end(turn);
-    }
-
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-}
-
-impl ClavicleFollow {
-    /// One pass: both clavicles turned toward their targets (bones read and written in `turn`).
-    fn follow(&mut self, turn: &Turn) {
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -119,14 +102,16 @@ impl ClavicleFollow {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let skeleton = turn.skeleton();
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
         let Some(mut rig) = alive(&self.rig) else {
             return;
         };
-        self.bind(skeleton);
+        self.bind(&skeleton);
         let budget = rig.bind().budget();
         if !budget.solving() {
-            crate::nodes::budget::replay(turn, &self.held, &budget);
+            crate::nodes::budget::replay(&mut skeleton, &self.held, &budget);
             return;
         }
         self.stage.settings = self.core_settings();
@@ -135,15 +120,16 @@ impl ClavicleFollow {
         // bone under the written one).
         let inputs = Side::BOTH.map(|side| {
             let clavicle = self.bones[side.index()]?;
-            let parent = turn.parent(clavicle);
+            // The parent is read every frame: Godot's skeleton version does not change with it.
+            let parent = skeleton.get_bone_parent(clavicle);
             let mut r = rig.bind_mut();
             let target = r.target_global_position(side)?;
             let cal = r.calibration(side)?;
             let upper = r.upper_arm_bone(side)?;
             drop(r);
-            let c = turn.global(clavicle);
+            let c = pose(&skeleton.get_bone_global_pose(clavicle));
             let parent = if parent >= 0 {
-                turn.global(parent).rotation
+                pose(&skeleton.get_bone_global_pose(parent)).rotation
             } else {
                 glam::Quat::IDENTITY
             };
@@ -153,7 +139,7 @@ impl ClavicleFollow {
                     clavicle_position: c.position,
                     clavicle_rotation: c.rotation,
                     parent_rotation: parent,
-                    shoulder: turn.global(upper).position,
+                    shoulder: vec3(skeleton.get_bone_global_pose(upper).origin),
                     target: vec3(to_skeleton * crate::convert::to_vector3(target)),
                     arm_length: cal.arm_length(),
                     up: glam::Vec3::Y,
@@ -166,9 +152,20 @@ impl ClavicleFollow {
             solved[count] = (clavicle, self.stage.update(&input).local_rotation);
             count += 1;
         }
-        crate::nodes::budget::write_solved(turn, &mut self.held, &solved[..count], &budget);
+        crate::nodes::budget::write_solved(
+            &mut skeleton,
+            &mut self.held,
+            &solved[..count],
+            &budget,
+        );
     }
 
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+impl ClavicleFollow {
     /// Looks the clavicles up when the skeleton or its bones changed.
     fn bind(&mut self, skeleton: &Gd<godot::classes::Skeleton3D>) {
         let key = (skeleton.instance_id(), skeleton.get_version());

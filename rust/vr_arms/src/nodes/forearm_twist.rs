@@ -5,8 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
-use crate::convert::{pose, vec3};
-use crate::nodes::bone_pass::{self, Turn};
+use crate::convert::{pose, quat, to_quaternion, vec3};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
     store_profile,
@@ -101,22 +100,6 @@ impl ISkeletonModifier3D for ForearmTwist {
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
-        let Some(skeleton) = self.base().get_skeleton() else {
-            return;
-        };
-        let turn = bone_pass::begin(&skeleton, &self.base());
-        self.twist(&turn, delta);
-        bone_pass::end(turn);
-    }
-
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-}
-
-impl ForearmTwist {
-    /// One pass: each forearm's twist shared out (bones read and written in `turn`).
-    fn twist(&mut self, turn: &Turn, delta: f64) {
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -124,7 +107,9 @@ impl ForearmTwist {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let skeleton = turn.skeleton();
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
         let Some(mut rig) = alive(&self.rig) else {
             return;
         };
@@ -133,11 +118,12 @@ impl ForearmTwist {
             let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
                 continue;
             };
-            // The rest is read every frame: Godot's skeleton version does not change with it.
-            let (hand_rest, hand_parent) = (skeleton.get_bone_rest(hand), turn.parent(hand));
+            // Read every frame: Godot's skeleton version does not change with a rest or parent.
+            let (hand_rest, hand_parent) =
+                (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));
             let axis = vec3(hand_rest.origin);
             let hand_rest_local = pose(&hand_rest).rotation;
-            let hand_local = turn.local_rotation(hand);
+            let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
             let out = self
                 .stage
                 .update(side, hand_local, hand_rest_local, axis, delta as f32);
@@ -158,16 +144,19 @@ impl ForearmTwist {
             // the lower arm's share and stays exactly where the solve put it, no re-read; else
             // its solved pose is read now, before the writes below move its parents.
             let keep_by_algebra = twist_bones.is_empty() && hand_parent == lower;
-            let hand_global = (!keep_by_algebra).then(|| turn.global(hand));
+            let hand_global = (!keep_by_algebra).then(|| skeleton.get_bone_global_pose(hand));
             if twist_bones.is_empty() {
-                let lower_local = turn.local_rotation(lower);
+                let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
                 let share = twist_rotation(axis, out.lower_arm);
-                turn.set_rotation(lower, (lower_local * share).normalize());
+                skeleton.set_bone_pose_rotation(
+                    lower,
+                    to_quaternion((lower_local * share).normalize()),
+                );
                 if keep_by_algebra {
                     let kept = (share.inverse() * hand_local).normalize();
                     // The shorter of the two equal quaternions, as a re-read pose would give.
                     let kept = if kept.w < 0.0 { -kept } else { kept };
-                    turn.set_rotation(hand, kept);
+                    skeleton.set_bone_pose_rotation(hand, to_quaternion(kept));
                 }
             } else {
                 for (bone, angle) in twist_bones {
@@ -179,17 +168,24 @@ impl ForearmTwist {
                         .map(|c| vec3(skeleton.get_bone_rest(*c).origin))
                         .unwrap_or(glam::Vec3::Y);
                     let twist = twist_rotation(own_axis, angle);
-                    turn.set_rotation(bone, (pose(&rest).rotation * twist).normalize());
+                    skeleton.set_bone_pose_rotation(
+                        bone,
+                        to_quaternion((pose(&rest).rotation * twist).normalize()),
+                    );
                 }
             }
             // Keep the hand exactly where the solve put it (done above when kept by algebra).
             let Some(hand_global) = hand_global else {
                 continue;
             };
-            let parent_global = turn.global(hand_parent);
-            let local = parent_global.rotation.inverse() * hand_global.rotation;
-            turn.set_rotation(hand, local.normalize());
+            let parent_global = pose(&skeleton.get_bone_global_pose(hand_parent));
+            let local = parent_global.rotation.inverse() * pose(&hand_global).rotation;
+            skeleton.set_bone_pose_rotation(hand, to_quaternion(local.normalize()));
         }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
     }
 }
 

@@ -6,8 +6,7 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
 
-use crate::convert::quat;
-use crate::nodes::bone_pass::{self, Turn};
+use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::problems::ProblemReport;
 
@@ -68,23 +67,6 @@ impl ISkeletonModifier3D for HandPoseCopy {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
-        let Some(skeleton) = self.base().get_skeleton() else {
-            return;
-        };
-        let turn = bone_pass::begin(&skeleton, &self.base());
-        self.copy(&turn);
-        bone_pass::end(turn);
-    }
-
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-}
-
-impl HandPoseCopy {
-    /// One pass: the source rig's fingers (and wrists) copied (bones read and written in
-    /// `turn`).
-    fn copy(&mut self, turn: &Turn) {
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -92,7 +74,9 @@ impl HandPoseCopy {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let live = turn.skeleton();
+        let Some(mut live) = self.base().get_skeleton() else {
+            return;
+        };
         let Some(source) = alive(&self.source_skeleton) else {
             return;
         };
@@ -143,7 +127,7 @@ impl HandPoseCopy {
             // A finger copied at full weight does not depend on the live pose: no read. A rig
             // bone a HandPoseDriver curls comes from the relay, as it wrote it.
             let now = if wrist_rest.is_some() || copy_reads_live(self.global_blend, weight) {
-                turn.local_rotation(*dst)
+                quat(live.get_bone_pose_rotation(*dst))
             } else {
                 glam::Quat::IDENTITY
             };
@@ -153,8 +137,12 @@ impl HandPoseCopy {
                 Some(rest) => blend_wrist(now, from, *rest, self.global_blend, weight),
                 None => blend_copy(now, from, self.global_blend, weight),
             };
-            turn.set_rotation(*dst, out);
+            live.set_bone_pose_rotation(*dst, to_quaternion(out));
         }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
     }
 }
 

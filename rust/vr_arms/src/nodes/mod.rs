@@ -3,7 +3,6 @@
 pub mod avatar_calibrator;
 pub mod body_avoidance;
 pub mod body_follow;
-pub mod bone_pass;
 pub mod budget;
 pub mod clavicle_follow;
 pub mod common;

@@ -4,8 +4,7 @@ use godot::classes::{ISkeletonModifier3D, Node3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
-use crate::convert::pose;
-use crate::nodes::bone_pass::{self, Turn};
+use crate::convert::{pose, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::problems::ProblemReport;
@@ -90,23 +89,6 @@ impl ISkeletonModifier3D for UpperBodyFollow {
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
-        let Some(skeleton) = self.base().get_skeleton() else {
-            return;
-        };
-        let turn = bone_pass::begin(&skeleton, &self.base());
-        self.follow(&turn);
-        bone_pass::end(turn);
-    }
-
-    fn get_configuration_warnings(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-}
-
-impl UpperBodyFollow {
-    /// One pass: chest, neck and head turned after the headset (bones read and written in
-    /// `turn`).
-    fn follow(&mut self, turn: &Turn) {
         if skip_in_editor(self.editor_preview) {
             return;
         }
@@ -114,7 +96,9 @@ impl UpperBodyFollow {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let skeleton = turn.skeleton();
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
         // The headset lost tracking (or gave an unusable pose): keep the last tracked head, so
         // the chest and neck freeze.
         if let Some(head) = alive(&self.head)
@@ -134,13 +118,14 @@ impl UpperBodyFollow {
         if bones[0] < 0 {
             return;
         }
-        let parent = turn.parent(bones[0]);
+        let parent = skeleton.get_bone_parent(bones[0]);
         let parent_rot = if parent >= 0 {
-            turn.global(parent).rotation
+            pose(&skeleton.get_bone_global_pose(parent)).rotation
         } else {
             glam::Quat::IDENTITY
         };
-        let globals = bones.map(|b| (b >= 0).then(|| turn.global(b).rotation));
+        let globals =
+            bones.map(|b| (b >= 0).then(|| pose(&skeleton.get_bone_global_pose(b)).rotation));
         let stage = Stage::new(self.core_settings());
         let locals = stage.solve(
             to_skeleton * body.rotation,
@@ -150,9 +135,13 @@ impl UpperBodyFollow {
         );
         for (bone, local) in bones.into_iter().zip(locals) {
             if let Some(l) = local {
-                turn.set_rotation(bone, l);
+                skeleton.set_bone_pose_rotation(bone, to_quaternion(l));
             }
         }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
     }
 }
 

@@ -8,7 +8,6 @@ use vr_arms_core::soft_ik::SoftIkSettings;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_transform, to_vector3, vec3};
-use crate::nodes::bone_pass::{self, Turn};
 use crate::nodes::common::{
     DebugMarkers, alive, apply_profile, colors, parent_skeleton, side_of, skip_in_editor,
     store_profile,
@@ -223,18 +222,82 @@ impl ISkeletonModifier3D for VRArmRig {
     fn process_modification_with_delta(&mut self, delta: f64) {
         // The target stages have run for this frame: the next frame measures again.
         self.frame = None;
-        let Some(skeleton) = self.base().get_skeleton() else {
-            if !skip_in_editor(self.editor_preview) && self.report.due() {
+        if skip_in_editor(self.editor_preview) {
+            return;
+        }
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            if self.report.due() {
                 let problems = self.problems();
                 self.report.runtime(&problems);
             }
             return;
         };
-        let turn = bone_pass::begin(&skeleton, &self.base());
-        if !skip_in_editor(self.editor_preview) {
-            self.solve(&turn, delta);
+        self.bind(&skeleton);
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
         }
-        bone_pass::end(turn);
+
+        let budget = self.budget;
+        if !budget.solving() {
+            for held in &self.held {
+                crate::nodes::budget::replay(&mut skeleton, held, &budget);
+            }
+            return;
+        }
+        let skeleton_global = skeleton.get_global_transform();
+        let to_skeleton = skeleton_global.affine_inverse();
+        let settings = self.core_settings();
+        let dt = budget.step(delta as f32);
+        let mut shown = [None; 4];
+        // Both arms' bones are read before either is written: a read after a write makes the
+        // skeleton recompute every bone under the written one (the fingers too).
+        let read = [LEFT, RIGHT].map(|side| {
+            let arm = self.arms[side]?;
+            let target = crate::relay::read(&self.valid_target(side))?;
+            let bones = ArmBones {
+                parent: bone_pose(&skeleton, arm.parent),
+                upper: bone_pose(&skeleton, arm.upper),
+                lower: bone_pose(&skeleton, arm.lower),
+                hand: bone_pose(&skeleton, arm.hand),
+            };
+            Some((arm, target, bones))
+        });
+        for (side, read) in read.into_iter().enumerate() {
+            let Some((arm, target, bones)) = read else {
+                // Not solved: nothing of an earlier solve may be replayed over the animation.
+                self.held[side].clear();
+                continue;
+            };
+            let target = pose(&(to_skeleton * to_transform(&target)));
+            let hint = match crate::relay::read_position(&self.valid_hint(side)) {
+                Some(p) => vec3(to_skeleton * to_vector3(p)),
+                None => bones.upper.position + arm.default_pole,
+            };
+            let solver = &mut self.solvers[side];
+            solver.soft_ik.settings = settings;
+            let solved = solver.solve(
+                &bones,
+                &arm.calibration,
+                &target,
+                hint,
+                self.apply_hand_rotation,
+                dt,
+            );
+            crate::nodes::budget::write_solved(
+                &mut skeleton,
+                &mut self.held[side],
+                &[
+                    (arm.upper, solved.upper_local),
+                    (arm.lower, solved.lower_local),
+                    (arm.hand, solved.hand_local),
+                ],
+                &budget,
+            );
+            shown[side * 2] = Some(vec3(skeleton_global * to_vector3(solved.hand.position)));
+            shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(hint)));
+        }
+        self.draw(&shown);
     }
 
     fn ready(&mut self) {
@@ -397,77 +460,6 @@ impl VRArmRig {
         let body = BodyFrame::scaled(root, frame.scale);
         frame.body = Some((key, body));
         Some(body)
-    }
-
-    /// One pass: both arms solved toward their targets (bones read and written in `turn`).
-    fn solve(&mut self, turn: &Turn, delta: f64) {
-        let skeleton = turn.skeleton();
-        self.bind(skeleton);
-        if self.report.due() {
-            let problems = self.problems();
-            self.report.runtime(&problems);
-        }
-
-        let budget = self.budget;
-        if !budget.solving() {
-            for held in &self.held {
-                crate::nodes::budget::replay(turn, held, &budget);
-            }
-            return;
-        }
-        let skeleton_global = skeleton.get_global_transform();
-        let to_skeleton = skeleton_global.affine_inverse();
-        let settings = self.core_settings();
-        let dt = budget.step(delta as f32);
-        let mut shown = [None; 4];
-        // Both arms' bones are read before either is written (their globals are worked out in
-        // the pass, which a write makes work out again).
-        let read = [LEFT, RIGHT].map(|side| {
-            let arm = self.arms[side]?;
-            let target = crate::relay::read(&self.valid_target(side))?;
-            let bones = ArmBones {
-                parent: turn.global(arm.parent),
-                upper: turn.global(arm.upper),
-                lower: turn.global(arm.lower),
-                hand: turn.global(arm.hand),
-            };
-            Some((arm, target, bones))
-        });
-        for (side, read) in read.into_iter().enumerate() {
-            let Some((arm, target, bones)) = read else {
-                // Not solved: nothing of an earlier solve may be replayed over the animation.
-                self.held[side].clear();
-                continue;
-            };
-            let target = pose(&(to_skeleton * to_transform(&target)));
-            let hint = match crate::relay::read_position(&self.valid_hint(side)) {
-                Some(p) => vec3(to_skeleton * to_vector3(p)),
-                None => bones.upper.position + arm.default_pole,
-            };
-            let solver = &mut self.solvers[side];
-            solver.soft_ik.settings = settings;
-            let solved = solver.solve(
-                &bones,
-                &arm.calibration,
-                &target,
-                hint,
-                self.apply_hand_rotation,
-                dt,
-            );
-            crate::nodes::budget::write_solved(
-                turn,
-                &mut self.held[side],
-                &[
-                    (arm.upper, solved.upper_local),
-                    (arm.lower, solved.lower_local),
-                    (arm.hand, solved.hand_local),
-                ],
-                &budget,
-            );
-            shown[side * 2] = Some(vec3(skeleton_global * to_vector3(solved.hand.position)));
-            shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(hint)));
-        }
-        self.draw(&shown);
     }
 
     /// This frame's measurements, made now if there are none or the skeleton moved since.
@@ -704,3 +696,10 @@ impl VRArmRig {
 /// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
 /// which moves the body.
 pub const PROCESS_PRIORITY: i32 = -1090;
+
+fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
+    if bone < 0 {
+        return Pose::IDENTITY;
+    }
+    pose(&skeleton.get_bone_global_pose(bone))
+}
