@@ -284,9 +284,24 @@ pub fn curl_angle(settings: &HandPoseSettings, index: usize, grip: f32, trigger:
 
 /// How much finger bone `index` curls, in radians, for a [`Curl`].
 pub fn curl_angle_for(settings: &HandPoseSettings, index: usize, curl: Curl) -> f32 {
-    let deg = match index {
-        0..=2 => settings.thumb_curl_deg * curl.thumb,
-        3..=5 => settings.trigger_curl_deg * curl.trigger,
+    group_angle(settings, finger_group(index), curl)
+}
+
+/// The curl group of finger bone `index` (0..15 in [`finger_bones`] order): 0 the thumb, 1 the
+/// index finger, 2 the grip fingers.
+fn finger_group(index: usize) -> usize {
+    match index {
+        0..=2 => 0,
+        3..=5 => 1,
+        _ => 2,
+    }
+}
+
+/// How much a curl group (see [finger_group]) curls, in radians.
+fn group_angle(settings: &HandPoseSettings, group: usize, curl: Curl) -> f32 {
+    let deg = match group {
+        0 => settings.thumb_curl_deg * curl.thumb,
+        1 => settings.trigger_curl_deg * curl.trigger,
         _ => settings.grip_curl_deg * curl.grip,
     };
     deg.to_radians()
@@ -303,19 +318,13 @@ pub struct CurlTurns {
 
 impl CurlTurns {
     pub fn new(settings: &HandPoseSettings, curl: Curl) -> Self {
-        // One representative bone index per group, as `curl_angle_for` groups them.
-        let half =
-            [0, 3, 6].map(|i| (0.5 * f32_or(curl_angle_for(settings, i, curl), 0.0)).sin_cos());
+        let half = [0, 1, 2].map(|g| (0.5 * f32_or(group_angle(settings, g, curl), 0.0)).sin_cos());
         Self { half }
     }
 
     /// `(sin, cos)` of half the curl of finger bone `index` (0..15 in [`finger_bones`] order).
     pub fn half_turn(&self, index: usize) -> (f32, f32) {
-        self.half[match index {
-            0..=2 => 0,
-            3..=5 => 1,
-            _ => 2,
-        }]
+        self.half[finger_group(index)]
     }
 }
 
