@@ -52,6 +52,20 @@ pub struct ArmOutput {
     pub solve: ArmSolve,
 }
 
+/// What the target stages produced for one arm (world), before the solve.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmTargets {
+    pub raw: Pose,
+    pub avoided: Pose,
+    pub clamped: Pose,
+    /// Routed, final wrist target.
+    pub target: Pose,
+    /// Elbow hint.
+    pub hint: Vec3,
+    pub guard_weight: f32,
+    pub router_event: Option<RouterEvent>,
+}
+
 /// What both arms of one frame share.
 struct Shared {
     /// The skeleton node's world pose, sanitized, and its inverse.
@@ -99,32 +113,78 @@ impl ArmPipeline {
         }
     }
 
-    /// Runs one frame of `dt` seconds.
+    /// Runs one frame of `dt` seconds: the target stages, then the solve on `input.bones`.
     pub fn update(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmOutput>> {
-        // What both arms share is worked out once: the skeleton's placement and the torso.
-        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
-        let frame = Shared {
-            skeleton,
-            to_skeleton: skeleton.inverse(),
-            torso: Torso::from_shoulders(
-                skeleton.transform_point(input.bones.left.upper.position),
-                skeleton.transform_point(input.bones.right.upper.position),
-                &input.body,
-            ),
+        let frame = Shared::new(input);
+        let mut arm = |side: Side| {
+            let targets = self.targets_for(side, input, &frame, dt)?;
+            let solve = self.solve_for(side, input.bones.get(side), &targets, &frame, dt);
+            Some(targets.with_solve(solve))
         };
+        PerSide::new(arm(Side::Left), arm(Side::Right))
+    }
+
+    /// The target stages alone (controller targets to elbow hint), for both arms, measured on
+    /// `input.bones`; solve later with [`ArmPipeline::solve`] on the bones as they are then.
+    pub fn targets(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmTargets>> {
+        let frame = Shared::new(input);
         PerSide::new(
-            self.update_arm(Side::Left, input, &frame, dt),
-            self.update_arm(Side::Right, input, &frame, dt),
+            self.targets_for(Side::Left, input, &frame, dt),
+            self.targets_for(Side::Right, input, &frame, dt),
         )
     }
 
-    fn update_arm(
+    /// Soft IK and the two-bone solve of one arm toward `targets` (from [`ArmPipeline::targets`]
+    /// of this frame), on `bones` (skeleton space) of a skeleton placed at `skeleton` (world).
+    pub fn solve(
+        &mut self,
+        side: Side,
+        bones: &ArmBones,
+        targets: &ArmTargets,
+        skeleton: &Pose,
+        dt: f32,
+    ) -> ArmSolve {
+        let to_skeleton = skeleton.sanitized(&Pose::IDENTITY).inverse();
+        self.solve_with(side, bones, targets, &to_skeleton, dt)
+    }
+
+    fn solve_for(
+        &mut self,
+        side: Side,
+        bones: &ArmBones,
+        targets: &ArmTargets,
+        frame: &Shared,
+        dt: f32,
+    ) -> ArmSolve {
+        self.solve_with(side, bones, targets, &frame.to_skeleton, dt)
+    }
+
+    fn solve_with(
+        &mut self,
+        side: Side,
+        bones: &ArmBones,
+        targets: &ArmTargets,
+        to_skeleton: &Pose,
+        dt: f32,
+    ) -> ArmSolve {
+        let cal = *self.calibration.get(side);
+        self.solvers.get_mut(side).solve(
+            bones,
+            &cal,
+            &to_skeleton.mul_pose(&targets.target),
+            to_skeleton.transform_point(targets.hint),
+            self.apply_hand_rotation,
+            dt,
+        )
+    }
+
+    fn targets_for(
         &mut self,
         side: Side,
         input: &PipelineInput,
         frame: &Shared,
         dt: f32,
-    ) -> Option<ArmOutput> {
+    ) -> Option<ArmTargets> {
         let controller = (*input.controllers.get(side))?;
         let bones = input.bones.get(side);
         let cal = *self.calibration.get(side);
@@ -172,15 +232,7 @@ impl ArmPipeline {
                 dt,
             )
             .hint;
-        let solve = self.solvers.get_mut(side).solve(
-            bones,
-            &cal,
-            &frame.to_skeleton.mul_pose(&target),
-            frame.to_skeleton.transform_point(hint),
-            self.apply_hand_rotation,
-            dt,
-        );
-        Some(ArmOutput {
+        Some(ArmTargets {
             raw,
             avoided,
             clamped: clamp.target,
@@ -188,8 +240,38 @@ impl ArmPipeline {
             hint,
             guard_weight: clamp.guard_weight,
             router_event,
-            solve,
         })
+    }
+}
+
+impl Shared {
+    /// What both arms share is worked out once: the skeleton's placement and the torso.
+    fn new(input: &PipelineInput) -> Self {
+        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
+        Shared {
+            skeleton,
+            to_skeleton: skeleton.inverse(),
+            torso: Torso::from_shoulders(
+                skeleton.transform_point(input.bones.left.upper.position),
+                skeleton.transform_point(input.bones.right.upper.position),
+                &input.body,
+            ),
+        }
+    }
+}
+
+impl ArmTargets {
+    fn with_solve(self, solve: ArmSolve) -> ArmOutput {
+        ArmOutput {
+            raw: self.raw,
+            avoided: self.avoided,
+            clamped: self.clamped,
+            target: self.target,
+            hint: self.hint,
+            guard_weight: self.guard_weight,
+            router_event: self.router_event,
+            solve,
+        }
     }
 }
 

@@ -1,0 +1,414 @@
+//! The whole upper body in one pass: every bone-writing stage of the node graph, in its order,
+//! on a [`PoseTree`] of the bones they read and write.
+//!
+//! Order per frame (as the node graph runs it): the arm target stages on the bones as they came
+//! in ([`ArmPipeline::targets`], what the target nodes see in `_process`); then
+//! [`UpperBodyFollow`] (chest, neck, head), [`ClavicleFollow`] (both clavicles, toward the routed
+//! targets), the soft-IK arm solve ([`ArmPipeline::solve`]), [`ForearmTwist`] (the lower arm takes
+//! its share of the hand's twist, the hand stays where the solve put it) and the procedural finger
+//! curls ([`CurlTurns`]). Each stage reads the bones as the stages before it left them.
+//!
+//! This is what one `VRRemoteBody` node runs per avatar, where the node graph runs some fifteen
+//! nodes: the same stage structs, composed once.
+
+use glam::{Quat, Vec3};
+
+use crate::arm_solve::ArmBones;
+use crate::body_frame::BodyFrame;
+use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
+use crate::forearm_twist::{ForearmTwist, twist_rotation};
+use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
+use crate::pipeline::{ArmPipeline, ArmTargets, PipelineInput};
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::profile::ArmProfile;
+use crate::side::{PerSide, Side};
+use crate::upper_body_follow::UpperBodyFollow;
+
+/// Finger bones per hand (`hand_pose::finger_bones` order).
+pub const FINGERS: usize = 15;
+
+/// Where the stages' bones are in the [`PoseTree`] (indices into it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyBones {
+    /// The chest's parent (its rotation is the spine's reference), if any.
+    pub chest_parent: Option<usize>,
+    /// Chest, neck and head; a missing one is skipped.
+    pub spine: [Option<usize>; 3],
+    /// Each arm's clavicle (the upper arm's parent, moved by [`ClavicleFollow`]), if any.
+    pub clavicles: PerSide<Option<usize>>,
+    /// Each arm's upper arm's parent, upper arm, lower arm and hand.
+    pub arms: PerSide<[usize; 4]>,
+}
+
+/// One hand's pose inputs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandInput {
+    pub state: HandPoseState,
+    /// Grip and trigger, 0..1.
+    pub grip: f32,
+    pub trigger: f32,
+}
+
+impl Default for HandInput {
+    fn default() -> Self {
+        Self {
+            state: HandPoseState::Default,
+            grip: 0.0,
+            trigger: 0.0,
+        }
+    }
+}
+
+/// One frame of input (world poses; the skeleton's bones are in the tree).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyInput {
+    /// Avatar root.
+    pub body: BodyFrame,
+    /// Skeleton node's pose (rigid).
+    pub skeleton: Pose,
+    pub up: Vec3,
+    /// Headset; `None` while it is not tracked (the spine keeps the last tracked head).
+    pub head: Option<Pose>,
+    /// Controllers; `None` leaves that arm (its clavicle, solve and twist) as it came in.
+    pub controllers: PerSide<Option<Pose>>,
+    pub hands: PerSide<HandInput>,
+}
+
+/// What a frame produced besides the bones written into the tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyOutput {
+    /// Each arm's targets (world), for drawing and signals.
+    pub targets: PerSide<Option<ArmTargets>>,
+    /// Tree bones written this frame (bit `i` for tree bone `i`).
+    pub written: u32,
+    /// Each hand's finger-bone local rotations, in `hand_pose::finger_bones` order (`None`
+    /// for a bone without a prepared curl: not written).
+    pub fingers: PerSide<[Option<Quat>; FINGERS]>,
+}
+
+/// Every bone-writing stage for one avatar.
+#[derive(Clone, Debug)]
+pub struct BodyPipeline {
+    pub arms: ArmPipeline,
+    pub upper_body: UpperBodyFollow,
+    pub clavicles: ClavicleFollow,
+    pub twist: ForearmTwist,
+    pub hand_pose: HandPoseSettings,
+    bones: BodyBones,
+    /// Each hand bone's rest (local): its twist reference, and the forearm axis (its position).
+    hand_rest: PerSide<Pose>,
+    curls: PerSide<[Option<FingerCurl>; FINGERS]>,
+    last_head: Option<Pose>,
+}
+
+impl BodyPipeline {
+    /// A pipeline for a rig whose rest arm bones (skeleton space) are `rest`, with its stages'
+    /// bones at `bones` in the tree, the hands' rest local poses and the fingers' prepared curls.
+    pub fn new(
+        profile: &ArmProfile,
+        rest: &PerSide<ArmBones>,
+        bones: BodyBones,
+        hand_rest: PerSide<Pose>,
+        curls: PerSide<[Option<FingerCurl>; FINGERS]>,
+    ) -> Self {
+        let mut p = *profile;
+        p.validate();
+        Self {
+            arms: ArmPipeline::new(&p, rest),
+            upper_body: UpperBodyFollow::new(p.upper_body_follow),
+            clavicles: ClavicleFollow::new(p.clavicle_follow),
+            twist: ForearmTwist::new(p.forearm_twist),
+            hand_pose: p.hand_pose,
+            bones,
+            hand_rest,
+            curls,
+            last_head: None,
+        }
+    }
+
+    /// Runs one frame of `dt` seconds on `tree` (this frame's bones, as they came in), writing
+    /// the solved bones into it.
+    pub fn update(&mut self, input: &BodyInput, tree: &mut PoseTree, dt: f32) -> BodyOutput {
+        let b = self.bones;
+        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
+        let arm_bones = |tree: &PoseTree, side: Side| {
+            let [parent, upper, lower, hand] = *b.arms.get(side);
+            ArmBones {
+                parent: tree.global(parent),
+                upper: tree.global(upper),
+                lower: tree.global(lower),
+                hand: tree.global(hand),
+            }
+        };
+        let targets = self.arms.targets(
+            &PipelineInput {
+                body: input.body,
+                skeleton,
+                up: input.up,
+                controllers: input.controllers,
+                overrides: PerSide::default(),
+                bones: PerSide::new(arm_bones(tree, Side::Left), arm_bones(tree, Side::Right)),
+            },
+            dt,
+        );
+        let mut written = 0u32;
+        let mut write = |tree: &mut PoseTree, bone: usize, rotation: Quat| {
+            tree.set_local_rotation(bone, rotation);
+            written |= 1 << bone;
+        };
+
+        // Chest, neck and head toward the headset (the last tracked one while it is lost).
+        if let Some(head) = input.head.filter(Pose::is_finite) {
+            self.last_head = Some(head);
+        }
+        if let Some(head) = self.last_head {
+            let to_skeleton = skeleton.rotation.inverse();
+            let rotation = |i: Option<usize>| i.map(|i| tree.global(i).rotation);
+            let locals = self.upper_body.solve(
+                to_skeleton * input.body.root().rotation,
+                to_skeleton * head.rotation,
+                rotation(b.chest_parent).unwrap_or(Quat::IDENTITY),
+                b.spine.map(rotation),
+            );
+            for (bone, local) in b.spine.into_iter().zip(locals) {
+                if let (Some(bone), Some(local)) = (bone, local) {
+                    write(tree, bone, local);
+                }
+            }
+        }
+
+        // Clavicles toward the routed targets: both measured, then both written.
+        let to_skeleton = skeleton.inverse();
+        let clavicles = Side::BOTH.map(|side| {
+            let clavicle = (*b.clavicles.get(side))?;
+            let target = targets.get(side).as_ref()?;
+            let c = tree.global(clavicle);
+            let parent = tree
+                .parent(clavicle)
+                .map_or(Quat::IDENTITY, |p| tree.global(p).rotation);
+            let input = ClavicleInput {
+                clavicle_position: c.position,
+                clavicle_rotation: c.rotation,
+                parent_rotation: parent,
+                shoulder: tree.global(b.arms.get(side)[1]).position,
+                target: to_skeleton.transform_point(target.target.position),
+                arm_length: self.arms.calibration.get(side).arm_length(),
+                up: Vec3::Y,
+            };
+            Some((clavicle, self.clavicles.update(&input).local_rotation))
+        });
+        for (clavicle, local) in clavicles.into_iter().flatten() {
+            write(tree, clavicle, local);
+        }
+
+        // The arms, then each lower arm's share of the hand's twist.
+        for side in Side::BOTH {
+            let Some(target) = targets.get(side) else {
+                continue;
+            };
+            let bones = arm_bones(tree, side);
+            let solve = self.arms.solve(side, &bones, target, &skeleton, dt);
+            let [_, upper, lower, hand] = *b.arms.get(side);
+            write(tree, upper, solve.upper_local);
+            let rest = self.hand_rest.get(side);
+            let share = twist_rotation(
+                rest.position,
+                self.twist
+                    .update(side, solve.hand_local, rest.rotation, rest.position, dt)
+                    .lower_arm,
+            );
+            write(tree, lower, (solve.lower_local * share).normalize());
+            // The hand turns back by the lower arm's share: it stays where the solve put it.
+            let kept = (share.inverse() * solve.hand_local).normalize();
+            write(tree, hand, if kept.w < 0.0 { -kept } else { kept });
+        }
+
+        let fingers = Side::BOTH.map(|side| self.fingers(side, input.hands.get(side)));
+        BodyOutput {
+            targets,
+            written,
+            fingers: PerSide::new(fingers[0], fingers[1]),
+        }
+    }
+
+    /// One hand's finger rotations for its pose state, grip and trigger.
+    fn fingers(&self, side: Side, hand: &HandInput) -> [Option<Quat>; FINGERS] {
+        let turns = CurlTurns::new(
+            &self.hand_pose,
+            procedural_curl(hand.state, hand.grip, hand.trigger),
+        );
+        let curls = self.curls.get(side);
+        std::array::from_fn(|i| curls[i].map(|c| c.turned(turns.half_turn(i))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pipeline::reference_arm_bones;
+
+    /// Tree bones: 0 chest, 1 neck, 2 head; per side (left first) clavicle, upper, lower, hand.
+    fn tree() -> (PoseTree, BodyBones) {
+        let mut parents = vec![None, Some(0), Some(1)];
+        let mut globals = vec![
+            Pose::new(Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY),
+            Pose::new(Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY),
+            Pose::new(Vec3::new(0.0, 1.6, 0.0), Quat::IDENTITY),
+        ];
+        let mut arms = [[0; 4]; 2];
+        for side in Side::BOTH {
+            let r = reference_arm_bones(side);
+            let first = parents.len();
+            parents.extend([Some(0), Some(first), Some(first + 1), Some(first + 2)]);
+            globals.extend([r.parent, r.upper, r.lower, r.hand]);
+            arms[side.index()] = [first, first + 1, first + 2, first + 3];
+        }
+        let mut t = PoseTree::new(&parents).unwrap();
+        t.set_globals(&globals);
+        let bones = BodyBones {
+            chest_parent: None,
+            spine: [Some(0), Some(1), Some(2)],
+            clavicles: PerSide::new(Some(arms[0][0]), Some(arms[1][0])),
+            arms: PerSide::new(arms[0], arms[1]),
+        };
+        (t, bones)
+    }
+
+    fn pipeline(profile: &ArmProfile) -> (BodyPipeline, PoseTree) {
+        let (t, bones) = tree();
+        let rest = PerSide::new(
+            reference_arm_bones(Side::Left),
+            reference_arm_bones(Side::Right),
+        );
+        let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
+        let curl = FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y);
+        let p = BodyPipeline::new(
+            profile,
+            &rest,
+            bones,
+            PerSide::new(hand_rest, hand_rest),
+            PerSide::new([Some(curl); FINGERS], [None; FINGERS]),
+        );
+        (p, t)
+    }
+
+    /// The avatar faces +Z at the origin, the headset looks along +Z (a camera looks along -Z).
+    fn input(head_yaw: f32, left: Option<Pose>) -> BodyInput {
+        BodyInput {
+            body: BodyFrame::new(Pose::IDENTITY),
+            skeleton: Pose::IDENTITY,
+            up: Vec3::Y,
+            head: Some(Pose::new(
+                Vec3::new(0.0, 1.65, 0.05),
+                Quat::from_rotation_y(std::f32::consts::PI + head_yaw),
+            )),
+            controllers: PerSide::new(left, None),
+            hands: PerSide::default(),
+        }
+    }
+
+    fn left_controller(roll: f32) -> Pose {
+        Pose::new(
+            Vec3::new(0.3, 1.15, 0.35),
+            Quat::from_rotation_x(-1.2) * Quat::from_rotation_y(roll),
+        )
+    }
+
+    /// Runs `frames` frames at 90 Hz from a fresh tree each frame (the engine restores the
+    /// animated pose every frame); returns the last frame's tree and output.
+    fn run(p: &mut BodyPipeline, input: &BodyInput, frames: usize) -> (PoseTree, BodyOutput) {
+        let mut last = None;
+        for _ in 0..frames {
+            let (mut t, _) = tree();
+            let out = p.update(input, &mut t, 1.0 / 90.0);
+            last = Some((t, out));
+        }
+        last.unwrap()
+    }
+
+    #[test]
+    fn the_hand_bone_reaches_the_routed_target_after_spine_and_clavicle_moved_it() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let (t, out) = run(&mut p, &input(0.6, Some(left_controller(0.0))), 120);
+        let target = out.targets.left.unwrap().target.position;
+        let (_, rest_bones) = tree();
+        let [clavicle, upper, _, hand] = rest_bones.arms.left;
+        let (rest, _) = tree();
+        // The spine turned with the head and the clavicle moved: the shoulder is elsewhere.
+        assert!(
+            t.global(upper)
+                .position
+                .distance(rest.global(upper).position)
+                > 0.01
+        );
+        assert!(out.written & (1 << clavicle) != 0);
+        // Yet the hand is on the target, solved on the bones as they were moved.
+        assert!(
+            t.global(hand).position.distance(target) < 0.002,
+            "{} vs {target}",
+            t.global(hand).position
+        );
+        // The right arm had no controller: not written.
+        let [_, r_upper, r_lower, r_hand] = rest_bones.arms.right;
+        assert_eq!(out.written & (1 << r_upper | 1 << r_lower | 1 << r_hand), 0);
+    }
+
+    #[test]
+    fn the_twist_turns_the_lower_arm_and_leaves_the_hand_where_the_solve_put_it() {
+        let mut no_twist = ArmProfile::default();
+        no_twist.forearm_twist.lower_arm_weight = 0.0;
+        let controller = Some(left_controller(1.0));
+        let (mut with, _) = pipeline(&ArmProfile::default());
+        let (mut without, _) = pipeline(&no_twist);
+        let (a, _) = run(&mut with, &input(0.0, controller), 120);
+        let (b, _) = run(&mut without, &input(0.0, controller), 120);
+        let [_, _, lower, hand] = tree().1.arms.left;
+        assert!(
+            a.local_rotation(lower)
+                .angle_between(b.local_rotation(lower))
+                > 0.1
+        );
+        assert!(
+            a.global(hand)
+                .rotation
+                .angle_between(b.global(hand).rotation)
+                < 1e-3
+        );
+        assert!(a.global(hand).position.distance(b.global(hand).position) < 1e-4);
+    }
+
+    #[test]
+    fn the_spine_follows_the_head_and_holds_the_last_tracked_one() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let (turned, _) = run(&mut p, &input(0.6, None), 1);
+        let chest = turned.global(0).rotation;
+        assert!(chest.angle_between(Quat::IDENTITY) > 0.05);
+        let mut lost = input(0.0, None);
+        lost.head = None;
+        let (held, _) = run(&mut p, &lost, 1);
+        assert!(held.global(0).rotation.angle_between(chest) < 1e-6);
+        let (back, _) = run(&mut p, &input(0.0, None), 1);
+        assert!(back.global(0).rotation.angle_between(Quat::IDENTITY) < 1e-4);
+    }
+
+    #[test]
+    fn fingers_curl_with_grip_and_trigger_and_unprepared_ones_are_not_written() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let mut i = input(0.0, None);
+        i.hands.left = HandInput {
+            state: HandPoseState::Default,
+            grip: 1.0,
+            trigger: 0.5,
+        };
+        let (_, out) = run(&mut p, &i, 1);
+        let angle = |k: usize| out.fingers.left[k].unwrap().angle_between(Quat::IDENTITY);
+        // Middle proximal at full grip, index proximal at half trigger (the profile's degrees).
+        assert!((angle(6).to_degrees() - 75.0).abs() < 0.01, "{}", angle(6));
+        assert!((angle(3).to_degrees() - 35.0).abs() < 0.01, "{}", angle(3));
+        assert!(out.fingers.right.iter().all(Option::is_none));
+        i.hands.left.grip = 0.0;
+        let (_, open) = run(&mut p, &i, 1);
+        assert!(open.fingers.left[6].unwrap().angle_between(Quat::IDENTITY) < 1e-4);
+    }
+}
