@@ -9,6 +9,7 @@ use crate::nodes::common::{alive, is_tracked, read_pose, read_tracked};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use vr_arms_core::Pose;
 
 /// Moves the avatar root under the player: horizontally under the headset (slightly behind the
 /// head, on the XR origin's floor) and turned by a yaw that never follows the headset's pitch.
@@ -180,23 +181,16 @@ impl INode3D for BodyFollow {
             })
             .map(|p| p.position.y)
             .unwrap_or(0.0);
-        // Lengths in the avatar's own metres: a scaled avatar follows in proportion.
-        let scale = crate::nodes::common::uniform_scale(&root.get_global_transform());
-        self.stage.settings = self.core_settings().in_avatar_units(scale);
-        let out = self.stage.update(
-            &BodyFollowInput {
-                head,
-                left_hand: left.map(|p| p.position),
-                right_hand: right.map(|p| p.position),
-                left_grip: left.map(|p| p.rotation),
-                right_grip: right.map(|p| p.rotation),
-                floor_y: floor,
-            },
-            delta as f32,
+        let settings = self.core_settings();
+        place_root(
+            &mut self.stage,
+            settings,
+            head,
+            [left, right],
+            floor,
+            &mut root,
+            delta,
         );
-        let scale = root.get_global_transform().basis.get_scale();
-        let basis = Basis::from_quaternion(to_quaternion(out.root.rotation)).scaled(scale);
-        root.set_global_transform(Transform3D::new(basis, to_vector3(out.root.position)));
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -260,4 +254,34 @@ impl BodyFollow {
         }
         out
     }
+}
+
+/// One step of the body follow: `root` placed from the headset, the hands (controller poses,
+/// when tracked) and the floor height, its scale kept. Lengths are in the avatar's own metres,
+/// so a scaled avatar follows in proportion. Shared by `BodyFollow` and `VRRemoteBody`.
+pub fn place_root(
+    stage: &mut Stage,
+    settings: BodyFollowSettings,
+    head: Pose,
+    [left, right]: [Option<Pose>; 2],
+    floor_y: f32,
+    root: &mut Gd<Node3D>,
+    delta: f64,
+) {
+    let global = root.get_global_transform();
+    stage.settings = settings.in_avatar_units(crate::nodes::common::uniform_scale(&global));
+    let out = stage.update(
+        &BodyFollowInput {
+            head,
+            left_hand: left.map(|p| p.position),
+            right_hand: right.map(|p| p.position),
+            left_grip: left.map(|p| p.rotation),
+            right_grip: right.map(|p| p.rotation),
+            floor_y,
+        },
+        delta as f32,
+    );
+    let basis =
+        Basis::from_quaternion(to_quaternion(out.root.rotation)).scaled(global.basis.get_scale());
+    root.set_global_transform(Transform3D::new(basis, to_vector3(out.root.position)));
 }

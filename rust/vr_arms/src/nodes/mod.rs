@@ -23,4 +23,5 @@ pub mod vr_arm_pipeline;
 pub mod vr_arm_rig;
 pub mod vr_arm_targets;
 pub mod vr_arms_setup;
+pub mod vr_remote_body;
 pub mod xr_tracking_simulator;

@@ -59,13 +59,13 @@ impl VRArmsSetup {
             );
             return out;
         }
-        if skeleton
-            .get_children()
-            .iter_shared()
-            .any(|c| c.try_cast::<VRArmRig>().is_ok())
-        {
+        if skeleton.get_children().iter_shared().any(|c| {
+            c.clone().try_cast::<VRArmRig>().is_ok()
+                || c.try_cast::<crate::nodes::vr_remote_body::VRRemoteBody>()
+                    .is_ok()
+        }) {
             godot_error!(
-                "VRArmsSetup: \"{}\" already has a VRArmRig",
+                "VRArmsSetup: \"{}\" already has a VRArmRig or a VRRemoteBody",
                 skeleton.get_name()
             );
             return out;
@@ -238,6 +238,22 @@ impl VRArmsSetup {
             out.set(k, &v);
         }
         out
+    }
+
+    /// Sets up a remote player's or a crowd member's whole upper body on a humanoid
+    /// [Skeleton3D] as one [VRRemoteBody] (a fraction of the node graph's cost; no per-stage
+    /// nodes), with the remote-player profile. `head`, `left_hand` and `right_hand` are the nodes
+    /// whose poses drive it; a null one is created (a `Node3D` under "RemoteTracking" beside the
+    /// character) for your network code to move. Returns "body", "head", "left_hand",
+    /// "right_hand"; empty (with one error) on a non-humanoid skeleton or one already set up.
+    #[func]
+    pub fn setup_remote(
+        skeleton: Option<Gd<Skeleton3D>>,
+        head: Option<Gd<Node3D>>,
+        left_hand: Option<Gd<Node3D>>,
+        right_hand: Option<Gd<Node3D>>,
+    ) -> VarDictionary {
+        crate::nodes::vr_remote_body::setup_remote(skeleton, [head, left_hand, right_hand])
     }
 
     /// Adds the target pipeline under `parent` between two controllers and a rig:
