@@ -5,6 +5,7 @@
 ##   --mode=full       the whole body from VRArmsSetup per avatar (pipeline, body follow, spine,
 ##                     clavicles, twist, hand poses).
 ##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
+##   --mode=remote     the whole body as one VRRemoteBody per avatar (VRArmsSetup.setup_remote).
 ## `cargo xtask bench` runs each mode for a fixed number of frames and compares the
 ## process's CPU user time (see ../shared/docs/measuring.md).
 extends Node3D
@@ -55,6 +56,8 @@ func _ready() -> void:
 				skeleton.add_child(rig)
 			"full":
 				VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
+			"remote":
+				VRArmsSetup.setup_remote(skeleton, _xr.camera, _xr.left, _xr.right)
 			"budget":
 				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
 				(body.rig as VRArmRig).update_interval_frames = 3

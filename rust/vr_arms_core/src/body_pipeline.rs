@@ -243,54 +243,64 @@ impl BodyPipeline {
     }
 }
 
+/// A plain humanoid's upper body for tests and benchmarks: the tree (0 chest, 1 neck, 2 head,
+/// then per side, left first, clavicle, upper arm, lower arm, hand; the arms as
+/// [`crate::pipeline::reference_arm_bones`]) and where the stages' bones are in it.
+pub fn reference_body() -> (PoseTree, BodyBones) {
+    let mut parents = vec![None, Some(0), Some(1)];
+    let mut globals = vec![
+        Pose::new(Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY),
+        Pose::new(Vec3::new(0.0, 1.6, 0.0), Quat::IDENTITY),
+    ];
+    let mut arms = [[0; 4]; 2];
+    for side in Side::BOTH {
+        let r = crate::pipeline::reference_arm_bones(side);
+        let first = parents.len();
+        parents.extend([Some(0), Some(first), Some(first + 1), Some(first + 2)]);
+        globals.extend([r.parent, r.upper, r.lower, r.hand]);
+        arms[side.index()] = [first, first + 1, first + 2, first + 3];
+    }
+    let mut t = PoseTree::new(&parents).expect("a valid tree");
+    t.set_globals(&globals);
+    let bones = BodyBones {
+        chest_parent: None,
+        spine: [Some(0), Some(1), Some(2)],
+        clavicles: PerSide::new(Some(arms[0][0]), Some(arms[1][0])),
+        arms: PerSide::new(arms[0], arms[1]),
+    };
+    (t, bones)
+}
+
+/// A [`BodyPipeline`] on [`reference_body`] with `profile`: hands 0.24 m past the wrists, and
+/// every finger bone of both hands curled about the palm's side axis.
+pub fn reference_pipeline(profile: &ArmProfile) -> BodyPipeline {
+    let (_, bones) = reference_body();
+    let rest = crate::pipeline::reference_rig();
+    let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
+    let curl = FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y);
+    BodyPipeline::new(
+        profile,
+        &rest,
+        bones,
+        PerSide::new(hand_rest, hand_rest),
+        PerSide::new([Some(curl); FINGERS], [Some(curl); FINGERS]),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::reference_arm_bones;
 
-    /// Tree bones: 0 chest, 1 neck, 2 head; per side (left first) clavicle, upper, lower, hand.
     fn tree() -> (PoseTree, BodyBones) {
-        let mut parents = vec![None, Some(0), Some(1)];
-        let mut globals = vec![
-            Pose::new(Vec3::new(0.0, 1.2, 0.0), Quat::IDENTITY),
-            Pose::new(Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY),
-            Pose::new(Vec3::new(0.0, 1.6, 0.0), Quat::IDENTITY),
-        ];
-        let mut arms = [[0; 4]; 2];
-        for side in Side::BOTH {
-            let r = reference_arm_bones(side);
-            let first = parents.len();
-            parents.extend([Some(0), Some(first), Some(first + 1), Some(first + 2)]);
-            globals.extend([r.parent, r.upper, r.lower, r.hand]);
-            arms[side.index()] = [first, first + 1, first + 2, first + 3];
-        }
-        let mut t = PoseTree::new(&parents).unwrap();
-        t.set_globals(&globals);
-        let bones = BodyBones {
-            chest_parent: None,
-            spine: [Some(0), Some(1), Some(2)],
-            clavicles: PerSide::new(Some(arms[0][0]), Some(arms[1][0])),
-            arms: PerSide::new(arms[0], arms[1]),
-        };
-        (t, bones)
+        reference_body()
     }
 
+    /// The reference pipeline with no finger curls prepared on the right hand.
     fn pipeline(profile: &ArmProfile) -> (BodyPipeline, PoseTree) {
-        let (t, bones) = tree();
-        let rest = PerSide::new(
-            reference_arm_bones(Side::Left),
-            reference_arm_bones(Side::Right),
-        );
-        let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
-        let curl = FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y);
-        let p = BodyPipeline::new(
-            profile,
-            &rest,
-            bones,
-            PerSide::new(hand_rest, hand_rest),
-            PerSide::new([Some(curl); FINGERS], [None; FINGERS]),
-        );
-        (p, t)
+        let mut p = reference_pipeline(profile);
+        p.curls.right = [None; FINGERS];
+        (p, tree().0)
     }
 
     /// The avatar faces +Z at the origin, the headset looks along +Z (a camera looks along -Z).

@@ -78,6 +78,24 @@ impl PoseTree {
         }
     }
 
+    /// The frame's starting poses as local poses (relative to each bone's parent; a root's in
+    /// skeleton space), one per bone in tree order: cheaper than [`PoseTree::set_globals`] when
+    /// the engine gives local poses directly. Bone scale is not modelled (a scaled bone's
+    /// children would be placed as if it were unscaled): use `set_globals` for such a rig. A
+    /// missing or non-finite pose is the identity.
+    pub fn set_locals(&mut self, locals: &[Pose]) {
+        for i in 0..self.len() {
+            let l = locals
+                .get(i)
+                .map_or(Pose::IDENTITY, |l| l.sanitized(&Pose::IDENTITY));
+            self.local[i] = l;
+            self.global[i] = match self.parents[i] {
+                Some(p) => self.global[p].mul_pose(&l),
+                None => l,
+            };
+        }
+    }
+
     /// Bone `i`'s parent in the tree.
     pub fn parent(&self, i: usize) -> Option<usize> {
         self.parents[i]
@@ -136,6 +154,20 @@ mod tests {
         let rebuilt = t.global(1).mul_pose(&t.local[3]);
         assert!(rebuilt.position.distance(Vec3::new(0.1, 1.5, 0.0)) < 1e-6);
         assert!(rebuilt.rotation.angle_between(Quat::from_rotation_x(0.2)) < 1e-5);
+    }
+
+    #[test]
+    fn local_poses_give_the_same_tree_as_global_ones() {
+        let from_globals = chain();
+        let mut from_locals = PoseTree::new(&[None, Some(0), Some(0), Some(1)]).unwrap();
+        from_locals.set_locals(&from_globals.local);
+        for i in 0..4 {
+            let (a, b) = (from_globals.global(i), from_locals.global(i));
+            assert!(a.position.distance(b.position) < 1e-6);
+            assert!(a.rotation.angle_between(b.rotation) < 1e-5);
+        }
+        from_locals.set_locals(&[Pose::new(Vec3::NAN, Quat::IDENTITY)]);
+        assert!((0..4).all(|i| from_locals.global(i).is_finite()));
     }
 
     #[test]

@@ -113,7 +113,11 @@ struct Bound {
     tree_bones: Vec<i32>,
     /// Engine bone index of each finger bone (`finger_bones` order), -1 when absent.
     fingers: [[i32; FINGERS]; 2],
-    globals: Vec<Pose>,
+    /// This frame's poses as read: local ones when `by_locals`, else global ones.
+    read: Vec<Pose>,
+    /// Every tree bone is unscaled at bind time: its local poses are read (cheaper, exact for an
+    /// unscaled chain) instead of its global ones.
+    by_locals: bool,
 }
 
 #[godot_api]
@@ -208,10 +212,24 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let Some(b) = self.bound.as_mut() else {
             return;
         };
-        for (g, &bone) in b.globals.iter_mut().zip(&b.tree_bones) {
-            *g = pose(&skeleton.get_bone_global_pose(bone));
+        if b.by_locals {
+            for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate() {
+                *r = if b.tree.parent(i).is_none() {
+                    pose(&skeleton.get_bone_global_pose(bone))
+                } else {
+                    Pose::new(
+                        vec3(skeleton.get_bone_pose_position(bone)),
+                        crate::convert::quat(skeleton.get_bone_pose_rotation(bone)),
+                    )
+                };
+            }
+            b.tree.set_locals(&b.read);
+        } else {
+            for (r, &bone) in b.read.iter_mut().zip(&b.tree_bones) {
+                *r = pose(&skeleton.get_bone_global_pose(bone));
+            }
+            b.tree.set_globals(&b.read);
         }
-        b.tree.set_globals(&b.globals);
         let out = b.pipeline.update(&input, &mut b.tree, delta as f32);
         for (i, &bone) in b.tree_bones.iter().enumerate() {
             if out.written & (1 << i) != 0 {
@@ -454,7 +472,11 @@ fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Option<Bound> 
         clavicles: PerSide::new(clavicles[0], clavicles[1]),
         arms: PerSide::new(arm_index[0], arm_index[1]),
     };
-    let globals = vec![Pose::IDENTITY; tree.len()];
+    let read = vec![Pose::IDENTITY; tree.len()];
+    let unit = |s: Vector3| (s - Vector3::ONE).length() < 1e-4;
+    let by_locals = tree_bones.iter().all(|&b| {
+        unit(skeleton.get_bone_rest(b).basis.get_scale()) && unit(skeleton.get_bone_pose_scale(b))
+    });
     Some(Bound {
         pipeline: BodyPipeline::new(
             profile,
@@ -466,7 +488,8 @@ fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Option<Bound> 
         tree,
         tree_bones,
         fingers,
-        globals,
+        read,
+        by_locals,
     })
 }
 

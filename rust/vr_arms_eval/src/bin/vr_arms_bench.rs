@@ -1,5 +1,6 @@
 //! Core benchmarks: the two-bone solve, one arm through the whole target pipeline, and a full
-//! avatar frame (both arms, body follow, spine, clavicles, twist, 30 finger bones).
+//! avatar frame (body follow, then `BodyPipeline`: both arms, spine, clavicles, twist, 30 finger
+//! bones, on the bones as the engine gives them).
 //!
 //! `vr_arms_bench` prints medians of repeated timed batches (ns per operation); ratios between
 //! the rows of one run are what to compare on a noisy machine. `vr_arms_bench --frames N` just
@@ -11,116 +12,105 @@ use std::time::Instant;
 use glam::{Quat, Vec3};
 use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
 use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use vr_arms_core::forearm_twist::ForearmTwist;
-use vr_arms_core::hand_pose::{
-    CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, blend_copy, procedural_curl,
+use vr_arms_core::body_pipeline::{
+    BodyInput, BodyPipeline, HandInput, reference_body, reference_pipeline,
 };
+use vr_arms_core::hand_pose::HandPoseState;
 use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
+use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
-use vr_arms_core::upper_body_follow::UpperBodyFollow;
-use vr_arms_core::{PerSide, Pose, Side};
+use vr_arms_core::{PerSide, Pose};
 
-struct Avatar {
+/// One arm through the target stages and the solve.
+struct OneArm {
     pipeline: ArmPipeline,
-    body: BodyFollow,
-    upper: UpperBodyFollow,
-    clavicle: ClavicleFollow,
-    twist: ForearmTwist,
-    fingers: [Quat; 30],
-    /// The finger bones' curls, prepared from the rest pose once (as `HandPoseDriver` does).
-    curls: [FingerCurl; 30],
 }
 
-impl Avatar {
-    fn new() -> Self {
-        Self {
-            pipeline: ArmPipeline::new(&ArmProfile::default(), &reference_rig()),
-            body: BodyFollow::default(),
-            upper: UpperBodyFollow::default(),
-            clavicle: ClavicleFollow::default(),
-            twist: ForearmTwist::default(),
-            fingers: [Quat::IDENTITY; 30],
-            curls: [FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y); 30],
-        }
-    }
-
-    /// One frame of everything an avatar runs, at time `t`.
-    fn frame(&mut self, t: f32, dt: f32, one_arm_only: bool) -> f32 {
-        let (l, r) = controllers(t);
+impl OneArm {
+    fn frame(&mut self, t: f32, dt: f32) -> f32 {
+        let (l, _) = controllers(t);
         let input = PipelineInput {
             body: BodyFrame::new(Pose::IDENTITY),
             skeleton: Pose::IDENTITY,
             up: Vec3::Y,
-            controllers: PerSide::new(Some(l), if one_arm_only { None } else { Some(r) }),
+            controllers: PerSide::new(Some(l), None),
             overrides: PerSide::default(),
             bones: reference_rig(),
         };
         let out = self.pipeline.update(&input, dt);
-        let mut acc = out.left.map(|a| a.solve.hand.position.x).unwrap_or(0.0);
-        if one_arm_only {
-            return acc;
+        out.left.map(|a| a.solve.hand.position.x).unwrap_or(0.0)
+    }
+}
+
+/// Everything one avatar runs per frame, as `VRRemoteBody` runs it: the body follow, then the
+/// whole `BodyPipeline` on the bones as they come in each frame (the engine restores them).
+struct Avatar {
+    follow: BodyFollow,
+    body: BodyPipeline,
+    tree: PoseTree,
+    /// The bones' local poses as the engine gives them each frame.
+    locals: Vec<Pose>,
+}
+
+impl Avatar {
+    fn new() -> Self {
+        let (tree, _) = reference_body();
+        let locals = (0..tree.len())
+            .map(|i| match tree.parent(i) {
+                Some(p) => tree.global(p).inverse().mul_pose(&tree.global(i)),
+                None => tree.global(i),
+            })
+            .collect();
+        Self {
+            follow: BodyFollow::default(),
+            body: reference_pipeline(&ArmProfile::default()),
+            tree,
+            locals,
         }
+    }
+
+    /// One frame at time `t`.
+    fn frame(&mut self, t: f32, dt: f32) -> f32 {
+        let (l, r) = controllers(t);
         let head = Pose::new(
             Vec3::new(0.0, 1.65, 0.0),
             Quat::from_rotation_y(3.0 + 0.3 * t.sin()),
         );
-        let b = self.body.update(
-            &BodyFollowInput {
-                head,
-                left_hand: Some(l.position),
-                right_hand: Some(r.position),
-                left_grip: Some(l.rotation),
-                right_grip: Some(r.rotation),
-                floor_y: 0.0,
+        let root = self
+            .follow
+            .update(
+                &BodyFollowInput {
+                    head,
+                    left_hand: Some(l.position),
+                    right_hand: Some(r.position),
+                    left_grip: Some(l.rotation),
+                    right_grip: Some(r.rotation),
+                    floor_y: 0.0,
+                },
+                dt,
+            )
+            .root;
+        self.tree.set_locals(black_box(&self.locals));
+        let hand = |grip: f32| HandInput {
+            state: HandPoseState::Default,
+            grip: black_box(grip),
+            trigger: black_box(0.3),
+        };
+        let out = self.body.update(
+            &BodyInput {
+                body: BodyFrame::new(root),
+                skeleton: root,
+                up: Vec3::Y,
+                head: Some(head),
+                controllers: PerSide::new(Some(l), Some(r)),
+                hands: PerSide::new(hand(0.5 + 0.5 * t.sin()), hand(0.7)),
             },
+            &mut self.tree,
             dt,
         );
-        let spine = self.upper.solve(
-            b.root.rotation,
-            head.rotation,
-            Quat::IDENTITY,
-            [Some(Quat::IDENTITY); 3],
-        );
-        acc += spine[2].map(|q| q.x).unwrap_or(0.0);
-        for side in Side::BOTH {
-            let target = if side == Side::Left {
-                l.position
-            } else {
-                r.position
-            };
-            let c = self.clavicle.update(&ClavicleInput {
-                clavicle_position: Vec3::new(0.03 * side.sign(), 1.41, 0.0),
-                clavicle_rotation: Quat::IDENTITY,
-                parent_rotation: Quat::IDENTITY,
-                shoulder: Vec3::new(0.17 * side.sign(), 1.41, 0.0),
-                target,
-                arm_length: 0.52,
-                up: Vec3::Y,
-            });
-            let tw = self.twist.update(
-                side,
-                Quat::from_rotation_y(0.8 * t.sin()),
-                Quat::IDENTITY,
-                Vec3::Y,
-                dt,
-            );
-            acc += c.local_rotation.y + tw.distributed;
-        }
-        // Each hand's three curls from this frame's grip and trigger, as `HandPoseDriver` works
-        // them out, then every finger bone curled and copied.
-        let settings = HandPoseSettings::default();
-        let turns = CurlTurns::new(
-            &settings,
-            procedural_curl(HandPoseState::Default, black_box(0.7), black_box(0.3)),
-        );
-        for (i, f) in self.fingers.iter_mut().enumerate() {
-            let curl = self.curls[i].turned(turns.half_turn(i % 15));
-            *f = blend_copy(*f, curl, 1.0, 1.0);
-            acc += f.z;
-        }
-        acc
+        let fingers: f32 = out.fingers.left.iter().flatten().map(|q| q.z).sum();
+        fingers + self.tree.global(6).position.x + self.tree.global(10).position.x
     }
 }
 
@@ -163,7 +153,7 @@ fn main() {
         let mut avatar = Avatar::new();
         let mut sink = 0.0;
         for k in 0..n {
-            sink += avatar.frame(k as f32 / 90.0, 1.0 / 90.0, false);
+            sink += avatar.frame(k as f32 / 90.0, 1.0 / 90.0);
         }
         black_box(sink);
         return;
@@ -185,14 +175,12 @@ fn main() {
         };
         solve_two_bone(black_box(&pose), &goal).wrist.x
     });
-    let mut one_arm = Avatar::new();
-    let arm = measure(31, 5_000, |i| {
-        one_arm.frame(i as f32 / 90.0, 1.0 / 90.0, true)
-    });
+    let mut one_arm = OneArm {
+        pipeline: ArmPipeline::new(&ArmProfile::default(), &reference_rig()),
+    };
+    let arm = measure(31, 5_000, |i| one_arm.frame(i as f32 / 90.0, 1.0 / 90.0));
     let mut avatar = Avatar::new();
-    let full = measure(31, 2_000, |i| {
-        avatar.frame(i as f32 / 90.0, 1.0 / 90.0, false)
-    });
+    let full = measure(31, 2_000, |i| avatar.frame(i as f32 / 90.0, 1.0 / 90.0));
     println!("| work | median ns | ratio to the two-bone solve |");
     println!("|---|---|---|");
     println!("| two-bone solve (one arm) | {two_bone:.0} | 1.0 |");
@@ -201,7 +189,7 @@ fn main() {
         arm / two_bone
     );
     println!(
-        "| full avatar: both arms, body follow, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
+        "| full avatar (`BodyPipeline`, as `VRRemoteBody` runs it): body follow, both arms, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
         full / two_bone
     );
 }
