@@ -132,7 +132,7 @@ impl BodyPipeline {
     pub fn update(&mut self, input: &BodyInput, tree: &mut PoseTree, dt: f32) -> BodyOutput {
         let b = self.bones;
         let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
-        let arm_bones = |tree: &PoseTree, side: Side| {
+        let arm_bones = |tree: &mut PoseTree, side: Side| {
             let [parent, upper, lower, hand] = *b.arms.get(side);
             ArmBones {
                 parent: tree.global(parent),
@@ -148,7 +148,10 @@ impl BodyPipeline {
                 up: input.up,
                 controllers: input.controllers,
                 overrides: PerSide::default(),
-                bones: PerSide::new(arm_bones(tree, Side::Left), arm_bones(tree, Side::Right)),
+                bones: {
+                    let left = arm_bones(tree, Side::Left);
+                    PerSide::new(left, arm_bones(tree, Side::Right))
+                },
             },
             dt,
         );
@@ -164,12 +167,14 @@ impl BodyPipeline {
         }
         if let Some(head) = self.last_head {
             let to_skeleton = skeleton.rotation.inverse();
-            let rotation = |i: Option<usize>| i.map(|i| tree.global(i).rotation);
+            let mut rotation = |i: Option<usize>| i.map(|i| tree.global(i).rotation);
+            let chest_parent = rotation(b.chest_parent).unwrap_or(Quat::IDENTITY);
+            let spine = b.spine.map(&mut rotation);
             let locals = self.upper_body.solve(
                 to_skeleton * input.body.root().rotation,
                 to_skeleton * head.rotation,
-                rotation(b.chest_parent).unwrap_or(Quat::IDENTITY),
-                b.spine.map(rotation),
+                chest_parent,
+                spine,
             );
             for (bone, local) in b.spine.into_iter().zip(locals) {
                 if let (Some(bone), Some(local)) = (bone, local) {
@@ -181,12 +186,14 @@ impl BodyPipeline {
         // Clavicles toward the routed targets: both measured, then both written.
         let to_skeleton = skeleton.inverse();
         let clavicles = Side::BOTH.map(|side| {
+            let tree = &mut *tree;
             let clavicle = (*b.clavicles.get(side))?;
             let target = targets.get(side).as_ref()?;
             let c = tree.global(clavicle);
-            let parent = tree
-                .parent(clavicle)
-                .map_or(Quat::IDENTITY, |p| tree.global(p).rotation);
+            let parent = match tree.parent(clavicle) {
+                Some(p) => tree.global(p).rotation,
+                None => Quat::IDENTITY,
+            };
             let input = ClavicleInput {
                 clavicle_position: c.position,
                 clavicle_rotation: c.rotation,
@@ -340,11 +347,11 @@ mod tests {
     #[test]
     fn the_hand_bone_reaches_the_routed_target_after_spine_and_clavicle_moved_it() {
         let (mut p, _) = pipeline(&ArmProfile::default());
-        let (t, out) = run(&mut p, &input(0.6, Some(left_controller(0.0))), 120);
+        let (mut t, out) = run(&mut p, &input(0.6, Some(left_controller(0.0))), 120);
         let target = out.targets.left.unwrap().target.position;
         let (_, rest_bones) = tree();
         let [clavicle, upper, _, hand] = rest_bones.arms.left;
-        let (rest, _) = tree();
+        let (mut rest, _) = tree();
         // The spine turned with the head and the clavicle moved: the shoulder is elsewhere.
         assert!(
             t.global(upper)
@@ -371,8 +378,8 @@ mod tests {
         let controller = Some(left_controller(1.0));
         let (mut with, _) = pipeline(&ArmProfile::default());
         let (mut without, _) = pipeline(&no_twist);
-        let (a, _) = run(&mut with, &input(0.0, controller), 120);
-        let (b, _) = run(&mut without, &input(0.0, controller), 120);
+        let (mut a, _) = run(&mut with, &input(0.0, controller), 120);
+        let (mut b, _) = run(&mut without, &input(0.0, controller), 120);
         let [_, _, lower, hand] = tree().1.arms.left;
         assert!(
             a.local_rotation(lower)
@@ -391,14 +398,14 @@ mod tests {
     #[test]
     fn the_spine_follows_the_head_and_holds_the_last_tracked_one() {
         let (mut p, _) = pipeline(&ArmProfile::default());
-        let (turned, _) = run(&mut p, &input(0.6, None), 1);
+        let (mut turned, _) = run(&mut p, &input(0.6, None), 1);
         let chest = turned.global(0).rotation;
         assert!(chest.angle_between(Quat::IDENTITY) > 0.05);
         let mut lost = input(0.0, None);
         lost.head = None;
-        let (held, _) = run(&mut p, &lost, 1);
+        let (mut held, _) = run(&mut p, &lost, 1);
         assert!(held.global(0).rotation.angle_between(chest) < 1e-6);
-        let (back, _) = run(&mut p, &input(0.0, None), 1);
+        let (mut back, _) = run(&mut p, &input(0.0, None), 1);
         assert!(back.global(0).rotation.angle_between(Quat::IDENTITY) < 1e-4);
     }
 

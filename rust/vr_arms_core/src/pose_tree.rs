@@ -19,8 +19,12 @@ pub const MAX_BONES: usize = 32;
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseTree {
     parents: Vec<Option<usize>>,
+    /// Per bone, the bits of itself and every bone under it.
+    subtree: Vec<u32>,
     local: Vec<Pose>,
     global: Vec<Pose>,
+    /// Bones whose global pose is out of date (a bone above them was written).
+    stale: u32,
 }
 
 /// Why a tree could not be built.
@@ -46,10 +50,20 @@ impl PoseTree {
         {
             return Err(PoseTreeError::ParentNotBefore(i));
         }
+        let mut subtree: Vec<u32> = (0..parents.len()).map(|i| 1 << i).collect();
+        // Children come after their parents: from the last bone up, each adds its own to its
+        // parent's.
+        for i in (0..parents.len()).rev() {
+            if let Some(p) = parents[i] {
+                subtree[p] |= subtree[i];
+            }
+        }
         Ok(Self {
             parents: parents.to_vec(),
+            subtree,
             local: vec![Pose::IDENTITY; parents.len()],
             global: vec![Pose::IDENTITY; parents.len()],
+            stale: 0,
         })
     }
 
@@ -76,6 +90,7 @@ impl PoseTree {
                 None => g,
             };
         }
+        self.stale = 0;
     }
 
     /// The frame's starting poses as local poses (relative to each bone's parent; a root's in
@@ -94,6 +109,7 @@ impl PoseTree {
                 None => l,
             };
         }
+        self.stale = 0;
     }
 
     /// Bone `i`'s parent in the tree.
@@ -101,9 +117,22 @@ impl PoseTree {
         self.parents[i]
     }
 
-    /// Bone `i`'s global pose (skeleton space) as written so far.
-    pub fn global(&self, i: usize) -> Pose {
+    /// Bone `i`'s global pose (skeleton space) as written so far (worked out now if a bone
+    /// above it was written since it was last asked for).
+    pub fn global(&mut self, i: usize) -> Pose {
+        if self.stale & (1 << i) != 0 {
+            self.global[i] = match self.parents[i] {
+                Some(p) => self.global(p).mul_pose(&self.local[i]),
+                None => self.local[i],
+            };
+            self.stale &= !(1 << i);
+        }
         self.global[i]
+    }
+
+    /// Bone `i`'s local pose (relative to its parent; a root's in skeleton space).
+    pub fn local(&self, i: usize) -> Pose {
+        self.local[i]
     }
 
     /// Bone `i`'s local rotation (relative to its parent) as written so far.
@@ -111,23 +140,12 @@ impl PoseTree {
         self.local[i].rotation
     }
 
-    /// Writes bone `i`'s local rotation and moves it and every bone under it.
+    /// Writes bone `i`'s local rotation: it and every bone under it move (their global poses
+    /// are worked out when next asked for).
     pub fn set_local_rotation(&mut self, i: usize, rotation: Quat) {
         self.local[i].rotation =
             crate::finite::unit_quat(rotation).unwrap_or(self.local[i].rotation);
-        let mut moved = [false; MAX_BONES];
-        moved[i] = true;
-        for j in i..self.len() {
-            let parent = self.parents[j];
-            if j != i && !parent.is_some_and(|p| moved[p]) {
-                continue;
-            }
-            moved[j] = true;
-            self.global[j] = match parent {
-                Some(p) => self.global[p].mul_pose(&self.local[j]),
-                None => self.local[j],
-            };
-        }
+        self.stale |= self.subtree[i];
     }
 }
 
@@ -150,7 +168,7 @@ mod tests {
 
     #[test]
     fn locals_rebuild_the_globals() {
-        let t = chain();
+        let mut t = chain();
         let rebuilt = t.global(1).mul_pose(&t.local[3]);
         assert!(rebuilt.position.distance(Vec3::new(0.1, 1.5, 0.0)) < 1e-6);
         assert!(rebuilt.rotation.angle_between(Quat::from_rotation_x(0.2)) < 1e-5);
@@ -158,7 +176,7 @@ mod tests {
 
     #[test]
     fn local_poses_give_the_same_tree_as_global_ones() {
-        let from_globals = chain();
+        let mut from_globals = chain();
         let mut from_locals = PoseTree::new(&[None, Some(0), Some(0), Some(1)]).unwrap();
         from_locals.set_locals(&from_globals.local);
         for i in 0..4 {
@@ -173,7 +191,7 @@ mod tests {
     #[test]
     fn a_write_moves_the_bone_and_its_children_only() {
         let mut t = chain();
-        let before = t.clone();
+        let mut before = t.clone();
         t.set_local_rotation(1, Quat::from_rotation_z(0.3) * Quat::from_rotation_y(1.0));
         // Bone 3 keeps its pose relative to 1; bones 0 and 2 do not move.
         assert_eq!(t.global(0), before.global(0));

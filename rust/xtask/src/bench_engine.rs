@@ -17,7 +17,7 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 5] = ["none", "twobone", "arms", "full", "budget"];
+const MODES: [&str; 6] = ["none", "twobone", "arms", "full", "budget", "remote"];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -30,9 +30,12 @@ pub struct Row {
     pub full_us: f64,
     /// The whole body with the crowd budget (solving every third frame).
     pub budget_us: f64,
+    /// The whole body as one `VRRemoteBody` per avatar (`VRArmsSetup.setup_remote`).
+    pub remote_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
     pub budget_calls: Option<f64>,
+    pub remote_calls: Option<f64>,
 }
 
 /// The whole body's stages in groups, for what each costs: the bench scene's `--off` switches
@@ -130,11 +133,12 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             .and_then(|c| c.per_avatar(godot, mode))
     };
     let (arms_calls, full_calls, budget_calls) = (count("arms"), count("full"), count("budget"));
+    let remote_calls = count("remote");
     let mut rows = Vec::new();
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over = [vec![], vec![], vec![], vec![]];
+        let mut over = [vec![], vec![], vec![], vec![], vec![]];
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -151,9 +155,11 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             arms_us: median(&mut over[1]),
             full_us: median(&mut over[2]),
             budget_us: median(&mut over[3]),
+            remote_us: median(&mut over[4]),
             arms_calls,
             full_calls,
             budget_calls,
+            remote_calls,
         });
     }
     let note = match counter {

@@ -56,12 +56,7 @@ struct Avatar {
 impl Avatar {
     fn new() -> Self {
         let (tree, _) = reference_body();
-        let locals = (0..tree.len())
-            .map(|i| match tree.parent(i) {
-                Some(p) => tree.global(p).inverse().mul_pose(&tree.global(i)),
-                None => tree.global(i),
-            })
-            .collect();
+        let locals = (0..tree.len()).map(|i| tree.local(i)).collect();
         Self {
             follow: BodyFollow::default(),
             body: reference_pipeline(&ArmProfile::default()),
