@@ -15,14 +15,19 @@ use crate::pose::Pose;
 /// Largest number of bones a tree holds (the upper body needs about 13).
 pub const MAX_BONES: usize = 32;
 
-/// The bones of one pass: parents, local and global poses (skeleton space).
+/// No parent (a root of the tree).
+const NONE: u8 = u8::MAX;
+
+/// The bones of one pass: parents, local and global poses (skeleton space). Fixed-size, so a
+/// frame allocates nothing.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PoseTree {
-    parents: Vec<Option<usize>>,
+    len: usize,
+    parents: [u8; MAX_BONES],
     /// Per bone, the bits of itself and every bone under it.
-    subtree: Vec<u32>,
-    local: Vec<Pose>,
-    global: Vec<Pose>,
+    subtree: [u32; MAX_BONES],
+    local: [Pose; MAX_BONES],
+    global: [Pose; MAX_BONES],
     /// Bones whose global pose is out of date (a bone above them was written).
     stale: u32,
 }
@@ -43,45 +48,47 @@ impl PoseTree {
         if parents.len() > MAX_BONES {
             return Err(PoseTreeError::TooManyBones);
         }
-        if let Some(i) = parents
-            .iter()
-            .enumerate()
-            .position(|(i, p)| p.is_some_and(|p| p >= i))
-        {
-            return Err(PoseTreeError::ParentNotBefore(i));
+        let mut tree = Self {
+            len: parents.len(),
+            parents: [NONE; MAX_BONES],
+            subtree: [0; MAX_BONES],
+            local: [Pose::IDENTITY; MAX_BONES],
+            global: [Pose::IDENTITY; MAX_BONES],
+            stale: 0,
+        };
+        for (i, p) in parents.iter().enumerate() {
+            match *p {
+                Some(p) if p >= i => return Err(PoseTreeError::ParentNotBefore(i)),
+                Some(p) => tree.parents[i] = p as u8,
+                None => {}
+            }
+            tree.subtree[i] = 1 << i;
         }
-        let mut subtree: Vec<u32> = (0..parents.len()).map(|i| 1 << i).collect();
         // Children come after their parents: from the last bone up, each adds its own to its
         // parent's.
-        for i in (0..parents.len()).rev() {
-            if let Some(p) = parents[i] {
-                subtree[p] |= subtree[i];
+        for i in (0..tree.len).rev() {
+            if let Some(p) = tree.parent(i) {
+                tree.subtree[p] |= tree.subtree[i];
             }
         }
-        Ok(Self {
-            parents: parents.to_vec(),
-            subtree,
-            local: vec![Pose::IDENTITY; parents.len()],
-            global: vec![Pose::IDENTITY; parents.len()],
-            stale: 0,
-        })
+        Ok(tree)
     }
 
     /// Number of bones.
     pub fn len(&self) -> usize {
-        self.parents.len()
+        self.len
     }
 
     /// Whether the tree has no bones.
     pub fn is_empty(&self) -> bool {
-        self.parents.is_empty()
+        self.len == 0
     }
 
     /// The frame's starting poses, as the engine reports them (skeleton space, one per bone in
     /// tree order; a missing or non-finite one keeps its parent's pose). Local poses follow.
     pub fn set_globals(&mut self, globals: &[Pose]) {
-        for i in 0..self.len() {
-            let parent = self.parents[i].map(|p| self.global[p]);
+        for i in 0..self.len {
+            let parent = self.parent(i).map(|p| self.global[p]);
             let fallback = parent.unwrap_or(Pose::IDENTITY);
             let g = globals.get(i).map_or(fallback, |g| g.sanitized(&fallback));
             self.global[i] = g;
@@ -99,33 +106,25 @@ impl PoseTree {
     /// children would be placed as if it were unscaled): use `set_globals` for such a rig. A
     /// missing or non-finite pose is the identity.
     pub fn set_locals(&mut self, locals: &[Pose]) {
-        for i in 0..self.len() {
-            let l = locals
+        for i in 0..self.len {
+            self.local[i] = locals
                 .get(i)
                 .map_or(Pose::IDENTITY, |l| l.sanitized(&Pose::IDENTITY));
-            self.local[i] = l;
-            self.global[i] = match self.parents[i] {
-                Some(p) => self.global[p].mul_pose(&l),
-                None => l,
-            };
         }
-        self.stale = 0;
+        self.stale = self.all();
+        self.refresh();
     }
 
     /// Bone `i`'s parent in the tree.
     pub fn parent(&self, i: usize) -> Option<usize> {
-        self.parents[i]
+        let p = self.parents[i];
+        (p != NONE).then_some(p as usize)
     }
 
-    /// Bone `i`'s global pose (skeleton space) as written so far (worked out now if a bone
-    /// above it was written since it was last asked for).
+    /// Bone `i`'s global pose (skeleton space) as written so far.
     pub fn global(&mut self, i: usize) -> Pose {
         if self.stale & (1 << i) != 0 {
-            self.global[i] = match self.parents[i] {
-                Some(p) => self.global(p).mul_pose(&self.local[i]),
-                None => self.local[i],
-            };
-            self.stale &= !(1 << i);
+            self.refresh();
         }
         self.global[i]
     }
@@ -141,11 +140,33 @@ impl PoseTree {
     }
 
     /// Writes bone `i`'s local rotation: it and every bone under it move (their global poses
-    /// are worked out when next asked for).
+    /// are worked out when one of them is next asked for).
     pub fn set_local_rotation(&mut self, i: usize, rotation: Quat) {
         self.local[i].rotation =
             crate::finite::unit_quat(rotation).unwrap_or(self.local[i].rotation);
         self.stale |= self.subtree[i];
+    }
+
+    fn all(&self) -> u32 {
+        if self.len >= 32 {
+            u32::MAX
+        } else {
+            (1 << self.len) - 1
+        }
+    }
+
+    /// Every stale global pose, parents first (they come first in the tree).
+    fn refresh(&mut self) {
+        let mut stale = self.stale;
+        while stale != 0 {
+            let j = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
+            self.global[j] = match self.parent(j) {
+                Some(p) => self.global[p].mul_pose(&self.local[j]),
+                None => self.local[j],
+            };
+        }
+        self.stale = 0;
     }
 }
 
