@@ -23,6 +23,9 @@ use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
 use crate::side::{PerSide, Side};
+use crate::tracking_loss::{
+    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose,
+};
 use crate::upper_body_follow::UpperBodyFollow;
 
 /// Finger bones per hand (`hand_pose::finger_bones` order).
@@ -70,7 +73,8 @@ pub struct BodyInput {
     pub up: Vec3,
     /// Headset; `None` while it is not tracked (the spine keeps the last tracked head).
     pub head: Option<Pose>,
-    /// Controllers; `None` leaves that arm (its clavicle, solve and twist) as it came in.
+    /// Controllers; `None` while one is not tracked: its hand holds, then eases to rest beside
+    /// the body and blends back when tracking returns (as `ControllerTargets` does).
     pub controllers: PerSide<Option<Pose>>,
     pub hands: PerSide<HandInput>,
 }
@@ -82,6 +86,8 @@ pub struct BodyOutput {
     pub targets: PerSide<Option<ArmTargets>>,
     /// Tree bones written this frame (bit `i` for tree bone `i`).
     pub written: u32,
+    /// A hand that lost or regained tracking this frame.
+    pub tracking: PerSide<Option<TrackingEvent>>,
     /// Each hand's finger-bone local rotations, in `hand_pose::finger_bones` order (`None`
     /// for a bone without a prepared curl: not written).
     pub fingers: PerSide<[Option<Quat>; FINGERS]>,
@@ -95,6 +101,10 @@ pub struct BodyPipeline {
     pub clavicles: ClavicleFollow,
     pub twist: ForearmTwist,
     pub hand_pose: HandPoseSettings,
+    pub tracking_loss: TrackingLossSettings,
+    /// Where a lost hand rests, in the avatar root's frame.
+    pub rest_positions: PerSide<Vec3>,
+    loss: PerSide<TrackingLoss>,
     bones: BodyBones,
     /// Each hand bone's rest (local): its twist reference, and the forearm axis (its position).
     hand_rest: PerSide<Pose>,
@@ -120,6 +130,9 @@ impl BodyPipeline {
             clavicles: ClavicleFollow::new(p.clavicle_follow),
             twist: ForearmTwist::new(p.forearm_twist),
             hand_pose: p.hand_pose,
+            tracking_loss: TrackingLossSettings::default(),
+            rest_positions: PerSide::new(DEFAULT_REST_POSITIONS[0], DEFAULT_REST_POSITIONS[1]),
+            loss: PerSide::default(),
             bones,
             hand_rest,
             curls,
@@ -141,7 +154,20 @@ impl BodyPipeline {
                 hand: tree.global(hand),
             }
         };
-        let targets = self.arms.targets(
+        // Controller targets, then the tracking-loss hold, then the other target stages.
+        let mut tracking = PerSide::new(None, None);
+        let raw = Side::BOTH.map(|side| {
+            let live = input
+                .controllers
+                .get(side)
+                .map(|c| self.arms.controller_targets.update(side, &c, dt));
+            let loss = self.loss.get_mut(side);
+            let rest = rest_pose(loss.last(), &input.body, *self.rest_positions.get(side));
+            let (raw, event) = loss.update(live, &rest, dt, &self.tracking_loss);
+            *tracking.get_mut(side) = event;
+            Some(raw)
+        });
+        let targets = self.arms.targets_from_raw(
             &PipelineInput {
                 body: input.body,
                 skeleton,
@@ -153,6 +179,7 @@ impl BodyPipeline {
                     PerSide::new(left, arm_bones(tree, Side::Right))
                 },
             },
+            PerSide::new(raw[0], raw[1]),
             dt,
         );
         let mut written = 0u32;
@@ -235,6 +262,7 @@ impl BodyPipeline {
         BodyOutput {
             targets,
             written,
+            tracking,
             fingers: PerSide::new(fingers[0], fingers[1]),
         }
     }
@@ -366,9 +394,37 @@ mod tests {
             "{} vs {target}",
             t.global(hand).position
         );
-        // The right arm had no controller: not written.
-        let [_, r_upper, r_lower, r_hand] = rest_bones.arms.right;
-        assert_eq!(out.written & (1 << r_upper | 1 << r_lower | 1 << r_hand), 0);
+        // The right arm has no controller: its hand hangs toward its rest beside the body.
+        let [_, r_upper, _, r_hand] = rest_bones.arms.right;
+        assert!(out.written & (1 << r_upper) != 0);
+        assert!(t.global(r_upper).position.y - t.global(r_hand).position.y > 0.4);
+    }
+
+    #[test]
+    fn a_lost_hand_holds_then_eases_to_rest_and_comes_back() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let tracked = input(0.0, Some(left_controller(0.0)));
+        let (mut t, _) = run(&mut p, &tracked, 60);
+        let hand = tree().1.arms.left[3];
+        let held_at = t.global(hand).position;
+        let mut lost = tracked;
+        lost.controllers.left = None;
+        let (mut t, out) = run(&mut p, &lost, 1);
+        assert_eq!(out.tracking.left, Some(TrackingEvent::Lost));
+        assert!(
+            t.global(hand).position.distance(held_at) < 0.01,
+            "holds at first"
+        );
+        let (mut t, out) = run(&mut p, &lost, 90);
+        assert_eq!(out.tracking.left, None);
+        let rest = DEFAULT_REST_POSITIONS[0];
+        assert!(
+            t.global(hand).position.y < held_at.y - 0.2,
+            "eased down toward its rest"
+        );
+        assert!(t.global(hand).position.distance(rest) < 0.15);
+        let (_, out) = run(&mut p, &tracked, 1);
+        assert_eq!(out.tracking.left, Some(TrackingEvent::Regained));
     }
 
     #[test]

@@ -178,6 +178,23 @@ impl ArmPipeline {
         )
     }
 
+    /// The target stages after [`ControllerTargets`], from each arm's raw target (world; `None`
+    /// leaves that arm without targets): for a caller that puts a stage of its own between
+    /// them, as the tracking-loss hold does in [`crate::body_pipeline`].
+    pub fn targets_from_raw(
+        &mut self,
+        input: &PipelineInput,
+        raw: PerSide<Option<Pose>>,
+        dt: f32,
+    ) -> PerSide<Option<ArmTargets>> {
+        let frame = Shared::new(input);
+        let mut arm = |side: Side| {
+            let raw = (*raw.get(side))?;
+            Some(self.after_raw(side, raw, input, &frame, dt))
+        };
+        PerSide::new(arm(Side::Left), arm(Side::Right))
+    }
+
     fn targets_for(
         &mut self,
         side: Side,
@@ -186,11 +203,21 @@ impl ArmPipeline {
         dt: f32,
     ) -> Option<ArmTargets> {
         let controller = (*input.controllers.get(side))?;
+        let raw = self.controller_targets.update(side, &controller, dt);
+        Some(self.after_raw(side, raw, input, frame, dt))
+    }
+
+    fn after_raw(
+        &mut self,
+        side: Side,
+        raw: Pose,
+        input: &PipelineInput,
+        frame: &Shared,
+        dt: f32,
+    ) -> ArmTargets {
         let bones = input.bones.get(side);
         let cal = *self.calibration.get(side);
         let shoulder = frame.skeleton.transform_point(bones.upper.position);
-
-        let raw = self.controller_targets.update(side, &controller, dt);
         let avoided = self.body_avoidance.update(
             side,
             &BodyAvoidanceInput {
@@ -232,7 +259,7 @@ impl ArmPipeline {
                 dt,
             )
             .hint;
-        Some(ArmTargets {
+        ArmTargets {
             raw,
             avoided,
             clamped: clamp.target,
@@ -240,7 +267,7 @@ impl ArmPipeline {
             hint,
             guard_weight: clamp.guard_weight,
             router_event,
-        })
+        }
     }
 }
 

@@ -165,6 +165,21 @@ fn blend(a: &Pose, b: &Pose, t: f32) -> Pose {
     }
 }
 
+/// Where a lost hand rests by default, in the avatar root's frame (metres): beside the hips,
+/// left then right.
+pub const DEFAULT_REST_POSITIONS: [Vec3; 2] =
+    [Vec3::new(0.22, 0.8, 0.05), Vec3::new(-0.22, 0.8, 0.05)];
+
+/// A lost hand's resting pose: at `local` in the body's frame, hanging from the last pose it
+/// had (`last`; the identity if it never had one).
+pub fn rest_pose(last: Option<Pose>, body: &crate::body_frame::BodyFrame, local: Vec3) -> Pose {
+    let last = last.unwrap_or(Pose::IDENTITY);
+    Pose {
+        position: body.to_world(local),
+        rotation: hanging_rotation(last.rotation, Vec3::Y, -body.up()),
+    }
+}
+
 /// A relaxed, hanging version of `held`: turned by the shortest arc that takes the hand's
 /// `finger_axis` (in the hand's frame, +Y for a humanoid hand bone) to `down`, so the hand
 /// keeps its roll. A degenerate input gives `held` unchanged.

@@ -7,7 +7,7 @@ use vr_arms_core::Side;
 use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTargetsSettings};
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::tracking_loss::{
-    TrackingEvent, TrackingLoss, TrackingLossSettings, hanging_rotation,
+    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
 };
 
 use crate::convert::vec3;
@@ -139,8 +139,8 @@ impl INode3D for ControllerTargets {
             recoil_max_position_m: 0.0,
             recoil_max_rotation_deg: 0.0,
             body_root: None,
-            left_rest_position: Vector3::new(0.22, 0.8, 0.05),
-            right_rest_position: Vector3::new(-0.22, 0.8, 0.05),
+            left_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[0]),
+            right_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[1]),
             tracking_loss_ease_s: TrackingLossSettings::default().ease_to_rest_s,
             tracking_regain_blend_s: TrackingLossSettings::default().regain_blend_s,
             debug_draw: false,
@@ -326,11 +326,11 @@ impl ControllerTargets {
             Side::Left => self.left_rest_position,
             Side::Right => self.right_rest_position,
         };
-        let down = vec3(-t.basis.col_b());
-        Pose {
-            position: vec3(t * local),
-            rotation: hanging_rotation(last.rotation, glam::Vec3::Y, down),
-        }
+        let frame = vr_arms_core::body_frame::BodyFrame::scaled(
+            crate::convert::pose(&t),
+            crate::nodes::common::uniform_scale(&t),
+        );
+        vr_arms_core::tracking_loss::rest_pose(Some(last), &frame, vec3(local))
     }
 
     /// Reports a hand's rejected or repaired input once when it first happens, then again only

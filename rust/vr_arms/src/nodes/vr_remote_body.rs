@@ -10,6 +10,7 @@ use vr_arms_core::hand_pose::{FingerCurl, finger_bones};
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, vec3};
@@ -35,7 +36,9 @@ const ARMS: [[&str; 4]; 2] = [
 /// same core stages as the node graph that [VRArmsSetup] builds, composed in Rust.
 ///
 /// Use it for avatars whose body is driven by three tracked points and nothing else: remote
-/// players (a network script moves the `head` and hand nodes) and crowds. It costs a fraction of
+/// players (a network script moves the `head` and hand nodes) and crowds. A hand whose node is an
+/// untracked [XRController3D] holds, eases to rest and blends back as with `ControllerTargets`
+/// (`tracking_changed` says so); an untracked headset freezes the body. It costs a fraction of
 /// the node graph (see docs/performance.md), but has none of its per-stage nodes: no target
 /// markers, no interaction overrides, no stage of your own in between, no revolver poses. For
 /// the local player use the node graph. Place it under the avatar's [Skeleton3D] (Godot's
@@ -83,9 +86,23 @@ pub struct VRRemoteBody {
     /// The OpenXR float action that curls the index finger.
     #[export]
     trigger_action: StringName,
+    /// Where the left hand rests when its controller is lost, in the avatar root's frame (metres).
+    #[export_group(name = "Tracking Loss")]
+    #[export]
+    left_rest_position: Vector3,
+    /// Where the right hand rests when its controller is lost, in the avatar root's frame (metres).
+    #[export]
+    right_rest_position: Vector3,
+    /// Time from the last good pose to the rest pose (seconds).
+    #[export(range = (0.0, 5.0, suffix = "s"))]
+    tracking_loss_ease_s: f32,
+    /// Time to blend back onto the controller when tracking returns (seconds).
+    #[export(range = (0.0, 5.0, suffix = "s"))]
+    tracking_regain_blend_s: f32,
     /// A TOML rig profile for every stage (for example
     /// `res://addons/vr_arms/profiles/remote_player.toml`); empty: the defaults. Read when the
     /// modifier binds to its skeleton, and again when this changes.
+    #[export_group(name = "Profile")]
     #[export(file = "*.toml")]
     profile: GString,
     /// Solve in the editor too (off by default: the editor has no tracking).
@@ -136,6 +153,10 @@ impl ISkeletonModifier3D for VRRemoteBody {
             read_controller_input: true,
             grip_action: StringName::from("grip"),
             trigger_action: StringName::from("trigger"),
+            left_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[0]),
+            right_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[1]),
+            tracking_loss_ease_s: TrackingLossSettings::default().ease_to_rest_s,
+            tracking_regain_blend_s: TrackingLossSettings::default().regain_blend_s,
             profile: GString::new(),
             editor_preview: false,
             bound: None,
@@ -209,9 +230,16 @@ impl ISkeletonModifier3D for VRRemoteBody {
             controllers: PerSide::new(core(left), core(right)),
             hands: PerSide::new(hands[0], hands[1]),
         };
+        let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
+        let loss = TrackingLossSettings {
+            ease_to_rest_s: self.tracking_loss_ease_s,
+            regain_blend_s: self.tracking_regain_blend_s,
+        };
         let Some(b) = self.bound.as_mut() else {
             return;
         };
+        b.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
+        b.pipeline.tracking_loss = loss;
         if b.by_locals {
             for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate() {
                 *r = if b.tree.parent(i).is_none() {
@@ -244,6 +272,13 @@ impl ISkeletonModifier3D for VRRemoteBody {
                 }
             }
         }
+        for side in Side::BOTH {
+            if let Some(e) = out.tracking.get(side) {
+                self.signals()
+                    .tracking_changed()
+                    .emit(side.index() as i32, *e == TrackingEvent::Regained);
+            }
+        }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -253,6 +288,11 @@ impl ISkeletonModifier3D for VRRemoteBody {
 
 #[godot_api]
 impl VRRemoteBody {
+    /// A hand's controller lost (`tracked` false) or regained tracking: `hand` 0 is the left,
+    /// 1 the right. A lost hand holds, then eases to its rest position, then blends back.
+    #[signal]
+    fn tracking_changed(hand: i32, tracked: bool);
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
