@@ -162,8 +162,9 @@ impl BodyPipeline {
                 .get(side)
                 .map(|c| self.arms.controller_targets.update(side, &c, dt));
             let loss = self.loss.get_mut(side);
-            let rest = rest_pose(loss.last(), &input.body, *self.rest_positions.get(side));
-            let (raw, event) = loss.update(live, &rest, dt, &self.tracking_loss);
+            let (last, at) = (loss.last(), *self.rest_positions.get(side));
+            let rest = || rest_pose(last, &input.body, at);
+            let (raw, event) = loss.update_with(live, rest, dt, &self.tracking_loss);
             *tracking.get_mut(side) = event;
             Some(raw)
         });

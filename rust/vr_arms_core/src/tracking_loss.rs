@@ -109,10 +109,31 @@ impl TrackingLoss {
         dt: f32,
         settings: &TrackingLossSettings,
     ) -> (Pose, Option<TrackingEvent>) {
-        let s = settings.sanitized();
+        self.update_with(live, || *rest, dt, settings)
+    }
+
+    /// [`TrackingLoss::update`] with the rest pose worked out by `rest` only when it is needed:
+    /// not while the controller is tracked and stays so.
+    pub fn update_with(
+        &mut self,
+        live: Option<Pose>,
+        rest: impl FnOnce() -> Pose,
+        dt: f32,
+        settings: &TrackingLossSettings,
+    ) -> (Pose, Option<TrackingEvent>) {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let live = live.filter(Pose::is_finite);
-        let rest = rest.sanitized(&self.last.unwrap_or(Pose::IDENTITY));
+        if self.state == TrackingState::Tracked
+            && let Some(p) = live
+            && let Some(rotation) = crate::finite::unit_quat(p.rotation)
+        {
+            self.since += dt;
+            let out = Pose::new(p.position, rotation);
+            self.last = Some(out);
+            return (out, None);
+        }
+        let s = settings.sanitized();
+        let rest = rest().sanitized(&self.last.unwrap_or(Pose::IDENTITY));
         let mut event = None;
         match (self.state, live) {
             (TrackingState::Tracked, None) | (TrackingState::Regaining, None) => {

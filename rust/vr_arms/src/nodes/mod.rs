@@ -14,6 +14,8 @@ pub mod hand_pose_driver;
 pub mod holster;
 pub mod profile_export;
 pub mod reach_clamp;
+pub mod remote_body_bones;
+pub mod remote_body_setup;
 pub mod revolver;
 pub mod revolver_hold;
 pub mod rig_frame;

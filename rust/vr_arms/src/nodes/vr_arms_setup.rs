@@ -253,7 +253,7 @@ impl VRArmsSetup {
         left_hand: Option<Gd<Node3D>>,
         right_hand: Option<Gd<Node3D>>,
     ) -> VarDictionary {
-        crate::nodes::vr_remote_body::setup_remote(skeleton, [head, left_hand, right_hand])
+        crate::nodes::remote_body_setup::setup_remote(skeleton, [head, left_hand, right_hand])
     }
 
     /// Adds the target pipeline under `parent` between two controllers and a rig:

@@ -2,13 +2,10 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, XrController3D};
 use godot::prelude::*;
-use vr_arms_core::arm_solve::ArmBones;
 use vr_arms_core::body_follow::BodyFollow as FollowStage;
 use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::body_pipeline::{BodyBones, BodyInput, BodyPipeline, FINGERS, HandInput};
-use vr_arms_core::hand_pose::{FingerCurl, finger_bones};
+use vr_arms_core::body_pipeline::{BodyInput, HandInput};
 use vr_arms_core::input_guard::InputGuard;
-use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
@@ -16,12 +13,13 @@ use vr_arms_core::{PerSide, Pose, Side};
 use crate::convert::{pose, to_quaternion, vec3};
 use crate::nodes::body_follow::place_root;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, skip_in_editor};
+use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
 
 /// Bone names (Godot's humanoid profile): chest, neck, head; per side clavicle, upper arm,
 /// lower arm, hand.
-const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
-const ARMS: [[&str; 4]; 2] = [
+pub(crate) const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
+pub(crate) const ARMS: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
     [
         "RightShoulder",
@@ -120,21 +118,6 @@ pub struct VRRemoteBody {
     controllers: [Option<(InstanceId, Option<Gd<XrController3D>>)>; 2],
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
-}
-
-/// The pipeline bound to one skeleton and its bones.
-struct Bound {
-    pipeline: BodyPipeline,
-    tree: PoseTree,
-    /// Engine bone index of each tree bone.
-    tree_bones: Vec<i32>,
-    /// Engine bone index of each finger bone (`finger_bones` order), -1 when absent.
-    fingers: [[i32; FINGERS]; 2],
-    /// This frame's poses as read: local ones when `by_locals`, else global ones.
-    read: Vec<Pose>,
-    /// Every tree bone is unscaled at bind time: its local poses are read (cheaper, exact for an
-    /// unscaled chain) instead of its global ones.
-    by_locals: bool,
 }
 
 #[godot_api]
@@ -420,211 +403,3 @@ impl VRRemoteBody {
         out
     }
 }
-
-/// The tree of bones the stages read and write, the rest measurements and the finger curls.
-fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Option<Bound> {
-    let find = |name: &str| Some(skeleton.find_bone(name)).filter(|i| *i >= 0);
-    let arms = ARMS.map(|names| {
-        let [_, upper, lower, hand] = names.map(find);
-        let (upper, lower, hand) = (upper?, lower?, hand?);
-        let parent = Some(skeleton.get_bone_parent(upper)).filter(|p| *p >= 0)?;
-        Some([parent, upper, lower, hand])
-    });
-    let [Some(left), Some(right)] = arms else {
-        return None;
-    };
-    let spine = SPINE.map(find);
-    let chest_parent = spine[0]
-        .map(|c| skeleton.get_bone_parent(c))
-        .filter(|p| *p >= 0);
-
-    // Whole chains, parents first, from the chest's parent (or the skeleton's root) down.
-    let mut tree_bones: Vec<i32> = Vec::new();
-    let mut parents: Vec<Option<usize>> = Vec::new();
-    let mut add = |bone: i32| -> Option<usize> {
-        let mut chain = vec![bone];
-        loop {
-            let b = *chain.last()?;
-            if tree_bones.contains(&b) || Some(b) == chest_parent {
-                break;
-            }
-            let p = skeleton.get_bone_parent(b);
-            if p < 0 {
-                break;
-            }
-            chain.push(p);
-        }
-        for &b in chain.iter().rev() {
-            if !tree_bones.contains(&b) {
-                let p = skeleton.get_bone_parent(b);
-                let parent = tree_bones.iter().position(|t| *t == p);
-                tree_bones.push(b);
-                parents.push(parent);
-            }
-        }
-        tree_bones.iter().position(|t| *t == bone)
-    };
-    let chest_parent_index = chest_parent.and_then(&mut add);
-    let spine_index = spine.map(|b| b.and_then(&mut add));
-    let arm_index = [left, right].map(|a| a.map(|b| add(b).unwrap_or(0)));
-    let clavicles = ARMS.map(|names| find(names[0]).and_then(&mut add));
-    let tree = PoseTree::new(&parents).ok()?;
-
-    let rest = [left, right].map(|a| {
-        let r = |i: usize| pose(&skeleton.get_bone_global_rest(a[i]));
-        ArmBones {
-            parent: r(0),
-            upper: r(1),
-            lower: r(2),
-            hand: r(3),
-        }
-    });
-    let hand_rest = [left, right].map(|a| pose(&skeleton.get_bone_rest(a[3])));
-    let fingers = Side::BOTH.map(|side| finger_bones(side).map(|n| skeleton.find_bone(n.as_str())));
-    let curls = Side::BOTH.map(|side| {
-        let hand = [left, right][side.index()][3];
-        let middle = fingers[side.index()][6];
-        let mut out = [None; FINGERS];
-        if middle < 0 {
-            return out;
-        }
-        // As HandPoseDriver: the fingers point from the hand to the middle finger's root; the
-        // palm faces down in a humanoid's T-pose rest.
-        let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
-            - pose(&skeleton.get_bone_global_rest(hand)).position;
-        for (o, &bone) in out.iter_mut().zip(&fingers[side.index()]) {
-            if bone >= 0 {
-                let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
-                let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
-                *o = Some(FingerCurl::new(
-                    rest_local,
-                    rest_global,
-                    finger_dir,
-                    glam::Vec3::NEG_Y,
-                ));
-            }
-        }
-        out
-    });
-    let bones = BodyBones {
-        chest_parent: chest_parent_index,
-        spine: spine_index,
-        clavicles: PerSide::new(clavicles[0], clavicles[1]),
-        arms: PerSide::new(arm_index[0], arm_index[1]),
-    };
-    let read = vec![Pose::IDENTITY; tree.len()];
-    let unit = |s: Vector3| (s - Vector3::ONE).length() < 1e-4;
-    let by_locals = tree_bones.iter().all(|&b| {
-        unit(skeleton.get_bone_rest(b).basis.get_scale()) && unit(skeleton.get_bone_pose_scale(b))
-    });
-    Some(Bound {
-        pipeline: BodyPipeline::new(
-            profile,
-            &PerSide::new(rest[0], rest[1]),
-            bones,
-            PerSide::new(hand_rest[0], hand_rest[1]),
-            PerSide::new(curls[0], curls[1]),
-        ),
-        tree,
-        tree_bones,
-        fingers,
-        read,
-        by_locals,
-    })
-}
-
-/// `VRArmsSetup.setup_remote`: a [VRRemoteBody] under `skeleton`, driven by `head`, `left` and
-/// `right` (a null one is created: a plain `Node3D` under a "RemoteTracking" node beside the
-/// character, for a network script to move). With the remote-player profile.
-pub fn setup_remote(
-    skeleton: Option<Gd<Skeleton3D>>,
-    points: [Option<Gd<Node3D>>; 3],
-) -> VarDictionary {
-    let mut out = VarDictionary::new();
-    let Some(skeleton) = alive(&skeleton) else {
-        godot_error!(
-            "VRArmsSetup.setup_remote: `skeleton` is null; pass the avatar's Skeleton3D (its parent is the avatar root)"
-        );
-        return out;
-    };
-    let taken = skeleton.get_children().iter_shared().any(|c| {
-        c.clone().try_cast::<VRRemoteBody>().is_ok()
-            || c.try_cast::<crate::nodes::vr_arm_rig::VRArmRig>().is_ok()
-    });
-    if taken {
-        godot_error!(
-            "VRArmsSetup.setup_remote: \"{}\" already has a VRRemoteBody or a VRArmRig",
-            skeleton.get_name()
-        );
-        return out;
-    }
-    let problems: Vec<String> = ARMS
-        .iter()
-        .flat_map(|a| &a[1..])
-        .filter(|n| skeleton.find_bone(**n) < 0)
-        .map(|n| n.to_string())
-        .collect();
-    if !problems.is_empty() {
-        godot_error!(
-            "VRArmsSetup.setup_remote: \"{}\" lacks the humanoid bones {}; retarget it with a BoneMap to SkeletonProfileHumanoid first",
-            skeleton.get_name(),
-            problems.join(", ")
-        );
-        return out;
-    }
-    let mut body = VRRemoteBody::new_alloc();
-    body.set_name("VRRemoteBody");
-    let owner = skeleton.get_owner();
-    let character = skeleton.get_parent();
-    let mut holder: Option<Gd<Node3D>> = None;
-    let names = ["Head", "LeftHand", "RightHand"];
-    let points = points.into_iter().zip(names).map(|(p, name)| {
-        alive(&p).unwrap_or_else(|| {
-            let h = holder.get_or_insert_with(|| {
-                let mut h = Node3D::new_alloc();
-                h.set_name("RemoteTracking");
-                let mut parent = character
-                    .as_ref()
-                    .and_then(|c| c.get_parent())
-                    .unwrap_or_else(|| skeleton.clone().upcast());
-                parent.add_child(&h);
-                if let Some(o) = owner.as_ref() {
-                    h.set_owner(o);
-                }
-                h
-            });
-            let mut n = Node3D::new_alloc();
-            n.set_name(name);
-            h.add_child(&n);
-            if let Some(o) = owner.as_ref() {
-                n.set_owner(o);
-            }
-            n
-        })
-    });
-    let points: Vec<Gd<Node3D>> = points.collect();
-    {
-        let mut b = body.bind_mut();
-        b.head = Some(points[0].clone());
-        b.left_hand = Some(points[1].clone());
-        b.right_hand = Some(points[2].clone());
-        b.profile = REMOTE_PROFILE.into();
-    }
-    let mut sk = skeleton.clone().upcast::<Node>();
-    sk.add_child(&body);
-    if let Some(o) = owner.as_ref() {
-        body.set_owner(o);
-    }
-    for (k, v) in [
-        ("body", body.to_variant()),
-        ("head", points[0].to_variant()),
-        ("left_hand", points[1].to_variant()),
-        ("right_hand", points[2].to_variant()),
-    ] {
-        out.set(k, &v);
-    }
-    out
-}
-
-/// The profile `setup_remote` gives a remote body.
-pub const REMOTE_PROFILE: &str = "res://addons/vr_arms/profiles/remote_player.toml";

@@ -1,0 +1,141 @@
+//! `VRRemoteBody`'s binding to a skeleton: the tree of bones its stages read and write, the rest
+//! measurements and the finger curls, made once per skeleton version.
+
+use godot::classes::Skeleton3D;
+use godot::prelude::*;
+use vr_arms_core::arm_solve::ArmBones;
+use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
+use vr_arms_core::hand_pose::{FingerCurl, finger_bones};
+use vr_arms_core::pose_tree::PoseTree;
+use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::{PerSide, Pose, Side};
+
+use crate::convert::{pose, vec3};
+use crate::nodes::vr_remote_body::{ARMS, SPINE};
+
+/// The pipeline bound to one skeleton and its bones.
+pub(crate) struct Bound {
+    pub(crate) pipeline: BodyPipeline,
+    pub(crate) tree: PoseTree,
+    /// Engine bone index of each tree bone.
+    pub(crate) tree_bones: Vec<i32>,
+    /// Engine bone index of each finger bone (`finger_bones` order), -1 when absent.
+    pub(crate) fingers: [[i32; FINGERS]; 2],
+    /// This frame's poses as read: local ones when `by_locals`, else global ones.
+    pub(crate) read: Vec<Pose>,
+    /// Every tree bone is unscaled at bind time: its local poses are read (cheaper, exact for an
+    /// unscaled chain) instead of its global ones.
+    pub(crate) by_locals: bool,
+}
+
+/// The tree of bones the stages read and write, the rest measurements and the finger curls.
+pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Option<Bound> {
+    let find = |name: &str| Some(skeleton.find_bone(name)).filter(|i| *i >= 0);
+    let arms = ARMS.map(|names| {
+        let [_, upper, lower, hand] = names.map(find);
+        let (upper, lower, hand) = (upper?, lower?, hand?);
+        let parent = Some(skeleton.get_bone_parent(upper)).filter(|p| *p >= 0)?;
+        Some([parent, upper, lower, hand])
+    });
+    let [Some(left), Some(right)] = arms else {
+        return None;
+    };
+    let spine = SPINE.map(find);
+    let chest_parent = spine[0]
+        .map(|c| skeleton.get_bone_parent(c))
+        .filter(|p| *p >= 0);
+
+    // Whole chains, parents first, from the chest's parent (or the skeleton's root) down.
+    let mut tree_bones: Vec<i32> = Vec::new();
+    let mut parents: Vec<Option<usize>> = Vec::new();
+    let mut add = |bone: i32| -> Option<usize> {
+        let mut chain = vec![bone];
+        loop {
+            let b = *chain.last()?;
+            if tree_bones.contains(&b) || Some(b) == chest_parent {
+                break;
+            }
+            let p = skeleton.get_bone_parent(b);
+            if p < 0 {
+                break;
+            }
+            chain.push(p);
+        }
+        for &b in chain.iter().rev() {
+            if !tree_bones.contains(&b) {
+                let p = skeleton.get_bone_parent(b);
+                let parent = tree_bones.iter().position(|t| *t == p);
+                tree_bones.push(b);
+                parents.push(parent);
+            }
+        }
+        tree_bones.iter().position(|t| *t == bone)
+    };
+    let chest_parent_index = chest_parent.and_then(&mut add);
+    let spine_index = spine.map(|b| b.and_then(&mut add));
+    let arm_index = [left, right].map(|a| a.map(|b| add(b).unwrap_or(0)));
+    let clavicles = ARMS.map(|names| find(names[0]).and_then(&mut add));
+    let tree = PoseTree::new(&parents).ok()?;
+
+    let rest = [left, right].map(|a| {
+        let r = |i: usize| pose(&skeleton.get_bone_global_rest(a[i]));
+        ArmBones {
+            parent: r(0),
+            upper: r(1),
+            lower: r(2),
+            hand: r(3),
+        }
+    });
+    let hand_rest = [left, right].map(|a| pose(&skeleton.get_bone_rest(a[3])));
+    let fingers = Side::BOTH.map(|side| finger_bones(side).map(|n| skeleton.find_bone(n.as_str())));
+    let curls = Side::BOTH.map(|side| {
+        let hand = [left, right][side.index()][3];
+        let middle = fingers[side.index()][6];
+        let mut out = [None; FINGERS];
+        if middle < 0 {
+            return out;
+        }
+        // As HandPoseDriver: the fingers point from the hand to the middle finger's root; the
+        // palm faces down in a humanoid's T-pose rest.
+        let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
+            - pose(&skeleton.get_bone_global_rest(hand)).position;
+        for (o, &bone) in out.iter_mut().zip(&fingers[side.index()]) {
+            if bone >= 0 {
+                let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
+                let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
+                *o = Some(FingerCurl::new(
+                    rest_local,
+                    rest_global,
+                    finger_dir,
+                    glam::Vec3::NEG_Y,
+                ));
+            }
+        }
+        out
+    });
+    let bones = BodyBones {
+        chest_parent: chest_parent_index,
+        spine: spine_index,
+        clavicles: PerSide::new(clavicles[0], clavicles[1]),
+        arms: PerSide::new(arm_index[0], arm_index[1]),
+    };
+    let read = vec![Pose::IDENTITY; tree.len()];
+    let unit = |s: Vector3| (s - Vector3::ONE).length() < 1e-4;
+    let by_locals = tree_bones.iter().all(|&b| {
+        unit(skeleton.get_bone_rest(b).basis.get_scale()) && unit(skeleton.get_bone_pose_scale(b))
+    });
+    Some(Bound {
+        pipeline: BodyPipeline::new(
+            profile,
+            &PerSide::new(rest[0], rest[1]),
+            bones,
+            PerSide::new(hand_rest[0], hand_rest[1]),
+            PerSide::new(curls[0], curls[1]),
+        ),
+        tree,
+        tree_bones,
+        fingers,
+        read,
+        by_locals,
+    })
+}
