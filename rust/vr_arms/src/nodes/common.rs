@@ -465,3 +465,14 @@ pub fn slot_problems(
     }
     out
 }
+
+/// Godot's humanoid arm bones, left then right: clavicle, upper arm, lower arm, hand.
+pub const HUMANOID_ARMS: [[&str; 4]; 2] = [
+    ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
+    [
+        "RightShoulder",
+        "RightUpperArm",
+        "RightLowerArm",
+        "RightHand",
+    ],
+];

@@ -9,15 +9,7 @@ use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 use crate::convert::{pose, to_quaternion};
 use crate::nodes::common::{apply_profile, side_of};
 
-const BONES: [[&str; 4]; 2] = [
-    ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
-    [
-        "RightShoulder",
-        "RightUpperArm",
-        "RightLowerArm",
-        "RightHand",
-    ],
-];
+use crate::nodes::common::HUMANOID_ARMS as BONES;
 
 /// The whole arm pipeline (controller targets, body avoidance, reach clamp, router, elbow
 /// hints, soft IK and the two-bone solve) as one object, on a humanoid skeleton's arm bones.

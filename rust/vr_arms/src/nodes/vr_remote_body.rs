@@ -16,18 +16,9 @@ use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, s
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
 
-/// Bone names (Godot's humanoid profile): chest, neck, head; per side clavicle, upper arm,
-/// lower arm, hand.
+/// The spine's bone names (Godot's humanoid profile): chest, neck, head.
 pub(crate) const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
-pub(crate) const ARMS: [[&str; 4]; 2] = [
-    ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
-    [
-        "RightShoulder",
-        "RightUpperArm",
-        "RightLowerArm",
-        "RightHand",
-    ],
-];
+pub(crate) use crate::nodes::common::HUMANOID_ARMS as ARMS;
 
 /// The whole upper body of one avatar in a single modifier: body follow, the five arm target
 /// stages, chest/neck/head, clavicles, the two-bone solves, forearm twist and finger curls, the
