@@ -132,19 +132,46 @@ func test_setup_remote_creates_what_is_missing_and_refuses_a_second_setup() -> v
 	check(body.get_setup_problems().size() == 1, "an unset head is a configuration warning: %s" % [body.get_setup_problems()])
 
 
-func test_a_scaled_bone_in_the_chain_is_read_as_the_engine_places_it() -> void:
-	# A scaled spine bone moves everything under it further than its unscaled local poses say:
-	# the body then reads global poses instead, and the hand still lands on its controller.
-	var skeleton := _character("ScaledSpine")
-	skeleton.set_bone_pose_scale(skeleton.find_bone("Spine"), Vector3.ONE * 1.15)
+func test_a_scaled_bone_in_or_above_the_chain_is_read_as_the_engine_places_it() -> void:
+	# A scaled bone moves everything under it further than its unscaled local poses say: the
+	# body then reads global poses instead, and the hand still lands on its controller. Spine is
+	# in the chest-to-hand chain the body reads; Hips is above it.
+	for scaled in ["Spine", "Hips"]:
+		var skeleton := _character("Scaled" + scaled)
+		skeleton.set_bone_pose_scale(skeleton.find_bone(scaled), Vector3.ONE * 1.15)
+		var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+		var body: VRRemoteBody = made.body
+		body.follow_head = false
+		body.profile = ""  # exact hands (the remote-player profile eases them short of full reach)
+		(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.8, 0))
+		var target := Vector3(0.35, 1.3, 0.3)
+		(made.left_hand as Node3D).global_position = target
+		(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.3, 0.3)
+		await frames(30)
+		await skeleton.skeleton_updated
+		check_vec_near(bone_global_position(skeleton, "LeftHand"), target, 0.003, "%s scaled: the hand is on its node" % scaled)
+
+
+func test_network_code_can_say_a_hand_is_lost() -> void:
+	var skeleton := _character("Lossy")
 	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 	var body: VRRemoteBody = made.body
-	body.follow_head = false
-	body.profile = ""  # exact hands (the remote-player profile eases them short of full reach)
-	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.7, 0))
-	var target := Vector3(0.35, 1.2, 0.3)
+	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
+	var target := Vector3(0.3, 1.3, 0.35)
 	(made.left_hand as Node3D).global_position = target
-	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.2, 0.3)
-	await frames(30)
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.15, 0.3)
+	var events := []
+	body.tracking_changed.connect(func(hand: int, tracked: bool): events.append([hand, tracked]))
+	await frames(20)
 	await skeleton.skeleton_updated
-	check_vec_near(bone_global_position(skeleton, "LeftHand"), target, 0.003, "the hand is on its node")
+	var held := bone_global_position(skeleton, "LeftHand")
+	body.left_hand_tracked = false
+	await frames(60)
+	await skeleton.skeleton_updated
+	check(events == [[0, false]], "tracking_changed(0, false): %s" % [events])
+	check(bone_global_position(skeleton, "LeftHand").y < held.y - 0.2, "the lost hand eased down to rest")
+	body.left_hand_tracked = true
+	await frames(60)
+	await skeleton.skeleton_updated
+	check(events == [[0, false], [0, true]], "and tracking_changed(0, true) when it is back: %s" % [events])
+	check_vec_near(bone_global_position(skeleton, "LeftHand"), held, 0.01, "the hand is back on its node")

@@ -157,9 +157,11 @@ impl BodyPipeline {
         // Controller targets, then the tracking-loss hold, then the other target stages.
         let mut tracking = PerSide::new(None, None);
         let raw = Side::BOTH.map(|side| {
+            // A non-finite controller pose counts as lost (held), not as a pose at the origin.
             let live = input
                 .controllers
                 .get(side)
+                .filter(Pose::is_finite)
                 .map(|c| self.arms.controller_targets.update(side, &c, dt));
             let loss = self.loss.get_mut(side);
             let (last, at) = (loss.last(), *self.rest_positions.get(side));
@@ -193,7 +195,8 @@ impl BodyPipeline {
         if let Some(head) = input.head.filter(Pose::is_finite) {
             self.last_head = Some(head);
         }
-        if let Some(head) = self.last_head {
+        // As `UpperBodyFollow`: no chest bone, no spine follow.
+        if let (Some(head), Some(_)) = (self.last_head, b.spine[0]) {
             let to_skeleton = skeleton.rotation.inverse();
             let mut rotation = |i: Option<usize>| i.map(|i| tree.global(i).rotation);
             let chest_parent = rotation(b.chest_parent).unwrap_or(Quat::IDENTITY);
@@ -426,6 +429,26 @@ mod tests {
         assert!(t.global(hand).position.distance(rest) < 0.15);
         let (_, out) = run(&mut p, &tracked, 1);
         assert_eq!(out.tracking.left, Some(TrackingEvent::Regained));
+    }
+
+    #[test]
+    fn a_non_finite_controller_holds_the_hand_and_a_rig_without_chest_keeps_its_spine() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let tracked = input(0.0, Some(left_controller(0.0)));
+        let (mut t, _) = run(&mut p, &tracked, 60);
+        let hand = tree().1.arms.left[3];
+        let held_at = t.global(hand).position;
+        let mut bad = tracked;
+        bad.controllers.left = Some(Pose::new(Vec3::NAN, Quat::IDENTITY));
+        let (mut t, out) = run(&mut p, &bad, 1);
+        assert_eq!(out.tracking.left, Some(TrackingEvent::Lost));
+        assert!(t.global(hand).position.distance(held_at) < 0.01);
+
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        p.bones.spine[0] = None;
+        let (mut t, out) = run(&mut p, &input(0.6, None), 1);
+        assert_eq!(out.written & 0b111, 0, "no chest: no spine follow");
+        assert_eq!(t.global(1).rotation, Quat::IDENTITY);
     }
 
     #[test]

@@ -115,14 +115,18 @@ impl PoseTree {
         self.refresh();
     }
 
-    /// Bone `i`'s parent in the tree.
+    /// Bone `i`'s parent in the tree (`None` also for an index out of the tree).
     pub fn parent(&self, i: usize) -> Option<usize> {
-        let p = self.parents[i];
+        let p = *self.parents.get(i)?;
         (p != NONE).then_some(p as usize)
     }
 
-    /// Bone `i`'s global pose (skeleton space) as written so far.
+    /// Bone `i`'s global pose (skeleton space) as written so far (the identity for an index out
+    /// of the tree).
     pub fn global(&mut self, i: usize) -> Pose {
+        if i >= self.len {
+            return Pose::IDENTITY;
+        }
         if self.stale & (1 << i) != 0 {
             self.refresh();
         }
@@ -131,17 +135,20 @@ impl PoseTree {
 
     /// Bone `i`'s local pose (relative to its parent; a root's in skeleton space).
     pub fn local(&self, i: usize) -> Pose {
-        self.local[i]
+        self.local.get(i).copied().unwrap_or(Pose::IDENTITY)
     }
 
     /// Bone `i`'s local rotation (relative to its parent) as written so far.
     pub fn local_rotation(&self, i: usize) -> Quat {
-        self.local[i].rotation
+        self.local(i).rotation
     }
 
     /// Writes bone `i`'s local rotation: it and every bone under it move (their global poses
     /// are worked out when one of them is next asked for).
     pub fn set_local_rotation(&mut self, i: usize, rotation: Quat) {
+        if i >= self.len {
+            return;
+        }
         self.local[i].rotation =
             crate::finite::unit_quat(rotation).unwrap_or(self.local[i].rotation);
         self.stale |= self.subtree[i];
@@ -244,5 +251,10 @@ mod tests {
         assert_eq!(t.global(1).position, Vec3::ONE);
         t.set_local_rotation(1, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0));
         assert!(t.global(1).is_finite());
+        // Indices out of the tree read the identity and write nothing.
+        t.set_local_rotation(40, Quat::from_rotation_x(1.0));
+        assert_eq!(t.global(40), Pose::IDENTITY);
+        assert_eq!(t.global(5), Pose::IDENTITY);
+        assert_eq!(t.parent(40), None);
     }
 }

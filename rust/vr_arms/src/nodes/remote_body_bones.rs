@@ -24,12 +24,40 @@ pub(crate) struct Bound {
     /// This frame's poses as read: local ones when `by_locals`, else global ones.
     pub(crate) read: Vec<Pose>,
     /// Every tree bone is unscaled at bind time: its local poses are read (cheaper, exact for an
-    /// unscaled chain) instead of its global ones.
+    /// unscaled chain) instead of its global ones, unless a bone above the tree is scaled in a
+    /// frame (its root's global pose then says so).
     pub(crate) by_locals: bool,
 }
 
 /// The tree of bones the stages read and write, the rest measurements and the finger curls.
-pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Option<Bound> {
+/// Why it cannot bind, as a configuration warning: the arm chains the two-bone solve and the
+/// twist algebra need (each hand a child of its lower arm, each lower arm of its upper arm,
+/// each upper arm with a parent).
+pub(crate) fn chain_problems(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
+    let mut out = Vec::new();
+    for [_, upper, lower, hand] in ARMS {
+        let [u, l, h] = [upper, lower, hand].map(|n| skeleton.find_bone(n));
+        if u < 0 || l < 0 || h < 0 {
+            continue; // named as missing bones
+        }
+        if skeleton.get_bone_parent(u) < 0 {
+            out.push(format!(
+                "\"{upper}\" has no parent bone (its clavicle or chest)."
+            ));
+        }
+        for (child, c, parent, p) in [(lower, l, upper, u), (hand, h, lower, l)] {
+            if skeleton.get_bone_parent(c) != p {
+                out.push(format!("\"{child}\" is not a child of \"{parent}\": bones in between (twist bones) are not supported here; use the node graph (VRArmsSetup.setup_skeleton) with ForearmTwist."));
+            }
+        }
+    }
+    out
+}
+
+pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Result<Bound, String> {
+    if let Some(p) = chain_problems(skeleton).into_iter().next() {
+        return Err(p);
+    }
     let find = |name: &str| Some(skeleton.find_bone(name)).filter(|i| *i >= 0);
     let arms = ARMS.map(|names| {
         let [_, upper, lower, hand] = names.map(find);
@@ -38,7 +66,7 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Opt
         Some([parent, upper, lower, hand])
     });
     let [Some(left), Some(right)] = arms else {
-        return None;
+        return Err("the humanoid arm bones are missing".into());
     };
     let spine = SPINE.map(find);
     let chest_parent = spine[0]
@@ -75,7 +103,12 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Opt
     let spine_index = spine.map(|b| b.and_then(&mut add));
     let arm_index = [left, right].map(|a| a.map(|b| add(b).unwrap_or(0)));
     let clavicles = ARMS.map(|names| find(names[0]).and_then(&mut add));
-    let tree = PoseTree::new(&parents).ok()?;
+    let tree = PoseTree::new(&parents).map_err(|e| {
+        format!(
+            "the chest-to-hand chains have too many bones ({e:?}; at most {})",
+            vr_arms_core::pose_tree::MAX_BONES
+        )
+    })?;
 
     let rest = [left, right].map(|a| {
         let r = |i: usize| pose(&skeleton.get_bone_global_rest(a[i]));
@@ -124,7 +157,7 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Opt
     let by_locals = tree_bones.iter().all(|&b| {
         unit(skeleton.get_bone_rest(b).basis.get_scale()) && unit(skeleton.get_bone_pose_scale(b))
     });
-    Some(Bound {
+    Ok(Bound {
         pipeline: BodyPipeline::new(
             profile,
             &PerSide::new(rest[0], rest[1]),

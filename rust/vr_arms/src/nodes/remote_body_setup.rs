@@ -8,7 +8,8 @@ use crate::nodes::vr_remote_body::{ARMS, VRRemoteBody};
 
 /// `VRArmsSetup.setup_remote`: a [VRRemoteBody] under `skeleton`, driven by `head`, `left` and
 /// `right` (a null one is created: a plain `Node3D` under a "RemoteTracking" node beside the
-/// character, for a network script to move). With the remote-player profile.
+/// character, for a network script to move; place "RemoteTracking" where the remote player's XR
+/// origin is: its height is the floor the body stands on). With the remote-player profile.
 pub fn setup_remote(
     skeleton: Option<Gd<Skeleton3D>>,
     points: [Option<Gd<Node3D>>; 3],
@@ -49,6 +50,13 @@ pub fn setup_remote(
     body.set_name("VRRemoteBody");
     let owner = skeleton.get_owner();
     let character = skeleton.get_parent();
+    let scene = character.as_ref().and_then(|c| c.get_parent());
+    if scene.is_none() && points.iter().any(|p| alive(p).is_none()) {
+        godot_error!(
+            "VRArmsSetup.setup_remote: the avatar root (the skeleton's parent) has no parent to hold the created tracking nodes (under the avatar they would move with it); pass head, left_hand and right_hand, or give the avatar a parent"
+        );
+        return out;
+    }
     let mut holder: Option<Gd<Node3D>> = None;
     let names = ["Head", "LeftHand", "RightHand"];
     let points = points.into_iter().zip(names).map(|(p, name)| {
@@ -56,10 +64,7 @@ pub fn setup_remote(
             let h = holder.get_or_insert_with(|| {
                 let mut h = Node3D::new_alloc();
                 h.set_name("RemoteTracking");
-                let mut parent = character
-                    .as_ref()
-                    .and_then(|c| c.get_parent())
-                    .unwrap_or_else(|| skeleton.clone().upcast());
+                let mut parent = scene.clone().expect("checked above");
                 parent.add_child(&h);
                 if let Some(o) = owner.as_ref() {
                     h.set_owner(o);

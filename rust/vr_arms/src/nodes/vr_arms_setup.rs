@@ -244,7 +244,8 @@ impl VRArmsSetup {
     /// [Skeleton3D] as one [VRRemoteBody] (a fraction of the node graph's cost; no per-stage
     /// nodes), with the remote-player profile. `head`, `left_hand` and `right_hand` are the nodes
     /// whose poses drive it; a null one is created (a `Node3D` under "RemoteTracking" beside the
-    /// character) for your network code to move. Returns "body", "head", "left_hand",
+    /// character) for your network code to move; place "RemoteTracking" at the remote player's
+    /// XR origin (its height is the floor). Returns "body", "head", "left_hand",
     /// "right_hand"; empty (with one error) on a non-humanoid skeleton or one already set up.
     #[func]
     pub fn setup_remote(

@@ -88,6 +88,17 @@ pub struct VRRemoteBody {
     /// Time to blend back onto the controller when tracking returns (seconds).
     #[export(range = (0.0, 5.0, suffix = "s"))]
     tracking_regain_blend_s: f32,
+    /// Whether the remote player's headset is tracked: set it false when its poses stop
+    /// arriving (the body freezes). An [XRCamera3D] `head` also follows the XR server.
+    #[export]
+    head_tracked: bool,
+    /// Whether the left controller is tracked: set it false when its poses stop arriving (the
+    /// hand holds, then eases to rest). An [XRController3D] also reports its own tracking.
+    #[export]
+    left_hand_tracked: bool,
+    /// Whether the right controller is tracked (as `left_hand_tracked`).
+    #[export]
+    right_hand_tracked: bool,
     /// A TOML rig profile for every stage (for example
     /// `res://addons/vr_arms/profiles/remote_player.toml`); empty: the defaults. Read when the
     /// modifier binds to its skeleton, and again when this changes.
@@ -100,6 +111,10 @@ pub struct VRRemoteBody {
     editor_preview: bool,
 
     bound: Option<Bound>,
+    /// Why the last bind failed, for the configuration warnings.
+    bind_error: Option<String>,
+    /// Whether a rejected head or hand pose was reported (once).
+    input_reported: bool,
     /// What `bound` was made for: skeleton, its version, the profile path.
     bound_to: Option<(InstanceId, u64, GString)>,
     follow: FollowStage,
@@ -114,6 +129,8 @@ pub struct VRRemoteBody {
 #[godot_api]
 impl ISkeletonModifier3D for VRRemoteBody {
     fn init(base: Base<SkeletonModifier3D>) -> Self {
+        // Body follow in `_process`, before the arm pipeline (as `BodyFollow`).
+        base.to_init_gd().set_process_priority(-1100);
         Self {
             head: None,
             left_hand: None,
@@ -135,6 +152,11 @@ impl ISkeletonModifier3D for VRRemoteBody {
             editor_preview: false,
             bound: None,
             bound_to: None,
+            bind_error: None,
+            input_reported: false,
+            head_tracked: true,
+            left_hand_tracked: true,
+            right_hand_tracked: true,
             follow: FollowStage::default(),
             follow_settings: Default::default(),
             guards: Default::default(),
@@ -144,13 +166,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
         }
     }
 
-    /// Body follow, before the modifiers (as `BodyFollow`, at the same priority).
-    fn ready(&mut self) {
-        self.base_mut().set_process_priority(-1100);
-    }
-
     fn process(&mut self, delta: f64) {
-        if skip_in_editor(false) || !self.follow_head {
+        if skip_in_editor(false) || !self.follow_head || !self.base().is_active() {
             return;
         }
         let [head, left, right] = self.tracked_inputs(0);
@@ -214,8 +231,16 @@ impl ISkeletonModifier3D for VRRemoteBody {
         };
         b.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
         b.pipeline.tracking_loss = loss;
-        if b.by_locals {
-            for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate() {
+        // Local poses, unless the chain's root is scaled this frame (a scaled bone above it, or
+        // an animated scale): then the engine's global poses.
+        let unit = |t: &Transform3D| (t.basis.get_scale() - Vector3::ONE).length() < 1e-4;
+        let by_locals = b.by_locals && {
+            let root = skeleton.get_bone_global_pose(b.tree_bones[0]);
+            b.read[0] = pose(&root);
+            unit(&root)
+        };
+        if by_locals {
+            for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate().skip(1) {
                 *r = if b.tree.parent(i).is_none() {
                     pose(&skeleton.get_bone_global_pose(bone))
                 } else {
@@ -273,7 +298,9 @@ impl VRRemoteBody {
         self.problems().iter().map(GString::from).collect()
     }
 
-    /// Forgets the smoothing and springs (after a teleport, or when a remote player respawns).
+    /// Forgets the smoothing and springs (after a teleport, or when a remote player respawns),
+    /// and binds to the skeleton again: call it too after changing the skeleton's rests or bone
+    /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
         self.bound_to = None;
@@ -299,11 +326,28 @@ impl VRRemoteBody {
     /// so a script that moves them in between is seen.
     fn tracked_inputs(&mut self, pass: usize) -> [Option<Pose>; 3] {
         let nodes = [&self.head, &self.left_hand, &self.right_hand].map(alive);
+        let flags = [
+            self.head_tracked,
+            self.left_hand_tracked,
+            self.right_hand_tracked,
+        ];
         let mut poses = [None; 3];
-        for ((p, node), guard) in poses.iter_mut().zip(nodes).zip(&mut self.guards[pass]) {
+        for (((p, node), guard), tracked) in poses
+            .iter_mut()
+            .zip(nodes)
+            .zip(&mut self.guards[pass])
+            .zip(flags)
+        {
             *p = node
-                .filter(|n| n.is_inside_tree())
+                .filter(|n| tracked && n.is_inside_tree())
                 .and_then(|n| read_tracked(&n, guard));
+        }
+        let rejected: u64 = self.guards.iter().flatten().map(|g| g.counts.total()).sum();
+        if rejected > 0 && !self.input_reported {
+            self.input_reported = true;
+            godot_warn!(
+                "VRRemoteBody: a head or hand pose was unusable (non-finite or absurdly far); such frames count as lost tracking. Reported once."
+            );
         }
         poses
     }
@@ -363,7 +407,16 @@ impl VRRemoteBody {
             }
         };
         self.follow_settings = profile.body_follow;
-        self.bound = bind_bones(skeleton, &profile);
+        match bind_bones(skeleton, &profile) {
+            Ok(b) => {
+                self.bound = Some(b);
+                self.bind_error = None;
+            }
+            Err(e) => {
+                self.bound = None;
+                self.bind_error = Some(e);
+            }
+        }
     }
 
     fn problems(&self) -> Vec<String> {
@@ -376,11 +429,11 @@ impl VRRemoteBody {
             .filter(|n| skeleton.find_bone(**n) < 0)
             .map(|n| format!("Bone \"{n}\" is not in the skeleton (humanoid names needed: retarget with a BoneMap to SkeletonProfileHumanoid)."))
             .collect();
-        for [_, _, lower, hand] in ARMS {
-            let (l, h) = (skeleton.find_bone(lower), skeleton.find_bone(hand));
-            if l >= 0 && h >= 0 && skeleton.get_bone_parent(h) != l {
-                out.push(format!("\"{hand}\" is not a child of \"{lower}\": twist bones in between are not supported here (use the node graph and ForearmTwist)."));
-            }
+        out.extend(crate::nodes::remote_body_bones::chain_problems(&skeleton));
+        if out.is_empty()
+            && let Some(e) = &self.bind_error
+        {
+            out.push(format!("Cannot bind to the skeleton: {e}."));
         }
         for (name, node) in [
             ("head", &self.head),
