@@ -2,7 +2,7 @@
 //! on a [`PoseTree`] of the bones they read and write.
 //!
 //! Order per frame (as the node graph runs it): the arm target stages on the bones as they came
-//! in ([`ArmPipeline::targets`], what the target nodes see in `_process`); then
+//! in ([`ArmPipeline::targets_from_raw`], what the target nodes see in `_process`); then
 //! [`UpperBodyFollow`] (chest, neck, head), [`ClavicleFollow`] (both clavicles, toward the routed
 //! targets), the soft-IK arm solve ([`ArmPipeline::solve`]), [`ForearmTwist`] (the lower arm takes
 //! its share of the hand's twist, the hand stays where the solve put it) and the procedural finger

@@ -118,24 +118,20 @@ impl ArmPipeline {
         let frame = Shared::new(input);
         let mut arm = |side: Side| {
             let targets = self.targets_for(side, input, &frame, dt)?;
-            let solve = self.solve_for(side, input.bones.get(side), &targets, &frame, dt);
+            let solve = self.solve_with(
+                side,
+                input.bones.get(side),
+                &targets,
+                &frame.to_skeleton,
+                dt,
+            );
             Some(targets.with_solve(solve))
         };
         PerSide::new(arm(Side::Left), arm(Side::Right))
     }
 
-    /// The target stages alone (controller targets to elbow hint), for both arms, measured on
-    /// `input.bones`; solve later with [`ArmPipeline::solve`] on the bones as they are then.
-    pub fn targets(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmTargets>> {
-        let frame = Shared::new(input);
-        PerSide::new(
-            self.targets_for(Side::Left, input, &frame, dt),
-            self.targets_for(Side::Right, input, &frame, dt),
-        )
-    }
-
-    /// Soft IK and the two-bone solve of one arm toward `targets` (from [`ArmPipeline::targets`]
-    /// of this frame), on `bones` (skeleton space) of a skeleton placed at `skeleton` (world).
+    /// Soft IK and the two-bone solve of one arm toward `targets` (from
+    /// [`ArmPipeline::targets_from_raw`] of this frame), on `bones` (skeleton space) of a skeleton placed at `skeleton` (world).
     pub fn solve(
         &mut self,
         side: Side,
@@ -146,17 +142,6 @@ impl ArmPipeline {
     ) -> ArmSolve {
         let to_skeleton = skeleton.sanitized(&Pose::IDENTITY).inverse();
         self.solve_with(side, bones, targets, &to_skeleton, dt)
-    }
-
-    fn solve_for(
-        &mut self,
-        side: Side,
-        bones: &ArmBones,
-        targets: &ArmTargets,
-        frame: &Shared,
-        dt: f32,
-    ) -> ArmSolve {
-        self.solve_with(side, bones, targets, &frame.to_skeleton, dt)
     }
 
     fn solve_with(

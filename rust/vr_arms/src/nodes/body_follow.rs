@@ -174,13 +174,7 @@ impl INode3D for BodyFollow {
         let Some(mut root) = alive(&self.body_root).filter(|n| n.is_inside_tree()) else {
             return;
         };
-        let floor = read_pose(&self.origin)
-            .or_else(|| {
-                let parent = alive(&self.head)?.get_parent()?.try_cast::<Node3D>().ok()?;
-                Some(crate::convert::pose(&parent.get_global_transform()))
-            })
-            .map(|p| p.position.y)
-            .unwrap_or(0.0);
+        let floor = floor_height(&self.origin, &self.head);
         let settings = self.core_settings();
         place_root(
             &mut self.stage,
@@ -254,6 +248,16 @@ impl BodyFollow {
         }
         out
     }
+}
+
+/// The floor's height: the XR origin's, else the head's parent's (the origin it moves in), else 0.
+pub fn floor_height(origin: &Option<Gd<Node3D>>, head: &Option<Gd<Node3D>>) -> f32 {
+    read_pose(origin)
+        .or_else(|| {
+            let parent = alive(head)?.get_parent()?.try_cast::<Node3D>().ok()?;
+            Some(crate::convert::pose(&parent.get_global_transform()))
+        })
+        .map_or(0.0, |p| p.position.y)
 }
 
 /// One step of the body follow: `root` placed from the headset, the hands (controller poses,

@@ -11,7 +11,7 @@ use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, Trackin
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::body_follow::place_root;
+use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, skip_in_editor};
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
@@ -174,10 +174,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let (Some(head), Some(mut root)) = (head, self.root()) else {
             return;
         };
-        let floor = alive(&self.head)
-            .and_then(|h| h.get_parent())
-            .and_then(|p| p.try_cast::<Node3D>().ok())
-            .map_or(0.0, |p| p.get_global_position().y);
+        let floor = floor_height(&None, &self.head);
         let settings = self.follow_settings;
         place_root(
             &mut self.follow,
