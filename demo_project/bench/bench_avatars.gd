@@ -6,6 +6,7 @@
 ##                     clavicles, twist, hand poses).
 ##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
 ##   --mode=remote     the whole body as one VRRemoteBody per avatar (VRArmsSetup.setup_remote).
+##   --mode=remote_budget  the same with VRRemoteBody.update_interval_frames = 3.
 ## `cargo xtask bench` runs each mode for a fixed number of frames and compares the
 ## process's CPU user time (see ../shared/docs/measuring.md).
 extends Node3D
@@ -58,6 +59,9 @@ func _ready() -> void:
 				VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
 			"remote":
 				VRArmsSetup.setup_remote(skeleton, _xr.camera, _xr.left, _xr.right)
+			"remote_budget":
+				var made := VRArmsSetup.setup_remote(skeleton, _xr.camera, _xr.left, _xr.right)
+				(made.body as VRRemoteBody).update_interval_frames = 3
 			"budget":
 				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
 				(body.rig as VRArmRig).update_interval_frames = 3

@@ -175,3 +175,55 @@ func test_network_code_can_say_a_hand_is_lost() -> void:
 	await skeleton.skeleton_updated
 	check(events == [[0, false], [0, true]], "and tracking_changed(0, true) when it is back: %s" % [events])
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), held, 0.01, "the hand is back on its node")
+
+
+## The crowd budget: at `update_interval_frames = 3` the stages run one frame in three, the hand
+## still moves every frame (blended between solves), and it settles where a body solving every
+## frame puts it.
+func test_an_update_budget_solves_one_frame_in_three_and_blends_between() -> void:
+	var every := _character("EveryFrame")
+	var made := VRArmsSetup.setup_remote(every, null, null, null)
+	var budgeted := _character("Budgeted")
+	var made3 := VRArmsSetup.setup_remote(budgeted, made.head, made.left_hand, made.right_hand)
+	var body: VRRemoteBody = made3.body
+	for b: VRRemoteBody in [made.body, body]:
+		b.follow_head = false
+	body.update_interval_frames = 3
+	check(body.get_setup_problems().is_empty(), "interval 3 on an idle-mode skeleton is fine: %s" % [body.get_setup_problems()])
+	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
+	var start := Vector3(0.3, 1.1, 0.3)
+	(made.left_hand as Node3D).global_position = start
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.15, 0.3)
+	await frames(6)
+	var hands: Array[Vector3] = []
+	var record := func() -> void: hands.append(bone_global_position(budgeted, "LeftHand"))
+	budgeted.skeleton_updated.connect(record)
+	var solved_before := body.get_solved_frames()
+	for i in 30:
+		(made.left_hand as Node3D).global_position = start + Vector3(0.0, 0.004 * (i + 1), 0.0)
+		await frames(1)
+	var solved := body.get_solved_frames() - solved_before
+	check(solved >= 9 and solved <= 11, "the stages ran one frame in three (%d of 30)" % solved)
+	check((made.body as VRRemoteBody).get_solved_frames() >= 36, "the body without a budget solves every frame")
+	var moving := 0
+	var largest_step := 0.0
+	for i in range(1, hands.size()):
+		var step := hands[i].distance_to(hands[i - 1])
+		largest_step = maxf(largest_step, step)
+		if step > 1e-5:
+			moving += 1
+	check(hands.size() >= 29 and moving >= hands.size() - 3, "the hand moves every frame between solves (%d of %d)" % [moving, hands.size() - 1])
+	check(largest_step < 0.015, "smoothly: at most %.4f m a frame (its node moves 0.004 m a frame)" % largest_step)
+	budgeted.skeleton_updated.disconnect(record)
+	# Each skeleton's solved pose is seen in its own skeleton_updated (restored after).
+	var last := {}
+	every.skeleton_updated.connect(func() -> void: last.every = bone_global_position(every, "LeftHand"))
+	budgeted.skeleton_updated.connect(func() -> void: last.budgeted = bone_global_position(budgeted, "LeftHand"))
+	await frames(30)
+	check_vec_near(last.budgeted, last.every, 0.001, "settles where the every-frame body is")
+	check_vec_near(last.budgeted, start + Vector3(0.0, 0.12, 0.0), 0.01, "on the hand's node, where it stopped")
+	# The budget counts idle frames: with modifiers per physics tick it is off, and says so.
+	budgeted.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_PHYSICS
+	var problems := body.get_setup_problems()
+	check(Array(problems).any(func(m): return "modifier_callback_mode_process" in m), "a physics-mode skeleton is reported: %s" % [problems])
+	budgeted.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_IDLE

@@ -17,7 +17,15 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 6] = ["none", "twobone", "arms", "full", "budget", "remote"];
+const MODES: [&str; 7] = [
+    "none",
+    "twobone",
+    "arms",
+    "full",
+    "budget",
+    "remote",
+    "remote_budget",
+];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -32,10 +40,13 @@ pub struct Row {
     pub budget_us: f64,
     /// The whole body as one `VRRemoteBody` per avatar (`VRArmsSetup.setup_remote`).
     pub remote_us: f64,
+    /// The same with `VRRemoteBody.update_interval_frames = 3`.
+    pub remote_budget_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
     pub budget_calls: Option<f64>,
     pub remote_calls: Option<f64>,
+    pub remote_budget_calls: Option<f64>,
 }
 
 /// The whole body's stages in groups, for what each costs: the bench scene's `--off` switches
@@ -133,12 +144,12 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             .and_then(|c| c.per_avatar(godot, mode))
     };
     let (arms_calls, full_calls, budget_calls) = (count("arms"), count("full"), count("budget"));
-    let remote_calls = count("remote");
+    let (remote_calls, remote_budget_calls) = (count("remote"), count("remote_budget"));
     let mut rows = Vec::new();
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over = [vec![], vec![], vec![], vec![], vec![]];
+        let mut over: [Vec<f64>; 6] = Default::default();
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -156,10 +167,12 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             full_us: median(&mut over[2]),
             budget_us: median(&mut over[3]),
             remote_us: median(&mut over[4]),
+            remote_budget_us: median(&mut over[5]),
             arms_calls,
             full_calls,
             budget_calls,
             remote_calls,
+            remote_budget_calls,
         });
     }
     let note = match counter {

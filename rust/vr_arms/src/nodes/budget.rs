@@ -18,6 +18,36 @@ pub fn stage_step(rig: &Option<Gd<VRArmRig>>, delta: f64) -> Option<f32> {
     b.solving().then_some(b.step(delta as f32))
 }
 
+/// The update interval in effect for `wanted` frames on `skeleton`: `wanted` (1..8), or 1 when
+/// the skeleton runs its modifiers other than once per idle frame (the budget counts idle
+/// frames).
+pub fn effective_interval(wanted: i32, skeleton: Option<&Gd<Skeleton3D>>) -> u32 {
+    let wanted = wanted.clamp(1, 8) as u32;
+    if wanted > 1 && !modifiers_run_per_frame(skeleton) {
+        return 1;
+    }
+    wanted
+}
+
+/// Whether `skeleton` (if any) runs its modifiers once per idle frame.
+pub fn modifiers_run_per_frame(skeleton: Option<&Gd<Skeleton3D>>) -> bool {
+    use godot::classes::skeleton_3d::ModifierCallbackModeProcess as Mode;
+    skeleton.is_none_or(|s| s.get_modifier_callback_mode_process() == Mode::IDLE)
+}
+
+/// The configuration warning for an interval the skeleton's callback mode turns off, if any.
+pub fn interval_problem(
+    wanted: i32,
+    skeleton: Option<&Gd<Skeleton3D>>,
+    node: &str,
+) -> Option<String> {
+    (wanted > 1 && !modifiers_run_per_frame(skeleton)).then(|| {
+        format!(
+            "update_interval_frames ({wanted}) needs the skeleton's modifier_callback_mode_process set to Idle: {node} solves every frame until then."
+        )
+    })
+}
+
 /// Writes a solve's local rotations as the budget shows them (directly without a budget) and
 /// keeps them for the frames in between.
 pub fn write_solved(

@@ -15,6 +15,7 @@ pub mod holster;
 pub mod profile_export;
 pub mod reach_clamp;
 pub mod remote_body_bones;
+pub mod remote_body_pass;
 pub mod remote_body_setup;
 pub mod revolver;
 pub mod revolver_hold;

@@ -27,6 +27,10 @@ pub(crate) struct Bound {
     /// unscaled chain) instead of its global ones, unless a bone above the tree is scaled in a
     /// frame (its root's global pose then says so).
     pub(crate) by_locals: bool,
+    /// The last frame's written rotations (engine bone, local rotation), see `gather_solved`.
+    pub(crate) solved: Vec<(i32, glam::Quat)>,
+    /// The last two solves, replayed blended between solves under the crowd budget.
+    pub(crate) held: vr_arms_core::budget::HeldRotations,
 }
 
 /// The tree of bones the stages read and write, the rest measurements and the finger curls.
@@ -170,5 +174,7 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         fingers,
         read,
         by_locals,
+        solved: Vec::new(),
+        held: Default::default(),
     })
 }

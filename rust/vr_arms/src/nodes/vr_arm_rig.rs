@@ -474,21 +474,10 @@ impl VRArmRig {
         self.frame.as_mut()
     }
 
-    /// The update interval in effect: `update_interval_frames`, or 1 when the skeleton runs
-    /// its modifiers other than once per idle frame (the budget counts idle frames).
+    /// The update interval in effect (see [crate::nodes::budget::effective_interval]).
     fn effective_interval(&self) -> u32 {
-        let wanted = self.update_interval_frames.clamp(1, 8) as u32;
-        if wanted > 1 && !self.modifiers_run_per_frame() {
-            return 1;
-        }
-        wanted
-    }
-
-    fn modifiers_run_per_frame(&self) -> bool {
-        use godot::classes::skeleton_3d::ModifierCallbackModeProcess as Mode;
-        self.base()
-            .get_skeleton()
-            .is_none_or(|s| s.get_modifier_callback_mode_process() == Mode::IDLE)
+        let skeleton = self.base().get_skeleton();
+        crate::nodes::budget::effective_interval(self.update_interval_frames, skeleton.as_ref())
     }
 
     /// Where this avatar is in its update interval (see `update_interval_frames`).
@@ -637,12 +626,11 @@ impl VRArmRig {
             out.push("VRArmRig must be a child of a Skeleton3D.".to_string());
             return out;
         };
-        if self.update_interval_frames > 1 && !self.modifiers_run_per_frame() {
-            out.push(format!(
-                "update_interval_frames ({}) needs the skeleton's modifier_callback_mode_process set to Idle: the rig solves every frame until then.",
-                self.update_interval_frames
-            ));
-        }
+        out.extend(crate::nodes::budget::interval_problem(
+            self.update_interval_frames,
+            Some(&skeleton),
+            "the rig",
+        ));
         for (side, label) in [(LEFT, "left"), (RIGHT, "right")] {
             for name in self.names(side) {
                 if skeleton.find_bone(name) < 0 {

@@ -5,13 +5,15 @@ use godot::prelude::*;
 use vr_arms_core::body_follow::BodyFollow as FollowStage;
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::body_pipeline::{BodyInput, HandInput};
+use vr_arms_core::budget::Budget;
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
 
-use crate::convert::{pose, to_quaternion, vec3};
+use crate::convert::{pose, vec3};
 use crate::nodes::body_follow::{floor_height, place_root};
+use crate::nodes::budget::effective_interval;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, skip_in_editor};
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
@@ -105,6 +107,14 @@ pub struct VRRemoteBody {
     #[export_group(name = "Profile")]
     #[export(file = "*.toml")]
     profile: GString,
+    /// Solve every this many frames (1: every frame). In between, the bones blend from the
+    /// previous solve to the last one and no stage runs (the body follow still moves the root
+    /// every frame): much less CPU for remote or distant avatars, at one interval of extra
+    /// latency. Avatars are spread over the interval, so a crowd's cost is even per frame. Needs
+    /// the skeleton's `modifier_callback_mode_process` at Idle.
+    #[export_group(name = "Budget")]
+    #[export(range = (1.0, 8.0, suffix = "frames"))]
+    update_interval_frames: i32,
     /// Solve in the editor too (off by default: the editor has no tracking).
     #[export_group(name = "Editor")]
     #[export]
@@ -118,6 +128,10 @@ pub struct VRRemoteBody {
     /// What `bound` was made for: skeleton, its version, the profile path.
     bound_to: Option<(InstanceId, u64, GString)>,
     follow: FollowStage,
+    /// Where this avatar is in its update interval.
+    budget: Budget,
+    /// Frames solved since the last bind (see `get_solved_frames`).
+    solved_frames: i64,
     follow_settings: vr_arms_core::body_follow::BodyFollowSettings,
     /// Input checks of the head and hands: for the body follow, and for the pass.
     guards: [[InputGuard; 3]; 2],
@@ -158,6 +172,9 @@ impl ISkeletonModifier3D for VRRemoteBody {
             left_hand_tracked: true,
             right_hand_tracked: true,
             follow: FollowStage::default(),
+            update_interval_frames: 1,
+            budget: Budget::new(1),
+            solved_frames: 0,
             follow_settings: Default::default(),
             guards: Default::default(),
             controllers: [None, None],
@@ -199,6 +216,21 @@ impl ISkeletonModifier3D for VRRemoteBody {
             return;
         };
         self.bind(&skeleton);
+        let interval = effective_interval(self.update_interval_frames, Some(&skeleton));
+        if self.budget.interval != interval {
+            self.budget = Budget::new(interval);
+        }
+        let phase = self.base().instance_id().to_i64() as u64;
+        self.budget.advance(delta as f32, phase);
+        let budget = self.budget;
+        if !budget.solving() {
+            if let Some(b) = &self.bound {
+                crate::nodes::budget::replay(&mut skeleton, &b.held, &budget);
+            }
+            return;
+        }
+        let dt = budget.step(delta as f32);
+        self.solved_frames += 1;
         let Some(root) = self.root() else {
             return;
         };
@@ -228,46 +260,10 @@ impl ISkeletonModifier3D for VRRemoteBody {
         };
         b.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
         b.pipeline.tracking_loss = loss;
-        // Local poses, unless the chain's root is scaled this frame (a scaled bone above it, or
-        // an animated scale): then the engine's global poses.
-        let unit = |t: &Transform3D| (t.basis.get_scale() - Vector3::ONE).length() < 1e-4;
-        let by_locals = b.by_locals && {
-            let root = skeleton.get_bone_global_pose(b.tree_bones[0]);
-            b.read[0] = pose(&root);
-            unit(&root)
-        };
-        if by_locals {
-            for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate().skip(1) {
-                *r = if b.tree.parent(i).is_none() {
-                    pose(&skeleton.get_bone_global_pose(bone))
-                } else {
-                    Pose::new(
-                        vec3(skeleton.get_bone_pose_position(bone)),
-                        crate::convert::quat(skeleton.get_bone_pose_rotation(bone)),
-                    )
-                };
-            }
-            b.tree.set_locals(&b.read);
-        } else {
-            for (r, &bone) in b.read.iter_mut().zip(&b.tree_bones) {
-                *r = pose(&skeleton.get_bone_global_pose(bone));
-            }
-            b.tree.set_globals(&b.read);
-        }
-        let out = b.pipeline.update(&input, &mut b.tree, delta as f32);
-        for (i, &bone) in b.tree_bones.iter().enumerate() {
-            if out.written & (1 << i) != 0 {
-                skeleton.set_bone_pose_rotation(bone, to_quaternion(b.tree.local_rotation(i)));
-            }
-        }
-        for side in Side::BOTH {
-            let rotations = out.fingers.get(side);
-            for (&bone, rotation) in b.fingers[side.index()].iter().zip(rotations) {
-                if let (true, Some(r)) = (bone >= 0, rotation) {
-                    skeleton.set_bone_pose_rotation(bone, to_quaternion(*r));
-                }
-            }
-        }
+        crate::nodes::remote_body_pass::read_chain(&skeleton, b);
+        let out = b.pipeline.update(&input, &mut b.tree, dt);
+        crate::nodes::remote_body_pass::gather_solved(b, &out);
+        crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
         for side in Side::BOTH {
             if let Some(e) = out.tracking.get(side) {
                 self.signals()
@@ -293,6 +289,13 @@ impl VRRemoteBody {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// How many frames ran the stages since the body bound to its skeleton: every frame at
+    /// `update_interval_frames` 1, about one in N at N (the others replay blended bones).
+    #[func]
+    fn get_solved_frames(&self) -> i64 {
+        self.solved_frames
     }
 
     /// Forgets the smoothing and springs (after a teleport, or when a remote player respawns),
@@ -404,6 +407,9 @@ impl VRRemoteBody {
             }
         };
         self.follow_settings = profile.body_follow;
+        // A new binding starts a new interval: its first frame solves.
+        self.budget = Budget::new(self.budget.interval);
+        self.solved_frames = 0;
         match bind_bones(skeleton, &profile) {
             Ok(b) => {
                 self.bound = Some(b);
@@ -427,6 +433,11 @@ impl VRRemoteBody {
             .map(|n| format!("Bone \"{n}\" is not in the skeleton (humanoid names needed: retarget with a BoneMap to SkeletonProfileHumanoid)."))
             .collect();
         out.extend(crate::nodes::remote_body_bones::chain_problems(&skeleton));
+        out.extend(crate::nodes::budget::interval_problem(
+            self.update_interval_frames,
+            Some(&skeleton),
+            "VRRemoteBody",
+        ));
         if out.is_empty()
             && let Some(e) = &self.bind_error
         {
