@@ -47,9 +47,10 @@ struct Entry {
 }
 
 /// Instance ids are unique 64-bit numbers: a multiply spreads them well enough, at a fraction of
-/// the default hasher's cost (the relay is asked several times per avatar and frame).
+/// the default hasher's cost (the relay is asked several times per avatar and frame, and
+/// `common::is_tracked` several more).
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl std::hash::Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -68,7 +69,8 @@ impl std::hash::Hasher for IdHasher {
     }
 }
 
-type Ids = std::hash::BuildHasherDefault<IdHasher>;
+/// The hasher of maps keyed by instance ids.
+pub(crate) type Ids = std::hash::BuildHasherDefault<IdHasher>;
 
 #[derive(Default)]
 struct Relay {

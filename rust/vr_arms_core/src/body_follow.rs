@@ -187,6 +187,10 @@ pub fn wrap_angle(a: f32) -> f32 {
     if !a.is_finite() {
         return 0.0;
     }
+    // Already wrapped (nearly always: a difference of two wrapped yaws): no division.
+    if (-PI..=PI).contains(&a) {
+        return a;
+    }
     let r = (a + PI).rem_euclid(TAU) - PI;
     if r.is_finite() { r } else { 0.0 }
 }

@@ -119,6 +119,11 @@ impl ClavicleFollow {
             return keep;
         };
         let w = self.engagement((target - shoulder).length() / arm);
+        if w <= 0.0 {
+            // Not engaged: the clavicle stays as it is (what the turn below gives at zero yaw
+            // and pitch, without the trigonometry).
+            return keep;
+        }
         let (Some(rest_dir), Some(to_target)) = (direction(shoulder - c), direction(target - c))
         else {
             return keep;

@@ -235,6 +235,61 @@ mod tests {
         );
     }
 
+    /// Every global pose worked out afresh from the local ones.
+    fn from_scratch(t: &PoseTree) -> Vec<Pose> {
+        let mut g: Vec<Pose> = Vec::new();
+        for i in 0..t.len() {
+            let p = t.parent(i).map(|p| g[p]);
+            g.push(p.map_or(t.local[i], |p| p.mul_pose(&t.local[i])));
+        }
+        g
+    }
+
+    #[test]
+    fn reads_between_writes_at_any_depth_see_every_write_above() {
+        // 0 root; 1, 2 under it; 3 under 1; 4 under 3; 5 under 2.
+        let parents = [None, Some(0), Some(0), Some(1), Some(3), Some(2)];
+        let mut t = PoseTree::new(&parents).unwrap();
+        let locals: Vec<Pose> = (0..6)
+            .map(|i| {
+                Pose::new(
+                    Vec3::new(0.1 * i as f32, 0.2, 0.0),
+                    Quat::from_rotation_z(0.1),
+                )
+            })
+            .collect();
+        t.set_locals(&locals);
+        // Reads of a deep bone, a write above it, reads of others, writes below, in a mixed
+        // order: each read agrees with the tree worked out afresh.
+        let steps: [(Option<usize>, usize); 8] = [
+            (None, 4),
+            (Some(1), 5),
+            (None, 4),
+            (Some(0), 3),
+            (Some(3), 2),
+            (None, 4),
+            (Some(2), 5),
+            (Some(0), 1),
+        ];
+        for (k, (write, read)) in steps.into_iter().enumerate() {
+            if let Some(w) = write {
+                t.set_local_rotation(w, Quat::from_rotation_x(0.3 + 0.2 * k as f32));
+            }
+            let want = from_scratch(&t);
+            for i in [read, 4, 5, 0] {
+                let got = t.global(i);
+                assert!(
+                    got.position.distance(want[i].position) < 1e-5,
+                    "step {k} bone {i}"
+                );
+                assert!(
+                    got.rotation.angle_between(want[i].rotation) < 1e-4,
+                    "step {k} bone {i}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn bad_input_is_refused_or_repaired() {
         assert_eq!(

@@ -72,8 +72,8 @@ pub fn is_tracked(node: &Gd<Node3D>) -> bool {
     }
     // A node's class never changes: ask the engine once per node, not every frame.
     thread_local! {
-        static KINDS: std::cell::RefCell<std::collections::HashMap<InstanceId, Kind>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static KINDS: std::cell::RefCell<std::collections::HashMap<InstanceId, Kind, crate::relay::Ids>> =
+            std::cell::RefCell::new(std::collections::HashMap::default());
     }
     let kind = KINDS.with_borrow_mut(|k| {
         k.entry(node.instance_id())
