@@ -227,3 +227,22 @@ func test_an_update_budget_solves_one_frame_in_three_and_blends_between() -> voi
 	var problems := body.get_setup_problems()
 	check(Array(problems).any(func(m): return "modifier_callback_mode_process" in m), "a physics-mode skeleton is reported: %s" % [problems])
 	budgeted.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_IDLE
+
+
+## A bent UpperChest (between Chest and Neck) keeps its bend: with the headset looking straight
+## ahead the head stays as the bent spine holds it (not bent twice), as in the node graph.
+func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:
+	var skeleton := _character("BentSpine")
+	var uc := skeleton.find_bone("UpperChest")
+	skeleton.set_bone_pose_rotation(uc, Quaternion(Vector3.RIGHT, 0.4) * skeleton.get_bone_rest(uc).basis.get_rotation_quaternion())
+	var head := skeleton.find_bone("Head")
+	var animated := skeleton.get_bone_global_pose(head).basis.get_rotation_quaternion()
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	(made.body as VRRemoteBody).follow_head = false
+	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0.05))
+	(made.left_hand as Node3D).global_position = Vector3(0.3, 1.15, 0.3)
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.15, 0.3)
+	await frames(3)
+	await skeleton.skeleton_updated
+	var off := _angle_between(skeleton.get_bone_global_pose(head).basis.get_rotation_quaternion(), animated)
+	check(off < 1e-3, "the head is as the bent spine holds it (%.4f rad off)" % off)

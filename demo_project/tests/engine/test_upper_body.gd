@@ -33,6 +33,41 @@ func test_looking_left_turns_chest_neck_and_head_by_their_shares() -> void:
 	check(absf(_bone_yaw(s, "Chest")) > 5.0, "the chest turned, not only the head")
 
 
+## Angle between two rotations, accurate for tiny angles (angle_to's acos is not, in float32).
+static func _angle(a: Quaternion, b: Quaternion) -> float:
+	var d := a * b.inverse()
+	return 2.0 * atan2(Vector3(d.x, d.y, d.z).length(), absf(d.w))
+
+
+## A humanoid's UpperChest sits between Chest and Neck: bent (as an animation or a rig's curved
+## spine may hold it), it keeps its bend, and the neck and head are where the follow puts them
+## under it (the bend is not applied twice).
+func test_a_bent_upper_chest_between_chest_and_neck_keeps_the_head_where_it_looks() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var ubf := UpperBodyFollow.new()
+	ubf.head = p.camera
+	s.add_child(ubf)
+	s.move_child(ubf, 0)
+	var uc := s.find_bone("UpperChest")
+	check(s.get_bone_parent(s.find_bone("Neck")) == uc, "the test rig has an UpperChest above the neck")
+	s.set_bone_pose_rotation(uc, Quaternion(Vector3.RIGHT, 0.4) * s.get_bone_rest(uc).basis.get_rotation_quaternion())
+	var head := s.find_bone("Head")
+	var animated := s.get_bone_global_pose(head).basis.get_rotation_quaternion()
+	p.simulator.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0, 1.6, 0.05)))
+	await frames(2)
+	await s.skeleton_updated
+	var straight := _angle(s.get_bone_global_pose(head).basis.get_rotation_quaternion(), animated)
+	check(straight < 1e-3, "looking straight ahead leaves the bent spine's head as it was (%.4f rad off)" % straight)
+	p.simulator.set_head_pose(Transform3D(_camera_looking(60.0), Vector3(0, 1.6, 0.05)))
+	await frames(2)
+	await s.skeleton_updated
+	var turn := s.get_bone_global_pose(head).basis.get_rotation_quaternion() * animated.inverse()
+	var w: Vector3 = ubf.yaw_weights
+	var want := Quaternion(Vector3.UP, deg_to_rad(60.0 * (w.x + w.y + w.z)))
+	check(_angle(turn, want) < 2e-3, "looking left turns the head by the whole follow about up (%.4f rad off)" % _angle(turn, want))
+
+
 ## A ClavicleFollow on the rig's skeleton, before the arm solve.
 func _clavicle_follow(p: Dictionary) -> void:
 	var cf := ClavicleFollow.new()

@@ -198,13 +198,23 @@ impl BodyPipeline {
         // As `UpperBodyFollow`: no chest bone, no spine follow.
         if let (Some(head), Some(_)) = (self.last_head, b.spine[0]) {
             let to_skeleton = skeleton.rotation.inverse();
-            let mut rotation = |i: Option<usize>| i.map(|i| tree.global(i).rotation);
-            let chest_parent = rotation(b.chest_parent).unwrap_or(Quat::IDENTITY);
-            let spine = b.spine.map(&mut rotation);
-            let locals = self.upper_body.solve(
+            // Each spine bone's own parent, where it is not the spine bone before it (a
+            // humanoid's UpperChest between Chest and Neck).
+            let mut before = b.chest_parent;
+            let mut parents = [None; 3];
+            for (slot, bone) in parents.iter_mut().zip(b.spine) {
+                let Some(bone) = bone else { continue };
+                let own = tree.parent(bone);
+                if own != before || before == b.chest_parent {
+                    *slot = own.map(|p| tree.global(p).rotation);
+                }
+                before = Some(bone);
+            }
+            let spine = b.spine.map(|i| i.map(|i| tree.global(i).rotation));
+            let locals = self.upper_body.solve_in_chain(
                 to_skeleton * input.body.root().rotation,
                 to_skeleton * head.rotation,
-                chest_parent,
+                parents,
                 spine,
             );
             for (bone, local) in b.spine.into_iter().zip(locals) {
@@ -258,8 +268,7 @@ impl BodyPipeline {
             );
             write(tree, lower, (solve.lower_local * share).normalize());
             // The hand turns back by the lower arm's share: it stays where the solve put it.
-            let kept = (share.inverse() * solve.hand_local).normalize();
-            write(tree, hand, if kept.w < 0.0 { -kept } else { kept });
+            write(tree, hand, share.inverse() * solve.hand_local);
         }
 
         let fingers = Side::BOTH.map(|side| self.fingers(side, input.hands.get(side)));

@@ -196,6 +196,50 @@ mod tests {
     }
 
     #[test]
+    fn a_half_engaged_clavicle_turns_half_as_far() {
+        let s = ClavicleFollow::default();
+        // Two targets on one ray from the clavicle (so the same full yaw and pitch), at reach
+        // ratios 0.725 (half engaged) and 1.2 (fully engaged), within the 25 degree limit.
+        let c = Vec3::new(0.03, 1.41, 0.0);
+        let dir = Vec3::new(0.5, 0.1, 0.2).normalize();
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let at_ratio = |r: f32| {
+            // |c + dir * k - shoulder| = r * 0.52, solved for k > 0.
+            let o = c - shoulder;
+            let b = o.dot(dir);
+            let k = -b + (b * b - o.length_squared() + (r * 0.52).powi(2)).sqrt();
+            c + dir * k
+        };
+        let half = s.update(&input(at_ratio(0.725)));
+        let full = s.update(&input(at_ratio(1.2)));
+        assert!((half.engagement - 0.5).abs() < 1e-4, "{}", half.engagement);
+        assert_eq!(full.engagement, 1.0);
+        assert!(full.yaw.abs() > 0.05 && full.yaw.abs() < 25f32.to_radians());
+        assert!(
+            (half.yaw - 0.5 * full.yaw).abs() < 1e-4,
+            "{} {}",
+            half.yaw,
+            full.yaw
+        );
+        assert!(
+            (half.pitch - 0.5 * full.pitch).abs() < 1e-4,
+            "{} {}",
+            half.pitch,
+            full.pitch
+        );
+    }
+
+    #[test]
+    fn an_arm_too_short_to_measure_leaves_the_clavicle_alone() {
+        let s = ClavicleFollow::default();
+        let mut i = input(Vec3::new(0.2, 1.45, 0.55));
+        i.arm_length = 1e-4;
+        let out = s.update(&i);
+        assert_eq!(out.engagement, 0.0);
+        assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
+    }
+
+    #[test]
     fn near_hands_leave_the_clavicle_alone() {
         let s = ClavicleFollow::default();
         let out = s.update(&input(Vec3::new(0.22, 1.25, 0.1)));

@@ -261,7 +261,7 @@ mod tests {
         t.set_locals(&locals);
         // Reads of a deep bone, a write above it, reads of others, writes below, in a mixed
         // order: each read agrees with the tree worked out afresh.
-        let steps: [(Option<usize>, usize); 8] = [
+        let steps: [(Option<usize>, usize); 9] = [
             (None, 4),
             (Some(1), 5),
             (None, 4),
@@ -270,6 +270,8 @@ mod tests {
             (None, 4),
             (Some(2), 5),
             (Some(0), 1),
+            // A leaf written alone, then read.
+            (Some(4), 4),
         ];
         for (k, (write, read)) in steps.into_iter().enumerate() {
             if let Some(w) = write {
@@ -288,6 +290,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_full_tree_of_max_bones_works_and_an_empty_one_is_empty() {
+        assert!(PoseTree::new(&[]).unwrap().is_empty());
+        // One chain of MAX_BONES bones, each 0.01 m above its parent.
+        let parents: Vec<Option<usize>> = (0..MAX_BONES).map(|i| i.checked_sub(1)).collect();
+        let mut t = PoseTree::new(&parents).unwrap();
+        assert!(!t.is_empty());
+        t.set_locals(&vec![
+            Pose::new(Vec3::new(0.0, 0.01, 0.0), Quat::IDENTITY);
+            MAX_BONES
+        ]);
+        let last = t.global(MAX_BONES - 1).position;
+        assert!((last.y - 0.01 * MAX_BONES as f32).abs() < 1e-5, "{last}");
     }
 
     #[test]

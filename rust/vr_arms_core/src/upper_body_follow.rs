@@ -94,9 +94,11 @@ impl UpperBodyFollow {
     }
 
     /// New bone-local rotations for the chain. `body` is the body's rotation in skeleton space,
-    /// `head` the headset's rotation in skeleton space, `parents[0]` the chest's parent global
+    /// `head` the headset's rotation in skeleton space, `chest_parent` the chest's parent global
     /// rotation and `bones` the chest, neck and head global rotations (skeleton space, before).
-    /// A missing bone (`None`) is skipped; its share is not moved to another bone.
+    /// A missing bone (`None`) is skipped; its share is not moved to another bone. Each bone's
+    /// parent is taken to be the chain bone before it: see [`UpperBodyFollow::solve_in_chain`]
+    /// for a chain with bones in between.
     pub fn solve(
         &self,
         body: Quat,
@@ -104,10 +106,27 @@ impl UpperBodyFollow {
         chest_parent: Quat,
         bones: [Option<Quat>; 3],
     ) -> [Option<Quat>; 3] {
+        self.solve_in_chain(body, head, [Some(chest_parent), None, None], bones)
+    }
+
+    /// As [`UpperBodyFollow::solve`] for a chain with bones in between its members (a humanoid's
+    /// UpperChest between Chest and Neck): `parents[i]` is bone `i`'s own parent's global
+    /// rotation before the solve (`parents[0]` the chest's parent; `None`: the chain bone
+    /// before it, or the identity for the chest). A bone in between keeps its local rotation:
+    /// it turns with the chain bone above it, and the locals returned put each chain bone where
+    /// the follow wants it under it.
+    pub fn solve_in_chain(
+        &self,
+        body: Quat,
+        head: Quat,
+        parents: [Option<Quat>; 3],
+        bones: [Option<Quat>; 3],
+    ) -> [Option<Quat>; 3] {
         let body = crate::finite::quat_or(body, Quat::IDENTITY);
         let head = crate::finite::quat_or(head, body);
         let (yaw, pitch) = head_yaw_pitch(body, head);
         let angles = self.cumulative_angles(yaw, pitch);
+        let chest_parent = parents[0].unwrap_or(Quat::IDENTITY);
         let mut parent_new = crate::finite::quat_or(chest_parent, Quat::IDENTITY);
         let mut parent_old = parent_new;
         let mut out = [None; 3];
@@ -120,7 +139,15 @@ impl UpperBodyFollow {
             let delta_body = Quat::from_rotation_y(y) * Quat::from_rotation_x(-p);
             let delta = body * delta_body * body.inverse();
             let new = (delta * old).normalize();
-            out[i] = Some((parent_new.inverse() * new).normalize());
+            // The bone's own parent as the chain bone above it has moved it.
+            let own_parent = match parents[i] {
+                Some(q) if i > 0 => {
+                    let q = crate::finite::quat_or(q, parent_old);
+                    (parent_new * parent_old.inverse() * q).normalize()
+                }
+                _ => parent_new,
+            };
+            out[i] = Some((own_parent.inverse() * new).normalize());
             parent_new = new;
             parent_old = old;
         }
@@ -131,6 +158,36 @@ impl UpperBodyFollow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bone_between_chest_and_neck_does_not_turn_the_neck_away() {
+        let stage = UpperBodyFollow::default();
+        let (body, head) = (Quat::IDENTITY, camera(0.5, 0.3));
+        let chest = Quat::from_rotation_x(0.1);
+        let neck = Quat::from_rotation_x(-0.2) * Quat::from_rotation_y(0.1);
+        let head_bone = neck * Quat::from_rotation_x(0.05);
+        let bones = [Some(chest), Some(neck), Some(head_bone)];
+        // The neck directly under the chest.
+        let direct = stage.solve(body, head, Quat::IDENTITY, bones);
+        let chest_new = direct[0].unwrap();
+        let neck_direct = chest_new * direct[1].unwrap();
+        // The same chain with an upper chest between, turned 0.4 rad from the chest.
+        let between = Quat::from_rotation_x(0.4);
+        let upper_chest = chest * between;
+        let out = stage.solve_in_chain(body, head, [None, Some(upper_chest), None], bones);
+        assert!(out[0].unwrap().angle_between(direct[0].unwrap()) < 1e-5);
+        // The upper chest keeps its local rotation under the turned chest.
+        let neck_new = out[0].unwrap() * between * out[1].unwrap();
+        let d = neck_new * neck_direct.inverse();
+        let angle = 2.0 * Vec3::new(d.x, d.y, d.z).length().atan2(d.w.abs());
+        assert!(
+            angle < 1e-5,
+            "the neck lands where it does without the bone between: {angle}"
+        );
+        assert!(direct[1].unwrap().angle_between(out[1].unwrap()) > 0.3);
+        // The head's parent is the neck, as before.
+        assert!(out[2].unwrap().angle_between(direct[2].unwrap()) < 1e-5);
+    }
 
     fn camera(yaw: f32, pitch: f32) -> Quat {
         // Camera looks along -Z; the avatar faces +Z: turn it around, then yaw and pitch.

@@ -126,11 +126,25 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         };
         let globals =
             bones.map(|b| (b >= 0).then(|| pose(&skeleton.get_bone_global_pose(b)).rotation));
+        // Each bone's own parent, where it is not the chain bone before it (a humanoid's
+        // UpperChest between Chest and Neck): it keeps its local rotation and turns with it.
+        let mut parents = [Some(parent_rot), None, None];
+        let mut before = bones[0];
+        for (slot, &bone) in parents.iter_mut().zip(&bones).skip(1) {
+            if bone < 0 {
+                continue;
+            }
+            let own = skeleton.get_bone_parent(bone);
+            if own != before && own >= 0 {
+                *slot = Some(pose(&skeleton.get_bone_global_pose(own)).rotation);
+            }
+            before = bone;
+        }
         let stage = Stage::new(self.core_settings());
-        let locals = stage.solve(
+        let locals = stage.solve_in_chain(
             to_skeleton * body.rotation,
             to_skeleton * head.rotation,
-            parent_rot,
+            parents,
             globals,
         );
         for (bone, local) in bones.into_iter().zip(locals) {
