@@ -16,13 +16,20 @@ func _bone_yaw(s: Skeleton3D, bone: String) -> float:
 	return rad_to_deg(atan2(f.x, f.z))
 
 
+## An UpperBodyFollow on the rig's skeleton, before every other modifier, following its camera.
+func _upper_body_follow(p: Dictionary) -> UpperBodyFollow:
+	var ubf := UpperBodyFollow.new()
+	ubf.head = p.camera
+	var s: Skeleton3D = p.skeleton
+	s.add_child(ubf)
+	s.move_child(ubf, 0)
+	return ubf
+
+
 func test_looking_left_turns_chest_neck_and_head_by_their_shares() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
-	var ubf := UpperBodyFollow.new()
-	ubf.head = p.camera
-	s.add_child(ubf)
-	s.move_child(ubf, 0)
+	var ubf := _upper_body_follow(p)
 	p.simulator.set_head_pose(Transform3D(_camera_looking(60.0), Vector3(0, 1.6, 0.05)))
 	await frames(2)
 	await s.skeleton_updated
@@ -45,10 +52,7 @@ static func _angle(a: Quaternion, b: Quaternion) -> float:
 func test_a_bent_upper_chest_between_chest_and_neck_keeps_the_head_where_it_looks() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
-	var ubf := UpperBodyFollow.new()
-	ubf.head = p.camera
-	s.add_child(ubf)
-	s.move_child(ubf, 0)
+	var ubf := _upper_body_follow(p)
 	var uc := s.find_bone("UpperChest")
 	check(s.get_bone_parent(s.find_bone("Neck")) == uc, "the test rig has an UpperChest above the neck")
 	s.set_bone_pose_rotation(uc, Quaternion(Vector3.RIGHT, 0.4) * s.get_bone_rest(uc).basis.get_rotation_quaternion())
