@@ -95,6 +95,16 @@ impl Budget {
     }
 }
 
+/// A phase for [`Budget::advance`] from an object's id, its bits mixed (the splitmix64
+/// finaliser): ids that share their low bits, as objects made in the same pattern do, still
+/// spread evenly over any interval.
+pub fn spread_phase(id: u64) -> u64 {
+    let mut z = id.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 /// The rotations a bone writer computed on its last two solves (bone -> local rotation).
 #[derive(Clone, Debug, Default)]
 pub struct HeldRotations {
@@ -112,9 +122,14 @@ impl HeldRotations {
     pub fn solved(&mut self, solved: &[(i32, Quat)], budget: &Budget) {
         let same_bones = self.last.len() == solved.len()
             && self.last.iter().zip(solved).all(|(a, b)| a.0 == b.0);
+        // A solve recorded by another budget (rebuilt for a new interval, its ticks counting
+        // from the start again) is later than this frame or too long ago: not followed.
         let follows = self.solved_at.is_some_and(|(tick, interval)| {
             interval == budget.interval
-                && budget.ticks.saturating_sub(tick) <= u64::from(budget.interval)
+                && budget
+                    .ticks
+                    .checked_sub(tick)
+                    .is_some_and(|d| d > 0 && d <= u64::from(budget.interval))
         });
         self.solved_at = Some((budget.ticks, budget.interval));
         // Kept unit and finite (a bad rotation holds the bone's previous one), so that showing
@@ -149,7 +164,11 @@ impl HeldRotations {
     pub fn shown(&self, budget: &Budget) -> impl Iterator<Item = (i32, Quat)> + '_ {
         let t = budget.blend();
         let current = self.solved_at.is_some_and(|(tick, interval)| {
-            interval == budget.interval && budget.ticks.saturating_sub(tick) < u64::from(interval)
+            interval == budget.interval
+                && budget
+                    .ticks
+                    .checked_sub(tick)
+                    .is_some_and(|d| d < u64::from(interval))
         });
         let n = if current { self.last.len() } else { 0 };
         self.previous
@@ -270,6 +289,43 @@ mod tests {
         assert!(held.shown(&one).all(|(_, q)| q.is_finite()));
         held.clear();
         assert_eq!(held.shown(&one).count(), 0, "cleared: nothing to show");
+    }
+
+    #[test]
+    fn ids_made_in_one_pattern_spread_over_the_interval() {
+        // Godot-like ids: a validator above bit 24 and a slot, every avatar taking 6 slots.
+        for interval in [2u64, 3, 4, 8] {
+            let mut count = vec![0; interval as usize];
+            for k in 0..240u64 {
+                let id = ((1000 + k) << 24) | (k * 6);
+                count[(spread_phase(id) % interval) as usize] += 1;
+            }
+            let even = 240 / interval as usize;
+            assert!(
+                count.iter().all(|&c| c > even / 2 && c < even * 3 / 2),
+                "interval {interval}: {count:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_rebuilt_budget_does_not_blend_from_the_old_ones_solve() {
+        let (a, c) = (Quat::from_rotation_x(0.2), Quat::from_rotation_x(0.6));
+        let mut b = Budget::new(3);
+        let mut held = HeldRotations::default();
+        for _ in 0..10 {
+            b.advance(0.01, 0);
+        }
+        held.solved(&[(1, a)], &b);
+        // The interval went to 1 and back to 3: a new budget, its ticks from the start again.
+        let mut again = Budget::new(3);
+        again.advance(0.01, 0);
+        assert!(again.solving());
+        held.solved(&[(1, c)], &again);
+        assert!(
+            held.shown(&again).all(|(_, q)| angle(q, c) < 1e-5),
+            "afresh from the new solve"
+        );
     }
 
     #[test]

@@ -173,10 +173,20 @@ fn engine_section(rows: &[Row], calls_note: &str, stages: &[(&str, f64)]) -> Str
     for (name, us) in stages {
         stage_table.push_str(&format!("\n| {name} | {us:.1} |"));
     }
-    let full_100 = rows
+    let full_us = rows
         .iter()
         .find(|r| r.avatars == crate::bench_engine::STAGE_AVATARS)
-        .map_or("-".to_string(), |r| format!("{:.1}", r.full_us));
+        .map(|r| r.full_us);
+    let full_100 = full_us.map_or("-".to_string(), |us| format!("{us:.1}"));
+    // The stage runs are separate from the table's: say so when their noise shows.
+    if let (Some(full), Some((_, all_off))) = (full_us, stages.last())
+        && *all_off > full
+    {
+        stage_table.push_str(&format!(
+            "\n\nEach row is a difference of medians of {} runs on a shared machine and carries their noise: in this run everything switched off saves {all_off:.1} us, more than the {full:.1} us the whole body costs in the table above, so the rows are good to a few us at best.",
+            crate::bench_engine::STAGE_REPEATS
+        ));
+    }
     let stage_section = format!(
         "## What each stage costs\n\nThe whole body at {avatars} avatars ({full_100} us per avatar above) with one group of stages switched off at a time (`--off=` of the bench scene: modifiers made inactive, other nodes not processing), minus the whole body: the median of {repeats} alternating runs. Stages interact (a stage switched off changes what Godot recomputes for the next one, and the fingers stop following when their driver stops), so the rows need not add up; the last row is everything at once, and what it leaves is the cost of the nodes merely being in the scene.\n\n{stage_table}\n",
         avatars = crate::bench_engine::STAGE_AVATARS,

@@ -41,6 +41,7 @@ pub fn interval_problem(
     skeleton: Option<&Gd<Skeleton3D>>,
     node: &str,
 ) -> Option<String> {
+    let wanted = wanted.clamp(1, 8);
     (wanted > 1 && !modifiers_run_per_frame(skeleton)).then(|| {
         format!(
             "update_interval_frames ({wanted}) needs the skeleton's modifier_callback_mode_process set to Idle: {node} solves every frame until then."

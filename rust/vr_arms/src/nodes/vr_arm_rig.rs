@@ -15,7 +15,7 @@ use crate::nodes::common::{
 use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
-use vr_arms_core::budget::{Budget, HeldRotations};
+use vr_arms_core::budget::{Budget, HeldRotations, spread_phase};
 
 mod bind;
 mod shared;
@@ -216,9 +216,11 @@ impl ISkeletonModifier3D for VRArmRig {
         self.frame = None;
         let interval = self.effective_interval();
         if self.budget.interval != interval {
+            // A new interval starts afresh: nothing of the old one's solves is blended from.
             self.budget = Budget::new(interval);
+            self.held.iter_mut().for_each(HeldRotations::clear);
         }
-        let phase = self.base().instance_id().to_i64() as u64;
+        let phase = spread_phase(self.base().instance_id().to_i64() as u64);
         self.budget.advance(delta as f32, phase);
     }
 

@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::body_follow::BodyFollow as FollowStage;
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::body_pipeline::{BodyInput, HandInput};
-use vr_arms_core::budget::Budget;
+use vr_arms_core::budget::{Budget, spread_phase};
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
@@ -110,8 +110,10 @@ pub struct VRRemoteBody {
     /// Solve every this many frames (1: every frame). In between, the bones blend from the
     /// previous solve to the last one and no stage runs (the body follow still moves the root
     /// every frame): much less CPU for remote or distant avatars, at one interval of extra
-    /// latency. Avatars are spread over the interval, so a crowd's cost is even per frame. Needs
-    /// the skeleton's `modifier_callback_mode_process` at Idle.
+    /// latency. Avatars are spread over the interval, so a crowd's cost is even per frame.
+    /// `tracking_changed` then comes on the next solving frame, and a loss shorter than an
+    /// interval may not be seen at all. Needs the skeleton's `modifier_callback_mode_process` at
+    /// Idle.
     #[export_group(name = "Budget")]
     #[export(range = (1.0, 8.0, suffix = "frames"))]
     update_interval_frames: i32,
@@ -218,9 +220,13 @@ impl ISkeletonModifier3D for VRRemoteBody {
         self.bind(&skeleton);
         let interval = effective_interval(self.update_interval_frames, Some(&skeleton));
         if self.budget.interval != interval {
+            // A new interval starts afresh: nothing of the old one's solves is blended from.
             self.budget = Budget::new(interval);
+            if let Some(b) = &mut self.bound {
+                b.held.clear();
+            }
         }
-        let phase = self.base().instance_id().to_i64() as u64;
+        let phase = spread_phase(self.base().instance_id().to_i64() as u64);
         self.budget.advance(delta as f32, phase);
         let budget = self.budget;
         if !budget.solving() {
@@ -230,10 +236,10 @@ impl ISkeletonModifier3D for VRRemoteBody {
             return;
         }
         let dt = budget.step(delta as f32);
-        self.solved_frames += 1;
         let Some(root) = self.root() else {
             return;
         };
+        self.solved_frames += 1;
         // The core works in the skeleton's own units: world poses are taken into its frame
         // without its scale, so lengths stay in proportion on a scaled avatar.
         let global = skeleton.get_global_transform();
@@ -281,7 +287,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
 #[godot_api]
 impl VRRemoteBody {
     /// A hand's controller lost (`tracked` false) or regained tracking: `hand` 0 is the left,
-    /// 1 the right. A lost hand holds, then eases to its rest position, then blends back.
+    /// 1 the right. A lost hand holds, then eases to its rest position, then blends back. With
+    /// `update_interval_frames` above 1 it is seen on solving frames only.
     #[signal]
     fn tracking_changed(hand: i32, tracked: bool);
 

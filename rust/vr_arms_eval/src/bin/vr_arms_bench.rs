@@ -113,7 +113,8 @@ struct Motion {
     grip: f32,
 }
 
-/// Frames of motion in the table: more than any run plays, so it never wraps in `--frames`.
+/// Frames of motion in the table: `--frames` runs of up to this many never wrap; the timed
+/// batches cycle through it (a jump back to the start every 4096 frames, smoothed like any other).
 const MOTION_FRAMES: usize = 4096;
 
 /// The motion at 90 Hz, worked out before timing, so the rows time our stages and not the sines

@@ -57,6 +57,9 @@ impl VRArmRig {
 
     /// The update interval in effect (see [crate::nodes::budget::effective_interval]).
     pub(super) fn effective_interval(&self) -> u32 {
+        if self.update_interval_frames <= 1 {
+            return 1; // no engine call for the usual case
+        }
         let skeleton = self.base().get_skeleton();
         crate::nodes::budget::effective_interval(self.update_interval_frames, skeleton.as_ref())
     }
