@@ -292,6 +292,13 @@ mod tests {
     }
 
     #[test]
+    fn the_phase_is_the_splitmix64_finaliser() {
+        // The published first two outputs of splitmix64 seeded with 0.
+        assert_eq!(spread_phase(0), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(spread_phase(0x9E37_79B9_7F4A_7C15), 0x6E78_9E6A_A1B9_65F4);
+    }
+
+    #[test]
     fn ids_made_in_one_pattern_spread_over_the_interval() {
         // Godot-like ids: a validator above bit 24 and a slot, every avatar taking 6 slots.
         for interval in [2u64, 3, 4, 8] {
