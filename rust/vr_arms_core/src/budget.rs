@@ -26,6 +26,8 @@ pub struct Budget {
     started: bool,
     /// Frames the current interval is shorter by (the phase, first interval only).
     shorten: u32,
+    /// The tick the current interval started after: solves at or before it belong to another.
+    since: u64,
 }
 
 impl Budget {
@@ -38,6 +40,21 @@ impl Budget {
             ticks: 0,
             started: false,
             shorten: 0,
+            since: 0,
+        }
+    }
+
+    /// Changes the interval (1 and up): a new interval starts as a new budget does (its first
+    /// frame solves, the phase applies again), but the ticks go on counting, so a solve held
+    /// from before is never taken for the one just before (see [`HeldRotations::solved`]).
+    pub fn set_interval(&mut self, interval: u32) {
+        let interval = interval.max(1);
+        if interval != self.interval {
+            *self = Self {
+                ticks: self.ticks,
+                since: self.ticks,
+                ..Self::new(interval)
+            };
         }
     }
 
@@ -130,6 +147,7 @@ impl HeldRotations {
                     .ticks
                     .checked_sub(tick)
                     .is_some_and(|d| d > 0 && d <= u64::from(budget.interval))
+                && tick > budget.since
         });
         self.solved_at = Some((budget.ticks, budget.interval));
         // Kept unit and finite (a bad rotation holds the bone's previous one), so that showing
@@ -313,6 +331,29 @@ mod tests {
                 "interval {interval}: {count:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_changed_interval_starts_afresh_and_keeps_counting() {
+        let (a, c) = (Quat::from_rotation_x(0.2), Quat::from_rotation_x(0.6));
+        let mut b = Budget::new(3);
+        let mut held = HeldRotations::default();
+        b.advance(0.01, 0);
+        held.solved(&[(1, a)], &b);
+        // 3 -> 1 -> 3 within a frame or two: the old solve is not blended from.
+        b.set_interval(1);
+        b.advance(0.01, 0);
+        b.set_interval(3);
+        b.advance(0.01, 0);
+        assert!(b.solving(), "a new interval's first frame solves");
+        assert_eq!(b.ticks, 3);
+        held.solved(&[(1, c)], &b);
+        assert!(
+            held.shown(&b).all(|(_, q)| angle(q, c) < 1e-5),
+            "afresh from the new solve"
+        );
+        b.set_interval(3);
+        assert_eq!(b.ticks, 3, "the same interval changes nothing");
     }
 
     #[test]

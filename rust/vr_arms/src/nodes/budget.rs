@@ -3,7 +3,7 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::budget::{Budget, HeldRotations};
+use vr_arms_core::budget::{Budget, HeldRotations, spread_phase};
 
 use crate::convert::to_quaternion;
 use crate::nodes::vr_arm_rig::VRArmRig;
@@ -29,8 +29,15 @@ pub fn effective_interval(wanted: i32, skeleton: Option<&Gd<Skeleton3D>>) -> u32
     wanted
 }
 
+/// One frame of a node's crowd budget: its interval set to `interval` (a change starts afresh,
+/// see [Budget::set_interval]), then advanced by `delta` with the phase of the node `id`.
+pub fn advance_frame(budget: &mut Budget, interval: u32, id: InstanceId, delta: f64) {
+    budget.set_interval(interval);
+    budget.advance(delta as f32, spread_phase(id.to_i64() as u64));
+}
+
 /// Whether `skeleton` (if any) runs its modifiers once per idle frame.
-pub fn modifiers_run_per_frame(skeleton: Option<&Gd<Skeleton3D>>) -> bool {
+fn modifiers_run_per_frame(skeleton: Option<&Gd<Skeleton3D>>) -> bool {
     use godot::classes::skeleton_3d::ModifierCallbackModeProcess as Mode;
     skeleton.is_none_or(|s| s.get_modifier_callback_mode_process() == Mode::IDLE)
 }

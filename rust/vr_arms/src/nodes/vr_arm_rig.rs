@@ -15,7 +15,7 @@ use crate::nodes::common::{
 use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
-use vr_arms_core::budget::{Budget, HeldRotations, spread_phase};
+use vr_arms_core::budget::{Budget, HeldRotations};
 
 mod bind;
 mod shared;
@@ -215,13 +215,8 @@ impl ISkeletonModifier3D for VRArmRig {
         }
         self.frame = None;
         let interval = self.effective_interval();
-        if self.budget.interval != interval {
-            // A new interval starts afresh: nothing of the old one's solves is blended from.
-            self.budget = Budget::new(interval);
-            self.held.iter_mut().for_each(HeldRotations::clear);
-        }
-        let phase = spread_phase(self.base().instance_id().to_i64() as u64);
-        self.budget.advance(delta as f32, phase);
+        let id = self.base().instance_id();
+        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {

@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::body_follow::BodyFollow as FollowStage;
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::body_pipeline::{BodyInput, HandInput};
-use vr_arms_core::budget::{Budget, spread_phase};
+use vr_arms_core::budget::Budget;
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
@@ -219,15 +219,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
         };
         self.bind(&skeleton);
         let interval = effective_interval(self.update_interval_frames, Some(&skeleton));
-        if self.budget.interval != interval {
-            // A new interval starts afresh: nothing of the old one's solves is blended from.
-            self.budget = Budget::new(interval);
-            if let Some(b) = &mut self.bound {
-                b.held.clear();
-            }
-        }
-        let phase = spread_phase(self.base().instance_id().to_i64() as u64);
-        self.budget.advance(delta as f32, phase);
+        let id = self.base().instance_id();
+        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
         let budget = self.budget;
         if !budget.solving() {
             if let Some(b) = &self.bound {
