@@ -1,8 +1,7 @@
 //! One-click setup: every node of the arm pipeline and upper body, wired, for a humanoid skeleton.
 
 use godot::classes::{
-    EditorInterface, EditorPlugin, IEditorPlugin, Marker3D, Node, Node3D, RefCounted, Skeleton3D,
-    XrCamera3D, XrController3D, XrOrigin3D,
+    Marker3D, Node, Node3D, RefCounted, Skeleton3D, XrCamera3D, XrController3D, XrOrigin3D,
 };
 use godot::prelude::*;
 
@@ -16,7 +15,6 @@ use crate::nodes::elbow_hint_solver::ElbowHintSolver;
 use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
-use crate::nodes::profile_export::VRArmsProfileExport;
 use crate::nodes::reach_clamp::ReachClamp;
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
@@ -385,61 +383,4 @@ fn find_descendant<T: GodotClass + Inherits<Node>>(root: &Gd<Node>) -> Option<Gd
         }
     }
     None
-}
-
-/// Editor plugin: Project > Tools > "vr_arms: Set up selected Skeleton3D", and the export
-/// plugin that puts the TOML profiles into exported games.
-#[derive(GodotClass)]
-#[class(base = EditorPlugin, tool, init)]
-pub struct VRArmsEditorPlugin {
-    export: Option<Gd<VRArmsProfileExport>>,
-    base: Base<EditorPlugin>,
-}
-
-const MENU_ITEM: &str = "vr_arms: Set up selected Skeleton3D";
-
-#[godot_api]
-impl IEditorPlugin for VRArmsEditorPlugin {
-    fn enter_tree(&mut self) {
-        let callable = self.base().callable("setup_selected");
-        self.base_mut().add_tool_menu_item(MENU_ITEM, &callable);
-        let export = VRArmsProfileExport::new_gd();
-        self.base_mut().add_export_plugin(&export);
-        self.export = Some(export);
-    }
-
-    fn exit_tree(&mut self) {
-        self.base_mut().remove_tool_menu_item(MENU_ITEM);
-        if let Some(export) = self.export.take() {
-            self.base_mut().remove_export_plugin(&export);
-        }
-    }
-}
-
-#[godot_api]
-impl VRArmsEditorPlugin {
-    /// Sets up the selected Skeleton3D (or the first one under the selected node).
-    #[func]
-    fn setup_selected(&mut self) {
-        let Some(selection) = EditorInterface::singleton().get_selection() else {
-            return;
-        };
-        let skeleton = selection.get_selected_nodes().iter_shared().find_map(|n| {
-            n.clone()
-                .try_cast::<Skeleton3D>()
-                .ok()
-                .or_else(|| find_descendant::<Skeleton3D>(&n))
-        });
-        match skeleton {
-            Some(s) => {
-                let created = VRArmsSetup::setup_skeleton(Some(s), None);
-                if !created.is_empty() {
-                    godot_print!("vr_arms: set up {} nodes", created.len());
-                }
-            }
-            None => {
-                godot_error!("vr_arms: select a Skeleton3D (or a character containing one) first")
-            }
-        }
-    }
 }

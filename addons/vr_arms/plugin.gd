@@ -1,0 +1,41 @@
+## The vr_arms editor plugin (Project > Project Settings > Plugins): adds
+## Project > Tools > "vr_arms: Set up selected Skeleton3D", undoable with Ctrl+Z, and the export
+## plugin that puts the TOML profiles (`load_profile("res://...toml")`) into exported games.
+## The nodes themselves come from the native library and work with the plugin off.
+@tool
+extends EditorPlugin
+
+const MENU_ITEM := "vr_arms: Set up selected Skeleton3D"
+const SetupAction := preload("res://addons/vr_arms/editor/setup_action.gd")
+
+var _export: EditorExportPlugin
+
+
+func _enter_tree() -> void:
+	add_tool_menu_item(MENU_ITEM, setup_selected)
+	# By name, so that a missing native library gives this one clear error, not a parse error.
+	if ClassDB.class_exists(&"VRArmsProfileExport"):
+		_export = ClassDB.instantiate(&"VRArmsProfileExport")
+		add_export_plugin(_export)
+	else:
+		push_error("vr_arms: the native library did not load (addons/vr_arms/bin has no library for this platform?); see the addon's README.md")
+
+
+func _exit_tree() -> void:
+	remove_tool_menu_item(MENU_ITEM)
+	if _export != null:
+		remove_export_plugin(_export)
+		_export = null
+
+
+## Sets up the selected Skeleton3D (or the first one under the selected node) as one undoable
+## action. Returns what `VRArmsSetup.setup_skeleton` returns (empty when nothing was set up).
+func setup_selected() -> Dictionary:
+	var skeleton := SetupAction.selected_skeleton(EditorInterface.get_selection().get_selected_nodes())
+	if skeleton == null:
+		push_warning("vr_arms: select a Skeleton3D (or a character containing one) first")
+		return {}
+	var created := SetupAction.set_up(get_undo_redo(), skeleton, EditorInterface.get_edited_scene_root())
+	if not created.is_empty():
+		print("vr_arms: set up \"%s\" (Ctrl+Z undoes it)" % skeleton.name)
+	return created

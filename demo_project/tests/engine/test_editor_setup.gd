@@ -1,0 +1,115 @@
+## The editor plugin's one-click setup (Project > Tools > "vr_arms: Set up selected Skeleton3D")
+## is one undoable action: run here with a plain UndoRedo, as the plugin runs it with the editor's.
+extends EngineTest
+
+const SetupAction := preload("res://addons/vr_arms/editor/setup_action.gd")
+
+
+## A scene root "Scene" holding a bare humanoid "Character", as a user's level holds a model.
+func _scene() -> Dictionary:
+	var scene := Node3D.new()
+	scene.name = "Scene"
+	add_child(scene)
+	var character := Node3D.new()
+	character.name = "Character"
+	scene.add_child(character)
+	character.owner = scene
+	var skeleton := HumanoidBuilder.build()
+	character.add_child(skeleton)
+	skeleton.owner = scene
+	return {"scene": scene, "character": character, "skeleton": skeleton}
+
+
+func _ids(node: Node, into: Dictionary = {}) -> Dictionary:
+	into[node.get_instance_id()] = node.owner
+	for child in node.get_children():
+		_ids(child, into)
+	return into
+
+
+func test_setup_undo_takes_every_added_node_out_and_redo_puts_the_same_ones_back() -> void:
+	var s := _scene()
+	var scene: Node3D = s.scene
+	var skeleton: Skeleton3D = s.skeleton
+	var before := _ids(scene)
+	var ur := UndoRedo.new()
+	var created := SetupAction.set_up(ur, skeleton, scene)
+	check(created.has("rig"), "the setup ran")
+	var after := _ids(scene)
+	check(after.size() >= before.size() + 30, "the setup added its nodes (%d -> %d)" % [before.size(), after.size()])
+	var unowned := 0
+	for id in after:
+		if not before.has(id) and after[id] != scene:
+			unowned += 1
+	check(unowned == 0, "every added node is owned by the scene root, so the scene saves it (%d are not)" % unowned)
+	check(ur.has_undo() and ur.get_current_action_name() == "vr_arms: set up %s" % skeleton.name, "one action recorded: %s" % ur.get_current_action_name())
+
+	ur.undo()
+	check(_ids(scene) == before, "undo leaves the scene as it was (%d nodes, %d before)" % [_ids(scene).size(), before.size()])
+	check(skeleton.get_child_count() == 0, "no modifier left under the skeleton")
+
+	ur.redo()
+	check(_ids(scene) == after, "redo puts the same nodes back with their owners")
+	var rig: VRArmRig = created.rig
+	check(rig.get_parent() == skeleton and rig.get_setup_problems().is_empty(), "the rig is back under the skeleton, fully configured: %s" % [rig.get_setup_problems()])
+	var order := skeleton.get_children().map(func(c): return c.get_class())
+	check(order == ["UpperBodyFollow", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers back in order: %s" % [order])
+	# Undone again and the history dropped: the nodes it held are freed, nothing leaks.
+	ur.undo()
+	ur.free()
+	await frames(1)
+	check(not is_instance_valid(rig), "the undone nodes are freed with the history")
+
+
+func test_a_redone_setup_still_drives_the_arms() -> void:
+	var s := _scene()
+	var skeleton: Skeleton3D = s.skeleton
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var ur := UndoRedo.new()
+	SetupAction.set_up(ur, skeleton, s.scene)
+	ur.undo()
+	ur.redo()
+	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	var left := Vector3(0.3, 1.15, 0.25)
+	sim.set_hand_pose("left", Transform3D(Basis(), left))
+	await frames(10)
+	await skeleton.skeleton_updated
+	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller after undo and redo")
+	ur.free()
+
+
+func test_a_refused_setup_records_nothing() -> void:
+	var s := _scene()
+	var ur := UndoRedo.new()
+	check(not SetupAction.set_up(ur, s.skeleton, s.scene).is_empty(), "the first setup ran")
+	expect_errors(1)
+	check(SetupAction.set_up(ur, s.skeleton, s.scene).is_empty(), "a second setup is refused")
+	check(ur.get_history_count() == 1, "and adds no action (%d)" % ur.get_history_count())
+	ur.free()
+
+
+func test_a_character_at_the_scene_root_is_refused_with_a_warning() -> void:
+	var character := Node3D.new()
+	add_child(character)
+	var skeleton := HumanoidBuilder.build()
+	character.add_child(skeleton)
+	var ur := UndoRedo.new()
+	TestLogger.current.take_warnings()
+	check(SetupAction.set_up(ur, skeleton, character).is_empty(), "nothing set up")
+	var warnings := TestLogger.current.take_warnings()
+	check(warnings.size() == 1 and "scene's root" in warnings[0], "one warning says why: %s" % [warnings])
+	check(skeleton.get_child_count() == 0 and character.get_child_count() == 1, "nothing added")
+	check(ur.get_history_count() == 0, "no action")
+	ur.free()
+	await frames(1)
+
+
+func test_the_selected_skeleton_is_found_in_the_selection() -> void:
+	var s := _scene()
+	check(SetupAction.selected_skeleton([s.skeleton]) == s.skeleton, "the skeleton itself")
+	check(SetupAction.selected_skeleton([s.character]) == s.skeleton, "the character holding it")
+	var other := Node.new()
+	check(SetupAction.selected_skeleton([other]) == null, "none")
+	other.free()
+	await frames(1)
