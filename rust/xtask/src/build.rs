@@ -4,29 +4,119 @@ use std::path::PathBuf;
 
 use crate::{cargo, repo_root, run};
 
-/// Builds `vr_arms` and installs the library; returns the installed path.
+/// Builds `vr_arms` for the host and installs the library; returns the installed path.
 pub fn build_extension(release: bool) -> Result<PathBuf, String> {
+    build_extension_for(release, None)
+}
+
+/// Builds `vr_arms` for `target` (a Rust target triple; the host when `None`) and installs the
+/// library under the name the `.gdextension` gives it ([`godot_library_name`]). A cross build
+/// needs that target's standard library and linker (docs/install.md).
+pub fn build_extension_for(release: bool, target: Option<&str>) -> Result<PathBuf, String> {
     let mut cmd = cargo();
     cmd.args(["build", "--package", "vr_arms"]);
     if release {
         cmd.arg("--release");
     }
+    if let Some(t) = target {
+        cmd.args(["--target", t]);
+    }
     run(&mut cmd)?;
 
     let profile = if release { "release" } else { "debug" };
-    let (prefix, ext) = library_naming();
-    let built = target_dir()
-        .join(profile)
-        .join(format!("{prefix}vr_arms.{ext}"));
+    let platform = match target {
+        Some(t) => Platform::from_triple(t)?,
+        None => Platform::host()?,
+    };
+    let mut built = target_dir();
+    if let Some(t) = target {
+        built.push(t);
+    }
+    let built = built.join(profile).join(platform.cargo_library_name());
     let bin = repo_root().join("addons/vr_arms/bin");
     std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
-    let dest = bin.join(format!(
-        "{prefix}vr_arms.{}.{profile}.{}.{ext}",
-        std::env::consts::OS,
-        std::env::consts::ARCH
-    ));
+    let dest = bin.join(godot_library_name(platform, profile));
     install_library(&built, &dest)?;
     Ok(dest)
+}
+
+/// An operating system and architecture as the `.gdextension` names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Platform {
+    /// `linux`, `windows`, `macos` or `android`.
+    pub os: &'static str,
+    /// `x86_64` or `aarch64` (Godot's feature tag for the latter is `arm64`).
+    pub arch: &'static str,
+}
+
+impl Platform {
+    fn host() -> Result<Self, String> {
+        Self::new(std::env::consts::OS, std::env::consts::ARCH)
+    }
+
+    fn new(os: &str, arch: &str) -> Result<Self, String> {
+        let os = match os {
+            "linux" => "linux",
+            "windows" => "windows",
+            "macos" => "macos",
+            "android" => "android",
+            other => return Err(format!("vr_arms is not built for the OS `{other}`")),
+        };
+        let arch = match arch {
+            "x86_64" => "x86_64",
+            "aarch64" => "aarch64",
+            other => {
+                return Err(format!(
+                    "vr_arms is not built for the architecture `{other}`"
+                ));
+            }
+        };
+        Ok(Self { os, arch })
+    }
+
+    /// The platform of a Rust target triple (`aarch64-linux-android`, `x86_64-pc-windows-msvc`,
+    /// `aarch64-apple-darwin`, `x86_64-unknown-linux-gnu`, ...).
+    pub fn from_triple(triple: &str) -> Result<Self, String> {
+        let arch = triple.split('-').next().unwrap_or("");
+        let os = if triple.contains("android") {
+            "android"
+        } else if triple.contains("windows") {
+            "windows"
+        } else if triple.contains("apple-darwin") {
+            "macos"
+        } else if triple.contains("linux") {
+            "linux"
+        } else {
+            return Err(format!("no Godot platform for the target `{triple}`"));
+        };
+        Self::new(os, arch)
+    }
+
+    /// What cargo calls the library it builds.
+    fn cargo_library_name(self) -> &'static str {
+        match self.os {
+            "windows" => "vr_arms.dll",
+            "macos" => "libvr_arms.dylib",
+            _ => "libvr_arms.so",
+        }
+    }
+}
+
+/// The file name the `.gdextension` gives the library of `platform` and `profile` (`debug` or
+/// `release`): `libvr_arms.linux.release.x86_64.so`, `vr_arms.windows.debug.x86_64.dll`,
+/// `libvr_arms.android.release.aarch64.so`; on macOS the two architectures are joined into one
+/// `libvr_arms.macos.release.universal.dylib` (`lipo`, docs/install.md), so this names the
+/// per-architecture input of that step.
+pub fn godot_library_name(platform: Platform, profile: &str) -> String {
+    let (prefix, ext) = match platform.os {
+        "windows" => ("", "dll"),
+        "macos" => ("lib", "dylib"),
+        _ => ("lib", "so"),
+    };
+    format!(
+        "{prefix}vr_arms.{}.{profile}.{}.{ext}",
+        platform.os, platform.arch
+    )
 }
 
 /// Copies `from` to `dest` under a temporary name, then renames it: replacing a library that an
@@ -47,10 +137,86 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| repo_root().join("target"))
 }
 
-fn library_naming() -> (&'static str, &'static str) {
-    match std::env::consts::OS {
-        "windows" => ("", "dll"),
-        "macos" => ("lib", "dylib"),
-        _ => ("lib", "so"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The documented builds (docs/install.md) and the universal macOS library made from two.
+    const DOCUMENTED: &[&str] = &[
+        "x86_64-unknown-linux-gnu",
+        "aarch64-unknown-linux-gnu",
+        "x86_64-pc-windows-msvc",
+        "aarch64-linux-android",
+    ];
+
+    #[test]
+    fn the_gdextension_names_exactly_the_files_the_builds_produce() {
+        let text = std::fs::read_to_string(repo_root().join("addons/vr_arms/vr_arms.gdextension"))
+            .unwrap();
+        let section = text.split("[libraries]").nth(1).unwrap();
+        let section = section.split("\n[").next().unwrap();
+        let mut listed: Vec<String> = section
+            .lines()
+            .filter_map(|l| l.split_once('='))
+            .map(|(_, v)| {
+                v.trim()
+                    .trim_matches('"')
+                    .trim_start_matches("res://addons/vr_arms/bin/")
+                    .to_string()
+            })
+            .collect();
+        listed.sort();
+        let mut produced: Vec<String> = DOCUMENTED
+            .iter()
+            .flat_map(|t| {
+                let p = Platform::from_triple(t).unwrap();
+                ["debug", "release"].map(|profile| godot_library_name(p, profile))
+            })
+            .chain(["debug", "release"].map(|p| format!("libvr_arms.macos.{p}.universal.dylib")))
+            .collect();
+        produced.sort();
+        assert_eq!(listed, produced);
+    }
+
+    #[test]
+    fn target_triples_map_to_godot_platforms() {
+        let p = |t| Platform::from_triple(t).unwrap();
+        assert_eq!(
+            p("aarch64-linux-android"),
+            Platform {
+                os: "android",
+                arch: "aarch64"
+            }
+        );
+        assert_eq!(
+            p("x86_64-pc-windows-msvc"),
+            Platform {
+                os: "windows",
+                arch: "x86_64"
+            }
+        );
+        assert_eq!(
+            p("aarch64-apple-darwin"),
+            Platform {
+                os: "macos",
+                arch: "aarch64"
+            }
+        );
+        assert_eq!(
+            p("x86_64-unknown-linux-gnu"),
+            Platform {
+                os: "linux",
+                arch: "x86_64"
+            }
+        );
+        assert!(Platform::from_triple("wasm32-unknown-unknown").is_err());
+        assert_eq!(
+            godot_library_name(p("x86_64-pc-windows-msvc"), "release"),
+            "vr_arms.windows.release.x86_64.dll"
+        );
+        assert_eq!(
+            godot_library_name(p("aarch64-apple-darwin"), "debug"),
+            "libvr_arms.macos.debug.aarch64.dylib"
+        );
     }
 }

@@ -15,6 +15,8 @@
 //! cargo xtask hot-reload-test reload the extension in a headless editor and check the nodes
 //! cargo xtask export-test     export the demo as a pack: every TOML profile must be in it
 //! cargo xtask mutants [files] mutation testing of the core (cargo-mutants) -> docs/testing.md
+//! cargo xtask package         stripped debug + release builds and the release zip (target/package)
+//! cargo xtask package-test    the zip unzipped into a fresh project, imported, exported, run
 //! ```
 
 mod bench;
@@ -24,6 +26,8 @@ mod engine;
 mod export;
 mod godot;
 mod mutants;
+mod package;
+mod package_check;
 mod xr;
 
 use std::path::PathBuf;
@@ -36,7 +40,14 @@ fn main() -> ExitCode {
         None => ("help", &[][..]),
     };
     let result = match cmd {
-        "build" => build::build_extension(rest.iter().any(|a| a == "--release")).map(|_| ()),
+        "build" => build::build_extension_for(
+            rest.iter().any(|a| a == "--release"),
+            rest.iter()
+                .position(|a| a == "--target")
+                .and_then(|i| rest.get(i + 1))
+                .map(String::as_str),
+        )
+        .map(|_| ()),
         "godot" => godot::find_or_fetch().map(|g| println!("{}", g.describe())),
         "engine-test" => engine::run_engine_tests(rest),
         "demo" => engine::run_demo(rest),
@@ -45,6 +56,8 @@ fn main() -> ExitCode {
         "soak" => soak(rest),
         "hot-reload-test" => engine::run_hot_reload_test(),
         "export-test" => export::run_export_test(),
+        "package" => package::run_package().map(|_| ()),
+        "package-test" => package_check::run_package_test(),
         "mutants" => mutants::run_mutants(rest),
         "test" => test_all(rest),
         // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
@@ -83,9 +96,10 @@ fn main() -> ExitCode {
 }
 
 const HELP: &str = "usage: cargo xtask <command>
-  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, render test, OpenXR smoke test
+  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, package, render test, OpenXR smoke test
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
-  build [--release]  build the GDExtension into addons/vr_arms/bin
+  build [--release] [--target TRIPLE]
+                     build the GDExtension into addons/vr_arms/bin under its .gdextension name
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
   render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
@@ -98,6 +112,8 @@ const HELP: &str = "usage: cargo xtask <command>
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
+  package            stripped debug and release builds into addons/vr_arms/bin, and target/package/vr_arms-VERSION.zip
+  package-test       package, unzip into a fresh project, import, export a pack and run its smoke scene (both libraries)
   mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
   mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
@@ -147,6 +163,7 @@ fn test_all(rest: &[String]) -> Result<(), String> {
     println!("{}", engine::run_soak(600)?);
     engine::run_hot_reload_test()?;
     export::run_export_test()?;
+    package_check::run_package_test()?;
     xr::render_test()?;
     xr::xr_smoke_test()
 }
