@@ -5,6 +5,9 @@ extends Node3D
 var failures: Array[String] = []
 ## How many engine errors this test must log, exactly (see `expect_errors`).
 var expected_errors := 0
+## How many warnings this test must log, exactly, or -1 when they are not counted (see
+## `expect_warnings`).
+var expected_warnings := -1
 ## How many checks the test made; the runner fails a test that made none.
 var checks_made := 0
 
@@ -28,6 +31,13 @@ func check_vec_near(a: Vector3, b: Vector3, tolerance: float, message: String) -
 ## fewer fail the test as surely as more.
 func expect_errors(count: int) -> void:
 	expected_errors = count
+
+
+## The test expects exactly `count` warnings (a configuration problem reported once at runtime,
+## say), however long it runs: fewer fail the test as surely as more. Without this call warnings
+## are not counted.
+func expect_warnings(count: int) -> void:
+	expected_warnings = count
 
 
 func frames(count: int = 1) -> void:

@@ -1,7 +1,8 @@
 ## Engine test runner: runs every `test_*` method of every `res://tests/engine/test_*.gd`, each on
 ## a fresh instance added to the tree, then prints `N passed, N failed` and quits with status 1
 ## on any failure. Errors logged by the engine during a test fail that test unless the test
-## declared exactly that many with `expect_errors()`; a test that made no check fails too.
+## declared exactly that many with `expect_errors()`; a test that declared its warnings with
+## `expect_warnings()` fails on any other number of them; a test that made no check fails too.
 extends Node
 
 ## Where the tests are; `--dir=` changes it (the runner's self-test uses its own fixtures).
@@ -72,14 +73,18 @@ func _run() -> void:
 			_current = ""
 			var problems: Array = suite.failures.duplicate()
 			var expected: int = suite.expected_errors
+			var expected_warnings: int = suite.expected_warnings
 			var checks: int = suite.checks_made
 			remove_child(suite)
 			suite.free()
 			await get_tree().process_frame
 			var errors := _logger.take_errors()
+			var warnings := _logger.take_warnings()
 			_started_ms = Time.get_ticks_msec()
 			if errors.size() != expected:
 				problems.append("%d engine error(s) logged (expected %d): %s" % [errors.size(), expected, errors])
+			if expected_warnings >= 0 and warnings.size() != expected_warnings:
+				problems.append("%d warning(s) logged (expected %d): %s" % [warnings.size(), expected_warnings, warnings])
 			if checks == 0:
 				problems.append("the test made no check")
 			if problems.is_empty():

@@ -58,8 +58,8 @@ func test_null_arguments_give_a_clear_error() -> void:
 
 
 func test_setup_problems_are_right_just_after_add_child() -> void:
-	# Each modifier, unconfigured, also reports its (real) problems once at runtime.
-	expect_errors(10)
+	# Each modifier, unconfigured, also reports its (real) problems once at runtime, as a warning.
+	expect_warnings(10)
 	for in_tree in [false, true]:
 		var skeleton := HumanoidBuilder.build()
 		if in_tree:
@@ -99,3 +99,25 @@ func test_a_freed_rig_is_reported_as_freed_not_as_unset() -> void:
 	# Freed now, before a frame: their runtime report of the same problem is not this test's.
 	skeleton.free()
 	clamp.free()
+
+
+## Modifiers run in the skeleton's child order: each bone writer that must run before or after
+## the rig says so when it is on the wrong side of it.
+func test_a_wrong_modifier_order_is_a_configuration_warning() -> void:
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: VRArmRig = b.rig
+	for key in ["upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy"]:
+		check(not Array(b[key].get_setup_problems()).any(func(p): return "must run" in p), "%s in the setup's order has no order problem" % key)
+	# The rig first: the spine and clavicles now run after it.
+	skeleton.move_child(rig, 0)
+	for key in ["upper_body_follow", "clavicle_follow"]:
+		var problems := Array(b[key].get_setup_problems())
+		check(problems.any(func(p): return "must run before the VRArmRig" in p), "%s after the rig: %s" % [key, problems])
+	# The rig last: twist and finger copy now run before it.
+	skeleton.move_child(rig, skeleton.get_child_count() - 1)
+	for key in ["forearm_twist", "hand_pose_copy"]:
+		var problems := Array(b[key].get_setup_problems())
+		check(problems.any(func(p): return "must run after the VRArmRig" in p), "%s before the rig: %s" % [key, problems])
+	check(not Array(b.upper_body_follow.get_setup_problems()).any(func(p): return "must run" in p), "the spine before the rig again is fine")
+	await frames(1)

@@ -1,6 +1,6 @@
 ## Fixtures for the runner's own rules, run by `cargo xtask engine-test` with
-## `--dir=res://tests/runner_selftest`: exactly the two `test_good_*` pass and the two
-## `test_bad_*` fail.
+## `--dir=res://tests/runner_selftest`: exactly the `test_good_*` pass and the `test_bad_*`
+## fail.
 extends EngineTest
 
 
@@ -20,4 +20,15 @@ func test_good_checks() -> void:
 func test_good_gets_the_error_it_expects() -> void:
 	expect_errors(1)
 	push_error("the one expected error")
+	check(true, "a passing check")
+
+
+func test_bad_expects_a_warning_that_never_comes() -> void:
+	expect_warnings(1)
+	check(true, "a passing check")
+
+
+func test_good_gets_the_warning_it_expects() -> void:
+	expect_warnings(1)
+	push_warning("the one expected warning")
 	check(true, "a passing check")

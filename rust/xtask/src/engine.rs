@@ -162,6 +162,7 @@ fn judge_runner_rules(run: &GodotRun) -> Result<(), String> {
     let failed_as_expected = [
         "test_bad_makes_no_check",
         "test_bad_expects_an_error_that_never_comes",
+        "test_bad_expects_a_warning_that_never_comes",
     ]
     .iter()
     .all(|name| {
@@ -169,12 +170,14 @@ fn judge_runner_rules(run: &GodotRun) -> Result<(), String> {
             .iter()
             .any(|l| l.starts_with("FAIL") && l.contains(name))
     });
-    if summary == Some((2, 2)) && failed_as_expected && !run.success {
-        println!("engine: the runner fails a test with no check and a missing expected error");
+    if summary == Some((3, 3)) && failed_as_expected && !run.success {
+        println!(
+            "engine: the runner fails a test with no check, a missing expected error and a missing expected warning"
+        );
         Ok(())
     } else {
         Err(format!(
-            "the test runner's self-test gave {summary:?} (expected 2 passed, 2 failed, the two `test_bad_*` failing, exit 1; Godot {})",
+            "the test runner's self-test gave {summary:?} (expected 3 passed, 3 failed, the three `test_bad_*` failing, exit 1; Godot {})",
             run.status
         ))
     }
@@ -364,18 +367,23 @@ mod tests {
     }
 
     #[test]
-    fn runner_rules_need_both_bad_fixtures_to_fail() {
+    fn runner_rules_need_every_bad_fixture_to_fail() {
         let bad = [
             "FAIL runner:test_bad_makes_no_check: the test made no check",
             "FAIL runner:test_bad_expects_an_error_that_never_comes: 0 engine error(s)",
+            "FAIL runner:test_bad_expects_a_warning_that_never_comes: 0 warning(s)",
         ];
         let mut lines = bad.to_vec();
-        lines.push("2 passed, 2 failed");
+        lines.push("3 passed, 3 failed");
         assert!(judge_runner_rules(&run_of(&lines, false)).is_ok());
         assert!(judge_runner_rules(&run_of(&lines, true)).is_err());
-        assert!(judge_runner_rules(&run_of(&[bad[0], "3 passed, 1 failed"], false)).is_err());
+        assert!(judge_runner_rules(&run_of(&[bad[0], "5 passed, 1 failed"], false)).is_err());
         assert!(
-            judge_runner_rules(&run_of(&[bad[0], bad[0], "2 passed, 2 failed"], false)).is_err()
+            judge_runner_rules(&run_of(
+                &[bad[0], bad[1], bad[1], "3 passed, 3 failed"],
+                false
+            ))
+            .is_err()
         );
     }
 

@@ -9,7 +9,7 @@ use vr_arms_core::calibration::{
 };
 
 use crate::convert::vec3;
-use crate::nodes::common::{alive, read_pose};
+use crate::nodes::common::{alive, read_pose, refresh_warnings_on_set, unset_problem};
 
 /// Measures the player's height (headset height, standing) and arm span (controllers held out
 /// to the sides), scales the avatar to fit, and saves the result per player as TOML under
@@ -56,6 +56,7 @@ pub struct AvatarCalibrator {
 
     calibrator: Calibrator,
     current: PlayerCalibration,
+    report: crate::problems::ProblemReport,
     base: Base<Node>,
 }
 
@@ -75,14 +76,25 @@ impl INode for AvatarCalibrator {
             arm_span_share: 0.0,
             calibrator: Calibrator::default(),
             current: PlayerCalibration::default(),
+            report: crate::problems::ProblemReport::new("AvatarCalibrator"),
             base,
         }
     }
 
     fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
         if self.auto_load && !crate::nodes::common::in_editor() {
             self.load_calibration();
         }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
     }
 
     fn process(&mut self, delta: f64) {
@@ -137,6 +149,48 @@ impl AvatarCalibrator {
     /// A calibration could not be used (implausible measures, no tracking).
     #[signal]
     fn calibration_failed(reason: GString);
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (node, name, what) in [
+            (&self.head, "head", "the XRCamera3D (the player's height)"),
+            (
+                &self.left_controller,
+                "left_controller",
+                "the left XRController3D (the arm span)",
+            ),
+            (
+                &self.right_controller,
+                "right_controller",
+                "the right XRController3D (the arm span)",
+            ),
+            (
+                &self.avatar_root,
+                "avatar_root",
+                "the avatar root it scales to the player",
+            ),
+        ] {
+            out.extend(unset_problem(node, name, what));
+        }
+        out.extend(unset_problem(
+            &self.skeleton,
+            "skeleton",
+            "the avatar's Skeleton3D (its height and arm span are measured from the bones)",
+        ));
+        if self.origin.is_none() {
+            out.push("Set \"origin\" to the XROrigin3D: the floor is taken at its height (y = 0 without it).".into());
+        }
+        if self.player_name.to_string().trim().is_empty() {
+            out.push("\"player_name\" is empty: calibrations are saved per player name.".into());
+        }
+        out
+    }
 
     /// Starts sampling; the player stands straight, arms held out to the sides.
     #[func]

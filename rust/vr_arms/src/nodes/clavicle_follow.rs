@@ -8,6 +8,7 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, vec3};
+use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
     store_profile,
@@ -218,6 +219,12 @@ impl ClavicleFollow {
         let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["ClavicleFollow must be a child of a Skeleton3D.".into()];
         };
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "ClavicleFollow",
+            RigOrder::Before,
+            "the arms are solved from the raised shoulders",
+        ));
         out.extend(rig_problem(&self.rig, "the clavicles follow its targets"));
 
         out.extend(missing_bones(

@@ -476,3 +476,62 @@ pub const HUMANOID_ARMS: [[&str; 4]; 2] = [
         "RightHand",
     ],
 ];
+
+/// Where a bone writer must run relative to the skeleton's `VRArmRig`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigOrder {
+    /// Before the rig: it moves bones the arm solve starts from (spine, clavicles).
+    Before,
+    /// After the rig: it works on the solved arms (twist, fingers, a held object).
+    After,
+}
+
+/// A problem when `me`, a modifier named `class`, runs on the wrong side of a `VRArmRig` under
+/// the same skeleton (modifiers run in the skeleton's child order); `why` says what the order is
+/// for. `None` when there is no rig beside it.
+pub fn rig_order_problem(me: &Gd<Node>, class: &str, order: RigOrder, why: &str) -> Option<String> {
+    let parent = me.get_parent()?;
+    let rig = parent.get_children().iter_shared().find(|c| {
+        c.clone()
+            .try_cast::<crate::nodes::vr_arm_rig::VRArmRig>()
+            .is_ok()
+    })?;
+    let before = me.get_index() < rig.get_index();
+    let (wrong, side) = match order {
+        RigOrder::Before => (!before, "above"),
+        RigOrder::After => (before, "below"),
+    };
+    wrong.then(|| {
+        format!(
+            "{class} must run {} the VRArmRig \"{}\" ({why}): move it {side} the rig among the skeleton's children (modifiers run in child order).",
+            if order == RigOrder::Before { "before" } else { "after" },
+            rig.get_name()
+        )
+    })
+}
+
+/// For `on_set` (Godot's `_set`) of a node with configuration warnings: in the editor, the
+/// warnings are worked out again once the property has its new value (deferred: Godot sets it
+/// after this returns). Returns `false`, so Godot sets the property as usual.
+pub fn refresh_warnings_on_set(node: &Gd<Node>) -> bool {
+    if in_editor() && node.is_inside_tree() {
+        let mut node = node.clone();
+        node.call_deferred("update_configuration_warnings", &[]);
+    }
+    false
+}
+
+/// "Set `name` to ...: why." when the node reference is unset, or freed.
+pub fn unset_problem<T: GodotClass>(
+    node: &Option<Gd<T>>,
+    name: &str,
+    what: &str,
+) -> Option<String> {
+    match node {
+        None => Some(format!("Set \"{name}\" to {what}.")),
+        Some(n) if !n.is_instance_valid() => Some(format!(
+            "The node in \"{name}\" has been freed: set it to {what}."
+        )),
+        Some(_) => None,
+    }
+}

@@ -6,6 +6,7 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
+use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
     store_profile,
@@ -226,6 +227,12 @@ impl ForearmTwist {
         let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["ForearmTwist must be a child of a Skeleton3D.".into()];
         };
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "ForearmTwist",
+            RigOrder::After,
+            "it shares out the twist of the solved hands",
+        ));
         out.extend(rig_problem(&self.rig, "its forearms are twisted"));
         out.extend(missing_bones(
             &skeleton,

@@ -7,6 +7,7 @@ use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
+use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::problems::ProblemReport;
 
@@ -159,6 +160,12 @@ impl HandPoseCopy {
         if parent_skeleton(&self.base().clone().upcast()).is_none() {
             out.push("HandPoseCopy must be a child of a Skeleton3D.".into());
         }
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "HandPoseCopy",
+            RigOrder::After,
+            "the solved wrists are what the hand pose blends into",
+        ));
         match self
             .source_skeleton
             .as_ref()

@@ -9,7 +9,7 @@ use vr_arms_core::hand_pose::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::alive;
+use crate::nodes::common::{alive, refresh_warnings_on_set, unset_problem};
 use crate::problems::ProblemReport;
 
 /// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
@@ -118,6 +118,11 @@ impl INode for HandPoseDriver {
         }
     }
 
+    fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+    }
+
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
         if crate::nodes::common::skip_in_editor(false) {
@@ -141,6 +146,14 @@ impl INode for HandPoseDriver {
 
     fn exit_tree(&mut self) {
         self.stop_curling();
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
     }
 }
 
@@ -180,10 +193,37 @@ impl HandPoseDriver {
             .play_one_shot(HandPoseState::Shoot, self.shoot_duration_s);
     }
 
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
     /// The current pose state (see [signal pose_state_changed]).
     #[func]
     fn get_pose_state(&self) -> i32 {
         self.stage.current() as i32
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let source = alive(&self.source_skeleton);
+        if source.is_none() && alive(&self.animation_player).is_none() {
+            out.extend(unset_problem(
+                &self.source_skeleton,
+                "source_skeleton",
+                "the skeleton whose fingers it poses (HandPoseCopy copies them onto the visible hand), or set \"animation_player\"",
+            ));
+        }
+        // A source without finger bones is HandPoseCopy's warning (the copy has nothing to
+        // copy); the driver then has nothing to curl and stays quiet.
+        if self.curl_from_controller && self.controller.is_none() {
+            out.push(
+                "Set \"controller\" to this hand's XRController3D: grip and trigger curl the fingers (or turn \"curl_from_controller\" off)."
+                    .into(),
+            );
+        }
+        out
     }
 
     fn hammer_cock_length_s(&self) -> f32 {

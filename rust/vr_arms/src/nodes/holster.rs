@@ -3,7 +3,10 @@
 use godot::classes::{Area3D, IArea3D, INode3D, Node3D, PhysicsRayQueryParameters3D};
 use godot::prelude::*;
 
-use crate::nodes::common::{alive, read_pose, read_tracked};
+use crate::nodes::common::{
+    alive, read_pose, read_tracked, refresh_warnings_on_set, skip_in_editor, unset_problem,
+};
+use crate::problems::ProblemReport;
 
 /// Places the belt (this node) each frame at a height from the headset: a ray straight down from
 /// the camera finds the floor (1.8 m of head height when it hits nothing), and the belt sits at
@@ -11,7 +14,7 @@ use crate::nodes::common::{alive, read_pose, read_tracked};
 /// follows the body's position and yaw (`body_root`, the avatar `BodyFollow` turns), not the
 /// hands, so holsters do not swing when the hands move. Runs in `_process` at priority -1050.
 #[derive(GodotClass)]
-#[class(base = Node3D)]
+#[class(base = Node3D, tool)]
 pub struct HolsterBelt {
     /// The headset (an [XRCamera3D]).
     #[export]
@@ -30,6 +33,7 @@ pub struct HolsterBelt {
     default_head_height_m: f32,
 
     head_guard: vr_arms_core::input_guard::InputGuard,
+    report: ProblemReport,
     base: Base<Node3D>,
 }
 
@@ -44,12 +48,18 @@ impl INode3D for HolsterBelt {
             floor_mask: 1,
             default_head_height_m: 1.8,
             head_guard: Default::default(),
+            report: ProblemReport::new("HolsterBelt"),
             base,
         }
     }
 
+    fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+    }
+
     fn process(&mut self, _delta: f64) {
-        if crate::threads::off_main_thread() {
+        if skip_in_editor(false) {
             return;
         }
         // No usable headset pose this frame: the belt stays where it is.
@@ -96,6 +106,38 @@ impl INode3D for HolsterBelt {
         self.base_mut()
             .set_global_transform(Transform3D::new(basis, origin));
     }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
+    }
+}
+
+#[godot_api]
+impl HolsterBelt {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        out.extend(unset_problem(
+            &self.head,
+            "head",
+            "the XRCamera3D (the belt's height comes from the headset)",
+        ));
+        out.extend(unset_problem(
+            &self.body_root,
+            "body_root",
+            "the avatar root that BodyFollow moves (without it the belt follows the head and never turns)",
+        ));
+        out
+    }
 }
 
 /// A holster: an [Area3D] whose origin is the holster anchor (where the gun rests) and a
@@ -103,7 +145,7 @@ impl INode3D for HolsterBelt {
 /// inside (`hand_entered` / `hand_exited`): a hand is inside when its node is within
 /// `zone_radius_m` of the anchor, so no physics body is needed on the hand.
 #[derive(GodotClass)]
-#[class(base = Area3D)]
+#[class(base = Area3D, tool)]
 pub struct HolsterZone {
     /// The hand that draws (its controller or hand attach point).
     #[export]
@@ -115,6 +157,7 @@ pub struct HolsterZone {
     #[export(range = (0.02, 0.5, suffix = "m"))]
     zone_radius_m: f32,
     inside: bool,
+    report: ProblemReport,
     base: Base<Area3D>,
 }
 
@@ -127,12 +170,18 @@ impl IArea3D for HolsterZone {
             draw_clear_point: None,
             zone_radius_m: 0.14,
             inside: false,
+            report: ProblemReport::new("HolsterZone"),
             base,
         }
     }
 
+    fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+    }
+
     fn process(&mut self, _delta: f64) {
-        if crate::threads::off_main_thread() {
+        if skip_in_editor(false) {
             return;
         }
         let now = self.hand_inside();
@@ -145,6 +194,14 @@ impl IArea3D for HolsterZone {
             }
         }
     }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
+    }
 }
 
 #[godot_api]
@@ -152,6 +209,31 @@ impl HolsterZone {
     /// The hand came into the zone.
     #[signal]
     fn hand_entered();
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        out.extend(unset_problem(
+            &self.hand,
+            "hand",
+            "the drawing hand's controller or attach point (no hand is ever in the zone without it)",
+        ));
+        if let Some(p) = alive(&self.draw_clear_point)
+            && p.is_inside_tree()
+            && self.base().is_inside_tree()
+            && p.get_global_position()
+                .distance_to(self.base().get_global_position())
+                < 0.02
+        {
+            out.push("\"draw_clear_point\" is at the holster anchor: put it where a drawn gun is clear of the holster (about 25 cm along the draw).".into());
+        }
+        out
+    }
     /// The hand left the zone.
     #[signal]
     fn hand_exited();

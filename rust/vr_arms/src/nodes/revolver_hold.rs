@@ -6,6 +6,7 @@ use godot::prelude::*;
 use vr_arms_core::controller_targets::HandCalibration;
 
 use crate::convert::{quat, to_quaternion, to_transform};
+use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::nodes::revolver::Revolver;
 use crate::problems::ProblemReport;
@@ -135,6 +136,12 @@ impl RevolverHold {
         let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["RevolverHold must be a child of a Skeleton3D.".into()];
         };
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "RevolverHold",
+            RigOrder::After,
+            "it keeps the gun on the solved hand",
+        ));
         match &self.revolver {
             None => out.push("Set \"revolver\" to the Revolver this hand holds.".into()),
             Some(r) if !r.is_instance_valid() => {

@@ -5,6 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
+use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::problems::ProblemReport;
@@ -194,6 +195,12 @@ impl UpperBodyFollow {
         let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
             return vec!["UpperBodyFollow must be a child of a Skeleton3D.".into()];
         };
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "UpperBodyFollow",
+            RigOrder::Before,
+            "the arms are solved from the turned chest",
+        ));
         if self.head.is_none() {
             out.push("Set \"head\" to the XRCamera3D.".into());
         }

@@ -18,7 +18,7 @@ use crate::convert::to_transform;
 /// ([method play_trace]). A tracker that a real XR runtime already provides is left alone unless
 /// [member take_over_existing] is on.
 #[derive(GodotClass)]
-#[class(base = Node)]
+#[class(base = Node, tool)]
 pub struct XRTrackingSimulator {
     /// Pose of the headset in tracking space.
     #[export]
@@ -46,6 +46,7 @@ pub struct XRTrackingSimulator {
     hands: [Option<Gd<XrControllerTracker>>; 2],
     trace: Option<TrackingTrace>,
     trace_time: f32,
+    report: crate::problems::ProblemReport,
     base: Base<Node>,
 }
 
@@ -67,6 +68,7 @@ impl INode for XRTrackingSimulator {
             hands: [None, None],
             trace: None,
             trace_time: 0.0,
+            report: crate::problems::ProblemReport::new("XRTrackingSimulator"),
             base,
         }
     }
@@ -83,7 +85,18 @@ impl INode for XRTrackingSimulator {
         self.unregister();
     }
 
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        crate::nodes::common::refresh_warnings_on_set(&self.to_gd().upcast())
+    }
+
     fn process(&mut self, delta: f64) {
+        if crate::nodes::common::skip_in_editor(false) {
+            return;
+        }
         let Some(trace) = &self.trace else { return };
         self.trace_time += (delta as f32).max(0.0) * self.playback_speed;
         let finished = self.trace_time > trace.duration();
@@ -198,6 +211,42 @@ impl XRTrackingSimulator {
         self.trace = None;
     }
 
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let me = self.to_gd();
+        if me.is_inside_tree() {
+            let others = me
+                .get_tree()
+                .get_root()
+                .map(|r| {
+                    r.find_children_ex("*")
+                        .type_("XRTrackingSimulator")
+                        .owned(false)
+                        .done()
+                })
+                .map(|found| {
+                    found
+                        .iter_shared()
+                        .filter(|n| *n != me.clone().upcast())
+                        .count()
+                })
+                .unwrap_or(0);
+            if others > 0 {
+                out.push("Another XRTrackingSimulator is in the scene: only the first feeds the head and hand trackers; remove the others.".into());
+            }
+        }
+        if !self.playback_speed.is_finite() || self.playback_speed <= 0.0 {
+            out.push("\"playback_speed\" is not above 0: a played trace never moves.".into());
+        }
+        out
+    }
+
     /// Whether a trace is playing.
     #[func]
     fn is_playing(&self) -> bool {
@@ -207,12 +256,12 @@ impl XRTrackingSimulator {
     fn register(&mut self) {
         let mut server = XrServer::singleton();
         let take = self.take_over_existing;
+        // Another simulator's trackers are not a real runtime's: that is a setup problem.
+        let problems = self.problems();
+        self.report.runtime(&problems);
         let mut claim = |name: &str| -> bool {
             match server.get_tracker(name) {
-                Some(existing) if !take => {
-                    let _ = existing;
-                    false
-                }
+                Some(_) if !take => false,
                 Some(existing) => {
                     server.remove_tracker(&existing);
                     true

@@ -11,14 +11,16 @@ use vr_arms_core::revolver::{
 };
 
 use crate::convert::{pose, to_transform, vec3};
-use crate::nodes::common::{alive, side_of};
+use crate::nodes::common::{alive, refresh_warnings_on_set, side_of, skip_in_editor};
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::holster::HolsterZone;
 use crate::nodes::target_router::TargetRouter;
+use crate::problems::ProblemReport;
 
 mod effects;
 mod placement;
+mod problems;
 mod support;
 
 /// A single-action revolver drawn from a holster with a real pulling gesture (the original design).
@@ -48,7 +50,7 @@ mod support;
 /// `MuzzleFlash` (shown for 0.05 s per shot), and [AudioStreamPlayer3D]s `ShotSound`,
 /// `CockSound` (on the frame the hammer arrives), `DryFireSound`, `ClickSound`.
 #[derive(GodotClass)]
-#[class(base = RigidBody3D)]
+#[class(base = RigidBody3D, tool)]
 pub struct Revolver {
     /// The hand's controller: grip, trigger and thumbstick, and haptics.
     #[export]
@@ -149,6 +151,7 @@ pub struct Revolver {
     attach_to_hand: Transform3D,
     /// Arm recoil shares last written (gun hand, support hand), to clear them once.
     arm_recoil_written: bool,
+    report: ProblemReport,
     base: Base<RigidBody3D>,
 }
 
@@ -197,11 +200,18 @@ impl IRigidBody3D for Revolver {
             placed_by_hold: false,
             attach_to_hand: Transform3D::IDENTITY,
             arm_recoil_written: false,
+            report: ProblemReport::new("Revolver"),
             base,
         }
     }
 
     fn ready(&mut self) {
+        // A tool class for its configuration warnings: in the editor it is only edited.
+        if skip_in_editor(false) {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
         let mut marker = Marker3D::new_alloc();
         marker.set_name("DrawTarget");
         marker.set_as_top_level(true);
@@ -225,8 +235,16 @@ impl IRigidBody3D for Revolver {
         self.base_mut().set_freeze_enabled(true);
     }
 
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
+    }
+
     fn process(&mut self, delta: f64) {
-        if crate::threads::off_main_thread() {
+        if skip_in_editor(false) {
             return;
         }
         let dt = delta as f32;
@@ -344,6 +362,12 @@ impl Revolver {
     /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"`, `"load"`).
     #[signal]
     fn refused(action: GString);
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
 
     /// The grab state: `"Holstered"`, `"Latched"`, `"Held"`, `"Cocking"` or `"Dropped"`.
     #[func]
