@@ -4,7 +4,7 @@
 //! and a yaw, never the headset's pitch or roll. The yaw blends the headset's yaw with a yaw
 //! from both hands, weighted by how far forward and how high the hands are (0 at rest, up to
 //! `hands_weight_max` when aiming), and moves through a critically damped spring with a maximum
-//! turn speed (seed 002 section 3). Hands behind the head get no weight and the hands' yaw is
+//! turn speed (the stability design, its body part). Hands behind the head get no weight and the hands' yaw is
 //! clamped to within `max_hands_offset_deg` of the head's, so the body never flips.
 //!
 //! World space, metres, radians inside. The avatar faces +Z of its root; Godot cameras look

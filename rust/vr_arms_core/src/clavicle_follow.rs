@@ -2,7 +2,7 @@
 //!
 //! From the reach ratio (shoulder joint to hand target distance over arm length), the clavicle
 //! starts turning toward the hand at `start_at_reach` and is fully engaged at `full_at_reach`
-//! (seed 000). The turn is measured as yaw (about the body's up) and pitch (elevation) in the
+//! (the original design). The turn is measured as yaw (about the body's up) and pitch (elevation) in the
 //! clavicle parent's space, each clamped to `max_follow_deg`. It runs before the arm solve, so the
 //! arm reaches from the moved shoulder.
 

@@ -1,12 +1,12 @@
 //! Stage 5: elbow hints (poles) in a stable torso frame, with hint body avoidance.
 //!
-//! Seed 002 section 2: the pole is built in the torso frame (down + back + outward), with the
+//! The stability design, its elbow-hint part: the pole is built in the torso frame (down + back + outward), with the
 //! shoulder->hand axis projected out so wrist spin cannot rotate it. Overhead it blends toward an
-//! outward-stable plane (seed 000). A forearm cue adds where the elbow probably is: one forearm
+//! outward-stable plane (the original design). A forearm cue adds where the elbow probably is: one forearm
 //! length behind the hand along the hand target's forearm axis, which the controller's forward
 //! axis gives after calibration and which wrist roll does not change. Every blend weight stays in
 //! 0..1 (none can cross zero and flip the pole). Then, when the hand is near the torso, the hint
-//! is pushed outward, back and down (seed 000's hint body avoidance), and finally the hint is
+//! is pushed outward, back and down (the original design's hint body avoidance), and finally the hint is
 //! smoothed exponentially in body space relative to the shoulder, so walking adds no lag.
 
 use glam::Vec3;

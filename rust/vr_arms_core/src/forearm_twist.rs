@@ -3,7 +3,7 @@
 //! The hand's twist about the forearm axis, relative to its rest pose, is read after the arm
 //! solve, smoothed with a critically damped angle filter and limited per direction (pronation and
 //! supination). A share of it goes to the forearm: to twist bones when the rig has them (defaults
-//! 0.25 at the elbow, 0.5 at the wrist, seed 000), else to the lower-arm bone itself. The hand's
+//! 0.25 at the elbow, 0.5 at the wrist, the original design), else to the lower-arm bone itself. The hand's
 //! final orientation never changes: it counter-rotates, so only the distribution is smoothed.
 
 use glam::{Quat, Vec3};

@@ -1,7 +1,7 @@
 //! Hand poses: which authored pose the hand shows, copying finger rotations, and procedural
 //! finger curl from the controller's grip and trigger.
 //!
-//! Seed 000's bridge table chooses the pose from two flags:
+//! The original design's bridge table chooses the pose from two flags:
 //!
 //! | hand in holster zone | pistol held | pose |
 //! |---|---|---|

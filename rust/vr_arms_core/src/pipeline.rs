@@ -1,4 +1,4 @@
-//! The composed arm pipeline: every stage, in the seed's order, for both arms.
+//! The composed arm pipeline: every stage, in the design's order, for both arms.
 //!
 //! This is what the tests, the benchmarks and the motion-capture evaluation drive, and what the
 //! Godot node graph (one node per stage) must match: the nodes call the very same stage structs.

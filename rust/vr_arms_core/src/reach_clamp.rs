@@ -1,10 +1,10 @@
 //! Stage 3: reach clamp and overhead guard.
 //!
-//! Two modes, as in seed 000:
+//! Two modes, as in the original design:
 //! - **exact hands** (default, the local player): the target follows the controller 1:1 with
 //!   zero lag; only the overhead guard applies.
 //! - **full**: optional near-body safety, a hard clamp at `hard_clamp_ratio` x arm length, an
-//!   optional soft zone easing into it with a power curve, then the overhead guard. (Seed 000's
+//!   optional soft zone easing into it with a power curve, then the overhead guard. (The original design's
 //!   soft zone lerps toward the wall and so pushes targets *outward*; ours compresses instead.)
 //!
 //! The overhead guard shrinks the allowed reach toward `overhead_clamp_ratio` as the
@@ -14,7 +14,7 @@
 //! What is smoothed is the *correction* (clamped minus raw), never the target itself: when no
 //! limit is active the output is the input exactly, and a limit engages and releases without a
 //! pop. The correction's rate blends from 200/s at the guard's threshold to `overhead_smooth` at
-//! full guard (seed 000), or uses `position_smooth` for the far clamp.
+//! full guard (the original design), or uses `position_smooth` for the far clamp.
 
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
@@ -26,7 +26,7 @@ use crate::pose::Pose;
 use crate::side::{PerSide, Side};
 use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
 
-/// Settings of [`ReachClamp`]. Defaults from seed 000.
+/// Settings of [`ReachClamp`]. Defaults from the original design.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReachClampSettings {

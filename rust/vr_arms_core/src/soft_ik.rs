@@ -1,6 +1,6 @@
 //! Soft IK: the arm is never perfectly straight, and cannot oscillate at full extension.
 //!
-//! Seed 002 section 1: at full extension the two-bone solution is bistable (the elbow
+//! The stability design, its soft-IK part: at full extension the two-bone solution is bistable (the elbow
 //! singularity), so tiny target noise flips the elbow. Three measures, run just before the solve:
 //! - the effective shoulder->wrist distance is eased over the last part of the reach toward the
 //!   distance that keeps a minimum elbow bend (`min_elbow_bend_deg`), and never exceeds it;

@@ -69,7 +69,7 @@ impl TargetRouter {
         self.use_override = false;
     }
 
-    /// Back to the default target at once (the seed's `ForceClearNow`).
+    /// Back to the default target at once (the original design's force-clear).
     pub fn force_clear(&mut self) -> Option<RouterEvent> {
         self.use_override = false;
         self.weight = 0.0;

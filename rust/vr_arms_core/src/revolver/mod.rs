@@ -1,8 +1,8 @@
 //! The single-action revolver: grab state machine, draw gesture, cocking and trigger timelines,
-//! cylinder and ammunition (seed 000 "Pistol Grab Flow" to "Hit Detection", plus a real
+//! cylinder and ammunition (the original design's grab flow to its hit detection, plus a real
 //! cylinder). Pure logic: the Godot nodes move meshes, play sounds and cast rays from the events.
 //!
-//! States and transitions (seed 000's table):
+//! States and transitions (the original design's table):
 //!
 //! ```text
 //! Holstered --grip pressed in the holster zone--> Latched   (the press, not a grip already held)
@@ -57,11 +57,11 @@ pub enum RevolverEvent {
     /// The hammer arrived at full cock (the frame to play the cock sound).
     Cocked,
     /// A trigger pull started (every pull, before its outcome is known: haptics and the hand's
-    /// shoot pose, seed 000's phase 1).
+    /// shoot pose, the original design's phase 1).
     TriggerPulled,
     /// The trigger reached the end of its pull with the hammer cocked and a round under it.
     Fired,
-    /// That shot fired the last loaded round (seed 000's `onAmmoEmpty`).
+    /// That shot fired the last loaded round (the original design's ammo-empty event).
     AmmoEmpty,
     /// Hammer cocked, but the chamber under it was empty or spent.
     EmptyClicked,
@@ -206,7 +206,7 @@ pub fn ease_in_out_cubic(t: f32) -> f32 {
     }
 }
 
-/// Where the cocking timeline is at normalised time `t` (seed 000): the gun sweeps back over
+/// Where the cocking timeline is at normalised time `t` (the original design): the gun sweeps back over
 /// 0..0.55 (eased), the hammer rotates over 0.55..0.675, the gun returns over 0.675..1.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CockPose {

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{RecoilLayerSettings, RevolverSettings};
 use crate::controller_targets::finite_clamp;
 
-/// The shot's ray and damage (seed 000's bullet config), loadable from TOML.
+/// The shot's ray and damage (the original design's bullet settings), loadable from TOML.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct BulletConfig {
