@@ -207,8 +207,7 @@ impl HandPoseDriver {
 
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
-        let source = alive(&self.source_skeleton);
-        if source.is_none() && alive(&self.animation_player).is_none() {
+        if alive(&self.source_skeleton).is_none() && alive(&self.animation_player).is_none() {
             out.extend(unset_problem(
                 &self.source_skeleton,
                 "source_skeleton",

@@ -24,27 +24,21 @@ impl Revolver {
             "hand_attach",
             "where the drawn gun sits (the hand bone's BoneAttachment3D, or the controller)",
         ));
-        for (name, what, set) in [
-            (
-                "controller_targets",
-                "the ControllerTargets (the arm recoil goes there)",
-                self.controller_targets.is_some(),
-            ),
-            (
-                "router",
-                "the TargetRouter (the arm follows the draw through it)",
-                self.router.is_some(),
-            ),
-            (
-                "hand_pose",
-                "the gun hand's HandPoseDriver (its grip, cock and shoot poses)",
-                self.hand_pose.is_some(),
-            ),
-        ] {
-            if !set {
-                out.push(format!("Set \"{name}\" to {what}."));
-            }
-        }
+        out.extend(unset_problem(
+            &self.controller_targets,
+            "controller_targets",
+            "the ControllerTargets (the arm recoil goes there)",
+        ));
+        out.extend(unset_problem(
+            &self.router,
+            "router",
+            "the TargetRouter (the arm follows the draw through it)",
+        ));
+        out.extend(unset_problem(
+            &self.hand_pose,
+            "hand_pose",
+            "the gun hand's HandPoseDriver (its grip, cock and shoot poses)",
+        ));
         if self.base().get_node_or_null("Muzzle").is_none() {
             out.push(
                 "No \"Muzzle\" child: shots leave from the revolver's origin along its -Z. Add a Node3D named Muzzle at the barrel's end."
