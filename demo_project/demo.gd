@@ -57,7 +57,7 @@ func _ready() -> void:
 	add_child(character)
 	var skeleton: Skeleton3D = character.get_node("Skeleton3D")
 	parts.skeleton = skeleton
-	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin)
+	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, null)
 	_setup_body(character, skeleton)
 	_setup_revolver()
 	# The player's own eyes do not see the inside of the avatar's head; the mirror does.

@@ -56,14 +56,14 @@ func _ready() -> void:
 				VRArmsSetup.wire_pipeline(character, _xr.left, _xr.right, rig)
 				skeleton.add_child(rig)
 			"full":
-				VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
+				VRArmsSetup.setup_skeleton(skeleton, _xr.origin, null)
 			"remote":
 				VRArmsSetup.setup_remote(skeleton, _xr.camera, _xr.left, _xr.right)
 			"remote_budget":
 				var made := VRArmsSetup.setup_remote(skeleton, _xr.camera, _xr.left, _xr.right)
 				(made.body as VRRemoteBody).update_interval_frames = 3
 			"budget":
-				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin)
+				var body := VRArmsSetup.setup_skeleton(skeleton, _xr.origin, null)
 				(body.rig as VRArmRig).update_interval_frames = 3
 	for node in find_children("*", "", true, false):
 		if node.get_class() in _off:

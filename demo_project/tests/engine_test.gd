@@ -111,6 +111,6 @@ func make_set_up_body() -> Dictionary:
 	character.add_child(skeleton)
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var b := VRArmsSetup.setup_skeleton(skeleton, null)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	b.merge({"skeleton": skeleton, "character": character, "simulator": sim})
 	return b

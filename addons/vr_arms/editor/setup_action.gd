@@ -29,7 +29,7 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node) ->
 		return {}
 	var before := {}
 	_collect(scene_root, before)
-	var created := VRArmsSetup.setup_skeleton(skeleton, null)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	if created.is_empty():
 		return created
 	var added := []

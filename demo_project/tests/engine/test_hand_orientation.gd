@@ -11,7 +11,7 @@ func _set_up(skeleton: Skeleton3D, holder: Node3D) -> Dictionary:
 	add_child(holder)
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var b := VRArmsSetup.setup_skeleton(skeleton, null)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	b.merge({"skeleton": skeleton, "simulator": sim})
 	return b
 

@@ -37,7 +37,7 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	check_near(curl, 75.0, 1.0, "a full grip curls the avatar's middle finger through the setup")
 	# Setting up twice is refused, with one error.
 	expect_errors(1)
-	check(VRArmsSetup.setup_skeleton(skeleton, null).is_empty(), "a second setup is refused")
+	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "a second setup is refused")
 
 
 func test_setup_refuses_a_non_humanoid_skeleton() -> void:
@@ -45,14 +45,14 @@ func test_setup_refuses_a_non_humanoid_skeleton() -> void:
 	var s := Skeleton3D.new()
 	s.add_bone("root")
 	add_child(s)
-	check(VRArmsSetup.setup_skeleton(s, null).is_empty(), "nothing created")
+	check(VRArmsSetup.setup_skeleton(s, null, null).is_empty(), "nothing created")
 	check(s.get_child_count() == 0, "skeleton untouched")
 	await frames(1)
 
 
 func test_null_arguments_give_a_clear_error() -> void:
 	expect_errors(2)
-	check(VRArmsSetup.setup_skeleton(null, null).is_empty(), "setup_skeleton(null) creates nothing")
+	check(VRArmsSetup.setup_skeleton(null, null, null).is_empty(), "setup_skeleton(null) creates nothing")
 	check(VRArmsSetup.wire_pipeline(null, null, null, null).is_empty(), "wire_pipeline(null, ...) creates nothing")
 	await frames(1)
 

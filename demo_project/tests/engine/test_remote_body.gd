@@ -49,7 +49,7 @@ func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
 	var graph_skeleton := _character("GraphCharacter")
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var graph := VRArmsSetup.setup_skeleton(graph_skeleton, null)
+	var graph := VRArmsSetup.setup_skeleton(graph_skeleton, null, null)
 	var remote_skeleton := _character("RemoteCharacter")
 	var made := VRArmsSetup.setup_remote(remote_skeleton, graph.camera, graph.left_controller, graph.right_controller)
 	var body: VRRemoteBody = made.body
@@ -122,7 +122,7 @@ func test_setup_remote_creates_what_is_missing_and_refuses_a_second_setup() -> v
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), target, 0.03, "the left hand follows its node")
 	expect_errors(3)
 	check(VRArmsSetup.setup_remote(skeleton, null, null, null).is_empty(), "a second remote setup is refused")
-	check(VRArmsSetup.setup_skeleton(skeleton, null).is_empty(), "and so is a node-graph setup over it")
+	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "and so is a node-graph setup over it")
 	var bare := Skeleton3D.new()
 	bare.add_bone("root")
 	add_child(bare)

@@ -172,7 +172,7 @@ func test_odd_rigs_warn_and_stay_finite() -> void:
 	add_child(character)
 	var bare := HumanoidBuilder.build(false)
 	character.add_child(bare)
-	var b := VRArmsSetup.setup_skeleton(bare, null)
+	var b := VRArmsSetup.setup_skeleton(bare, null, null)
 	check(not b.is_empty(), "a humanoid without fingers can still be set up")
 	await seconds(0.3)
 	check(Soak.bones_finite(bare), "finite without finger bones")

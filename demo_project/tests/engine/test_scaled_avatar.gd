@@ -46,7 +46,7 @@ func _poses(scale: float) -> Array:
 	character.add_child(skeleton)
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var created := VRArmsSetup.setup_skeleton(skeleton, null)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0) * scale))
 	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(-0.2, 1.15, -0.3) * scale))
 	var out := []

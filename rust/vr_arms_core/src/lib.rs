@@ -13,6 +13,7 @@ pub mod body_avoidance;
 pub mod body_follow;
 pub mod body_frame;
 pub mod body_pipeline;
+pub mod bone_rename;
 pub mod budget;
 pub mod calibration;
 pub mod clavicle_follow;

@@ -1,13 +1,14 @@
 //! One-click setup: every node of the arm pipeline and upper body, wired, for a humanoid skeleton.
 
 use godot::classes::{
-    Marker3D, Node, Node3D, RefCounted, Skeleton3D, XrCamera3D, XrController3D, XrOrigin3D,
+    BoneMap, Marker3D, Node, Node3D, RefCounted, Skeleton3D, XrCamera3D, XrController3D, XrOrigin3D,
 };
 use godot::prelude::*;
 
 use crate::nodes::avatar_calibrator::AvatarCalibrator;
 use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
+use crate::nodes::bone_map_apply::apply_bone_map;
 use crate::nodes::clavicle_follow::ClavicleFollow;
 use crate::nodes::common::alive;
 use crate::nodes::controller_targets::ControllerTargets;
@@ -24,8 +25,8 @@ use crate::nodes::vr_arm_rig::VRArmRig;
 /// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
 /// pipeline and the upper body, in the right order, with the right bones and XR nodes.
 ///
-/// From code: `VRArmsSetup.setup_skeleton(skeleton, xr_origin)`. In the editor: select the
-/// skeleton (or its character) and use Project > Tools > "vr_arms: Set up selected Skeleton3D".
+/// From code: `VRArmsSetup.setup_skeleton(skeleton, xr_origin, bone_map)`. In the editor: select
+/// the skeleton (or its character) and use Project > Tools > "vr_arms: Set up selected Skeleton3D".
 #[derive(GodotClass)]
 #[class(base = RefCounted, init)]
 pub struct VRArmsSetup {
@@ -36,12 +37,22 @@ pub struct VRArmsSetup {
 impl VRArmsSetup {
     /// Sets up `skeleton`. `xr_origin` may be null: an [XROrigin3D] in the same scene is used, or
     /// one is created beside the character. The character root (the skeleton's parent) is what
-    /// `BodyFollow` moves. Returns the created nodes by name; empty (with one error) when the
-    /// skeleton already has a `VRArmRig` or is not humanoid.
+    /// `BodyFollow` moves.
+    ///
+    /// `bone_map` may be null. For a character loaded at run time with its own bone names
+    /// (Mixamo, VRM, Ready Player Me), pass a [BoneMap] whose profile is a
+    /// [SkeletonProfileHumanoid]: the mapped bones are renamed to the humanoid names first, as
+    /// Godot's importer does when it retargets, and the bone tracks of the character's
+    /// animations and its [BoneAttachment3D]s follow the new names.
+    ///
+    /// Returns the created nodes by name (and `"renamed_bones"`, how many the bone map renamed);
+    /// empty (with one error, and the skeleton untouched) when the skeleton already has a
+    /// `VRArmRig`, the bone map cannot be applied, or the skeleton is not humanoid.
     #[func]
     pub fn setup_skeleton(
         skeleton: Option<Gd<Skeleton3D>>,
         xr_origin: Option<Gd<XrOrigin3D>>,
+        bone_map: Option<Gd<BoneMap>>,
     ) -> VarDictionary {
         let mut out = VarDictionary::new();
         let Some(skeleton) = alive(&skeleton) else {
@@ -50,10 +61,17 @@ impl VRArmsSetup {
             );
             return out;
         };
-        if skeleton.find_bone("LeftUpperArm") < 0 || skeleton.find_bone("RightUpperArm") < 0 {
+        let mut skeleton = skeleton;
+        let bone_map = alive(&bone_map);
+        if !has_humanoid_arms(&skeleton, bone_map.as_ref()) {
             godot_error!(
-                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...); retarget it with a BoneMap to SkeletonProfileHumanoid first",
-                skeleton.get_name()
+                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import, or pass one as `bone_map`",
+                skeleton.get_name(),
+                if bone_map.is_some() {
+                    ", even through the bone map"
+                } else {
+                    ""
+                }
             );
             return out;
         }
@@ -72,6 +90,19 @@ impl VRArmsSetup {
             .get_parent()
             .and_then(|p| p.try_cast::<Node3D>().ok())
             .unwrap_or_else(|| skeleton.clone().upcast());
+        let renamed_bones = match &bone_map {
+            Some(map) => match apply_bone_map(&mut skeleton, map, &avatar.clone().upcast()) {
+                Ok(n) => n,
+                Err(why) => {
+                    godot_error!(
+                        "VRArmsSetup: cannot apply the bone map to \"{}\": {why}",
+                        skeleton.get_name()
+                    );
+                    return out;
+                }
+            },
+            None => 0,
+        };
         let mut scene = avatar
             .get_parent()
             .unwrap_or_else(|| avatar.clone().upcast());
@@ -232,6 +263,7 @@ impl VRArmsSetup {
             ("right_hand_pose", drivers[1].to_variant()),
             ("calibrator", calibrator.to_variant()),
             ("pipeline", stages.to_variant()),
+            ("renamed_bones", (renamed_bones as i64).to_variant()),
         ] {
             out.set(k, &v);
         }
@@ -370,6 +402,17 @@ fn hand_pose_source(skeleton: &Gd<Skeleton3D>) -> Gd<Skeleton3D> {
     }
     s.reset_bone_poses();
     s
+}
+
+/// Whether `skeleton` has both upper arms under their humanoid names, or will have once
+/// `bone_map` renamed its bones.
+fn has_humanoid_arms(skeleton: &Gd<Skeleton3D>, bone_map: Option<&Gd<BoneMap>>) -> bool {
+    ["LeftUpperArm", "RightUpperArm"].iter().all(|name| {
+        let mapped = bone_map
+            .map(|m| m.get_skeleton_bone_name(*name).to_string())
+            .filter(|n| !n.is_empty());
+        skeleton.find_bone(mapped.as_deref().unwrap_or(name)) >= 0
+    })
 }
 
 /// The first descendant of `root` of class `T` (depth first).

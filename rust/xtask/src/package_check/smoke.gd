@@ -31,7 +31,7 @@ func _run() -> void:
 	character.add_child(skeleton)
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var created := VRArmsSetup.setup_skeleton(skeleton, null)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	_check(created.has("rig"), "one-click setup made a rig")
 	var profile := "res://addons/vr_arms/profiles/local_player.toml"
 	_check(FileAccess.file_exists(profile), "%s is in the game" % profile)

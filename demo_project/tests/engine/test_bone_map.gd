@@ -1,0 +1,122 @@
+## VRArmsSetup with a BoneMap: a character loaded at run time with its own bone names (here
+## Mixamo's) works with the one-click setup.
+extends EngineTest
+
+## Godot humanoid profile name -> Mixamo name, for the bones HumanoidBuilder makes.
+const MIXAMO := {
+	"Hips": "mixamorig_Hips", "Spine": "mixamorig_Spine", "Chest": "mixamorig_Spine1",
+	"UpperChest": "mixamorig_Spine2", "Neck": "mixamorig_Neck", "Head": "mixamorig_Head",
+	"LeftEye": "mixamorig_LeftEye", "RightEye": "mixamorig_RightEye",
+	"LeftShoulder": "mixamorig_LeftShoulder", "LeftUpperArm": "mixamorig_LeftArm",
+	"LeftLowerArm": "mixamorig_LeftForeArm", "LeftHand": "mixamorig_LeftHand",
+	"RightShoulder": "mixamorig_RightShoulder", "RightUpperArm": "mixamorig_RightArm",
+	"RightLowerArm": "mixamorig_RightForeArm", "RightHand": "mixamorig_RightHand",
+	"LeftUpperLeg": "mixamorig_LeftUpLeg", "LeftLowerLeg": "mixamorig_LeftLeg",
+	"LeftFoot": "mixamorig_LeftFoot", "LeftToes": "mixamorig_LeftToeBase",
+	"RightUpperLeg": "mixamorig_RightUpLeg", "RightLowerLeg": "mixamorig_RightLeg",
+	"RightFoot": "mixamorig_RightFoot", "RightToes": "mixamorig_RightToeBase",
+}
+const MIXAMO_FINGERS := {
+	"ThumbMetacarpal": "HandThumb1", "ThumbProximal": "HandThumb2", "ThumbDistal": "HandThumb3",
+	"IndexProximal": "HandIndex1", "IndexIntermediate": "HandIndex2", "IndexDistal": "HandIndex3",
+	"MiddleProximal": "HandMiddle1", "MiddleIntermediate": "HandMiddle2", "MiddleDistal": "HandMiddle3",
+	"RingProximal": "HandRing1", "RingIntermediate": "HandRing2", "RingDistal": "HandRing3",
+	"LittleProximal": "HandPinky1", "LittleIntermediate": "HandPinky2", "LittleDistal": "HandPinky3",
+}
+
+
+## Profile name -> Mixamo name for every bone of a HumanoidBuilder skeleton but its "Root" and
+## "Jaw" (Mixamo has neither).
+func mixamo_names() -> Dictionary:
+	var names := MIXAMO.duplicate()
+	for side in ["Left", "Right"]:
+		for bone in MIXAMO_FINGERS:
+			names[side + bone] = "mixamorig_" + side + MIXAMO_FINGERS[bone]
+	return names
+
+
+## A Mixamo-named character, as a GLTF loaded at run time gives it: the skeleton, an
+## AnimationPlayer with one track on its hips, and a BoneAttachment3D on its right hand.
+func make_mixamo_character() -> Dictionary:
+	var character := Node3D.new()
+	character.name = "Character"
+	add_child(character)
+	var skeleton := HumanoidBuilder.build()
+	var names := mixamo_names()
+	for profile_name in names:
+		skeleton.set_bone_name(skeleton.find_bone(profile_name), names[profile_name])
+	character.add_child(skeleton)
+	var animation := Animation.new()
+	var track := animation.add_track(Animation.TYPE_ROTATION_3D)
+	animation.track_set_path(track, NodePath("Skeleton3D:mixamorig_Hips"))
+	animation.rotation_track_insert_key(track, 0.0, Quaternion.IDENTITY)
+	var library := AnimationLibrary.new()
+	library.add_animation("idle", animation)
+	var player := AnimationPlayer.new()
+	player.add_animation_library("", library)
+	character.add_child(player)
+	var attachment := BoneAttachment3D.new()
+	attachment.bone_name = "mixamorig_RightHand"
+	skeleton.add_child(attachment)
+	var map := BoneMap.new()
+	map.profile = SkeletonProfileHumanoid.new()
+	for profile_name in names:
+		map.set_skeleton_bone_name(profile_name, names[profile_name])
+	return {"character": character, "skeleton": skeleton, "animation": animation, "attachment": attachment, "map": map, "names": names}
+
+
+func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
+	var m := make_mixamo_character()
+	var skeleton: Skeleton3D = m.skeleton
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, m.map)
+	if not check(not created.is_empty(), "the setup accepts the Mixamo skeleton with its bone map"):
+		return
+	check(created.renamed_bones == m.names.size(), "every mapped bone renamed: %d of %d" % [created.renamed_bones, m.names.size()])
+	check(skeleton.find_bone("LeftUpperArm") >= 0 and skeleton.find_bone("mixamorig_LeftArm") < 0, "the arm carries its humanoid name")
+	check(skeleton.find_bone("Root") >= 0, "an unmapped bone keeps its name")
+	var animation: Animation = m.animation
+	check(animation.track_get_path(0) == NodePath("Skeleton3D:Hips"), "the animation's hip track follows the rename: %s" % animation.track_get_path(0))
+	check(m.attachment.bone_name == "RightHand", "the bone attachment follows the rename: %s" % m.attachment.bone_name)
+	for key in ["rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy"]:
+		var problems: PackedStringArray = created[key].get_setup_problems()
+		check(problems.is_empty(), "%s is fully configured: %s" % [key, problems])
+	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	var left := Vector3(0.3, 1.15, 0.25)
+	var right := Vector3(-0.3, 1.2, 0.2)
+	sim.set_hand_pose("left", Transform3D(Basis(), left))
+	sim.set_hand_pose("right", Transform3D(Basis(), right))
+	await frames(10)
+	await skeleton.skeleton_updated
+	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
+	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")
+	sim.set_input("left", "grip", 1.0)
+	await frames(3)
+	await skeleton.skeleton_updated
+	var middle := skeleton.find_bone("LeftMiddleIntermediate")
+	var curl := rad_to_deg(skeleton.get_bone_pose_rotation(middle).angle_to(skeleton.get_bone_rest(middle).basis.get_rotation_quaternion()))
+	check_near(curl, 75.0, 1.0, "a grip curls the renamed middle finger")
+
+
+func test_a_mixamo_named_skeleton_without_a_bone_map_is_refused_untouched() -> void:
+	expect_errors(1)
+	var m := make_mixamo_character()
+	var skeleton: Skeleton3D = m.skeleton
+	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "nothing created")
+	check(skeleton.find_bone("mixamorig_LeftArm") >= 0, "bones keep their names")
+	await frames(1)
+
+
+func test_a_bone_map_that_cannot_apply_is_refused_untouched() -> void:
+	expect_errors(1)
+	var m := make_mixamo_character()
+	var skeleton: Skeleton3D = m.skeleton
+	var map: BoneMap = m.map
+	# Two profile bones on one skeleton bone.
+	map.set_skeleton_bone_name("Chest", "mixamorig_Spine")
+	check(VRArmsSetup.setup_skeleton(skeleton, null, map).is_empty(), "nothing created")
+	check(skeleton.find_bone("mixamorig_LeftArm") >= 0 and skeleton.find_bone("Hips") < 0, "no bone renamed")
+	check(skeleton.get_child_count() == 1, "no modifier added (only the bone attachment)")
+	check(m.animation.track_get_path(0) == NodePath("Skeleton3D:mixamorig_Hips"), "the animation untouched")
+	await frames(1)
