@@ -60,8 +60,9 @@ func _ready() -> void:
 	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, null)
 	_setup_body(character, skeleton)
 	_setup_revolver()
-	# The player's own eyes do not see the inside of the avatar's head; the mirror does.
-	parts.camera.cull_mask &= ~(1 << (CharacterBuilder.HEAD_LAYER - 1))
+	# The player's own eyes do not see the inside of the avatar's head (FirstPersonHead, made by
+	# the setup); the mirror sees the whole avatar.
+	body.first_person_head.exclude_from_camera(mirror.camera)
 	var locomotion := Locomotion.new()
 	locomotion.name = "Locomotion"
 	locomotion.origin = parts.origin

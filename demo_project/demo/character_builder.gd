@@ -6,7 +6,8 @@
 ## elbow belongs to a helper bone that takes half the elbow's bend (`ElbowHelperModifier`), so a
 ## fully bent elbow keeps its volume. The forearm's weight moves linearly from the lower-arm bone
 ## (elbow) to the twist bone (wrist), so a rolled wrist twists the forearm gradually.
-## The head is a separate skinned mesh on render layer 2, which the player's own camera hides.
+## The head is a separate skinned mesh on render layer 2 (the setup's FirstPersonHead hides it from
+## the player's own camera).
 class_name CharacterBuilder
 extends RefCounted
 
@@ -16,7 +17,7 @@ const SIDES := 10
 const BLEND := 0.3
 ## The same at the elbow, where the helper bone already takes half the bend.
 const ELBOW_BLEND := 0.12
-## Render layer of the head (hidden from the player's eyes, seen in the mirror).
+## Render layer of the head mesh.
 const HEAD_LAYER := 2
 
 const SKIN := Color(0.87, 0.68, 0.55)

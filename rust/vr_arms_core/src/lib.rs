@@ -20,6 +20,7 @@ pub mod clavicle_follow;
 pub mod controller_targets;
 pub mod elbow_hint;
 pub mod finite;
+pub mod first_person;
 pub mod forearm_twist;
 pub mod hand_pose;
 pub mod input_guard;

@@ -9,6 +9,7 @@ pub mod clavicle_follow;
 pub mod common;
 pub mod controller_targets;
 pub mod elbow_hint_solver;
+pub mod first_person_head;
 pub mod forearm_twist;
 pub mod hand_pose_copy;
 pub mod hand_pose_driver;

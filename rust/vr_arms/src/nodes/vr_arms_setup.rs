@@ -13,6 +13,7 @@ use crate::nodes::clavicle_follow::ClavicleFollow;
 use crate::nodes::common::alive;
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::elbow_hint_solver::ElbowHintSolver;
+use crate::nodes::first_person_head::FirstPersonHead;
 use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
@@ -235,11 +236,17 @@ impl VRArmsSetup {
         calibrator.set("origin", &origin.to_variant());
         calibrator.set("avatar_root", &avatar.to_variant());
         calibrator.set("skeleton", &skeleton.to_variant());
+        // The player's own camera does not see the avatar's head and neck.
+        let mut first_person = FirstPersonHead::new_alloc();
+        first_person.set_name("FirstPersonHead");
+        first_person.set("skeleton", &skeleton.to_variant());
+        first_person.set("camera", &camera.to_variant());
         for node in [
             body_follow.clone().upcast::<Node>(),
             drivers[0].clone().upcast(),
             drivers[1].clone().upcast(),
             calibrator.clone().upcast(),
+            first_person.clone().upcast(),
         ] {
             stages.add_child(&node);
             own(&node);
@@ -262,6 +269,7 @@ impl VRArmsSetup {
             ("left_hand_pose", drivers[0].to_variant()),
             ("right_hand_pose", drivers[1].to_variant()),
             ("calibrator", calibrator.to_variant()),
+            ("first_person_head", first_person.to_variant()),
             ("pipeline", stages.to_variant()),
             ("renamed_bones", (renamed_bones as i64).to_variant()),
         ] {

@@ -1,0 +1,115 @@
+## FirstPersonHead: the player's own camera does not see the inside of the avatar's head, other
+## cameras (a mirror) see the whole avatar.
+extends EngineTest
+
+
+## The demo's generated character (a skinned body and a skinned head) set up in one call, with a
+## simulator: the setup's dictionary plus "skeleton", "simulator".
+func make_character() -> Dictionary:
+	var character := CharacterBuilder.build()
+	add_child(character)
+	var skeleton: Skeleton3D = character.get_node("Skeleton3D")
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	b.merge({"skeleton": skeleton, "simulator": sim})
+	return b
+
+
+## World positions of `mesh`'s vertices, skinned on the CPU as Godot does (linear blend of
+## bone pose x bind) with the skeleton's current pose.
+func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D) -> PackedVector3Array:
+	var arrays := mesh.mesh.surface_get_arrays(0)
+	var verts: PackedVector3Array = arrays[Mesh.ARRAY_VERTEX]
+	var bones: PackedInt32Array = arrays[Mesh.ARRAY_BONES]
+	var weights: PackedFloat32Array = arrays[Mesh.ARRAY_WEIGHTS]
+	var per := bones.size() / verts.size()
+	var out := PackedVector3Array()
+	for i in verts.size():
+		var posed := Vector3.ZERO
+		for k in per:
+			var w := weights[i * per + k]
+			if w > 0.0:
+				var b := bones[i * per + k]
+				posed += w * (skeleton.get_bone_global_pose(b) * mesh.skin.get_bind_pose(b) * verts[i])
+		out.append(skeleton.global_transform * posed)
+	return out
+
+
+## Total area (m²) of the meshes' skinned triangles with a corner within `radius` of `point`:
+## what a camera there could see. A bone's vertices collapsed onto one point make triangles of
+## no area, which cover no pixel.
+func area_near(meshes: Array, skeleton: Skeleton3D, point: Vector3, radius: float) -> float:
+	var area := 0.0
+	for m in meshes:
+		var v := skinned_vertices(m, skeleton)
+		var index: PackedInt32Array = m.mesh.surface_get_arrays(0)[Mesh.ARRAY_INDEX]
+		var count := index.size() if index.size() > 0 else v.size()
+		for t in range(0, count, 3):
+			var c := [t, t + 1, t + 2] if index.is_empty() else [index[t], index[t + 1], index[t + 2]]
+			var a: Vector3 = v[c[0]]
+			var b: Vector3 = v[c[1]]
+			var d: Vector3 = v[c[2]]
+			if minf(a.distance_to(point), minf(b.distance_to(point), d.distance_to(point))) < radius:
+				area += 0.5 * (b - a).cross(d - a).length()
+	return area
+
+
+func test_the_players_camera_sees_no_head_the_mirror_sees_it_all() -> void:
+	var made := make_character()
+	var skeleton: Skeleton3D = made.skeleton
+	var camera: XRCamera3D = made.camera
+	var fph: FirstPersonHead = made.first_person_head
+	check(fph.get_setup_problems().is_empty(), "configured by the setup: %s" % [fph.get_setup_problems()])
+	var originals := [skeleton.get_node("Body"), skeleton.get_node("Head")]
+	var copies := fph.get_first_person_meshes()
+	check(copies.size() == 2, "a first-person copy of the body and of the head: %d" % copies.size())
+	var fp := 1 << (fph.first_person_layer - 1)
+	var tp := 1 << (fph.third_person_layer - 1)
+	check(camera.cull_mask & fp != 0 and camera.cull_mask & tp == 0, "the player's camera sees the first-person layer only: %x" % camera.cull_mask)
+	for m in originals:
+		check(m.layers == tp, "%s is on the third-person layer: %x" % [m.name, m.layers])
+		check(m.cast_shadow == GeometryInstance3D.SHADOW_CASTING_SETTING_ON, "%s still casts its shadow" % m.name)
+	for m in copies:
+		check(m.layers == fp, "%s is on the first-person layer" % m.name)
+		check(m.get_node_or_null(m.skeleton) == skeleton, "%s is skinned to the avatar" % m.name)
+	var mirror := Camera3D.new()
+	add_child(mirror)
+	fph.exclude_from_camera(mirror)
+	check(mirror.cull_mask & fp == 0 and mirror.cull_mask & tp != 0, "a mirror sees the originals, not the copies: %x" % mirror.cull_mask)
+	# The player stands looking forward; the avatar's head is around the camera.
+	made.simulator.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	await frames(10)
+	await skeleton.skeleton_updated
+	var eye := camera.global_position
+	var seen_whole := area_near(originals, skeleton, eye, 0.15)
+	var seen_first := area_near(copies, skeleton, eye, 0.15)
+	check(seen_whole > 0.02, "the whole head surrounds the eyes: %.4f m² within 15 cm" % seen_whole)
+	check(seen_first < 1e-6, "what the player's camera sees has no surface within 15 cm of the eyes: %.7f m²" % seen_first)
+	# Below the neck the first-person body is the body.
+	var body_copy: MeshInstance3D = copies.filter(func(m): return m.name == "BodyFirstPerson")[0]
+	for bone in ["LeftHand", "RightLowerArm", "Hips"]:
+		var at := bone_global_position(skeleton, bone)
+		check_near(area_near([body_copy], skeleton, at, 0.08), area_near([originals[0]], skeleton, at, 0.08), 1e-6, "the first-person body is whole at %s" % bone)
+	# Off: all restored.
+	fph.enabled = false
+	check(fph.get_first_person_meshes().is_empty(), "copies removed")
+	check(originals[0].layers == 1 and originals[1].layers == 1 << (CharacterBuilder.HEAD_LAYER - 1), "originals back on their layers")
+	check(camera.cull_mask == 0xFFFFF, "the camera's mask restored (Godot's default): %x" % camera.cull_mask)
+	fph.enabled = true
+	check(fph.get_first_person_meshes().size() == 2, "on again")
+
+
+func test_a_missing_bone_or_camera_is_a_configuration_warning() -> void:
+	expect_warnings(1)  # both problems, in one line
+	var skeleton := HumanoidBuilder.build()
+	add_child(skeleton)
+	var fph := FirstPersonHead.new()
+	fph.skeleton = skeleton
+	fph.hidden_bone = &"Helmet"
+	add_child(fph)
+	var problems := Array(fph.get_setup_problems())
+	check(problems.size() == 2, "two problems: %s" % [problems])
+	check(problems.any(func(p): return "camera" in p) and problems.any(func(p): return "Helmet" in p), "the camera and the bone are named: %s" % [problems])
+	check(fph.get_first_person_meshes().is_empty(), "nothing done")
+	await frames(1)

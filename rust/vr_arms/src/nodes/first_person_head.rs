@@ -1,0 +1,303 @@
+//! `FirstPersonHead`: the local avatar's head and neck hidden from the player's own camera only.
+
+use godot::classes::{Camera3D, INode, MeshInstance3D, Node, Skeleton3D, Skin};
+use godot::prelude::*;
+use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, bones_below};
+
+use crate::nodes::common::{alive, refresh_warnings_on_set, unset_problem};
+
+/// Hides the local avatar's head and neck from the player's own camera, so the view is not
+/// filled by the inside of the head, while shadows, mirrors and spectator cameras still see the
+/// whole avatar. (Other players never see this: their machines draw your body without it.)
+///
+/// How: when the game starts, every [MeshInstance3D] skinned to [member skeleton] whose skin
+/// binds [member hidden_bone] or a bone below it gets a first-person copy. The copy shares the
+/// mesh, materials and shadow setting; its [Skin] collapses those bones' vertices onto their
+/// joints; it is on [member first_person_layer]. The original moves to
+/// [member third_person_layer] and keeps casting its shadow (whole, head included, wherever
+/// Godot draws shadows of layers the camera does not see; the copy's shadow lies inside it). [member camera] sees the first-person layer and not
+/// the third-person one. Any other camera that should see the avatar (a mirror, a spectator) must
+/// leave out the first-person layer: call [method exclude_from_camera] on it.
+///
+/// Turning [member enabled] off (or freeing the node) restores the meshes and the camera. Meshes
+/// added later (a hat) are taken in by [method refresh].
+#[derive(GodotClass)]
+#[class(base = Node, tool)]
+pub struct FirstPersonHead {
+    /// The local avatar's skeleton.
+    #[export]
+    skeleton: Option<Gd<Skeleton3D>>,
+    /// The player's own camera (the [XRCamera3D]).
+    #[export]
+    camera: Option<Gd<Camera3D>>,
+    /// The bone hidden with every bone below it. `Neck` hides neck, head, eyes and jaw; `Head`
+    /// keeps the neck.
+    #[export]
+    hidden_bone: StringName,
+    /// Hide the head from [member camera] (on while the game runs; nothing happens in the editor).
+    #[export]
+    #[var(set = set_enabled)]
+    enabled: bool,
+    /// Render layer (1-20) of the first-person copies: only [member camera] should see it.
+    #[export(range = (1.0, 20.0))]
+    first_person_layer: i32,
+    /// Render layer (1-20) the original meshes move to: every camera but [member camera] sees
+    /// it.
+    #[export(range = (1.0, 20.0))]
+    third_person_layer: i32,
+
+    applied: Vec<Hidden>,
+    camera_mask: Option<(Gd<Camera3D>, u32)>,
+    report: crate::problems::ProblemReport,
+    base: Base<Node>,
+}
+
+/// One mesh split in two: its original layers, to give back.
+struct Hidden {
+    original: Gd<MeshInstance3D>,
+    layers: u32,
+    copy: Gd<MeshInstance3D>,
+}
+
+#[godot_api]
+impl INode for FirstPersonHead {
+    fn init(base: Base<Node>) -> Self {
+        Self {
+            skeleton: None,
+            camera: None,
+            hidden_bone: "Neck".into(),
+            enabled: true,
+            first_person_layer: 19,
+            third_person_layer: 20,
+            applied: Vec::new(),
+            camera_mask: None,
+            report: crate::problems::ProblemReport::new("FirstPersonHead"),
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        if self.enabled && !crate::nodes::common::in_editor() {
+            self.apply();
+        }
+    }
+
+    fn exit_tree(&mut self) {
+        self.restore();
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
+    }
+}
+
+#[godot_api]
+impl FirstPersonHead {
+    #[func]
+    fn set_enabled(&mut self, enabled: bool) {
+        self.enabled = enabled;
+        if !self.base().is_node_ready() || crate::nodes::common::in_editor() {
+            return;
+        }
+        if enabled {
+            self.apply();
+        } else {
+            self.restore();
+        }
+    }
+
+    /// Hides the first-person copies from `camera` (a mirror's or a spectator's), which then sees
+    /// the whole avatar.
+    #[func]
+    fn exclude_from_camera(&self, camera: Option<Gd<Camera3D>>) {
+        if let Some(mut c) = alive(&camera) {
+            let mask = c.get_cull_mask() & !layer_bit(self.first_person_layer);
+            c.set_cull_mask(mask);
+        }
+    }
+
+    /// Takes in meshes added to the avatar since (restores, then hides again).
+    #[func]
+    fn refresh(&mut self) {
+        self.restore();
+        if self.enabled && !crate::nodes::common::in_editor() {
+            self.apply();
+        }
+    }
+
+    /// The first-person copies made, one per mesh whose skin binds a hidden bone.
+    #[func]
+    fn get_first_person_meshes(&self) -> Array<Gd<MeshInstance3D>> {
+        self.applied.iter().map(|h| h.copy.clone()).collect()
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        out.extend(unset_problem(
+            &self.skeleton,
+            "skeleton",
+            "the local avatar's Skeleton3D",
+        ));
+        out.extend(unset_problem(
+            &self.camera,
+            "camera",
+            "the player's XRCamera3D (the camera that must not see the head)",
+        ));
+        if let Some(s) = alive(&self.skeleton)
+            && s.find_bone(&self.hidden_bone.to_string()) < 0
+        {
+            out.push(format!(
+                "\"hidden_bone\" \"{}\" is not a bone of \"{}\": nothing would be hidden.",
+                self.hidden_bone,
+                s.get_name()
+            ));
+        }
+        if self.first_person_layer == self.third_person_layer {
+            out.push("\"first_person_layer\" and \"third_person_layer\" are the same layer: the camera would see both copies.".into());
+        }
+        out
+    }
+
+    fn apply(&mut self) {
+        if !self.applied.is_empty() || !self.problems().is_empty() {
+            return;
+        }
+        let (Some(skeleton), Some(mut camera)) = (alive(&self.skeleton), alive(&self.camera))
+        else {
+            return;
+        };
+        let parents: Vec<i32> = (0..skeleton.get_bone_count())
+            .map(|i| skeleton.get_bone_parent(i))
+            .collect();
+        let root = skeleton.find_bone(&self.hidden_bone.to_string());
+        let hidden = bones_below(&parents, root as usize);
+        let (fp, tp) = (
+            layer_bit(self.first_person_layer),
+            layer_bit(self.third_person_layer),
+        );
+        let character = skeleton
+            .get_parent()
+            .unwrap_or_else(|| skeleton.clone().upcast());
+        for mut mesh in skinned_meshes(&character, &skeleton) {
+            let Some(skin) = first_person_skin(&mesh, &skeleton, &hidden) else {
+                continue;
+            };
+            let mut copy = mesh.duplicate_node();
+            copy.set_name(&format!("{}FirstPerson", mesh.get_name()));
+            copy.set_skin(&skin);
+            copy.set_meta(COPY_META, &true.to_variant());
+            copy.set_layer_mask(fp);
+            if let Some(mut parent) = mesh.get_parent() {
+                parent.add_child(&copy);
+                let path = copy.get_path_to(&skeleton);
+                copy.set_skeleton_path(&path);
+            }
+            let layers = mesh.get_layer_mask();
+            mesh.set_layer_mask(tp);
+            self.applied.push(Hidden {
+                original: mesh,
+                layers,
+                copy,
+            });
+        }
+        let mask = camera.get_cull_mask();
+        camera.set_cull_mask((mask | fp) & !tp);
+        self.camera_mask = Some((camera, mask));
+    }
+
+    fn restore(&mut self) {
+        for mut h in self.applied.drain(..) {
+            if h.original.is_instance_valid() {
+                h.original.set_layer_mask(h.layers);
+            }
+            if h.copy.is_instance_valid() {
+                // Out of the tree at once, so a refresh in the same frame does not see it.
+                if let Some(mut parent) = h.copy.get_parent() {
+                    parent.remove_child(&h.copy);
+                }
+                h.copy.queue_free();
+            }
+        }
+        if let Some((mut camera, mask)) = self.camera_mask.take()
+            && camera.is_instance_valid()
+        {
+            camera.set_cull_mask(mask);
+        }
+    }
+}
+
+/// Metadata marking a first-person copy (never copied again).
+const COPY_META: &str = "vr_arms_first_person_copy";
+
+/// The render-layer bit of a 1-based layer number (clamped to 1-20, Godot's named layers).
+fn layer_bit(layer: i32) -> u32 {
+    1 << (layer.clamp(1, 20) - 1)
+}
+
+/// Every [MeshInstance3D] under `root` skinned to `skeleton`.
+fn skinned_meshes(root: &Gd<Node>, skeleton: &Gd<Skeleton3D>) -> Vec<Gd<MeshInstance3D>> {
+    let target = skeleton.clone().upcast::<Node>();
+    let mut out = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(node) = stack.pop() {
+        stack.extend(node.get_children().iter_shared());
+        if let Ok(mesh) = node.try_cast::<MeshInstance3D>() {
+            let path = mesh.get_skeleton_path();
+            if mesh.get_mesh().is_some()
+                && !mesh.has_meta(COPY_META)
+                && !path.is_empty()
+                && mesh.get_node_or_null(&path).as_ref() == Some(&target)
+            {
+                out.push(mesh);
+            }
+        }
+    }
+    out
+}
+
+/// `mesh`'s skin with the binds of hidden bones collapsed onto their joints, or `None` when the
+/// skin binds no hidden bone. A mesh without a skin is skinned by bone index from the
+/// rest pose, as Godot does.
+fn first_person_skin(
+    mesh: &Gd<MeshInstance3D>,
+    skeleton: &Gd<Skeleton3D>,
+    hidden: &[bool],
+) -> Option<Gd<Skin>> {
+    let source = mesh
+        .get_skin()
+        .or_else(|| skeleton.clone().create_skin_from_rest_transforms())?;
+    let mut skin = source.duplicate_resource();
+    let mut any = false;
+    for bind in 0..skin.get_bind_count() {
+        let name = skin.get_bind_name(bind);
+        let bone = if name.is_empty() {
+            skin.get_bind_bone(bind)
+        } else {
+            skeleton.find_bone(&name.to_string())
+        };
+        if usize::try_from(bone)
+            .ok()
+            .and_then(|b| hidden.get(b))
+            .copied()
+            .unwrap_or(false)
+        {
+            let pose = skin.get_bind_pose(bind);
+            let collapse = Transform3D::IDENTITY.scaled(Vector3::splat(COLLAPSED_BIND_SCALE));
+            skin.set_bind_pose(bind, collapse * pose);
+            any = true;
+        }
+    }
+    any.then_some(skin)
+}
