@@ -59,3 +59,73 @@ func test_bad_calibration_file_gives_an_error_and_defaults_and_is_kept() -> void
 	check_near(c.get_avatar_scale(), 1.0, 1e-6, "defaults used")
 	check(FileAccess.get_file_as_string(c.get_calibration_path()).contains("huge"), "the bad file is not overwritten")
 	await frames(1)
+
+
+## A HumanoidBuilder skeleton (1.75 m) with every bone's offset scaled to make it `height` tall.
+func _avatar_of_height(height: float) -> Skeleton3D:
+	var s := HumanoidBuilder.build()
+	var k := height / 1.75
+	for i in s.get_bone_count():
+		var rest := s.get_bone_rest(i)
+		rest.origin *= k
+		s.set_bone_rest(i, rest)
+	s.reset_bone_poses()
+	return s
+
+
+var _scaled: Array = []
+
+
+func _on_scaled(height: float, scale: float) -> void:
+	_scaled.append([height, scale])
+
+
+func test_the_avatar_is_fitted_to_the_headset_when_tracking_starts() -> void:
+	for avatar_height in [1.5, 2.0]:
+		_scaled.clear()
+		# No saved calibration for the setup's default player (it would come first).
+		DirAccess.remove_absolute(ProjectSettings.globalize_path("user://vr_arms/calibration_default.toml"))
+		var character := Node3D.new()
+		add_child(character)
+		var skeleton := _avatar_of_height(avatar_height)
+		character.add_child(skeleton)
+		var sim := XRTrackingSimulator.new()
+		add_child(sim)
+		var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
+		var calibrator: AvatarCalibrator = made.calibrator
+		calibrator.scaled_to_headset.connect(_on_scaled)
+		var eyes := func() -> float:
+			return (bone_global_position(skeleton, "LeftEye").y + bone_global_position(skeleton, "RightEye").y) * 0.5
+		# The headset lies on the floor, then the 1.75 m player puts it on and stands.
+		sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 0.05, 0)))
+		await seconds(1.0)
+		check(_scaled.is_empty() and character.scale.is_equal_approx(Vector3.ONE), "%.1f m avatar: no fit while the headset is not at a standing height" % avatar_height)
+		sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.64, 0)))
+		await seconds(0.3)
+		await skeleton.skeleton_updated
+		var before: float = eyes.call()
+		await seconds(0.5)
+		await skeleton.skeleton_updated
+		check(_scaled.size() == 1, "%.1f m avatar: fitted once (%s)" % [avatar_height, _scaled])
+		check_near(character.scale.x, 1.75 / avatar_height, 0.002, "%.1f m avatar: scaled to the 1.75 m player" % avatar_height)
+		check(absf(before - 1.64) > 0.15, "%.1f m avatar: its eyes were %.3f m from the headset before" % [avatar_height, before - 1.64])
+		check_near(eyes.call(), 1.64, 0.005, "%.1f m avatar: its eyes at the headset's height" % avatar_height)
+		# A calibration refines it: a 1.90 m player, arms out.
+		sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.79, 0)))
+		sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
+		sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
+		calibrator.player_name = "test_start_height"
+		calibrator.start_calibration()
+		await seconds(1.3)
+		# The calibration fits heights: 1.90 m over the avatar's eyes (1.64 m x its size) + 0.11.
+		var calibrated: float = 1.90 / (1.64 * avatar_height / 1.75 + 0.11)
+		check_near(character.scale.x, calibrated, 0.002, "%.1f m avatar: the calibration refines the scale" % avatar_height)
+		check(_scaled.size() == 1, "no second fit from the headset")
+		DirAccess.remove_absolute(ProjectSettings.globalize_path(calibrator.get_calibration_path()))
+		for key in made:
+			var n = made[key]
+			if n is Node and is_instance_valid(n) and not n.is_queued_for_deletion() and n != skeleton:
+				n.queue_free()
+		character.queue_free()
+		sim.queue_free()
+		await frames(2)

@@ -199,7 +199,7 @@ impl Calibrator {
     }
 }
 
-fn median(v: &mut [f32]) -> Option<f32> {
+pub(crate) fn median(v: &mut [f32]) -> Option<f32> {
     if v.is_empty() {
         return None;
     }

@@ -35,6 +35,7 @@ pub mod side;
 pub mod smoothing;
 pub mod soft_ik;
 pub mod spring;
+pub mod start_height;
 pub mod sweep;
 pub mod target_router;
 pub mod tracking_loss;

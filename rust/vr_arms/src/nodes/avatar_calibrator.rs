@@ -7,6 +7,7 @@ use godot::prelude::*;
 use vr_arms_core::calibration::{
     AvatarMeasures, CalibrationSettings, Calibrator, PlayerCalibration,
 };
+use vr_arms_core::start_height::{StartHeight, StartHeightSettings};
 
 use crate::convert::vec3;
 use crate::nodes::common::{alive, read_pose, refresh_warnings_on_set, unset_problem};
@@ -20,6 +21,11 @@ use crate::nodes::common::{alive, read_pose, refresh_warnings_on_set, unset_prob
 /// Call [method start_calibration] while the player stands straight with arms out;
 /// [signal calibration_completed] or [signal calibration_failed] follows after
 /// `sample_seconds`.
+///
+/// Before any calibration (none saved for this player, none run yet), the avatar is fitted to
+/// the headset's height as soon as the player stands tracked for half a second
+/// ([member scale_at_tracking_start], [signal scaled_to_headset]); a calibration then refines it.
+/// That first estimate is not saved.
 #[derive(GodotClass)]
 #[class(base = Node, tool)]
 pub struct AvatarCalibrator {
@@ -53,8 +59,13 @@ pub struct AvatarCalibrator {
     /// Share of the arm span in the avatar scale (0 = height only).
     #[export(range = (0.0, 1.0))]
     arm_span_share: f32,
+    /// Fit the avatar to the headset's height when tracking starts, until a calibration (saved
+    /// or new) replaces it. Off: the avatar keeps its own size until calibrated.
+    #[export]
+    scale_at_tracking_start: bool,
 
     calibrator: Calibrator,
+    start_height: StartHeight,
     current: PlayerCalibration,
     report: crate::problems::ProblemReport,
     base: Base<Node>,
@@ -74,7 +85,9 @@ impl INode for AvatarCalibrator {
             auto_load: true,
             sample_seconds: 1.0,
             arm_span_share: 0.0,
+            scale_at_tracking_start: true,
             calibrator: Calibrator::default(),
+            start_height: StartHeight::new(StartHeightSettings::default()),
             current: PlayerCalibration::default(),
             report: crate::problems::ProblemReport::new("AvatarCalibrator"),
             base,
@@ -84,8 +97,9 @@ impl INode for AvatarCalibrator {
     fn ready(&mut self) {
         let problems = self.problems();
         self.report.runtime(&problems);
-        if self.auto_load && !crate::nodes::common::in_editor() {
-            self.load_calibration();
+        if self.auto_load && !crate::nodes::common::in_editor() && self.load_calibration() {
+            // The player's own calibration: no estimate from the headset.
+            self.start_height.finish();
         }
     }
 
@@ -99,7 +113,13 @@ impl INode for AvatarCalibrator {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if !self.calibrator.is_running() || crate::nodes::common::skip_in_editor(false) {
+        if crate::nodes::common::skip_in_editor(false) {
+            return;
+        }
+        if self.scale_at_tracking_start && !self.start_height.is_done() {
+            self.watch_start_height(delta as f32);
+        }
+        if !self.calibrator.is_running() {
             return;
         }
         let (Some(head), Some(l), Some(r)) = (
@@ -149,6 +169,10 @@ impl AvatarCalibrator {
     /// A calibration could not be used (implausible measures, no tracking).
     #[signal]
     fn calibration_failed(reason: GString);
+    /// The avatar was fitted to the headset's height when tracking started (metres, uniform
+    /// avatar scale), before any calibration.
+    #[signal]
+    fn scaled_to_headset(player_height_m: f32, avatar_scale: f32);
 
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
@@ -195,6 +219,7 @@ impl AvatarCalibrator {
     /// Starts sampling; the player stands straight, arms held out to the sides.
     #[func]
     fn start_calibration(&mut self) {
+        self.start_height.finish();
         self.calibrator = Calibrator::new(CalibrationSettings {
             sample_seconds: self.sample_seconds,
             arm_span_share: self.arm_span_share,
@@ -281,6 +306,26 @@ impl AvatarCalibrator {
         f.store_string(&self.current.to_toml_string());
         f.close();
         Ok(())
+    }
+
+    /// One frame of the start-of-tracking height estimate.
+    fn watch_start_height(&mut self, dt: f32) {
+        let floor = read_pose(&self.origin).map(|p| p.position.y).unwrap_or(0.0);
+        let eye = read_pose(&self.head).map(|p| p.position.y - floor);
+        let avatar = self.avatar_measures();
+        match self.start_height.sample(eye, dt, &avatar) {
+            Some(Ok(c)) => {
+                self.current = c;
+                self.apply();
+                self.signals()
+                    .scaled_to_headset()
+                    .emit(c.player_height_m, c.avatar_scale);
+            }
+            Some(Err(e)) => {
+                godot_warn!("AvatarCalibrator: not fitted to the headset's height: {e}")
+            }
+            None => {}
+        }
     }
 
     fn apply(&mut self) {
