@@ -23,6 +23,7 @@ pub mod finite;
 pub mod first_person;
 pub mod forearm_twist;
 pub mod hand_pose;
+pub mod hand_tracking;
 pub mod input_guard;
 pub mod jitter;
 pub mod pipeline;

@@ -10,6 +10,7 @@ use vr_arms_core::hand_pose::{
 
 use crate::convert::{pose, to_quaternion, vec3};
 use crate::nodes::common::{alive, refresh_warnings_on_set, unset_problem};
+use crate::nodes::hand_tracking_source::HandTrackingSource;
 use crate::problems::ProblemReport;
 
 /// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
@@ -61,7 +62,6 @@ pub struct HandPoseDriver {
     /// Thumb curl per joint at full grip (degrees).
     #[export(range = (0.0, 120.0, suffix = "°"))]
     thumb_curl_deg: f32,
-    /// How long the hammer-cock pose plays (seconds).
     /// The OpenXR action (float 0..1) that curls the three lower fingers (your action map's
     /// name).
     #[export]
@@ -69,7 +69,21 @@ pub struct HandPoseDriver {
     /// The OpenXR action (float 0..1) that curls the index finger.
     #[export]
     trigger_action: StringName,
+    #[export_group(name = "Hand Tracking")]
+    /// Follow the player's real fingers when the runtime tracks the hand (an [XRHandTracker]),
+    /// over every pose here; back to the controller-driven poses when tracking stops.
+    #[export]
+    hand_tracking: bool,
+    /// The hand tracker's name in the [XRServer]; empty: `/user/hand_tracker/left` or `right`
+    /// for [member hand].
+    #[export]
+    hand_tracker: StringName,
+    /// How long the fingers take to blend onto tracking when it starts, and back when it stops
+    /// (seconds).
+    #[export(range = (0.0, 1.0, suffix = "s"))]
+    hand_tracking_fade_s: f32,
     #[export_group(name = "One-Shots")]
+    /// How long the hammer-cock pose plays (seconds).
     #[export(range = (0.0, 3.0, suffix = "s"))]
     hammer_cock_duration_s: f32,
     /// How long the shoot pose plays (seconds).
@@ -85,6 +99,7 @@ pub struct HandPoseDriver {
     /// same inputs write nothing (the hand rig keeps its pose, and only this driver moves it
     /// while it curls).
     curled_with: Option<(HandPoseState, [u32; 5])>,
+    tracking: HandTrackingSource,
     report: ProblemReport,
     base: Base<Node>,
 }
@@ -113,6 +128,10 @@ impl INode for HandPoseDriver {
             curl_bones: Vec::new(),
             curl_for: None,
             curled_with: None,
+            hand_tracking: true,
+            hand_tracker: StringName::default(),
+            hand_tracking_fade_s: 0.15,
+            tracking: HandTrackingSource::default(),
             report: ProblemReport::new("HandPoseDriver"),
             base,
         }
@@ -141,6 +160,9 @@ impl INode for HandPoseDriver {
             self.curl(state);
         } else {
             self.stop_curling();
+        }
+        if self.hand_tracking {
+            self.follow_hand_tracking(delta as f32);
         }
     }
 
@@ -345,6 +367,34 @@ impl HandPoseDriver {
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             crate::relay::publish_bone(rig, bone, local);
         }
+    }
+
+    /// Blends the tracked fingers over what the source holds now (see [HandTrackingSource]).
+    fn follow_hand_tracking(&mut self, dt: f32) {
+        let Some(mut skeleton) = alive(&self.source_skeleton) else {
+            return;
+        };
+        let side = self.side();
+        let tracker = if self.hand_tracker.is_empty() {
+            StringName::from(if side == Side::Left {
+                "/user/hand_tracker/left"
+            } else {
+                "/user/hand_tracker/right"
+            })
+        } else {
+            self.hand_tracker.clone()
+        };
+        let fade = self.hand_tracking_fade_s;
+        if self.tracking.apply(&mut skeleton, &tracker, side, fade, dt) {
+            // The tracked pose replaced the curl: write the curl again next frame.
+            self.curled_with = None;
+        }
+    }
+
+    /// How much of the fingers' pose comes from hand tracking now (0 to 1).
+    #[func]
+    fn get_hand_tracking_weight(&self) -> f32 {
+        self.tracking.weight()
     }
 
     /// The fingers are no longer curled here (an animation plays, or the state has no curl):

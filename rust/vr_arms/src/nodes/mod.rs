@@ -13,6 +13,7 @@ pub mod first_person_head;
 pub mod forearm_twist;
 pub mod hand_pose_copy;
 pub mod hand_pose_driver;
+pub mod hand_tracking_source;
 pub mod holster;
 pub mod profile_export;
 pub mod reach_clamp;

@@ -1,0 +1,129 @@
+## Fingers from OpenXR hand tracking (a simulated XRHandTracker) through the one-click setup,
+## and back to the controller-driven poses when tracking stops.
+extends EngineTest
+
+const CURL_DEG := 50.0
+## OpenXR joints of each finger's first bone (thumb metacarpal, index ... little proximal).
+const FINGER_BASES := {"Thumb": 2, "Index": 7, "Middle": 12, "Ring": 17, "Little": 22}
+
+
+## Joint positions of a `side` ("Left"/"Right") hand shaped like the avatar's rest hand, the index curled by
+## `curl_deg` at each of its three joints, then turned and moved into a tracker space of its own
+## (only the hand's shape may matter).
+func hand_joints(skeleton: Skeleton3D, side: String, curl_deg: float) -> Array:
+	var at := func(bone: String) -> Vector3:
+		return skeleton.get_bone_global_rest(skeleton.find_bone(side + bone)).origin
+	# The palms face down (-Y) in the T-pose: curling turns the left fingers (+X) and the right
+	# ones (-X) toward -Y.
+	var turn := -1.0 if side == "Left" else 1.0
+	var joints := []
+	joints.resize(26)
+	joints.fill(Vector3.ZERO)
+	joints[1] = at.call("Hand")
+	joints[0] = at.call("Hand") + Vector3(0.04, 0, 0)
+	for finger in FINGER_BASES:
+		var base: int = FINGER_BASES[finger]
+		var names := ["ThumbMetacarpal", "ThumbProximal", "ThumbDistal"] if finger == "Thumb" else [finger + "Proximal", finger + "Intermediate", finger + "Distal"]
+		var p: Vector3 = at.call(names[0])
+		joints[base] = p
+		if finger != "Thumb":
+			joints[base - 1] = (at.call("Hand") + p) * 0.5  # metacarpal
+		var curl := deg_to_rad(curl_deg) if finger == "Index" else 0.0
+		var dir := Vector3.ZERO
+		for i in 3:
+			var next: Vector3 = at.call(names[i + 1]) if i < 2 else p + dir.normalized() * 0.025
+			if i < 2:
+				dir = next - p
+			var seg := dir.rotated(Vector3.BACK, turn * curl * (i + 1)) if curl != 0.0 else dir
+			if i == 2:
+				seg = seg.normalized() * 0.025
+			joints[base + i + 1] = joints[base + i] + seg
+			p = next
+	var into_tracker := Transform3D(Basis(Vector3(0.3, 1, 0.2).normalized(), 1.1), Vector3(0.4, 1.2, -0.3))
+	return joints.map(func(j): return into_tracker * j)
+
+
+func make_tracker(joints: Array, side: String = "Left") -> XRHandTracker:
+	var t := XRHandTracker.new()
+	t.name = StringName("/user/hand_tracker/" + side.to_lower())
+	t.hand = XRPositionalTracker.TRACKER_HAND_LEFT if side == "Left" else XRPositionalTracker.TRACKER_HAND_RIGHT
+	for i in 26:
+		t.set_hand_joint_transform(i, Transform3D(Basis(), joints[i]))
+		t.set_hand_joint_flags(i, XRHandTracker.HAND_JOINT_FLAG_POSITION_VALID | XRHandTracker.HAND_JOINT_FLAG_POSITION_TRACKED)
+	t.has_tracking_data = true
+	XRServer.add_tracker(t)
+	return t
+
+
+## How far the index fingertip's bone lies on the palm side of the hand (metres, in the hand's
+## own frame; the palm faces down in the T-pose rest).
+func palm_side(skeleton: Skeleton3D, side: String) -> float:
+	var hand := skeleton.find_bone(side + "Hand")
+	var tip := skeleton.find_bone(side + "IndexDistal")
+	var offset := (skeleton.get_bone_global_pose(hand).affine_inverse() * skeleton.get_bone_global_pose(tip)).origin
+	var palm := skeleton.get_bone_global_rest(hand).basis.inverse() * Vector3.DOWN
+	return offset.dot(palm.normalized())
+
+
+func curl_of(skeleton: Skeleton3D, bone: String) -> float:
+	var i := skeleton.find_bone(bone)
+	return rad_to_deg(skeleton.get_bone_pose_rotation(i).angle_to(skeleton.get_bone_rest(i).basis.get_rotation_quaternion()))
+
+
+func test_tracked_fingers_drive_the_avatar_and_fall_back_to_the_controller() -> void:
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	var driver: HandPoseDriver = b.left_hand_pose
+	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.15, 0.25)))
+	# The controller's grip would curl the lower fingers 75 degrees.
+	sim.set_input("left", "grip", 1.0)
+	var tracker := make_tracker(hand_joints(skeleton, "Left", CURL_DEG))
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(driver.get_hand_tracking_weight(), 1.0, 1e-6, "tracking fully blended in")
+	for joint in ["IndexProximal", "IndexIntermediate", "IndexDistal"]:
+		check_near(curl_of(skeleton, "Left" + joint), CURL_DEG, 1.0, "the avatar's %s follows the tracked curl" % joint)
+	check(palm_side(skeleton, "Left") > 0.02, "the left index curls toward the palm (%.3f m)" % palm_side(skeleton, "Left"))
+	for joint in ["MiddleIntermediate", "RingProximal", "LittleDistal", "ThumbProximal"]:
+		check_near(curl_of(skeleton, "Left" + joint), 0.0, 1.0, "the tracked straight %s wins over the grip" % joint)
+	check_near(curl_of(skeleton, "RightMiddleIntermediate"), 0.0, 1.0, "the untracked right hand keeps its controller pose (no grip)")
+	# Tracking stops: after the fade, the controller's grip again.
+	tracker.has_tracking_data = false
+	await frames(3)
+	await skeleton.skeleton_updated
+	var mid: float = curl_of(skeleton, "LeftMiddleIntermediate")
+	check(mid > 5.0 and mid < 70.0, "the fall-back blends, not jumps (%.1f deg after 3 frames)" % mid)
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(driver.get_hand_tracking_weight(), 0.0, 1e-6, "tracking blended out")
+	check_near(curl_of(skeleton, "LeftMiddleIntermediate"), 75.0, 1.0, "the grip curls the middle finger again")
+	XRServer.remove_tracker(tracker)
+
+
+func test_hand_tracking_can_be_turned_off() -> void:
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var driver: HandPoseDriver = b.left_hand_pose
+	driver.hand_tracking = false
+	var tracker := make_tracker(hand_joints(skeleton, "Left", CURL_DEG))
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftIndexIntermediate"), 0.0, 1.0, "the tracked curl is ignored")
+	check(driver.get_hand_tracking_weight() == 0.0, "weight 0")
+	XRServer.remove_tracker(tracker)
+
+
+func test_the_right_hand_follows_its_own_tracker() -> void:
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var tracker := make_tracker(hand_joints(skeleton, "Right", CURL_DEG), "Right")
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	for joint in ["IndexProximal", "IndexIntermediate", "IndexDistal"]:
+		check_near(curl_of(skeleton, "Right" + joint), CURL_DEG, 1.0, "the avatar's right %s follows the tracked curl" % joint)
+	check_near(curl_of(skeleton, "LeftIndexIntermediate"), 0.0, 1.0, "the left hand has no tracker")
+	# Toward the palm, not away from it: the fingertip ends below the knuckle.
+	check(palm_side(skeleton, "Right") > 0.02, "the right index curls toward the palm (%.3f m)" % palm_side(skeleton, "Right"))
+	XRServer.remove_tracker(tracker)
