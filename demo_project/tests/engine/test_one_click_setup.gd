@@ -121,3 +121,17 @@ func test_a_wrong_modifier_order_is_a_configuration_warning() -> void:
 		check(problems.any(func(p): return "must run after the VRArmRig" in p), "%s before the rig: %s" % [key, problems])
 	check(not Array(b.upper_body_follow.get_setup_problems()).any(func(p): return "must run" in p), "the spine before the rig again is fine")
 	await frames(1)
+
+
+func test_two_characters_get_readable_pipeline_names() -> void:
+	var names := []
+	for i in 2:
+		var character := Node3D.new()
+		character.name = "Character%d" % i
+		add_child(character)
+		var skeleton := HumanoidBuilder.build()
+		character.add_child(skeleton)
+		var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
+		names.append(String(made.pipeline.name))
+	check(names == ["VRArmsPipeline", "VRArmsPipeline2"], "readable names: %s" % [names])
+	await frames(1)

@@ -176,7 +176,8 @@ impl VRArmsSetup {
         // Target pipeline, body follow, hand poses and calibration beside the character.
         let mut stages = Node3D::new_alloc();
         stages.set_name("VRArmsPipeline");
-        scene.add_child(&stages);
+        // A second character's pipeline beside the first is "VRArmsPipeline2", not "@Node3D@4".
+        scene.add_child_ex(&stages).force_readable_name(true).done();
         own(&stages.clone().upcast());
         stages.add_child(&source);
         own(&source.clone().upcast());
