@@ -1,18 +1,23 @@
 ## The vr_arms editor plugin (Project > Project Settings > Plugins): adds
 ## Project > Tools > "vr_arms: Set up selected Skeleton3D", undoable with Ctrl+Z, and the export
-## plugin that puts the TOML profiles (`load_profile("res://...toml")`) into exported games.
+## plugin that puts the TOML profiles (`load_profile("res://...toml")`) into exported games, and
+## the gizmos of HolsterZone and ElbowHintSolver.
 ## The nodes themselves come from the native library and work with the plugin off.
 @tool
 extends EditorPlugin
 
 const MENU_ITEM := "vr_arms: Set up selected Skeleton3D"
 const SetupAction := preload("res://addons/vr_arms/editor/setup_action.gd")
+const GizmoPlugin := preload("res://addons/vr_arms/editor/gizmo_plugin.gd")
 
 var _export: EditorExportPlugin
+var _gizmos: EditorNode3DGizmoPlugin
 
 
 func _enter_tree() -> void:
 	add_tool_menu_item(MENU_ITEM, setup_selected)
+	_gizmos = GizmoPlugin.new()
+	add_node_3d_gizmo_plugin(_gizmos)
 	# By name, so that a missing native library gives this one clear error, not a parse error.
 	if ClassDB.class_exists(&"VRArmsProfileExport"):
 		_export = ClassDB.instantiate(&"VRArmsProfileExport")
@@ -23,6 +28,7 @@ func _enter_tree() -> void:
 
 func _exit_tree() -> void:
 	remove_tool_menu_item(MENU_ITEM)
+	remove_node_3d_gizmo_plugin(_gizmos)
 	if _export != null:
 		remove_export_plugin(_export)
 		_export = null

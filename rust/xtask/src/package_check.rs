@@ -139,7 +139,13 @@ fn clean(what: &str, run: GodotRun) -> Result<GodotRun, String> {
         .iter()
         .enumerate()
         .filter(|(i, l)| {
-            let at = run.lines.get(i + 1).map_or("", String::as_str);
+            // Where the error was raised: its "at:" line, which the editor's progress output
+            // may push a line or two further down.
+            let at = run.lines[i + 1..]
+                .iter()
+                .take(3)
+                .find(|a| a.contains("at: "))
+                .map_or("", String::as_str);
             WARNING_PATTERNS.iter().any(|p| l.contains(p))
                 || (l.contains("ERROR:") && !at.contains("servers/rendering/dummy/"))
         })

@@ -80,7 +80,7 @@ pub struct BodyAvoidance {
     #[export(range = (0.5, 2.0))]
     out_of_reach_full_ratio: f32,
     /// Correction smoothing rate (1/s).
-    #[export(range = (0.0, 100.0, or_greater))]
+    #[export(range = (0.0, 100.0, or_greater, suffix = "/s"))]
     smoothing_rate: f32,
 
     stage: Stage,

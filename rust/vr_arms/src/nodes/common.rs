@@ -512,11 +512,16 @@ pub fn rig_order_problem(me: &Gd<Node>, class: &str, order: RigOrder, why: &str)
 
 /// For `on_set` (Godot's `_set`) of a node with configuration warnings: in the editor, the
 /// warnings are worked out again once the property has its new value (deferred: Godot sets it
-/// after this returns). Returns `false`, so Godot sets the property as usual.
+/// after this returns), and a 3D node's gizmos redrawn. Returns `false`, so Godot sets the
+/// property as usual.
 pub fn refresh_warnings_on_set(node: &Gd<Node>) -> bool {
     if in_editor() && node.is_inside_tree() {
         let mut node = node.clone();
         node.call_deferred("update_configuration_warnings", &[]);
+        // Gizmos drawn from the settings (HolsterZone, ElbowHintSolver) follow them.
+        if node.is_class("Node3D") {
+            node.call_deferred("update_gizmos", &[]);
+        }
     }
     false
 }

@@ -63,10 +63,10 @@ pub struct ControllerTargets {
 
     /// How fast the hand moves out to a recoil kick (1/s).
     #[export_group(name = "Recoil", prefix = "recoil_")]
-    #[export(range = (0.0, 200.0, or_greater))]
+    #[export(range = (0.0, 200.0, or_greater, suffix = "/s"))]
     recoil_out_speed: f32,
     /// How fast a recoil kick decays back to zero (1/s).
-    #[export(range = (0.0, 100.0, or_greater))]
+    #[export(range = (0.0, 100.0, or_greater, suffix = "/s"))]
     recoil_return_speed: f32,
     /// Random extra position per kick, as a fraction of the kick (0..1).
     #[export(range = (0.0, 1.0))]

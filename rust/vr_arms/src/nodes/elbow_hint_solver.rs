@@ -80,7 +80,7 @@ pub struct ElbowHintSolver {
     #[export(range = (0.0, 1.0))]
     forearm_cue_dead_zone: f32,
     /// Hint smoothing rate (1/s).
-    #[export(range = (0.0, 100.0, or_greater))]
+    #[export(range = (0.0, 100.0, or_greater, suffix = "/s"))]
     smoothing_rate: f32,
     /// Push the hint out, back and down when the hand is near the torso.
     #[export_group(name = "Hint Body Avoidance")]
@@ -109,6 +109,7 @@ impl INode3D for ElbowHintSolver {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         release_rewired_output(&property, &self.left_output, &self.right_output);
+        crate::nodes::common::refresh_warnings_on_set(&self.to_gd().upcast());
         self.set_validated(&property, &value)
     }
 

@@ -35,7 +35,7 @@ pub struct TargetRouter {
     #[export]
     right_output: Option<Gd<Node3D>>,
     /// How fast the override weight moves (weight per second).
-    #[export(range = (0.1, 60.0, or_greater))]
+    #[export(range = (0.1, 60.0, or_greater, suffix = "/s"))]
     blend_speed: f32,
 
     routers: [Stage; 2],

@@ -107,10 +107,10 @@ pub struct VRArmRig {
     #[export(range = (0.5, 1.0))]
     soft_ik_straight_exit_ratio: f32,
     /// Bend-direction smoothing while bent (1/s; 60 is 2-3 frames at 90 Hz).
-    #[export(range = (0.0, 200.0, or_greater))]
+    #[export(range = (0.0, 200.0, or_greater, suffix = "/s"))]
     soft_ik_bend_rate: f32,
     /// Bend-direction smoothing while straight (1/s).
-    #[export(range = (0.0, 60.0, or_greater))]
+    #[export(range = (0.0, 60.0, or_greater, suffix = "/s"))]
     soft_ik_straight_bend_rate: f32,
 
     /// Solve every this many frames (1: every frame). In between, the target stages that use
