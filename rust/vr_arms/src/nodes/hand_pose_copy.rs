@@ -8,7 +8,7 @@ use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_b
 
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{RigOrder, rig_order_problem};
-use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
+use crate::nodes::common::{alive, apply_profile, parent_skeleton, skip_in_editor, store_profile};
 use crate::problems::ProblemReport;
 
 /// Copies the finger bones' local rotations from a source skeleton onto this skeleton: a hidden
@@ -149,6 +149,29 @@ impl ISkeletonModifier3D for HandPoseCopy {
 
 #[godot_api]
 impl HandPoseCopy {
+    /// Loads `global_blend` and `wrist_weight` from the `[hand_pose]` section of a TOML profile;
+    /// on error (one line naming it) the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("HandPoseCopy", &path, |p| {
+            let mut s = p.hand_pose;
+            s.validate();
+            self.global_blend = s.global_blend;
+            self.wrist_weight = s.wrist_weight;
+        })
+    }
+
+    /// Saves `global_blend` and `wrist_weight` into the `[hand_pose]` section of a TOML profile
+    /// (the rest of the file is kept).
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let (blend, wrist) = (self.global_blend, self.wrist_weight);
+        store_profile("HandPoseCopy", &path, |p| {
+            p.hand_pose.global_blend = blend;
+            p.hand_pose.wrist_weight = wrist;
+        })
+    }
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {

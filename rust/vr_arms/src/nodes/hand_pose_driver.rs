@@ -9,7 +9,9 @@ use vr_arms_core::hand_pose::{
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
-use crate::nodes::common::{alive, refresh_warnings_on_set, unset_problem};
+use crate::nodes::common::{
+    alive, apply_profile, refresh_warnings_on_set, store_profile, unset_problem,
+};
 use crate::nodes::hand_tracking_source::HandTrackingSource;
 use crate::problems::ProblemReport;
 
@@ -389,6 +391,35 @@ impl HandPoseDriver {
             // The tracked pose replaced the curl: write the curl again next frame.
             self.curled_with = None;
         }
+    }
+
+    /// Loads the curl angles from the `[hand_pose]` section of a TOML profile; on error (one line
+    /// naming it) the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_profile("HandPoseDriver", &path, |p| {
+            let mut s = p.hand_pose;
+            s.validate();
+            self.grip_curl_deg = s.grip_curl_deg;
+            self.trigger_curl_deg = s.trigger_curl_deg;
+            self.thumb_curl_deg = s.thumb_curl_deg;
+        })
+    }
+
+    /// Saves the curl angles into the `[hand_pose]` section of a TOML profile (the rest of the
+    /// file is kept).
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let (grip, trigger, thumb) = (
+            self.grip_curl_deg,
+            self.trigger_curl_deg,
+            self.thumb_curl_deg,
+        );
+        store_profile("HandPoseDriver", &path, |p| {
+            p.hand_pose.grip_curl_deg = grip;
+            p.hand_pose.trigger_curl_deg = trigger;
+            p.hand_pose.thumb_curl_deg = thumb;
+        })
     }
 
     /// How much of the fingers' pose comes from hand tracking now (0 to 1).

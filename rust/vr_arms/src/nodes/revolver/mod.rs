@@ -465,6 +465,31 @@ impl Revolver {
         }
     }
 
+    /// Saves `[revolver]`, `[bullet]` and `[recoil.*]` to a TOML file (replacing it); false,
+    /// with one error, when it cannot be written.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let mut p = RevolverProfile {
+            revolver: self.stage.settings,
+            ..Default::default()
+        };
+        p.bullet.damage = self.damage;
+        p.bullet.max_range_m = self.max_range_m;
+        p.bullet.collision_mask = self.hit_mask;
+        p.bullet.debug_draw = self.debug_draw_shots;
+        p.recoil.arm = self.arm_recoil.settings;
+        p.recoil.mesh = self.mesh_recoil.settings;
+        p.recoil.hand = self.hand_recoil.settings;
+        let Some(mut file) = FileAccess::open(&path, godot::classes::file_access::ModeFlags::WRITE)
+        else {
+            godot_error!("Revolver: cannot write profile \"{path}\"");
+            return false;
+        };
+        file.store_string(&p.to_toml_string());
+        file.close();
+        true
+    }
+
     fn handle(&mut self, e: RevolverEvent) {
         let hand = self.hand;
         match e {
