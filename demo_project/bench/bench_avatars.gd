@@ -78,7 +78,7 @@ func _process(_delta: float) -> void:
 	_frame += 1
 	var t := _frame / 90.0
 	var sim: XRTrackingSimulator = _xr.simulator
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(t), 1.2 + 0.2 * sin(t * 1.3), 0.3)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3 - 0.1 * sin(t), 1.15 + 0.15 * cos(t * 0.7), 0.3)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(t), 1.2 + 0.2 * sin(t * 1.3), 0.3)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3 - 0.1 * sin(t), 1.15 + 0.15 * cos(t * 0.7), 0.3)))
 	if _frame >= _frames:
 		get_tree().quit(0)

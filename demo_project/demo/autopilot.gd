@@ -115,8 +115,8 @@ func _look_around() -> void:
 
 
 func _hands_at_rest() -> void:
-	simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
-	simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.22, 1.0, 0.12)))
+	simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
+	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.22, 1.0, 0.12)))
 
 
 ## Forward, up, out to the side, across the body, down and back to the chest, both hands.
@@ -124,8 +124,8 @@ func _reach_everywhere() -> void:
 	var spots := [Vector3(0.2, 1.4, 0.65), Vector3(0.25, 2.1, 0.2), Vector3(0.8, 1.4, 0.0), Vector3(-0.3, 1.3, 0.35), Vector3(0.3, 0.75, 0.2), Vector3(0.15, 1.3, 0.15)]
 	for spot in spots:
 		var mirrored := Vector3(-spot.x, spot.y, spot.z)
-		simulator.set_hand_pose("left", Transform3D(Basis(), spot))
-		simulator.set_hand_pose("right", Transform3D(Basis(), mirrored))
+		simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), spot))
+		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), mirrored))
 		await _seconds(0.45)
 		if spot == spots[1]:
 			await _shot("reach_up")
@@ -134,13 +134,13 @@ func _reach_everywhere() -> void:
 
 
 func _draw() -> void:
-	simulator.set_hand_pose("right", RevolverBuilder.hand_on_holstered_gun(holster))
+	simulator.set_hand_pose(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
-	simulator.set_input("right", "grip", 1.0)
+	simulator.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
 	await _seconds(0.3)
 	var start := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 24:
-		simulator.set_hand_pose("right", Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
+		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
 		await get_tree().process_frame
 	await _seconds(0.2)
 
@@ -150,27 +150,27 @@ func _aim_at(target: Node3D) -> void:
 	var look := Basis.looking_at(target.global_position - hand, Vector3.UP)
 	# The barrel is 6.6 cm above the hand: tilt down so the shot meets the target's centre.
 	var tilt := atan2(RevolverBuilder.MUZZLE.y, hand.distance_to(target.global_position))
-	simulator.set_hand_pose("right", Transform3D(look * Basis(Vector3.RIGHT, -tilt), hand))
+	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(look * Basis(Vector3.RIGHT, -tilt), hand))
 	_set_head(Transform3D(Basis.looking_at(target.global_position - _head.origin, Vector3.UP), _head.origin))
 
 
 func _fire_at(target: Node3D) -> void:
 	_aim_at(target)
 	await _seconds(0.35)
-	simulator.set_input("right", "primary", Vector2(0, -1))
+	simulator.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1))
 	await _seconds(0.75)
-	simulator.set_input("right", "primary", Vector2.ZERO)
+	simulator.set_input(VRArms.Hand.RIGHT, "primary", Vector2.ZERO)
 	await _seconds(0.05)
-	simulator.set_input("right", "trigger", 1.0)
+	simulator.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	await _seconds(0.3)
-	simulator.set_input("right", "trigger", 0.0)
+	simulator.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	await _seconds(0.3)
 
 
 ## The quick reload the demo's reload button does.
 func _reload() -> void:
 	_set_head(_head)
-	simulator.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
+	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
 	await _seconds(0.4)
 	DemoActions.quick_reload(gun)
 	await _seconds(0.4)
@@ -179,11 +179,11 @@ func _reload() -> void:
 func _holster() -> void:
 	var above := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 20:
-		simulator.set_hand_pose("right", Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
+		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
 		await get_tree().process_frame
-	simulator.set_hand_pose("right", RevolverBuilder.hand_on_holstered_gun(holster))
+	simulator.set_hand_pose(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
-	simulator.set_input("right", "grip", 0.0)
+	simulator.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
 	await _seconds(0.3)
 	_hands_at_rest()
 	await _seconds(0.5)

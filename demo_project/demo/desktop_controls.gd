@@ -108,15 +108,15 @@ func _process(delta: float) -> void:
 		# The holster's anchor is in world space; the simulator wants the origin's space.
 		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
 		var t := origin.affine_inverse() * RevolverBuilder.hand_on_holstered_gun(holster)
-		simulator.set_hand_pose("right", t)
+		simulator.set_hand_pose(VRArms.Hand.RIGHT, t)
 	simulator.set_input(_hand(active), "trigger", 1.0 if Input.is_physical_key_pressed(KEY_SPACE) else 0.0)
 	simulator.set_input(_hand(1 - active), "trigger", 0.0)
-	simulator.set_input("right", "primary", Vector2(0, -1) if Input.is_physical_key_pressed(KEY_C) else Vector2.ZERO)
+	simulator.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1) if Input.is_physical_key_pressed(KEY_C) else Vector2.ZERO)
 	var walk := Vector2(float(Input.is_physical_key_pressed(KEY_D)) - float(Input.is_physical_key_pressed(KEY_A)), float(Input.is_physical_key_pressed(KEY_W)) - float(Input.is_physical_key_pressed(KEY_S)))
 	if locomotion and walk != Vector2.ZERO:
 		locomotion.walk(walk, delta)
 	_label.text = HELP % ["right" if active == 1 else "left"] + "\ngrip: left %s, right %s" % ["on" if grip[0] else "off", "on" if grip[1] else "off"]
 
 
-static func _hand(i: int) -> String:
-	return "left" if i == 0 else "right"
+static func _hand(i: int) -> VRArms.Hand:
+	return VRArms.Hand.LEFT if i == 0 else VRArms.Hand.RIGHT

@@ -58,7 +58,7 @@ func _set_tracked(who: String, tracked: bool) -> void:
 	if who == "head":
 		simulator.set_head_tracked(tracked)
 	else:
-		simulator.set_hand_tracked(who, tracked)
+		simulator.set_hand_tracked(VRArms.Hand.LEFT if who == "left" else VRArms.Hand.RIGHT, tracked)
 
 
 func _check_bones() -> void:

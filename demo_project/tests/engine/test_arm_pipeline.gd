@@ -63,17 +63,17 @@ func test_node_graph_matches_the_core_pipeline() -> void:
 	s.skeleton_updated.connect(_on_skeleton_updated)
 	var sim: XRTrackingSimulator = _parts.simulator
 	var poses := _motion(0.0)
-	sim.set_hand_pose("left", poses[0])
-	sim.set_hand_pose("right", poses[1])
+	sim.set_hand_pose(VRArms.Hand.LEFT, poses[0])
+	sim.set_hand_pose(VRArms.Hand.RIGHT, poses[1])
 	_probe_active = true
 	# The same kick on both: recoil jitter is deterministic, so they stay in step.
-	_parts.controller_targets.add_recoil(ControllerTargets.HAND_RIGHT, Vector3(0, 0.02, 0.05), Vector3(15, 0, 0))
+	_parts.controller_targets.add_recoil(VRArms.Hand.RIGHT, Vector3(0, 0.02, 0.05), Vector3(15, 0, 0))
 	_probe.add_recoil(1, Vector3(0, 0.02, 0.05), Vector3(15, 0, 0))
 	for i in 150:
 		var t := i / 60.0
 		poses = _motion(t)
-		sim.set_hand_pose("left", poses[0])
-		sim.set_hand_pose("right", poses[1])
+		sim.set_hand_pose(VRArms.Hand.LEFT, poses[0])
+		sim.set_hand_pose(VRArms.Hand.RIGHT, poses[1])
 		await frames(1)
 	_probe_active = false
 	s.skeleton_updated.disconnect(_on_skeleton_updated)
@@ -96,12 +96,12 @@ func test_a_user_stage_between_two_priorities_is_respected() -> void:
 	var rc: ReachClamp = p.reach_clamp
 	rc.left_input = shifted
 	var target := Vector3(0.35, 1.1, 0.3)
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	await frames(3)
 	# Move, then check the very same frame: the user stage saw BodyAvoidance's output of this
 	# frame and ReachClamp used the user's output.
 	target = Vector3(0.3, 1.0, 0.35)
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	await p.skeleton.skeleton_updated
 	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), target + Vector3(0, 0.05, 0), 0.001, "hand = controller + user offset in the same frame")
 	var order := [ControllerTargets.new(), BodyAvoidance.new(), ReachClamp.new(), TargetRouter.new(), ElbowHintSolver.new()]
@@ -121,7 +121,7 @@ func test_router_override_blends_in_and_out_with_signals() -> void:
 	var draw_target := Marker3D.new()
 	add_child(draw_target)
 	draw_target.global_position = Vector3(-0.25, 1.0, 0.15)
-	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.2, 0.35)))
+	p.simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3, 1.2, 0.35)))
 	await frames(2)
 	tr.set_override(1, draw_target)
 	await frames(40)
@@ -138,9 +138,9 @@ func test_router_override_blends_in_and_out_with_signals() -> void:
 func test_recoil_kicks_the_hand_and_returns() -> void:
 	var p := make_pipeline_rig()
 	var target := Vector3(-0.25, 1.25, 0.4)
-	p.simulator.set_hand_pose("right", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), target))
 	await frames(3)
-	p.controller_targets.add_recoil(ControllerTargets.HAND_RIGHT, Vector3(0, 0.03, 0.06), Vector3(20, 0, 0))
+	p.controller_targets.add_recoil(VRArms.Hand.RIGHT, Vector3(0, 0.03, 0.06), Vector3(20, 0, 0))
 	var peak := 0.0
 	for i in 10:
 		await p.skeleton.skeleton_updated
@@ -194,7 +194,7 @@ func test_shipped_profiles_load() -> void:
 func test_debug_view_draws_the_markers() -> void:
 	var p := make_pipeline_rig()
 	var target := Vector3(0.3, 1.1, 0.35)
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	p.controller_targets.debug_draw = true
 	p.reach_clamp.debug_draw = true
 	p.rig.debug_draw = true
@@ -224,14 +224,14 @@ func test_body_avoidance_uses_the_avatars_own_torso() -> void:
 	# A controller inside the chest (0.2 m under the shoulder line, 2 cm ahead of it) comes out
 	# through the chest's front.
 	var inside := mid + Vector3(0.0, -0.2, 0.02)
-	sim.set_hand_pose("left", Transform3D(Basis(), inside))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), inside))
 	await frames(90)
 	var out := VRArmTargets.global_position_of(avoided)
 	check(absf(out.z - (mid.z + front)) < 1e-3 and out.distance_to(Vector3(inside.x, inside.y, mid.z + front)) < 1e-3,
 		"pushed to the torso's front at z %.4f: %s" % [mid.z + front, out])
 	# Just in front of the chest it is not inside: the hand stays on its controller.
 	var outside := mid + Vector3(0.0, -0.2, front + 0.01)
-	sim.set_hand_pose("left", Transform3D(Basis(), outside))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), outside))
 	await frames(90)
 	check(VRArmTargets.global_position_of(avoided).distance_to(outside) < 1e-4, "a hand in front passes: %s" % VRArmTargets.global_position_of(avoided))
 	# A narrower avatar (the same skeleton scaled down) has a narrower torso: a point inside the
@@ -243,7 +243,7 @@ func test_body_avoidance_uses_the_avatars_own_torso() -> void:
 	mid = (l_sh + r_sh) * 0.5
 	var small_front := 0.25 * l_sh.distance_to(r_sh)
 	var between := mid + Vector3(0.0, -0.15, (small_front + front) * 0.5)
-	sim.set_hand_pose("left", Transform3D(Basis(), between))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), between))
 	await frames(90)
 	check(VRArmTargets.global_position_of(avoided).distance_to(between) < 1e-4, "outside the smaller torso: %s" % VRArmTargets.global_position_of(avoided))
 
@@ -255,11 +255,11 @@ func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
 	var p := make_pipeline_rig()
 	var m: Dictionary = p.markers
 	var sim: XRTrackingSimulator = p.simulator
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.1, 0.3)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.1, 0.3)))
 	await frames(5)
 	var avoided: Node3D = m.left_avoided
 	var held := avoided.global_position
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.2, 1.2, 0.2)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.2, 1.2, 0.2)))
 	await frames(3)
 	var now := VRArmTargets.global_position_of(avoided)
 	var raw := VRArmTargets.global_position_of(m.left_raw)
@@ -284,7 +284,7 @@ func test_targets_only_our_stages_read_are_handed_over_in_memory() -> void:
 	check(avoided.global_position.distance_to(VRArmTargets.global_position_of(avoided)) < 1e-5, "always updated: the node is current")
 	VRArmTargets.set_always_update_nodes(false)
 	# A removed stage leaves its node at its last output; the next stage then reads the node.
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.35, 1.2, 0.25)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.35, 1.2, 0.25)))
 	await frames(3)
 	var last := VRArmTargets.global_position_of(avoided)
 	var ba: BodyAvoidance = p.body_avoidance
@@ -313,7 +313,7 @@ func test_an_update_budget_solves_every_third_frame_and_blends_between() -> void
 	rig.update_interval_frames = 3
 	var sim: XRTrackingSimulator = p.simulator
 	var start := Vector3(0.3, 1.1, 0.3)
-	sim.set_hand_pose("left", Transform3D(Basis(), start))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), start))
 	await frames(6)
 	var hands: Array[Vector3] = []
 	var record := func() -> void: hands.append(bone_global_position(p.skeleton, "LeftHand"))
@@ -322,7 +322,7 @@ func test_an_update_budget_solves_every_third_frame_and_blends_between() -> void
 	var target_changes := 0
 	var last_target := VRArmTargets.global_position_of(clamped)
 	for i in 12:
-		sim.set_hand_pose("left", Transform3D(Basis(), start + Vector3(0.0, 0.01 * (i + 1), 0.0)))
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), start + Vector3(0.0, 0.01 * (i + 1), 0.0)))
 		await frames(1)
 		var t := VRArmTargets.global_position_of(clamped)
 		if t.distance_to(last_target) > 1e-6:

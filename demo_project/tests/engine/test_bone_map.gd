@@ -85,13 +85,13 @@ func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	var left := Vector3(0.3, 1.15, 0.25)
 	var right := Vector3(-0.3, 1.2, 0.2)
-	sim.set_hand_pose("left", Transform3D(Basis(), left))
-	sim.set_hand_pose("right", Transform3D(Basis(), right))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), left))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), right))
 	await frames(10)
 	await skeleton.skeleton_updated
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
 	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")
-	sim.set_input("left", "grip", 1.0)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(3)
 	await skeleton.skeleton_updated
 	var middle := skeleton.find_bone("LeftMiddleIntermediate")

@@ -28,8 +28,8 @@ func test_calibration_measures_fits_saves_and_loads() -> void:
 	add_child(c)
 	c.calibration_completed.connect(_on_completed)
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.79, 0)))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
 	c.start_calibration()
 	await seconds(1.3)
 	check(_completed.size() == 1, "calibration completed once")
@@ -112,8 +112,8 @@ func test_the_avatar_is_fitted_to_the_headset_when_tracking_starts() -> void:
 		check_near(eyes.call(), 1.64, 0.005, "%.1f m avatar: its eyes at the headset's height" % avatar_height)
 		# A calibration refines it: a 1.90 m player, arms out.
 		sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.79, 0)))
-		sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
-		sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
 		calibrator.player_name = "test_start_height"
 		calibrator.start_calibration()
 		await seconds(1.3)

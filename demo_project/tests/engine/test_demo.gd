@@ -32,7 +32,7 @@ func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
 		check(t.hits >= 1 and t.get_node("Hits").get_child_count() >= 1, "%s shows its hit" % t.name)
 	check(events.count("round_loaded") == demo.targets.size(), "reloaded the fired chambers (%d)" % events.count("round_loaded"))
 	check(demo.gun.get_loaded_count() == 6, "six rounds after the reload")
-	check(demo.gun.get_state() == "Holstered", "back in the holster (%s)" % demo.gun.get_state())
+	check(demo.gun.get_state() == VRArms.RevolverState.HOLSTERED, "back in the holster (%s)" % demo.gun.get_state_name())
 	var warnings := TestLogger.current.take_warnings()
 	check(warnings.is_empty(), "no warnings: %s" % [warnings])
 	DemoActions.reset_targets(demo.targets)

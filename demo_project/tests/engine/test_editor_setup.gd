@@ -72,7 +72,7 @@ func test_a_redone_setup_still_drives_the_arms() -> void:
 	ur.redo()
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	var left := Vector3(0.3, 1.15, 0.25)
-	sim.set_hand_pose("left", Transform3D(Basis(), left))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), left))
 	await frames(10)
 	await skeleton.skeleton_updated
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller after undo and redo")

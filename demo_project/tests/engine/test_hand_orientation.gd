@@ -36,8 +36,8 @@ func _check_hands_follow_controllers(b: Dictionary, label: String) -> void:
 	}
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0)))
 	for name in poses:
-		sim.set_hand_pose("left", poses[name][0])
-		sim.set_hand_pose("right", poses[name][1])
+		sim.set_hand_pose(VRArms.Hand.LEFT, poses[name][0])
+		sim.set_hand_pose(VRArms.Hand.RIGHT, poses[name][1])
 		await frames(30)
 		await skeleton.skeleton_updated
 		for side in ["left", "right"]:

@@ -55,17 +55,17 @@ func test_pose_state_follows_the_flags_and_the_live_hand_copies_it() -> void:
 	await frames(3)
 	driver.hand_in_holster_zone = true
 	await frames(3)
-	check(driver.get_pose_state() == 1 and src.player.current_animation == "PreGrip", "hand in holster zone: PreGrip")
+	check(driver.get_pose_state() == VRArms.HandPoseState.PRE_GRIP and src.player.current_animation == "PreGrip", "hand in holster zone: PreGrip")
 	driver.pistol_held = true
 	await frames(3)
-	check(driver.get_pose_state() == 2 and src.player.current_animation == "GripReady", "pistol held: GripReady")
+	check(driver.get_pose_state() == VRArms.HandPoseState.GRIP_READY and src.player.current_animation == "GripReady", "pistol held: GripReady")
 	await p.skeleton.skeleton_updated
 	check_near(_index_angle(p.skeleton), 60.0, 1.0, "the live index finger copies the GripReady pose")
 	driver.play_shoot()
 	await frames(2)
-	check(driver.get_pose_state() == 4, "shoot one-shot playing")
+	check(driver.get_pose_state() == VRArms.HandPoseState.SHOOT, "shoot one-shot playing")
 	await seconds(0.4)  # longer than the 0.24 s shoot pose
-	check(driver.get_pose_state() == 2, "back to GripReady after the shot")
+	check(driver.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "back to GripReady after the shot")
 	driver.pistol_held = false
 	driver.hand_in_holster_zone = false
 	await frames(2)
@@ -114,8 +114,8 @@ func test_grip_and_trigger_curl_the_fingers() -> void:
 	var p := _make_curl_rig()
 	var source: Skeleton3D = p.source
 	add_child(p.driver)
-	p.simulator.set_input("right", "grip", 1.0)
-	p.simulator.set_input("right", "trigger", 0.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	await frames(3)
 	await p.skeleton.skeleton_updated
 	var s: Skeleton3D = p.skeleton
@@ -136,14 +136,14 @@ func test_the_action_names_are_the_users() -> void:
 	driver.grip_action = &"squeeze"
 	add_child(driver)
 	# The usual name no longer curls; the user's action does.
-	p.simulator.set_input("right", "grip", 1.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
 	await frames(3)
 	await p.skeleton.skeleton_updated
 	var s: Skeleton3D = p.skeleton
 	var middle := s.find_bone("RightMiddleIntermediate")
 	var rest := s.get_bone_rest(middle).basis.get_rotation_quaternion()
 	check(rad_to_deg(s.get_bone_pose_rotation(middle).angle_to(rest)) < 1.0, "\"grip\" is not the action any more")
-	p.simulator.set_input("right", "squeeze", 1.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "squeeze", 1.0)
 	await frames(3)
 	await p.skeleton.skeleton_updated
 	check_near(rad_to_deg(s.get_bone_pose_rotation(middle).angle_to(rest)), 75.0, 1.0, "\"squeeze\" curls the fingers")
@@ -164,17 +164,17 @@ func test_without_animations_the_revolver_poses_are_procedural() -> void:
 		return rad_to_deg(source.get_bone_pose_rotation(i).angle_to(source.get_bone_rest(i).basis.get_rotation_quaternion()))
 	# The gun in the hand, no animation player at all: gripped, the index follows the trigger.
 	driver.set_pistol_held(true)
-	p.simulator.set_input("right", "grip", 0.0)
-	p.simulator.set_input("right", "trigger", 0.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	await frames(3)
-	check(driver.get_pose_state() == 2, "GripReady while held (state %d)" % driver.get_pose_state())
+	check(driver.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "GripReady while held (state %d)" % driver.get_pose_state())
 	check_near(bone.call("RightMiddleIntermediate"), 75.0, 1.0, "held: the grip fingers close on the gun")
 	check(bone.call("RightIndexProximal") < 1.0, "held, trigger off: the index lies straight")
-	p.simulator.set_input("right", "trigger", 1.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	await frames(2)
 	check(bone.call("RightIndexProximal") > 20.0, "held, trigger pulled: the index follows (%.1f deg)" % bone.call("RightIndexProximal"))
-	p.simulator.set_input("right", "trigger", 0.0)
+	p.simulator.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	driver.play_hammer_cock()
 	await frames(2)
-	check(driver.get_pose_state() == 3, "HammerCock state")
+	check(driver.get_pose_state() == VRArms.HandPoseState.HAMMER_COCK, "HammerCock state")
 	check(bone.call("RightThumbProximal") < 1.0, "cocking: the thumb is raised onto the hammer (%.1f deg)" % bone.call("RightThumbProximal"))

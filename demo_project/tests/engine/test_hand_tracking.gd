@@ -76,9 +76,9 @@ func test_tracked_fingers_drive_the_avatar_and_fall_back_to_the_controller() -> 
 	var sim: XRTrackingSimulator = b.simulator
 	var driver: HandPoseDriver = b.left_hand_pose
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.15, 0.25)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.15, 0.25)))
 	# The controller's grip would curl the lower fingers 75 degrees.
-	sim.set_input("left", "grip", 1.0)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	var tracker := make_tracker(hand_joints(skeleton, "Left", CURL_DEG))
 	await seconds(0.3)
 	await skeleton.skeleton_updated

@@ -18,8 +18,8 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	var left := Vector3(0.3, 1.15, 0.25)
 	var right := Vector3(-0.3, 1.2, 0.2)
-	sim.set_hand_pose("left", Transform3D(Basis(), left))
-	sim.set_hand_pose("right", Transform3D(Basis(), right))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), left))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), right))
 	await frames(10)
 	await skeleton.skeleton_updated
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
@@ -29,7 +29,7 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	# simulator would run one over its bones every frame), yet a grip still curls the fingers.
 	var source: Skeleton3D = created.hand_pose_copy.source_skeleton
 	check(source.modifier_callback_mode_process == Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_MANUAL, "the hand-pose source's modifiers do not run by themselves")
-	sim.set_input("left", "grip", 1.0)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(3)
 	await skeleton.skeleton_updated
 	var middle := skeleton.find_bone("LeftMiddleIntermediate")

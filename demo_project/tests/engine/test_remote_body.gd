@@ -39,10 +39,10 @@ func _drive(sim: XRTrackingSimulator, t: float) -> void:
 	var head_basis := Basis(Vector3.UP, PI + 0.6 * sin(t * 0.8)) * Basis(Vector3.RIGHT, 0.3 * sin(t * 1.1))
 	sim.set_head_pose(Transform3D(head_basis, Vector3(0.1 * sin(t), 1.65, 0.05 * cos(t))))
 	var rot := Basis.from_euler(Vector3(0.4 * sin(t), 0.8 * cos(t * 0.7), 0.3 * sin(t * 2.0)))
-	sim.set_hand_pose("left", Transform3D(rot, Vector3(0.3 + 0.25 * sin(t * 2.0), 1.2 + 0.6 * sin(t * 1.3), 0.25 + 0.3 * cos(t * 1.7))))
-	sim.set_hand_pose("right", Transform3D(rot.inverse(), Vector3(-0.1 + 0.3 * cos(t * 2.3), 1.1 + 0.3 * sin(t * 3.1), 0.1 + 0.35 * sin(t * 0.9))))
-	sim.set_input("left", "grip", 0.5 + 0.5 * sin(t * 1.9))
-	sim.set_input("right", "trigger", 0.5 + 0.5 * cos(t * 1.4))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(rot, Vector3(0.3 + 0.25 * sin(t * 2.0), 1.2 + 0.6 * sin(t * 1.3), 0.25 + 0.3 * cos(t * 1.7))))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(rot.inverse(), Vector3(-0.1 + 0.3 * cos(t * 2.3), 1.1 + 0.3 * sin(t * 3.1), 0.1 + 0.35 * sin(t * 0.9))))
+	sim.set_input(VRArms.Hand.LEFT, "grip", 0.5 + 0.5 * sin(t * 1.9))
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.5 + 0.5 * cos(t * 1.4))
 
 
 func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
@@ -74,7 +74,7 @@ func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
 	body.tracking_changed.connect(func(hand: int, tracked: bool): lost_events.append([hand, tracked]))
 	for i in 220:
 		_drive(sim, i / 60.0)
-		sim.set_hand_tracked("left", i < 100 or i >= 140)
+		sim.set_hand_tracked(VRArms.Hand.LEFT, i < 100 or i >= 140)
 		sim.set_head_tracked(i < 170 or i >= 185)
 		await frames(1)
 	check(lost_events == [[0, false], [0, true]], "tracking_changed for the lost hand: %s" % [lost_events])

@@ -89,29 +89,29 @@ func _aim() -> Transform3D:
 
 
 func _cock(sim: XRTrackingSimulator) -> void:
-	sim.set_input("right", "primary", Vector2(0, -1))
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1))
 	await seconds(0.8)
-	sim.set_input("right", "primary", Vector2.ZERO)
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2.ZERO)
 	await frames(2)
 
 
 func _pull_trigger(sim: XRTrackingSimulator) -> void:
-	sim.set_input("right", "trigger", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	await seconds(0.35)
-	sim.set_input("right", "trigger", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	await frames(2)
 
 
 func _draw(p: Dictionary) -> void:
 	var sim: XRTrackingSimulator = p.simulator
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.95, 0.05)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.25, 0.95, 0.05)))
 	await frames(2)
-	sim.set_input("right", "grip", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
 	# The router blends in over 1/8 s: let the override engage before pulling.
 	await seconds(0.25)
 	var max_weight := 0.0
 	for i in 20:
-		sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.95 + 0.02 * (i + 1), 0.05)))
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.25, 0.95 + 0.02 * (i + 1), 0.05)))
 		await frames(1)
 		max_weight = maxf(max_weight, p.router.get_override_weight(1))
 	p["max_draw_weight"] = max_weight
@@ -121,14 +121,14 @@ func test_a_whole_revolver_session() -> void:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
-	check(gun.get_state() == "Holstered", "starts in the holster")
+	check(gun.get_state() == VRArms.RevolverState.HOLSTERED, "starts in the holster")
 	await _draw(p)
-	check(gun.get_state() == "Held", "drawn by pulling up 0.4 m (state %s)" % gun.get_state())
+	check(gun.get_state() == VRArms.RevolverState.HELD, "drawn by pulling up 0.4 m (state %s)" % gun.get_state_name())
 	check(p.max_draw_weight > 0.3, "the arm followed the draw path (router override weight up to %.2f)" % p.max_draw_weight)
 	await seconds(0.5)
 	check(_engaged >= 1 and _released >= 1, "the override engaged during the draw and was released after (engaged %d, released %d)" % [_engaged, _released])
 	check(p.router.get_override_weight(1) == 0.0, "back on the controller after the draw")
-	sim.set_hand_pose("right", _aim())
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
 	await frames(3)
 	await _cock(sim)
 	check(gun.is_hammer_cocked(), "cocked")
@@ -154,11 +154,11 @@ func test_a_whole_revolver_session() -> void:
 	gun.close_cylinder()
 	check(gun.get_loaded_count() == 6, "reloaded")
 	# Release at the holster: it goes back in.
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.97, 0.05)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.25, 0.97, 0.05)))
 	await frames(2)
-	sim.set_input("right", "grip", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
 	await frames(2)
-	check(gun.get_state() == "Holstered", "re-holstered near the belt (%s)" % gun.get_state())
+	check(gun.get_state() == VRArms.RevolverState.HOLSTERED, "re-holstered near the belt (%s)" % gun.get_state_name())
 	var expected := ["latched", "drawn", "cocked", "fired_hit", "dry_fired"]
 	for i in 5:
 		expected.append_array(["cocked", "fired_hit"])
@@ -179,13 +179,13 @@ func test_released_far_away_the_gun_drops_and_falls() -> void:
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
 	await _draw(p)
-	check(gun.get_state() == "Held", "drawn")
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.3, 1.5, 0.5)))
+	check(gun.get_state() == VRArms.RevolverState.HELD, "drawn")
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.3, 1.5, 0.5)))
 	await frames(3)
 	var y0: float = gun.global_position.y
-	sim.set_input("right", "grip", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
 	await frames(2)
-	check(gun.get_state() == "Dropped", "dropped far from the holster")
+	check(gun.get_state() == VRArms.RevolverState.DROPPED, "dropped far from the holster")
 	await seconds(0.5)
 	check(gun.global_position.y < y0 - 0.3, "and it falls (%.2f -> %.2f)" % [y0, gun.global_position.y])
 	check(_events.has("dropped"), "dropped signal")
@@ -205,7 +205,7 @@ func test_holster_belt_sits_at_its_height_and_follows_the_body_yaw() -> void:
 	check_near(atan2(f.x, f.z), 0.6, 0.01, "belt faces the body's yaw")
 	# The hands moving does not move the belt.
 	var before := belt.global_transform
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 1.5, 0.5)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 1.5, 0.5)))
 	await frames(2)
 	check(belt.global_transform.is_equal_approx(before), "hands do not swing the belt")
 
@@ -227,10 +227,10 @@ func _support(p: Dictionary, offset: Vector3, share: float = 0.5) -> Marker3D:
 	gun.support_recoil_share = share
 	await _draw(p)
 	# Aim in front of the chest, where the left hand can reach the support point.
-	sim.set_hand_pose("right", Transform3D(Basis(Vector3.UP, PI), Vector3(-0.05, 1.3, 0.35)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI), Vector3(-0.05, 1.3, 0.35)))
 	await frames(3)
-	sim.set_hand_pose("left", Transform3D(Basis(), support.global_position + offset))
-	sim.set_input("left", "grip", 1.0)
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), support.global_position + offset))
+	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await seconds(0.5)
 	return support
 
@@ -249,14 +249,14 @@ func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
 	check_vec_near(left_hand, support.global_position, 0.005, "the left hand is on the gun")
 	await _cock(sim)
 	var rest := bone_global_position(p.skeleton, "LeftHand")
-	sim.set_input("right", "trigger", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	var peak := 0.0
 	for i in 40:
 		await p.skeleton.skeleton_updated
 		peak = maxf(peak, bone_global_position(p.skeleton, "LeftHand").distance_to(rest))
-	sim.set_input("right", "trigger", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	check(peak > 0.01, "the support arm takes part of the recoil (%.3f m)" % peak)
-	sim.set_input("left", "grip", 0.0)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 0.0)
 	await seconds(0.4)
 	check(not gun.is_supported(), "let go")
 	check(p.router.get_override_weight(0) == 0.0, "the left arm is back on its controller")
@@ -268,7 +268,7 @@ func test_a_round_brought_to_the_open_cylinder_is_loaded() -> void:
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
 	await _draw(p)
-	sim.set_hand_pose("right", _aim())
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
 	await frames(2)
 	await _cock(sim)
 	await _pull_trigger(sim)
@@ -297,10 +297,10 @@ func test_a_held_gun_stays_on_the_hand_bone_through_recoil() -> void:
 	var sim: XRTrackingSimulator = p.simulator
 	var hold := _hold(p)
 	await _draw(p)
-	sim.set_hand_pose("right", _aim())
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
 	await frames(3)
 	await _cock(sim)
-	sim.set_input("right", "trigger", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	var worst := 0.0
 	var hand_off_controller := 0.0
 	for i in 40:
@@ -310,7 +310,7 @@ func test_a_held_gun_stays_on_the_hand_bone_through_recoil() -> void:
 		worst = maxf(worst, gun.global_position.distance_to(want.origin))
 		worst = maxf(worst, (gun.global_basis * Vector3.FORWARD).distance_to(want.basis * Vector3.FORWARD))
 		hand_off_controller = maxf(hand_off_controller, hand.origin.distance_to(p.right.global_position))
-	sim.set_input("right", "trigger", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	check(hand_off_controller > 0.01, "recoil moved the hand off the controller (%.3f m)" % hand_off_controller)
 	check(worst < 1e-3, "the gun stayed on the hand bone, %.5f apart at worst" % worst)
 
@@ -341,14 +341,14 @@ func _split_peaks(share: float) -> Dictionary:
 	await _support(p, Vector3.ZERO, share)
 	check(gun.is_supported(), "share %.1f: supported" % share)
 	await _cock(sim)
-	sim.set_input("right", "trigger", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	var peak := {"left": 0.0, "right": 0.0}
 	for i in 40:
 		await frames(1)
 		for side in ["left", "right"]:
 			var raw: Node3D = p.markers[side + "_raw"]
 			peak[side] = maxf(peak[side], VRArmTargets.global_position_of(raw).distance_to(p[side].global_position))
-	sim.set_input("right", "trigger", 0.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	check(peak.right > 0.01, "share %.1f: the gun hand kicks (%.3f m)" % [share, peak.right])
 	return peak
 
@@ -367,17 +367,17 @@ func test_a_grip_held_before_the_zone_does_not_latch() -> void:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
-	sim.set_input("right", "grip", 1.0)
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.2, 1.2, 0.4)))
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.2, 1.2, 0.4)))
 	await frames(3)
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.25, 0.95, 0.05)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.25, 0.95, 0.05)))
 	await frames(5)
-	check(gun.get_state() == "Holstered", "a held grip entering the zone does not latch (%s)" % gun.get_state())
-	sim.set_input("right", "grip", 0.0)
+	check(gun.get_state() == VRArms.RevolverState.HOLSTERED, "a held grip entering the zone does not latch (%s)" % gun.get_state_name())
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
 	await frames(2)
-	sim.set_input("right", "grip", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
 	await frames(2)
-	check(gun.get_state() == "Latched", "pressing in the zone latches (%s)" % gun.get_state())
+	check(gun.get_state() == VRArms.RevolverState.LATCHED, "pressing in the zone latches (%s)" % gun.get_state_name())
 
 
 func test_cocking_takes_the_hand_pose_length_and_every_pull_plays_shoot() -> void:
@@ -390,16 +390,16 @@ func test_cocking_takes_the_hand_pose_length_and_every_pull_plays_shoot() -> voi
 	add_child(driver)
 	gun.hand_pose = driver
 	await _draw(p)
-	sim.set_hand_pose("right", _aim())
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
 	await frames(3)
 	# A dry pull (hammer down) still plays the Shoot pose, at once.
-	sim.set_input("right", "trigger", 1.0)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	await frames(2)
-	check(driver.get_pose_state() == 4, "Shoot pose on a dry pull (state %d)" % driver.get_pose_state())
-	sim.set_input("right", "trigger", 0.0)
+	check(driver.get_pose_state() == VRArms.HandPoseState.SHOOT, "Shoot pose on a dry pull (state %d)" % driver.get_pose_state())
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	await seconds(0.5)
 	# Cocking: the hammer arrives at 0.675 of the hand's 1.2 s, not of the default 0.6 s.
-	sim.set_input("right", "primary", Vector2(0, -1))
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1))
 	var cocked_at := -1.0
 	var t := 0.0
 	while t < 1.5:
@@ -407,7 +407,7 @@ func test_cocking_takes_the_hand_pose_length_and_every_pull_plays_shoot() -> voi
 		t += get_process_delta_time()
 		if cocked_at < 0.0 and gun.is_hammer_cocked():
 			cocked_at = t
-	sim.set_input("right", "primary", Vector2.ZERO)
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2.ZERO)
 	check_near(cocked_at, 0.675 * 1.2, 0.03, "cocked at the hand pose's timing")
 
 
@@ -428,7 +428,7 @@ func test_the_hand_keeps_its_grip_pose_through_the_draw() -> void:
 	driver.pose_state_changed.connect(_on_pose)
 	await _draw(p)
 	await frames(3)
-	check(gun.get_state() == "Held", "drawn")
+	check(gun.get_state() == VRArms.RevolverState.HELD, "drawn")
 	var after_latch: Array = _pose_states.slice(_pose_states.find(1) + 1)
 	check(_pose_states.has(1) and not after_latch.has(0), "PreGrip at the holster, then never Default during the draw: %s" % [_pose_states])
-	check(driver.get_pose_state() == 2, "GripReady once drawn (%d)" % driver.get_pose_state())
+	check(driver.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "GripReady once drawn (%d)" % driver.get_pose_state())

@@ -19,8 +19,8 @@ func _body() -> Dictionary:
 	var b := make_set_up_body()
 	var sim: XRTrackingSimulator = b.simulator
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.25, 0.35)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3, 1.25, 0.35)))
 	return b
 
 
@@ -32,9 +32,9 @@ func test_a_lost_controller_holds_then_eases_to_rest_and_blends_back() -> void:
 	await seconds(1.0)
 	var raw: Node3D = b.markers.right_raw
 	var held := VRArmTargets.global_position_of(raw)
-	sim.set_hand_tracked("right", false)
+	sim.set_hand_tracked(VRArms.Hand.RIGHT, false)
 	# The controller moves while untracked: the arm must not follow it.
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.6, 1.8, 0.6)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.6, 1.8, 0.6)))
 	await frames(1)
 	check(_tracking_events == [[1, false]], "lost reported once: %s" % [_tracking_events])
 	check_vec_near(VRArmTargets.global_position_of(raw), held, 0.01, "the hand holds its last good pose at first")
@@ -49,7 +49,7 @@ func test_a_lost_controller_holds_then_eases_to_rest_and_blends_back() -> void:
 	check_vec_near(VRArmTargets.global_position_of(raw), rest, 0.01, "at rest beside the body after 0.5 s")
 	check(biggest < 0.02, "eased: no step over 2 cm per frame (largest %.4f m)" % biggest)
 	check(Soak.bones_finite(b.skeleton), "bones finite")
-	sim.set_hand_tracked("right", true)
+	sim.set_hand_tracked(VRArms.Hand.RIGHT, true)
 	await frames(1)
 	check(_tracking_events == [[1, false], [1, true]], "regained reported once: %s" % [_tracking_events])
 	check(VRArmTargets.global_position_of(raw).distance_to(last) < 0.05, "blends back from where it was, no jump")
@@ -90,7 +90,7 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 			0: bad = Transform3D(Basis(), Vector3(nan, 1.0, 0.0))
 			1: bad = Transform3D(Basis(), Vector3(1e9, 1.0, 0.0))
 			2: bad = Transform3D(Basis(Vector3.ZERO, Vector3.ZERO, Vector3.ZERO), Vector3(0.3, 1.2, 0.3))
-		sim.set_hand_pose("left", bad)
+		sim.set_hand_pose(VRArms.Hand.LEFT, bad)
 		await frames(1)
 		check(Soak.bones_finite(b.skeleton), "bones finite on frame %d" % i)
 		if failures.size() > 0:
@@ -99,7 +99,7 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 	check(counts.left.non_finite >= 20 and counts.left.too_far >= 20, "non-finite and far poses counted: %s" % [counts])
 	var warnings := TestLogger.current.take_warnings().filter(func(w): return "unusable poses" in w)
 	check(warnings.size() >= 1 and warnings.size() <= 2, "reported once, not every frame (%d warnings)" % warnings.size())
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.2, 0.3)))
 	await seconds(0.5)
 	check(ct.is_hand_tracked(0), "a good pose brings the hand back")
 	# The headset: a NaN or far pose freezes the body instead of moving it.
@@ -162,8 +162,8 @@ func test_odd_rigs_warn_and_stay_finite() -> void:
 	s.scale = Vector3(1.0, 1.3, 0.8)
 	problems = p.rig.get_setup_problems()
 	check(Array(problems).any(func(x): return "non-uniform scale" in x), "non-uniform scale reported: %s" % [problems])
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 1.4, 0.2)))
-	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.5, 1.4, 0.2)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 1.4, 0.2)))
+	p.simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.5, 1.4, 0.2)))
 	for i in 10:
 		await s.skeleton_updated
 		check(Soak.bones_finite(s), "bones finite with a zero-length bone and a squashed skeleton")
@@ -181,7 +181,7 @@ func test_odd_rigs_warn_and_stay_finite() -> void:
 func test_a_skeleton_swapped_at_runtime_is_picked_up() -> void:
 	var p := make_tracked_rig()
 	var rig: VRArmRig = p.rig
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.4, 1.3, 0.3)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.4, 1.3, 0.3)))
 	await seconds(0.2)
 	var other := HumanoidBuilder.build()
 	other.position = Vector3(0, 0, 0)

@@ -10,7 +10,7 @@ func _clamped_reach_ratio(scale: float) -> float:
 	skeleton.scale = Vector3.ONE * scale
 	var clamp: ReachClamp = p.reach_clamp
 	clamp.exact_hands_mode = false
-	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.4, 2.5) * scale))
+	p.simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3, 1.4, 2.5) * scale))
 	await seconds(1.0)
 	var rig: VRArmRig = p.rig
 	var shoulder := rig.get_shoulder_global_position(1)
@@ -50,10 +50,10 @@ func _poses(scale: float) -> Array:
 	# The scale is this test's, not the headset's.
 	created.calibrator.scale_at_tracking_start = false
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0) * scale))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(-0.2, 1.15, -0.3) * scale))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(-0.2, 1.15, -0.3) * scale))
 	var out := []
 	for reach in REACHES:
-		sim.set_hand_pose("right", Transform3D(Basis(), reach * scale))
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), reach * scale))
 		await seconds(1.0)
 		await skeleton.skeleton_updated
 		out.append([bone_global_position(skeleton, "RightLowerArm") / scale, bone_global_position(skeleton, "RightHand") / scale])

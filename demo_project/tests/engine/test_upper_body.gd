@@ -87,7 +87,7 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 	_clavicle_follow(p)
 	# 0.55 m from the rest shoulder: out of reach without the clavicle, within reach with it.
 	var target := Vector3(0.2, 1.42, 0.55)
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	await frames(3)
 	await s.skeleton_updated
 	var clavicle := s.get_bone_pose_rotation(s.find_bone("LeftShoulder"))
@@ -95,7 +95,7 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 	check(clavicle.angle_to(rest) > deg_to_rad(10.0), "clavicle turned toward the hand (%.1f deg)" % rad_to_deg(clavicle.angle_to(rest)))
 	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "hand on the target from the moved shoulder")
 	# A near target leaves the clavicle at rest.
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.25, 1.25, 0.12)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.25, 1.25, 0.12)))
 	await frames(3)
 	await s.skeleton_updated
 	clavicle = s.get_bone_pose_rotation(s.find_bone("LeftShoulder"))
@@ -111,7 +111,7 @@ func test_an_overhead_reach_lifts_the_shoulder() -> void:
 	await s.skeleton_updated
 	var rest_shoulder := bone_global_position(s, "LeftUpperArm")
 	# Straight up and out of reach: the clavicle lifts the shoulder joint toward the hand.
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.2, 2.1, 0.05)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.2, 2.1, 0.05)))
 	await frames(3)
 	await s.skeleton_updated
 	var lifted := bone_global_position(s, "LeftUpperArm")
@@ -123,14 +123,14 @@ func test_an_overhead_reach_lifts_the_shoulder() -> void:
 func _roll_left_hand(p: Dictionary, target: Vector3) -> Basis:
 	var s: Skeleton3D = p.skeleton
 	p.rig.apply_hand_rotation = false
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	await frames(3)
 	await s.skeleton_updated
 	var neutral := bone_global_basis(s, "LeftHand").orthonormalized()
 	var forearm := (bone_global_position(s, "LeftHand") - bone_global_position(s, "LeftLowerArm")).normalized()
 	var rolled := Basis(forearm, deg_to_rad(90.0)) * neutral
 	p.rig.apply_hand_rotation = true
-	p.simulator.set_hand_pose("left", Transform3D(rolled, target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(rolled, target))
 	await frames(30)
 	await s.skeleton_updated
 	return rolled
@@ -174,8 +174,8 @@ func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -
 	sim.set_head_pose(Transform3D(_camera_looking(30.0), Vector3(0.5, 1.65, 0.2)))
 	# Hands hanging at the sides of a body turned the same way as the head.
 	var turn := Basis(Vector3.UP, deg_to_rad(30.0))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
 	await seconds(1.0)
 	var avatar: Node3D = p.avatar
 	var f := avatar.global_basis * Vector3.BACK
@@ -183,8 +183,8 @@ func test_body_follow_turns_toward_aiming_hands_and_follows_the_head_at_rest() -
 	check_near(avatar.global_position.y, 0.0, 1e-4, "feet on the floor, no pitch")
 	check(Vector2(avatar.global_position.x - 0.5, avatar.global_position.z - 0.2).length() < 0.15, "under the head")
 	# Aim both hands forward-right (the avatar's right is -X): the body turns toward them.
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.4, 1.45, 0.7)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.3, 1.42, 0.65)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.4, 1.45, 0.7)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.3, 1.42, 0.65)))
 	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
 	await seconds(1.0)
 	f = avatar.global_basis * Vector3.BACK
@@ -225,8 +225,8 @@ func test_a_profile_sets_the_wrist_line_weight_and_span() -> void:
 	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
 	# Hands hanging 0.5 m apart at the sides of a body turned 40 degrees from the head.
 	var turn := Basis(Vector3.UP, deg_to_rad(40.0))
-	sim.set_hand_pose("left", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
-	sim.set_hand_pose("right", Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
 	var avatar: Node3D = p.avatar
 	var yaw_of := func() -> float:
 		var f := avatar.global_basis * Vector3.BACK

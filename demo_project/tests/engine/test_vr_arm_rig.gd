@@ -29,8 +29,8 @@ func test_hands_follow_controllers_in_the_same_frame() -> void:
 		# Reachable targets in front of and beside the body (shoulders at y = 1.41, x = +-0.17).
 		var left := Vector3(0.25 + 0.1 * sin(t * 6.0), 1.2 + 0.15 * cos(t * 4.0), 0.25 + 0.1 * sin(t * 3.0))
 		var right := Vector3(-0.3, 1.1 + 0.2 * t, 0.3 - 0.1 * t)
-		sim.set_hand_pose("left", Transform3D(Basis.from_euler(Vector3(t, 0.5, 0)), left))
-		sim.set_hand_pose("right", Transform3D(Basis(), right))
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis.from_euler(Vector3(t, 0.5, 0)), left))
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), right))
 		_hand_errors.clear()
 		await get_tree().process_frame
 		check(not _hand_errors.is_empty(), "skeleton_updated fired in frame %d" % i)
@@ -48,7 +48,7 @@ func test_hands_follow_controllers_in_the_same_frame() -> void:
 ## Bone lengths stay as they are while the arm moves.
 func test_bone_lengths_are_kept() -> void:
 	var p := make_tracked_rig()
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.0, 0.3)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.0, 0.3)))
 	await frames(2)
 	var s: Skeleton3D = p.skeleton
 	await s.skeleton_updated
@@ -63,7 +63,7 @@ func test_bone_lengths_are_kept() -> void:
 func test_elbow_bends_toward_the_hint() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), Vector3(0.3, 1.3, 0.3)))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.3, 0.3)))
 	var hint: Node3D = p.left_hint
 	hint.position = Vector3(0.6, 0.8, -0.2)
 	await frames(2)
@@ -84,7 +84,7 @@ func test_unreachable_target_points_the_arm_at_it() -> void:
 	var p := make_tracked_rig()
 	var s: Skeleton3D = p.skeleton
 	var target := Vector3(1.5, 1.8, 1.0)
-	p.simulator.set_hand_pose("left", Transform3D(Basis(), target))
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	await frames(2)
 	await s.skeleton_updated
 	var shoulder := bone_global_position(s, "LeftUpperArm")
@@ -120,7 +120,7 @@ func test_missing_bone_gives_a_warning_not_error_spam() -> void:
 	check(named, "configuration warning names the missing bone: %s" % [warnings])
 	await frames(30)
 	# The right arm still works.
-	p.simulator.set_hand_pose("right", Transform3D(Basis(), Vector3(-0.3, 1.2, 0.3)))
+	p.simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3, 1.2, 0.3)))
 	await frames(1)
 	await p.skeleton.skeleton_updated
 	check_vec_near(bone_global_position(p.skeleton, "RightHand"), Vector3(-0.3, 1.2, 0.3), 0.001, "right arm still solved")

@@ -12,14 +12,14 @@ func test_poses_and_inputs_reach_the_xr_nodes() -> void:
 	var p := make_tracked_rig()
 	var sim: XRTrackingSimulator = p.simulator
 	var pose := Transform3D(Basis.from_euler(Vector3(0.2, 0.4, 0)), Vector3(0.2, 1.1, -0.4))
-	sim.set_hand_pose("right", pose)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, pose)
 	# Moves at once, without waiting for a frame.
 	check_vec_near(p.right.global_position, pose.origin, 1e-5, "right controller moved at once")
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.7, 0.1)))
 	await frames(1)
 	check_vec_near(p.camera.position, Vector3(0, 1.7, 0.1), 1e-4, "camera follows the head tracker")
-	sim.set_input("left", "trigger", 0.75)
-	sim.set_input("left", "primary", Vector2(0, -1))
+	sim.set_input(VRArms.Hand.LEFT, "trigger", 0.75)
+	sim.set_input(VRArms.Hand.LEFT, "primary", Vector2(0, -1))
 	await frames(1)
 	var left: XRController3D = p.left
 	check_near(left.get_float("trigger"), 0.75, 1e-6, "trigger value")

@@ -19,7 +19,7 @@ use crate::controller_targets::finite_clamp;
 use crate::finite::{direction, f32_or, quat_or, unit_quat};
 use crate::side::Side;
 
-/// The pose a hand shows.
+/// The pose a hand shows. The numbers are GDScript's `VRArms.HandPoseState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HandPoseState {
     Default = 0,

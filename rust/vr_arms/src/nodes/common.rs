@@ -30,15 +30,6 @@ pub fn parent_skeleton(
     })
 }
 
-/// A hand argument of the GDScript API (0 left, 1 right; anything else counts as left).
-pub fn side_of(hand: i32) -> vr_arms_core::Side {
-    if hand == 1 {
-        vr_arms_core::Side::Right
-    } else {
-        vr_arms_core::Side::Left
-    }
-}
-
 /// Whether a bone writer should do nothing this frame: in the editor, unless its
 /// `editor_preview` is on.
 /// Also off the main thread (see [crate::threads]): every per-frame callback starts here.

@@ -12,8 +12,9 @@ use vr_arms_core::tracking_loss::{
 
 use crate::convert::vec3;
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, read_tracked, side_of, store_profile, write_pose,
+    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
 };
+use crate::nodes::hand::Hand;
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -193,7 +194,7 @@ impl INode3D for ControllerTargets {
             if let Some(e) = event {
                 self.signals()
                     .tracking_changed()
-                    .emit(i as i32, e == TrackingEvent::Regained);
+                    .emit(Hand::of(side), e == TrackingEvent::Regained);
             }
             shown[i * 2] = live.map(|c| c.position);
             shown[i * 2 + 1] = Some(raw.position);
@@ -208,17 +209,9 @@ impl INode3D for ControllerTargets {
 
 #[godot_api]
 impl ControllerTargets {
-    /// Left hand, for [method add_recoil].
-    #[constant]
-    const HAND_LEFT: i32 = 0;
-    /// Right hand, for [method add_recoil].
-    #[constant]
-    const HAND_RIGHT: i32 = 1;
-
-    /// A hand's controller lost (`tracked` false) or regained tracking. `hand` is `HAND_LEFT`
-    /// or `HAND_RIGHT`.
+    /// A hand's controller lost (`tracked` false) or regained tracking (`VRArms.Hand`).
     #[signal]
-    fn tracking_changed(hand: i32, tracked: bool);
+    fn tracking_changed(hand: Hand, tracked: bool);
 
     /// How many poses of each hand were rejected or repaired: `{"left": {"non_finite": n,
     /// "too_far": n, "normalised": n, "rotation_replaced": n}, "right": {...}}`.
@@ -239,16 +232,15 @@ impl ControllerTargets {
 
     /// Whether a hand's controller is tracked now (after the tracking-loss rules).
     #[func]
-    fn is_hand_tracked(&self, hand: i32) -> bool {
-        let i = if hand == Self::HAND_RIGHT { 1 } else { 0 };
-        self.loss[i].state() != vr_arms_core::tracking_loss::TrackingState::Lost
+    fn is_hand_tracked(&self, hand: Hand) -> bool {
+        self.loss[hand.side().index()].state() != vr_arms_core::tracking_loss::TrackingState::Lost
     }
 
-    /// Kicks one hand (`HAND_LEFT` or `HAND_RIGHT`): `position_kick` in metres and
+    /// Kicks one hand (`VRArms.Hand`): `position_kick` in metres and
     /// `rotation_kick_deg` in degrees, both in the controller's space, with random jitter.
     #[func]
-    pub fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
-        let side = side_of(hand);
+    pub fn add_recoil(&mut self, hand: Hand, position_kick: Vector3, rotation_kick_deg: Vector3) {
+        let side = hand.side();
         self.stage.settings = self.core_settings();
         self.stage
             .add_recoil(side, vec3(position_kick), vec3(rotation_kick_deg));
@@ -258,9 +250,9 @@ impl ControllerTargets {
     /// frame): `position` in metres and `rotation_deg` in degrees per axis, in the controller's
     /// space, added to the kicks of [method add_recoil]. Zero clears it.
     #[func]
-    pub fn set_recoil_offset(&mut self, hand: i32, position: Vector3, rotation_deg: Vector3) {
+    pub fn set_recoil_offset(&mut self, hand: Hand, position: Vector3, rotation_deg: Vector3) {
         self.hold_recoil(
-            side_of(hand),
+            hand.side(),
             vec3(position),
             vec3(rotation_deg) * (std::f32::consts::PI / 180.0),
         );

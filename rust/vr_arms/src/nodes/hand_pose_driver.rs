@@ -12,6 +12,7 @@ use crate::convert::{pose, to_quaternion, vec3};
 use crate::nodes::common::{
     alive, apply_profile, refresh_warnings_on_set, store_profile, unset_problem,
 };
+use crate::nodes::hand::Hand;
 use crate::nodes::hand_tracking_source::HandTrackingSource;
 use crate::problems::ProblemReport;
 
@@ -32,8 +33,8 @@ use crate::problems::ProblemReport;
 #[class(base = Node, tool)]
 pub struct HandPoseDriver {
     /// Which hand.
-    #[export(enum = (Left = 0, Right = 1))]
-    hand: i32,
+    #[export]
+    hand: Hand,
     /// The source rig's player of hand-pose animations (optional).
     #[export]
     animation_player: Option<Gd<AnimationPlayer>>,
@@ -96,7 +97,7 @@ pub struct HandPoseDriver {
     /// Per finger bone (index in `finger_bones` order): bone and its prepared curl, for the
     /// skeleton and version in `curl_for`.
     curl_bones: Vec<(usize, i32, FingerCurl)>,
-    curl_for: Option<(InstanceId, u64, i32)>,
+    curl_for: Option<(InstanceId, u64, Hand)>,
     /// What the fingers were last curled for (state, grip, trigger, the three curl angles): the
     /// same inputs write nothing (the hand rig keeps its pose, and only this driver moves it
     /// while it curls).
@@ -111,7 +112,7 @@ impl INode for HandPoseDriver {
     fn init(base: Base<Node>) -> Self {
         let d = HandPoseSettings::default();
         Self {
-            hand: 0,
+            hand: Hand::Left,
             animation_player: None,
             source_skeleton: None,
             controller: None,
@@ -183,7 +184,8 @@ impl INode for HandPoseDriver {
 
 #[godot_api]
 impl HandPoseDriver {
-    /// The pose changed: `state` is 0 Default, 1 PreGrip, 2 GripReady, 3 HammerCock, 4 Shoot.
+    /// The pose changed: `state` is a `VRArms.HandPoseState` (DEFAULT, PRE_GRIP, GRIP_READY,
+    /// HAMMER_COCK, SHOOT), `state_name` its name.
     #[signal]
     fn pose_state_changed(state: i32, state_name: GString);
 
@@ -223,7 +225,7 @@ impl HandPoseDriver {
         self.problems().iter().map(GString::from).collect()
     }
 
-    /// The current pose state (see [signal pose_state_changed]).
+    /// The current pose state, a `VRArms.HandPoseState` (see [signal pose_state_changed]).
     #[func]
     fn get_pose_state(&self) -> i32 {
         self.stage.current() as i32
@@ -263,11 +265,7 @@ impl HandPoseDriver {
     }
 
     fn side(&self) -> Side {
-        if self.hand == 1 {
-            Side::Right
-        } else {
-            Side::Left
-        }
+        self.hand.side()
     }
 
     fn animating(&self) -> bool {

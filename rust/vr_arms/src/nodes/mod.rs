@@ -11,6 +11,7 @@ pub mod controller_targets;
 pub mod elbow_hint_solver;
 pub mod first_person_head;
 pub mod forearm_twist;
+pub mod hand;
 pub mod hand_pose_copy;
 pub mod hand_pose_driver;
 pub mod hand_tracking_source;

@@ -8,6 +8,7 @@ use vr_arms_core::controller_targets::HandCalibration;
 use crate::convert::{quat, to_quaternion, to_transform};
 use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
+use crate::nodes::hand::Hand;
 use crate::nodes::revolver::Revolver;
 use crate::problems::ProblemReport;
 
@@ -108,18 +109,18 @@ impl RevolverHold {
         self.problems().iter().map(GString::from).collect()
     }
 
-    fn bone_name(&self, side: i32) -> GString {
+    fn bone_name(&self, hand: Hand) -> GString {
         if !self.hand_bone.is_empty() {
             self.hand_bone.clone()
-        } else if side == 0 {
+        } else if hand == Hand::Left {
             "LeftHand".into()
         } else {
             "RightHand".into()
         }
     }
 
-    fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, side: i32) -> i32 {
-        let name = self.bone_name(side);
+    fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, hand: Hand) -> i32 {
+        let name = self.bone_name(hand);
         let key = (skeleton.instance_id(), skeleton.get_version(), name.clone());
         match &self.bone {
             Some((id, v, n, b)) if (*id, *v, n) == (key.0, key.1, &key.2) => *b,

@@ -6,8 +6,9 @@ use vr_arms_core::Side;
 use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
 use crate::nodes::common::{
-    apply_profile, read_pose, side_of, side_slots, slot_problems, store_profile, write_pose,
+    apply_profile, read_pose, side_slots, slot_problems, store_profile, write_pose,
 };
+use crate::nodes::hand::Hand;
 use crate::problems::ProblemReport;
 
 /// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
@@ -105,37 +106,37 @@ impl INode3D for TargetRouter {
 impl TargetRouter {
     /// An override finished blending in (`hand` 0 = left, 1 = right).
     #[signal]
-    fn override_engaged(hand: i32);
+    fn override_engaged(hand: Hand);
     /// An override finished blending out.
     #[signal]
-    fn override_released(hand: i32);
+    fn override_released(hand: Hand);
 
     /// Starts blending `hand`'s arm (0 = left, 1 = right) toward `target`.
     #[func]
-    pub fn set_override(&mut self, hand: i32, target: Option<Gd<Node3D>>) {
-        let i = side_of(hand).index();
+    pub fn set_override(&mut self, hand: Hand, target: Option<Gd<Node3D>>) {
+        let i = hand.side().index();
         self.overrides[i] = target;
         self.routers[i].set_override();
     }
 
     /// Starts blending `hand`'s arm back to its default target.
     #[func]
-    pub fn clear_override(&mut self, hand: i32) {
-        self.routers[side_of(hand).index()].clear_override();
+    pub fn clear_override(&mut self, hand: Hand) {
+        self.routers[hand.side().index()].clear_override();
     }
 
     /// Puts `hand`'s arm back on its default target at once.
     #[func]
-    pub fn force_clear(&mut self, hand: i32) {
-        let side = side_of(hand);
+    pub fn force_clear(&mut self, hand: Hand) {
+        let side = hand.side();
         let event = self.routers[side.index()].force_clear();
         self.emit(side, event);
     }
 
     /// Current override weight of `hand` (0 = default target, 1 = override).
     #[func]
-    pub fn get_override_weight(&self, hand: i32) -> f32 {
-        self.routers[side_of(hand).index()].weight
+    pub fn get_override_weight(&self, hand: Hand) -> f32 {
+        self.routers[hand.side().index()].weight
     }
 
     /// Loads the `[target_router]` section of a TOML profile; on error the settings stay.
@@ -168,7 +169,7 @@ impl TargetRouter {
     }
 
     fn emit(&mut self, side: Side, event: Option<RouterEvent>) {
-        let hand = side.index() as i32;
+        let hand = Hand::of(side);
         match event {
             Some(RouterEvent::Engaged) => self.signals().override_engaged().emit(hand),
             Some(RouterEvent::Released) => self.signals().override_released().emit(hand),

@@ -7,7 +7,8 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{apply_profile, side_of};
+use crate::nodes::common::apply_profile;
+use crate::nodes::hand::Hand;
 
 use crate::nodes::common::HUMANOID_ARMS as BONES;
 
@@ -90,8 +91,8 @@ impl VRArmPipeline {
 
     /// Kicks one hand (0 = left, 1 = right), as `ControllerTargets.add_recoil`.
     #[func]
-    fn add_recoil(&mut self, hand: i32, position_kick: Vector3, rotation_kick_deg: Vector3) {
-        let side = side_of(hand);
+    fn add_recoil(&mut self, hand: Hand, position_kick: Vector3, rotation_kick_deg: Vector3) {
+        let side = hand.side();
         if let Some(p) = self.pipeline.as_mut() {
             p.controller_targets.add_recoil(
                 side,

@@ -9,9 +9,9 @@ use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_transform, to_vector3, vec3};
 use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, parent_skeleton, side_of, skip_in_editor,
-    store_profile,
+    DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
 };
+use crate::nodes::hand::Hand;
 use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
@@ -382,8 +382,8 @@ impl VRArmRig {
     /// Arm length (upper arm + forearm, metres in the skeleton's space) measured from the rest
     /// pose; 0 when the arm's bones are not found. `side` is 0 for left, 1 for right.
     #[func]
-    fn get_arm_length(&mut self, side: i32) -> f32 {
-        let side = side_of(side);
+    fn get_arm_length(&mut self, hand: Hand) -> f32 {
+        let side = hand.side();
         self.calibration(side)
             .map(|c| c.arm_length())
             .unwrap_or(0.0)
@@ -392,8 +392,8 @@ impl VRArmRig {
     /// Global position of an arm's shoulder (upper-arm joint) in the skeleton's current pose.
     /// Read in `_process`, that is the pose before this frame's modifiers.
     #[func]
-    fn get_shoulder_global_position(&mut self, side: i32) -> Vector3 {
-        let side = side_of(side);
+    fn get_shoulder_global_position(&mut self, hand: Hand) -> Vector3 {
+        let side = hand.side();
         self.arm_info(side)
             .map(|(p, _)| to_vector3(p))
             .unwrap_or(Vector3::ZERO)

@@ -15,6 +15,7 @@ use crate::convert::{pose, vec3};
 use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::budget::effective_interval;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, skip_in_editor};
+use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
 
@@ -267,7 +268,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             if let Some(e) = out.tracking.get(side) {
                 self.signals()
                     .tracking_changed()
-                    .emit(side.index() as i32, *e == TrackingEvent::Regained);
+                    .emit(Hand::of(side), *e == TrackingEvent::Regained);
             }
         }
     }
@@ -283,7 +284,7 @@ impl VRRemoteBody {
     /// 1 the right. A lost hand holds, then eases to its rest position, then blends back. With
     /// `update_interval_frames` above 1 it is seen on solving frames only.
     #[signal]
-    fn tracking_changed(hand: i32, tracked: bool);
+    fn tracking_changed(hand: Hand, tracked: bool);
 
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]

@@ -8,6 +8,7 @@ use godot::prelude::*;
 use vr_arms_core::tracking_trace::{ControllerInputs, TrackingTrace};
 
 use crate::convert::to_transform;
+use crate::nodes::hand::Hand;
 
 /// Simulated tracking: registers a `head` tracker and `left_hand` / `right_hand` controller
 /// trackers with the [XRServer] and feeds them poses and inputs, so [XRCamera3D] and
@@ -139,30 +140,20 @@ impl XRTrackingSimulator {
         self.push_all();
     }
 
-    /// Sets a controller's pose: `hand` is `"left"` or `"right"`. Bound [XRController3D]s move at
-    /// once.
+    /// Sets a controller's pose (`hand`: `VRArms.Hand`). Bound [XRController3D]s move at once.
     #[func]
-    fn set_hand_pose(&mut self, hand: GString, pose: Transform3D) {
-        match hand_index(&hand) {
-            Some(0) => self.set_left_hand_pose(pose),
-            Some(_) => self.set_right_hand_pose(pose),
-            None => godot_error!(
-                "XRTrackingSimulator.set_hand_pose: hand must be \"left\" or \"right\", not \"{hand}\""
-            ),
+    fn set_hand_pose(&mut self, hand: Hand, pose: Transform3D) {
+        match hand {
+            Hand::Left => self.set_left_hand_pose(pose),
+            Hand::Right => self.set_right_hand_pose(pose),
         }
     }
 
     /// Sets a controller input as an OpenXR action map would: `name` is for example `"grip"`,
     /// `"trigger"` (floats 0..1), `"primary"` (thumbstick, [Vector2]) or `"ax_button"` (bool).
     #[func]
-    fn set_input(&mut self, hand: GString, name: StringName, value: Variant) {
-        let Some(i) = hand_index(&hand) else {
-            godot_error!(
-                "XRTrackingSimulator.set_input: hand must be \"left\" or \"right\", not \"{hand}\""
-            );
-            return;
-        };
-        if let Some(t) = self.hands[i].as_mut() {
+    fn set_input(&mut self, hand: Hand, name: StringName, value: Variant) {
+        if let Some(t) = self.hands[hand.side().index()].as_mut() {
             t.set_input(&name, &value);
         }
     }
@@ -170,9 +161,8 @@ impl XRTrackingSimulator {
     /// Marks a controller as tracked or not. An untracked controller reports an invalid pose,
     /// as a real one does when it leaves the cameras' view.
     #[func]
-    fn set_hand_tracked(&mut self, hand: GString, tracked: bool) {
-        let Some(i) = hand_index(&hand) else { return };
-        self.tracked[1 + i] = tracked;
+    fn set_hand_tracked(&mut self, hand: Hand, tracked: bool) {
+        self.tracked[1 + hand.side().index()] = tracked;
         self.push_all();
     }
 
@@ -345,13 +335,5 @@ impl XRTrackingSimulator {
                 &Vector2::new(inputs.stick.x, inputs.stick.y).to_variant(),
             );
         }
-    }
-}
-
-fn hand_index(hand: &GString) -> Option<usize> {
-    match hand.to_string().as_str() {
-        "left" | "left_hand" => Some(0),
-        "right" | "right_hand" => Some(1),
-        _ => None,
     }
 }

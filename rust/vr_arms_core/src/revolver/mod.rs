@@ -26,14 +26,14 @@ mod recoil;
 pub use profile::{BulletConfig, RecoilLayers, RevolverProfile};
 pub use recoil::{RecoilLayer, RecoilLayerSettings};
 
-/// Grab state.
+/// Grab state. The numbers are GDScript's `VRArms.RevolverState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RevolverState {
-    Holstered,
-    Latched,
-    Held,
-    Cocking,
-    Dropped,
+    Holstered = 0,
+    Latched = 1,
+    Held = 2,
+    Cocking = 3,
+    Dropped = 4,
 }
 
 /// One chamber of the cylinder.

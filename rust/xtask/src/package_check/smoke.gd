@@ -38,7 +38,7 @@ func _run() -> void:
 	_check(created.rig.load_profile(profile), "the rig loads %s" % profile)
 	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
 	var target := Vector3(0.3, 1.15, 0.25)
-	sim.set_hand_pose("left", Transform3D(Basis(), target))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
 	for i in 10:
 		await get_tree().process_frame
 	await skeleton.skeleton_updated

@@ -87,8 +87,8 @@ impl Revolver {
             0.0
         };
         let mut ct = ct.bind_mut();
-        ct.hold_recoil(side_of(self.hand), p * (1.0 - support), r * (1.0 - support));
-        ct.hold_recoil(side_of(1 - self.hand), p * support, r * support);
+        ct.hold_recoil(self.hand.side(), p * (1.0 - support), r * (1.0 - support));
+        ct.hold_recoil(self.hand.other().side(), p * support, r * support);
     }
 
     /// Plays the child [AudioStreamPlayer3D] of that name, if there is one with a stream.

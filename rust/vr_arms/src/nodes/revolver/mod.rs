@@ -11,8 +11,9 @@ use vr_arms_core::revolver::{
 };
 
 use crate::convert::{pose, to_transform, vec3};
-use crate::nodes::common::{alive, refresh_warnings_on_set, side_of, skip_in_editor};
+use crate::nodes::common::{alive, refresh_warnings_on_set, skip_in_editor};
 use crate::nodes::controller_targets::ControllerTargets;
+use crate::nodes::hand::Hand;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::holster::HolsterZone;
 use crate::nodes::target_router::TargetRouter;
@@ -82,8 +83,8 @@ pub struct Revolver {
     #[export(range = (0.0, 1.0))]
     support_recoil_share: f32,
     /// Which hand holds it (0 left, 1 right).
-    #[export(enum = (Left = 0, Right = 1))]
-    hand: i32,
+    #[export]
+    hand: Hand,
     /// The other hand's controller, for two-handed support: gripping near the `SupportPoint`
     /// child routes that arm to it and splits the recoil between both arms.
     #[export]
@@ -170,7 +171,7 @@ impl IRigidBody3D for Revolver {
             hand_pose: None,
             grip_alignment: 0,
             support_recoil_share: 0.5,
-            hand: 1,
+            hand: Hand::Right,
             support_controller: None,
             support_grab_radius_m: 0.12,
             round_load_radius_m: 0.08,
@@ -369,9 +370,15 @@ impl Revolver {
         self.problems().iter().map(GString::from).collect()
     }
 
-    /// The grab state: `"Holstered"`, `"Latched"`, `"Held"`, `"Cocking"` or `"Dropped"`.
+    /// The grab state, a `VRArms.RevolverState`: HOLSTERED, LATCHED, HELD, COCKING or DROPPED.
     #[func]
-    fn get_state(&self) -> GString {
+    fn get_state(&self) -> i32 {
+        self.stage.state as i32
+    }
+
+    /// The grab state's name: `"Holstered"`, `"Latched"`, `"Held"`, `"Cocking"` or `"Dropped"`.
+    #[func]
+    fn get_state_name(&self) -> GString {
         GString::from(format!("{:?}", self.stage.state).as_str())
     }
 

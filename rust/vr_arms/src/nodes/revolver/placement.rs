@@ -12,8 +12,8 @@ impl Revolver {
         self.hand_recoil.rotation
     }
 
-    /// Which hand holds it (0 left, 1 right).
-    pub fn hand(&self) -> i32 {
+    /// Which hand holds it.
+    pub fn hand(&self) -> Hand {
         self.hand
     }
 

@@ -10,7 +10,7 @@ impl Revolver {
     pub(super) fn update_support(&mut self) {
         let held = self.is_in_hand();
         let point = self.child_global("SupportPoint");
-        let other = 1 - self.hand;
+        let other = self.hand.other();
         let gripping = self
             .support_controller
             .as_ref()

@@ -1,0 +1,14 @@
+## Names shared by the vr_arms classes: which hand, and the states their getters and signals
+## report. `VRArms.Hand.LEFT` is what every `hand` argument, property and signal parameter takes.
+class_name VRArms
+extends Object
+
+## A hand (the `hand` of ControllerTargets, TargetRouter, VRArmRig, HandPoseDriver, Revolver,
+## XRTrackingSimulator, VRRemoteBody, VRArmPipeline and their signals).
+enum Hand { LEFT = 0, RIGHT = 1 }
+
+## `Revolver.get_state()`: how the gun is held.
+enum RevolverState { HOLSTERED = 0, LATCHED = 1, HELD = 2, COCKING = 3, DROPPED = 4 }
+
+## `HandPoseDriver.get_pose_state()` and `pose_state_changed`: the finger pose.
+enum HandPoseState { DEFAULT = 0, PRE_GRIP = 1, GRIP_READY = 2, HAMMER_COCK = 3, SHOOT = 4 }
