@@ -58,11 +58,19 @@ func make_mixamo_character() -> Dictionary:
 	var attachment := BoneAttachment3D.new()
 	attachment.bone_name = "mixamorig_RightHand"
 	skeleton.add_child(attachment)
+	# A mesh whose skin names its bones (as Godot's importer makes them).
+	var skin := Skin.new()
+	skin.add_named_bind("mixamorig_Head", Transform3D())
+	skin.add_named_bind("mixamorig_LeftForeArm", Transform3D())
+	var mesh := MeshInstance3D.new()
+	mesh.skin = skin
+	skeleton.add_child(mesh)
+	mesh.skeleton = NodePath("..")
 	var map := BoneMap.new()
 	map.profile = SkeletonProfileHumanoid.new()
 	for profile_name in names:
 		map.set_skeleton_bone_name(profile_name, names[profile_name])
-	return {"character": character, "skeleton": skeleton, "animation": animation, "attachment": attachment, "map": map, "names": names}
+	return {"character": character, "skeleton": skeleton, "animation": animation, "attachment": attachment, "skin": skin, "map": map, "names": names}
 
 
 func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
@@ -79,6 +87,7 @@ func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
 	var animation: Animation = m.animation
 	check(animation.track_get_path(0) == NodePath("Skeleton3D:Hips"), "the animation's hip track follows the rename: %s" % animation.track_get_path(0))
 	check(m.attachment.bone_name == "RightHand", "the bone attachment follows the rename: %s" % m.attachment.bone_name)
+	check(m.skin.get_bind_name(0) == &"Head" and m.skin.get_bind_name(1) == &"LeftLowerArm", "the skin's named binds follow the rename: %s, %s" % [m.skin.get_bind_name(0), m.skin.get_bind_name(1)])
 	for key in ["rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy"]:
 		var problems: PackedStringArray = created[key].get_setup_problems()
 		check(problems.is_empty(), "%s is fully configured: %s" % [key, problems])
@@ -117,6 +126,6 @@ func test_a_bone_map_that_cannot_apply_is_refused_untouched() -> void:
 	map.set_skeleton_bone_name("Chest", "mixamorig_Spine")
 	check(VRArmsSetup.setup_skeleton(skeleton, null, map).is_empty(), "nothing created")
 	check(skeleton.find_bone("mixamorig_LeftArm") >= 0 and skeleton.find_bone("Hips") < 0, "no bone renamed")
-	check(skeleton.get_child_count() == 1, "no modifier added (only the bone attachment)")
+	check(skeleton.get_child_count() == 2, "no modifier added (only the bone attachment and the mesh)")
 	check(m.animation.track_get_path(0) == NodePath("Skeleton3D:mixamorig_Hips"), "the animation untouched")
 	await frames(1)

@@ -31,7 +31,10 @@ func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D) -> PackedVecto
 			var w := weights[i * per + k]
 			if w > 0.0:
 				var b := bones[i * per + k]
-				posed += w * (skeleton.get_bone_global_pose(b) * mesh.skin.get_bind_pose(b) * verts[i])
+				# `b` is a bind of the skin; the bind names (or numbers) its skeleton bone.
+				var bind_name := mesh.skin.get_bind_name(b)
+				var bone := skeleton.find_bone(bind_name) if bind_name != &"" else mesh.skin.get_bind_bone(b)
+				posed += w * (skeleton.get_bone_global_pose(bone) * mesh.skin.get_bind_pose(b) * verts[i])
 		out.append(skeleton.global_transform * posed)
 	return out
 
@@ -113,3 +116,26 @@ func test_a_missing_bone_or_camera_is_a_configuration_warning() -> void:
 	check(problems.any(func(p): return "camera" in p) and problems.any(func(p): return "Helmet" in p), "the camera and the bone are named: %s" % [problems])
 	check(fph.get_first_person_meshes().is_empty(), "nothing done")
 	await frames(1)
+
+
+func test_two_avatars_on_one_camera_keep_each_others_layers() -> void:
+	var camera := Camera3D.new()
+	add_child(camera)
+	var heads := []
+	for i in 2:
+		var skeleton := HumanoidBuilder.build()
+		add_child(skeleton)
+		var fph := FirstPersonHead.new()
+		fph.skeleton = skeleton
+		fph.camera = camera
+		add_child(fph)
+		heads.append(fph)
+	var fp: int = 1 << (heads[0].first_person_layer - 1)
+	var tp: int = 1 << (heads[0].third_person_layer - 1)
+	# The first avatar goes (an avatar switch); the second still hides its head.
+	heads[0].queue_free()
+	await frames(1)
+	check(camera.cull_mask & fp != 0 and camera.cull_mask & tp == 0, "the second avatar's layers stay set: %x" % camera.cull_mask)
+	heads[1].queue_free()
+	await frames(1)
+	check(camera.cull_mask == 0xFFFFF, "both gone: the camera's own mask: %x" % camera.cull_mask)

@@ -127,3 +127,27 @@ func test_the_right_hand_follows_its_own_tracker() -> void:
 	# Toward the palm, not away from it: the fingertip ends below the knuckle.
 	check(palm_side(skeleton, "Right") > 0.02, "the right index curls toward the palm (%.3f m)" % palm_side(skeleton, "Right"))
 	XRServer.remove_tracker(tracker)
+
+
+func test_without_a_controller_curl_the_fingers_come_back_from_tracking() -> void:
+	# Nothing rewrites the fingers in the Default state: after tracking they must not stay curled.
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var driver: HandPoseDriver = b.left_hand_pose
+	driver.curl_from_controller = false
+	var tracker := make_tracker(hand_joints(skeleton, "Left", CURL_DEG))
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftIndexIntermediate"), CURL_DEG, 1.0, "tracked curl shown")
+	tracker.has_tracking_data = false
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftIndexIntermediate"), 0.0, 1.0, "back to the pose from before tracking")
+	# Turned off while tracking: at once.
+	tracker.has_tracking_data = true
+	await seconds(0.3)
+	driver.hand_tracking = false
+	await frames(2)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftIndexIntermediate"), 0.0, 1.0, "hand tracking turned off: the fingers come back")
+	XRServer.remove_tracker(tracker)

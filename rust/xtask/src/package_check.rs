@@ -144,6 +144,7 @@ fn clean(what: &str, run: GodotRun) -> Result<GodotRun, String> {
             let at = run.lines[i + 1..]
                 .iter()
                 .take(3)
+                .take_while(|a| !a.contains("ERROR:") && !a.contains("WARNING:"))
                 .find(|a| a.contains("at: "))
                 .map_or("", String::as_str);
             WARNING_PATTERNS.iter().any(|p| l.contains(p))

@@ -97,9 +97,8 @@ impl INode for AvatarCalibrator {
     fn ready(&mut self) {
         let problems = self.problems();
         self.report.runtime(&problems);
-        if self.auto_load && !crate::nodes::common::in_editor() && self.load_calibration() {
-            // The player's own calibration: no estimate from the headset.
-            self.start_height.finish();
+        if self.auto_load && !crate::nodes::common::in_editor() {
+            self.load_calibration();
         }
     }
 
@@ -247,6 +246,8 @@ impl AvatarCalibrator {
             Ok(c) => {
                 self.current = c;
                 self.apply();
+                // The player's own calibration: no estimate from the headset replaces it.
+                self.start_height.finish();
                 true
             }
             Err(e) => {

@@ -1,9 +1,10 @@
 //! Applies a Godot [BoneMap] to a skeleton loaded at run time, as Godot's importer does when it
 //! retargets: the mapped bones take the humanoid profile's names, and the bone tracks of the
-//! character's animations and its `BoneAttachment3D`s follow them.
+//! character's animations, the named binds of its skins and its `BoneAttachment3D`s follow them.
 
 use godot::classes::{
-    AnimationMixer, BoneAttachment3D, BoneMap, Node, Skeleton3D, SkeletonProfileHumanoid,
+    AnimationMixer, BoneAttachment3D, BoneMap, MeshInstance3D, Node, Skeleton3D,
+    SkeletonProfileHumanoid,
 };
 use godot::prelude::*;
 use std::collections::HashMap;
@@ -11,7 +12,8 @@ use vr_arms_core::bone_rename::plan_bone_renames;
 
 /// Renames `skeleton`'s bones to the profile names of `bone_map` (whose profile must be a
 /// `SkeletonProfileHumanoid`), then rewrites the bone tracks of every `AnimationMixer` under
-/// `character` that animates this skeleton, and the bone of every `BoneAttachment3D` on it.
+/// `character` that animates this skeleton, the named binds of the skins skinned to it, and the
+/// bone of every `BoneAttachment3D` on it.
 /// Returns how many bones were renamed, or why nothing was.
 pub fn apply_bone_map(
     skeleton: &mut Gd<Skeleton3D>,
@@ -54,9 +56,13 @@ pub fn apply_bone_map(
         .map(|r| (r.from.clone(), r.to.clone()))
         .collect();
     let sk_node = skeleton.clone().upcast::<Node>();
+    // An AnimationTree lists its player's libraries: each animation is rewritten once.
+    let mut done = std::collections::HashSet::new();
     for node in descendants(character) {
         if let Ok(mixer) = node.clone().try_cast::<AnimationMixer>() {
-            retarget_tracks(&mixer, &sk_node, &renamed);
+            retarget_tracks(&mixer, &sk_node, &renamed, &mut done);
+        } else if let Ok(mesh) = node.clone().try_cast::<MeshInstance3D>() {
+            rename_skin_binds(&mesh, &sk_node, &renamed, &mut done);
         } else if let Ok(mut attachment) = node.try_cast::<BoneAttachment3D>() {
             let on_skeleton = if attachment.get_use_external_skeleton() {
                 let path = attachment.get_external_skeleton();
@@ -73,11 +79,37 @@ pub fn apply_bone_map(
     Ok(plan.len())
 }
 
+/// Renames the named binds of `mesh`'s skin when the mesh is skinned to `skeleton` (a skin that
+/// names its bones, as Godot's importer makes them, would otherwise lose them). Each skin once.
+fn rename_skin_binds(
+    mesh: &Gd<MeshInstance3D>,
+    skeleton: &Gd<Node>,
+    renamed: &HashMap<String, String>,
+    done: &mut std::collections::HashSet<InstanceId>,
+) {
+    let path = mesh.get_skeleton_path();
+    if path.is_empty() || mesh.get_node_or_null(&path).as_ref() != Some(skeleton) {
+        return;
+    }
+    let Some(mut skin) = mesh.get_skin() else {
+        return;
+    };
+    if !done.insert(skin.instance_id()) {
+        return;
+    }
+    for bind in 0..skin.get_bind_count() {
+        if let Some(to) = renamed.get(&skin.get_bind_name(bind).to_string()) {
+            skin.set_bind_name(bind, to.as_str());
+        }
+    }
+}
+
 /// Points `mixer`'s tracks on `skeleton`'s renamed bones at their new names.
 fn retarget_tracks(
     mixer: &Gd<AnimationMixer>,
     skeleton: &Gd<Node>,
     renamed: &HashMap<String, String>,
+    done: &mut std::collections::HashSet<InstanceId>,
 ) {
     let root_path = mixer.get_root_node();
     let Some(root) = mixer.get_node_or_null(&root_path) else {
@@ -91,6 +123,9 @@ fn retarget_tracks(
             let Some(mut animation) = library.get_animation(&animation_name) else {
                 continue;
             };
+            if !done.insert(animation.instance_id()) {
+                continue;
+            }
             for track in 0..animation.get_track_count() {
                 let path = animation.track_get_path(track);
                 if path.get_subname_count() != 1 {

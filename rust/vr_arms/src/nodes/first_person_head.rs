@@ -47,7 +47,8 @@ pub struct FirstPersonHead {
     third_person_layer: i32,
 
     applied: Vec<Hidden>,
-    camera_mask: Option<(Gd<Camera3D>, u32)>,
+    /// The camera this changed (see [CameraUse]).
+    camera_mask: Option<Gd<Camera3D>>,
     report: crate::problems::ProblemReport,
     base: Base<Node>,
 }
@@ -80,6 +81,13 @@ impl INode for FirstPersonHead {
         let problems = self.problems();
         self.report.runtime(&problems);
         if self.enabled && !crate::nodes::common::in_editor() {
+            self.apply();
+        }
+    }
+
+    fn enter_tree(&mut self) {
+        // Back in the tree after a move (ready runs only once).
+        if self.base().is_node_ready() && self.enabled && !crate::nodes::common::in_editor() {
             self.apply();
         }
     }
@@ -212,9 +220,8 @@ impl FirstPersonHead {
                 copy,
             });
         }
-        let mask = camera.get_cull_mask();
-        camera.set_cull_mask((mask | fp) & !tp);
-        self.camera_mask = Some((camera, mask));
+        CameraUse::take(&mut camera, fp, tp);
+        self.camera_mask = Some(camera);
     }
 
     fn restore(&mut self) {
@@ -230,11 +237,56 @@ impl FirstPersonHead {
                 h.copy.queue_free();
             }
         }
-        if let Some((mut camera, mask)) = self.camera_mask.take()
+        if let Some(mut camera) = self.camera_mask.take()
             && camera.is_instance_valid()
         {
-            camera.set_cull_mask(mask);
+            CameraUse::give_back(&mut camera);
         }
+    }
+}
+
+/// A camera's cull mask is shared by every FirstPersonHead on it (two local avatars, or one
+/// replacing another): the first to take it keeps the mask it had, in the camera's metadata with
+/// a count of users, and the last to give it back restores that mask.
+struct CameraUse;
+
+impl CameraUse {
+    const USERS: &'static str = "vr_arms_first_person_users";
+    const MASK: &'static str = "vr_arms_first_person_mask";
+
+    fn take(camera: &mut Gd<Camera3D>, fp: u32, tp: u32) {
+        let users = camera
+            .get_meta_ex(Self::USERS)
+            .default(&0.to_variant())
+            .done();
+        let users = users.try_to::<i64>().unwrap_or(0);
+        let mask = camera.get_cull_mask();
+        if users == 0 {
+            camera.set_meta(Self::MASK, &(mask as i64).to_variant());
+        }
+        camera.set_meta(Self::USERS, &(users + 1).to_variant());
+        camera.set_cull_mask((mask | fp) & !tp);
+    }
+
+    fn give_back(camera: &mut Gd<Camera3D>) {
+        let users = camera
+            .get_meta_ex(Self::USERS)
+            .default(&0.to_variant())
+            .done();
+        let users = users.try_to::<i64>().unwrap_or(0);
+        if users > 1 {
+            camera.set_meta(Self::USERS, &(users - 1).to_variant());
+            return;
+        }
+        let mask = camera
+            .get_meta_ex(Self::MASK)
+            .default(&0.to_variant())
+            .done();
+        if let Ok(mask) = mask.try_to::<i64>() {
+            camera.set_cull_mask(mask as u32);
+        }
+        camera.remove_meta(Self::USERS);
+        camera.remove_meta(Self::MASK);
     }
 }
 

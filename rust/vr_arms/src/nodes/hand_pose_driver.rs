@@ -166,11 +166,15 @@ impl INode for HandPoseDriver {
         }
         if self.hand_tracking {
             self.follow_hand_tracking(delta as f32);
+        } else if self.tracking.weight() > 0.0 {
+            self.tracking.reset();
+            self.curled_with = None;
         }
     }
 
     fn exit_tree(&mut self) {
         self.stop_curling();
+        self.tracking.reset();
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {

@@ -22,6 +22,13 @@ pub struct HandTrackingSource {
     rest: Option<RigHand>,
     /// The last tracked pose, held while the fade runs out after tracking stops.
     last: Option<[Option<glam::Quat>; 15]>,
+    /// Per finger bone, what this wrote last frame, and the pose under the tracked one: what the
+    /// curl or an animation wrote, or, when nothing writes the bone again, what it held before
+    /// tracking started.
+    written: [Option<glam::Quat>; 15],
+    base: [glam::Quat; 15],
+    /// The skeleton written to, for `reset`.
+    rig: Option<Gd<Skeleton3D>>,
     fade: TrackingFade,
 }
 
@@ -55,19 +62,56 @@ impl HandTrackingSource {
         self.last = now.or(self.last);
         let weight = self.fade.update(tracking, fade_s, dt);
         let Some(last) = self.last.filter(|_| weight > 0.0) else {
+            // Faded out: the bones get back what was under the tracked pose.
+            self.reset();
             return false;
         };
+        let bones = *bones;
         let rig = skeleton.instance_id();
+        self.rig = Some(skeleton.clone());
         for (k, tracked) in last.iter().enumerate() {
             let (Some(tracked), bone) = (tracked, bones[k]) else {
                 continue;
             };
             let now = quat(skeleton.get_bone_pose_rotation(bone));
-            let local = now.slerp(*tracked, weight).normalize();
+            // Rewritten since (a curl, an animation): that is the pose under tracking now.
+            if self.written[k].is_none_or(|w| w.angle_between(now) > 1e-5) {
+                self.base[k] = now;
+            }
+            let local = self.base[k].slerp(*tracked, weight).normalize();
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             crate::relay::publish_bone(rig, bone, local);
+            self.written[k] = Some(local);
         }
         true
+    }
+
+    /// Stops showing tracking at once (tracking turned off, the driver leaves the tree, or the
+    /// fade ran out): the bones this wrote get their pose under tracking back, and the relay
+    /// forgets them, so `HandPoseCopy` reads the skeleton again.
+    pub fn reset(&mut self) {
+        self.fade = TrackingFade::default();
+        let Some(mut skeleton) = self.rig.take().filter(|s| s.is_instance_valid()) else {
+            self.written = [None; 15];
+            return;
+        };
+        let Some((_, _, bones)) = &self.rest else {
+            self.written = [None; 15];
+            return;
+        };
+        let bones = *bones;
+        let mut forget = Vec::new();
+        for ((written, base), &bone) in self.written.iter_mut().zip(&self.base).zip(&bones) {
+            if let (Some(wrote), true) = (written.take(), bone >= 0) {
+                let now = quat(skeleton.get_bone_pose_rotation(bone));
+                // Only what nobody rewrote since.
+                if wrote.angle_between(now) <= 1e-5 {
+                    skeleton.set_bone_pose_rotation(bone, to_quaternion(*base));
+                }
+                forget.push(bone);
+            }
+        }
+        crate::relay::forget_bones(skeleton.instance_id(), forget);
     }
 }
 
