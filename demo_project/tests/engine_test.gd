@@ -114,3 +114,17 @@ func make_set_up_body() -> Dictionary:
 	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	b.merge({"skeleton": skeleton, "character": character, "simulator": sim})
 	return b
+
+
+## The player stands at the origin looking forward (+Z for the avatar), hands in front; after
+## the stages settle, both of the set-up avatar's hands must be on their controllers.
+func check_hands_reach_the_controllers(sim: XRTrackingSimulator, skeleton: Skeleton3D) -> void:
+	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	var left := Vector3(0.3, 1.15, 0.25)
+	var right := Vector3(-0.3, 1.2, 0.2)
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), left))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), right))
+	await frames(10)
+	await skeleton.skeleton_updated
+	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
+	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")

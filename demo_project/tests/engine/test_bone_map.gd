@@ -91,15 +91,7 @@ func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
 	for key in ["rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy"]:
 		var problems: PackedStringArray = created[key].get_setup_problems()
 		check(problems.is_empty(), "%s is fully configured: %s" % [key, problems])
-	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
-	var left := Vector3(0.3, 1.15, 0.25)
-	var right := Vector3(-0.3, 1.2, 0.2)
-	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), left))
-	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), right))
-	await frames(10)
-	await skeleton.skeleton_updated
-	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
-	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")
+	await check_hands_reach_the_controllers(sim, skeleton)
 	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(3)
 	await skeleton.skeleton_updated
