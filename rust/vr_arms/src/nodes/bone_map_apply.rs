@@ -10,6 +10,8 @@ use godot::prelude::*;
 use std::collections::HashMap;
 use vr_arms_core::bone_rename::plan_bone_renames;
 
+use crate::nodes::common::{descendants, skinned_to};
+
 /// Renames `skeleton`'s bones to the profile names of `bone_map` (whose profile must be a
 /// `SkeletonProfileHumanoid`), then rewrites the bone tracks of every `AnimationMixer` under
 /// `character` that animates this skeleton, the named binds of the skins skinned to it, and the
@@ -87,8 +89,7 @@ fn rename_skin_binds(
     renamed: &HashMap<String, String>,
     done: &mut std::collections::HashSet<InstanceId>,
 ) {
-    let path = mesh.get_skeleton_path();
-    if path.is_empty() || mesh.get_node_or_null(&path).as_ref() != Some(skeleton) {
+    if !skinned_to(mesh, skeleton) {
         return;
     }
     let Some(mut skin) = mesh.get_skin() else {
@@ -144,16 +145,4 @@ fn retarget_tracks(
             }
         }
     }
-}
-
-/// `root` and every node below it, depth first.
-fn descendants(root: &Gd<Node>) -> Vec<Gd<Node>> {
-    let mut out = vec![root.clone()];
-    let mut i = 0;
-    while i < out.len() {
-        let children = out[i].get_children();
-        out.extend(children.iter_shared());
-        i += 1;
-    }
-    out
 }

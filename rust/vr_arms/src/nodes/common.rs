@@ -531,3 +531,21 @@ pub fn unset_problem<T: GodotClass>(
         Some(_) => None,
     }
 }
+
+/// `root` and every node below it, breadth first.
+pub fn descendants(root: &Gd<godot::classes::Node>) -> Vec<Gd<godot::classes::Node>> {
+    let mut out = vec![root.clone()];
+    let mut i = 0;
+    while i < out.len() {
+        let children = out[i].get_children();
+        out.extend(children.iter_shared());
+        i += 1;
+    }
+    out
+}
+
+/// Whether `mesh` is skinned to `skeleton`: its skeleton path leads there.
+pub fn skinned_to(mesh: &Gd<MeshInstance3D>, skeleton: &Gd<godot::classes::Node>) -> bool {
+    let path = mesh.get_skeleton_path();
+    !path.is_empty() && mesh.get_node_or_null(&path).as_ref() == Some(skeleton)
+}
