@@ -4,7 +4,9 @@ use godot::classes::{Camera3D, INode, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
 use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, bones_below};
 
-use crate::nodes::common::{alive, refresh_warnings_on_set, unset_problem};
+use crate::nodes::common::{
+    alive, descendants, refresh_warnings_on_set, skinned_to, unset_problem,
+};
 
 /// Hides the local avatar's head and neck from the player's own camera, so the view is not
 /// filled by the inside of the head, while shadows, mirrors and spectator cameras still see the
@@ -80,14 +82,14 @@ impl INode for FirstPersonHead {
     fn ready(&mut self) {
         let problems = self.problems();
         self.report.runtime(&problems);
-        if self.enabled && !crate::nodes::common::in_editor() {
+        if self.active() {
             self.apply();
         }
     }
 
     fn enter_tree(&mut self) {
         // Back in the tree after a move (ready runs only once).
-        if self.base().is_node_ready() && self.enabled && !crate::nodes::common::in_editor() {
+        if self.base().is_node_ready() && self.active() {
             self.apply();
         }
     }
@@ -134,7 +136,7 @@ impl FirstPersonHead {
     #[func]
     fn refresh(&mut self) {
         self.restore();
-        if self.enabled && !crate::nodes::common::in_editor() {
+        if self.active() {
             self.apply();
         }
     }
@@ -149,6 +151,11 @@ impl FirstPersonHead {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Whether the head is to be hidden now: enabled, in a game (nothing happens in the editor).
+    fn active(&self) -> bool {
+        self.enabled && !crate::nodes::common::in_editor()
     }
 
     fn problems(&self) -> Vec<String> {
@@ -301,22 +308,13 @@ fn layer_bit(layer: i32) -> u32 {
 /// Every [MeshInstance3D] under `root` skinned to `skeleton`.
 fn skinned_meshes(root: &Gd<Node>, skeleton: &Gd<Skeleton3D>) -> Vec<Gd<MeshInstance3D>> {
     let target = skeleton.clone().upcast::<Node>();
-    let mut out = Vec::new();
-    let mut stack = vec![root.clone()];
-    while let Some(node) = stack.pop() {
-        stack.extend(node.get_children().iter_shared());
-        if let Ok(mesh) = node.try_cast::<MeshInstance3D>() {
-            let path = mesh.get_skeleton_path();
-            if mesh.get_mesh().is_some()
-                && !mesh.has_meta(COPY_META)
-                && !path.is_empty()
-                && mesh.get_node_or_null(&path).as_ref() == Some(&target)
-            {
-                out.push(mesh);
-            }
-        }
-    }
-    out
+    descendants(root)
+        .into_iter()
+        .filter_map(|node| node.try_cast::<MeshInstance3D>().ok())
+        .filter(|mesh| {
+            mesh.get_mesh().is_some() && !mesh.has_meta(COPY_META) && skinned_to(mesh, &target)
+        })
+        .collect()
 }
 
 /// `mesh`'s skin with the binds of hidden bones collapsed onto their joints, or `None` when the
