@@ -74,12 +74,12 @@ impl StartHeight {
     /// One frame: the headset's eye height above the floor (metres; `None` while untracked).
     /// Returns the estimate once: the player's height and the avatar scale that fits it (the arm
     /// span is the avatar's, scaled alike). An estimate that is not a plausible person ends the
-    /// watch with `Err`.
+    /// watch with `Err`. `avatar` measures the avatar, asked only on the frame of the estimate.
     pub fn sample(
         &mut self,
         eye_height_m: Option<f32>,
         dt: f32,
-        avatar: &AvatarMeasures,
+        avatar: impl FnOnce() -> AvatarMeasures,
     ) -> Option<Result<PlayerCalibration, String>> {
         if self.done {
             return None;
@@ -103,6 +103,7 @@ impl StartHeight {
         }
         self.done = true;
         let eye = median(&mut self.eye_heights)?;
+        let avatar = avatar();
         // Eyes onto eyes: the avatar's eye height is its height less the same eyes-to-top.
         let avatar_eye = avatar.height_m - self.settings.eye_to_top_m;
         if !(avatar_eye > 0.1 && avatar.arm_span_m > 0.1) {
@@ -131,7 +132,7 @@ mod tests {
     fn run(start: &mut StartHeight, eye: Option<f32>, frames: usize) -> Option<PlayerCalibration> {
         let mut out = None;
         for _ in 0..frames {
-            if let Some(r) = start.sample(eye, 1.0 / 90.0, &AVATAR_1_5) {
+            if let Some(r) = start.sample(eye, 1.0 / 90.0, || AVATAR_1_5) {
                 out = Some(r.unwrap());
             }
         }
@@ -186,7 +187,7 @@ mod tests {
         };
         let mut result = None;
         for _ in 0..50 {
-            result = result.or(s.sample(Some(1.64), 1.0 / 90.0, &tiny));
+            result = result.or(s.sample(Some(1.64), 1.0 / 90.0, || tiny));
         }
         assert!(matches!(result, Some(Err(_))), "scale 8.75 is refused");
         assert!(s.is_done());

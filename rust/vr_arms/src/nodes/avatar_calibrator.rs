@@ -313,8 +313,11 @@ impl AvatarCalibrator {
     fn watch_start_height(&mut self, dt: f32) {
         let floor = read_pose(&self.origin).map(|p| p.position.y).unwrap_or(0.0);
         let eye = read_pose(&self.head).map(|p| p.position.y - floor);
-        let avatar = self.avatar_measures();
-        match self.start_height.sample(eye, dt, &avatar) {
+        let skeleton = &self.skeleton;
+        match self
+            .start_height
+            .sample(eye, dt, || measure_avatar(skeleton))
+        {
             Some(Ok(c)) => {
                 self.current = c;
                 self.apply();
@@ -338,29 +341,35 @@ impl AvatarCalibrator {
 
     /// The avatar's own height and arm span from its rest pose, in the avatar root's units.
     fn avatar_measures(&self) -> AvatarMeasures {
-        let Some(s) = self.skeleton.as_ref().filter(|s| s.is_instance_valid()) else {
-            return AvatarMeasures {
-                height_m: 1.75,
-                arm_span_m: 1.75,
-            };
+        measure_avatar(&self.skeleton)
+    }
+}
+
+/// The avatar's own height and arm span from `skeleton`'s rest pose, in the avatar root's units
+/// (a 1.75 m default without a skeleton).
+fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>) -> AvatarMeasures {
+    let Some(s) = skeleton.as_ref().filter(|s| s.is_instance_valid()) else {
+        return AvatarMeasures {
+            height_m: 1.75,
+            arm_span_m: 1.75,
         };
-        let at = |name: &str| {
-            let i = s.find_bone(name);
-            (i >= 0).then(|| vec3(s.get_bone_global_rest(i).origin))
-        };
-        let top = match (at("LeftEye"), at("RightEye"), at("Head")) {
-            (Some(l), Some(r), _) => (l + r).y * 0.5 + 0.11,
-            (_, _, Some(h)) => h.y + 0.2,
-            _ => 1.75,
-        };
-        let span = match (at("LeftHand"), at("RightHand"), at("LeftMiddleDistal")) {
-            (Some(l), Some(r), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
-            (Some(l), Some(r), None) => l.distance(r) + 0.36,
-            _ => top,
-        };
-        AvatarMeasures {
-            height_m: top,
-            arm_span_m: span,
-        }
+    };
+    let at = |name: &str| {
+        let i = s.find_bone(name);
+        (i >= 0).then(|| vec3(s.get_bone_global_rest(i).origin))
+    };
+    let top = match (at("LeftEye"), at("RightEye"), at("Head")) {
+        (Some(l), Some(r), _) => (l + r).y * 0.5 + 0.11,
+        (_, _, Some(h)) => h.y + 0.2,
+        _ => 1.75,
+    };
+    let span = match (at("LeftHand"), at("RightHand"), at("LeftMiddleDistal")) {
+        (Some(l), Some(r), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
+        (Some(l), Some(r), None) => l.distance(r) + 0.36,
+        _ => top,
+    };
+    AvatarMeasures {
+        height_m: top,
+        arm_span_m: span,
     }
 }
