@@ -88,6 +88,12 @@ func bone_global_position(skeleton: Skeleton3D, bone: String) -> Vector3:
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).origin
 
 
+## How far a bone is turned from its rest (degrees), as the skeleton shows it now.
+func curl_of(skeleton: Skeleton3D, bone: String) -> float:
+	var i := skeleton.find_bone(bone)
+	return rad_to_deg(skeleton.get_bone_pose_rotation(i).angle_to(skeleton.get_bone_rest(i).basis.get_rotation_quaternion()))
+
+
 func bone_global_basis(skeleton: Skeleton3D, bone: String) -> Basis:
 	var idx := skeleton.find_bone(bone)
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).basis

@@ -95,9 +95,7 @@ func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
 	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(3)
 	await skeleton.skeleton_updated
-	var middle := skeleton.find_bone("LeftMiddleIntermediate")
-	var curl := rad_to_deg(skeleton.get_bone_pose_rotation(middle).angle_to(skeleton.get_bone_rest(middle).basis.get_rotation_quaternion()))
-	check_near(curl, 75.0, 1.0, "a grip curls the renamed middle finger")
+	check_near(curl_of(skeleton, "LeftMiddleIntermediate"), 75.0, 1.0, "a grip curls the renamed middle finger")
 
 
 func test_a_mixamo_named_skeleton_without_a_bone_map_is_refused_untouched() -> void:

@@ -65,11 +65,6 @@ func palm_side(skeleton: Skeleton3D, side: String) -> float:
 	return offset.dot(palm.normalized())
 
 
-func curl_of(skeleton: Skeleton3D, bone: String) -> float:
-	var i := skeleton.find_bone(bone)
-	return rad_to_deg(skeleton.get_bone_pose_rotation(i).angle_to(skeleton.get_bone_rest(i).basis.get_rotation_quaternion()))
-
-
 func test_tracked_fingers_drive_the_avatar_and_fall_back_to_the_controller() -> void:
 	var b := make_set_up_body()
 	var skeleton: Skeleton3D = b.skeleton

@@ -23,9 +23,7 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(3)
 	await skeleton.skeleton_updated
-	var middle := skeleton.find_bone("LeftMiddleIntermediate")
-	var curl := rad_to_deg(skeleton.get_bone_pose_rotation(middle).angle_to(skeleton.get_bone_rest(middle).basis.get_rotation_quaternion()))
-	check_near(curl, 75.0, 1.0, "a full grip curls the avatar's middle finger through the setup")
+	check_near(curl_of(skeleton, "LeftMiddleIntermediate"), 75.0, 1.0, "a full grip curls the avatar's middle finger through the setup")
 	# Setting up twice is refused, with one error.
 	expect_errors(1)
 	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "a second setup is refused")
