@@ -15,3 +15,46 @@ func test_hand_properties_are_a_left_right_choice() -> void:
 		check(found, "%s has a hand property" % cls)
 		node.free()
 	await frames(1)
+
+
+## What a bone-name property offers in the inspector.
+func _bone_hint(node: Object, property: String) -> Dictionary:
+	for prop in node.get_property_list():
+		if prop.name == property:
+			return prop
+	return {}
+
+
+func test_bone_properties_offer_the_skeletons_bones() -> void:
+	var skeleton := HumanoidBuilder.build()
+	add_child(skeleton)
+	var names := skeleton.get_concatenated_bone_names()
+	var modifiers := {
+		VRArmRig.new(): ["left_upper_arm_bone", "right_hand_bone"],
+		UpperBodyFollow.new(): ["chest_bone", "head_bone"],
+		ClavicleFollow.new(): ["left_clavicle_bone"],
+		ForearmTwist.new(): ["right_wrist_twist_bone"],
+		HandPoseCopy.new(): ["left_wrist_bone"],
+		RevolverHold.new(): ["hand_bone"],
+	}
+	for m: Node in modifiers:
+		skeleton.add_child(m)
+		for property: String in modifiers[m]:
+			var p := _bone_hint(m, property)
+			check(p.get("hint") == PROPERTY_HINT_ENUM_SUGGESTION and p.get("hint_string") == names, "%s.%s suggests the skeleton's bones (%s)" % [m.get_class(), property, p.get("hint_string")])
+	var copy: Node = modifiers.keys()[4]
+	var list := _bone_hint(copy, "copied_bones")
+	check(list.get("hint") == PROPERTY_HINT_TYPE_STRING and list.get("hint_string") == "%d/%d:%s" % [TYPE_STRING, PROPERTY_HINT_ENUM_SUGGESTION, names], "each of copied_bones suggests the bones (%s)" % list.get("hint_string"))
+	var head := FirstPersonHead.new()
+	add_child(head)
+	check(_bone_hint(head, "hidden_bone").get("hint") == PROPERTY_HINT_NONE, "no skeleton yet: hidden_bone is plain text")
+	head.skeleton = skeleton
+	var hidden := _bone_hint(head, "hidden_bone")
+	check(hidden.get("hint") == PROPERTY_HINT_ENUM_SUGGESTION and hidden.get("hint_string") == names, "FirstPersonHead.hidden_bone suggests its skeleton's bones")
+	# A modifier off any skeleton offers no list.
+	var loose := VRArmRig.new()
+	add_child(loose)
+	check(_bone_hint(loose, "left_hand_bone").get("hint") == PROPERTY_HINT_NONE, "no skeleton: plain text")
+	for n: Node in [skeleton, head, loose]:
+		n.free()  # before they run: they are not set up
+	await frames(1)

@@ -178,3 +178,29 @@ func test_without_animations_the_revolver_poses_are_procedural() -> void:
 	await frames(2)
 	check(driver.get_pose_state() == VRArms.HandPoseState.HAMMER_COCK, "HammerCock state")
 	check(bone.call("RightThumbProximal") < 1.0, "cocking: the thumb is raised onto the hammer (%.1f deg)" % bone.call("RightThumbProximal"))
+
+
+## A skeleton whose fingers are named otherwise (a Mixamo-style name) lists them in
+## `copied_bones`, and that finger follows the source.
+func test_copied_bones_are_the_users() -> void:
+	var p := make_tracked_rig()
+	var live: Skeleton3D = p.skeleton
+	var source := HumanoidBuilder.build()
+	source.visible = false
+	add_child(source)
+	const NAME := "mixamorig_RightHandIndex1"
+	for s: Skeleton3D in [live, source]:
+		s.set_bone_name(s.find_bone("RightIndexProximal"), NAME)
+	var copy := HandPoseCopy.new()
+	copy.source_skeleton = source
+	copy.copied_bones = PackedStringArray([NAME])
+	live.add_child(copy)
+	var i := source.find_bone(NAME)
+	var rest := source.get_bone_rest(i).basis.get_rotation_quaternion()
+	source.set_bone_pose_rotation(i, rest * Quaternion(Vector3.BACK, deg_to_rad(50.0)))
+	await frames(2)
+	await live.skeleton_updated
+	check_near(curl_of(live, NAME), 50.0, 0.5, "the renamed index finger copies the source")
+	check(copy.get_setup_problems().is_empty(), "the listed bone is in both skeletons: no warning (%s)" % [copy.get_setup_problems()])
+	copy.copied_bones = PackedStringArray(["mixamorig_NoSuchBone"])
+	check("mixamorig_NoSuchBone" in " ".join(copy.get_setup_problems()), "a listed bone the skeleton lacks is a warning")

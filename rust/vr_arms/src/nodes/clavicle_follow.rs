@@ -66,6 +66,15 @@ pub struct ClavicleFollow {
 
 #[godot_api]
 impl ISkeletonModifier3D for ClavicleFollow {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = ["left_clavicle_bone", "right_clavicle_bone"];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         if property == "left_clavicle_bone" || property == "right_clavicle_bone" {

@@ -64,6 +64,11 @@ struct Hidden {
 
 #[godot_api]
 impl INode for FirstPersonHead {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = ["hidden_bone"];
+        crate::nodes::bone_list::suggest_bones(property, &bones, alive(&self.skeleton));
+    }
+
     fn init(base: Base<Node>) -> Self {
         Self {
             skeleton: None,

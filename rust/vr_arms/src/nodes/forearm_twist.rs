@@ -73,6 +73,20 @@ pub struct ForearmTwist {
 
 #[godot_api]
 impl ISkeletonModifier3D for ForearmTwist {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = [
+            "left_elbow_twist_bone",
+            "left_wrist_twist_bone",
+            "right_elbow_twist_bone",
+            "right_wrist_twist_bone",
+        ];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         self.set_validated(&property, &value)

@@ -7,6 +7,7 @@ use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
 
 use crate::convert::{quat, to_quaternion};
+use crate::nodes::common::missing_bones;
 use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, apply_profile, parent_skeleton, skip_in_editor, store_profile};
 use crate::problems::ProblemReport;
@@ -36,6 +37,19 @@ pub struct HandPoseCopy {
     /// Per-bone weights (bone name -> 0..1) overriding the defaults (1 for fingers).
     #[export]
     bone_weights: VarDictionary,
+    /// The finger bones copied, by name, the same in both skeletons. The default is the 30
+    /// finger bones of Godot's humanoid profile (`LeftThumbMetacarpal` ... `RightLittleDistal`);
+    /// a skeleton named otherwise lists its own (or is renamed with a `BoneMap` by the setup).
+    #[export_group(name = "Bones")]
+    #[export]
+    copied_bones: PackedStringArray,
+    /// The left wrist bone: only its authored animation is added, at [member wrist_weight].
+    /// Empty: no left wrist.
+    #[export]
+    left_wrist_bone: GString,
+    /// The right wrist bone, as [member left_wrist_bone].
+    #[export]
+    right_wrist_bone: GString,
 
     /// (source bone, live bone, default weight, name, source rest rotation for a wrist) per
     /// copied bone, for the skeletons and versions in `bound_to`; bone names are looked up only
@@ -53,12 +67,28 @@ pub struct HandPoseCopy {
 
 #[godot_api]
 impl ISkeletonModifier3D for HandPoseCopy {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = ["left_wrist_bone", "right_wrist_bone", "copied_bones"];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         Self {
             source_skeleton: None,
             global_blend: 1.0,
             wrist_weight: 0.35,
             bone_weights: VarDictionary::new(),
+            copied_bones: Side::BOTH
+                .iter()
+                .flat_map(|&side| finger_bones(side))
+                .map(|name| GString::from(name.as_str()))
+                .collect(),
+            left_wrist_bone: "LeftHand".into(),
+            right_wrist_bone: "RightHand".into(),
             pairs: Vec::new(),
             bound_to: None,
             editor_preview: false,
@@ -91,26 +121,22 @@ impl ISkeletonModifier3D for HandPoseCopy {
         if self.bound_to != Some(key) {
             self.bound_to = Some(key);
             self.pairs.clear();
-            for side in Side::BOTH {
-                let wrist = format!("{}Hand", if side == Side::Left { "Left" } else { "Right" });
-                let bones = finger_bones(side);
-                for (name, default_weight) in bones
-                    .iter()
-                    .map(|b| (b.as_str(), 1.0))
-                    .chain([(wrist.as_str(), self.wrist_weight)])
-                {
-                    let (src, dst) = (source.find_bone(name), live.find_bone(name));
-                    if src >= 0 && dst >= 0 {
-                        let wrist_rest = (name == wrist)
-                            .then(|| quat(source.get_bone_rest(src).basis.get_quaternion()));
-                        self.pairs.push((
-                            src,
-                            dst,
-                            default_weight,
-                            GString::from(name),
-                            wrist_rest,
-                        ));
-                    }
+            let fingers = self
+                .copied_bones
+                .as_slice()
+                .iter()
+                .map(|n| (n.clone(), 1.0, false));
+            let wrists = [&self.left_wrist_bone, &self.right_wrist_bone]
+                .into_iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| (n.clone(), self.wrist_weight, true));
+            for (name, default_weight, wrist) in fingers.chain(wrists) {
+                let (src, dst) = (source.find_bone(&name), live.find_bone(&name));
+                if src >= 0 && dst >= 0 {
+                    let wrist_rest =
+                        wrist.then(|| quat(source.get_bone_rest(src).basis.get_quaternion()));
+                    self.pairs
+                        .push((src, dst, default_weight, name, wrist_rest));
                 }
             }
         }
@@ -198,15 +224,37 @@ impl HandPoseCopy {
                 out.push("Set \"source_skeleton\" to the skeleton whose hand pose to copy.".into())
             }
             Some(s)
-                if s.find_bone("LeftIndexProximal") < 0
-                    && s.find_bone("RightIndexProximal") < 0 =>
+                if !self
+                    .copied_bones
+                    .as_slice()
+                    .iter()
+                    .any(|n| s.find_bone(n) >= 0) =>
             {
                 out.push(
-                    "The source skeleton has no humanoid finger bones (LeftIndexProximal, ...)."
+                    "The source skeleton has none of the \"copied_bones\" (by default the \
+                     humanoid finger bones, LeftIndexProximal, ...): list its finger bones."
                         .into(),
                 )
             }
             _ => {}
+        }
+        if let Some(live) = parent_skeleton(&self.base().clone().upcast()) {
+            let names = self.copied_bones.as_slice().to_vec();
+            let wrists = [&self.left_wrist_bone, &self.right_wrist_bone];
+            let named = names
+                .iter()
+                .chain(wrists.into_iter().filter(|n| !n.is_empty()));
+            let missing = missing_bones(&live, "Bone", named);
+            if missing.len() > 3 {
+                out.push(format!(
+                    "{} of the copied bones are not in the skeleton ({} ...): list its own \
+                     finger bones in \"copied_bones\".",
+                    missing.len(),
+                    missing[0]
+                ));
+            } else {
+                out.extend(missing);
+            }
         }
         out
     }

@@ -3,6 +3,7 @@
 pub mod avatar_calibrator;
 pub mod body_avoidance;
 pub mod body_follow;
+pub mod bone_list;
 pub mod bone_map_apply;
 pub mod budget;
 pub mod clavicle_follow;

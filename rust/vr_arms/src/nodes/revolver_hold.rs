@@ -47,6 +47,15 @@ pub struct RevolverHold {
 
 #[godot_api]
 impl ISkeletonModifier3D for RevolverHold {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = ["hand_bone"];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         let calibration = HandCalibration::default().offset();
         Self {

@@ -63,6 +63,15 @@ pub struct UpperBodyFollow {
 
 #[godot_api]
 impl ISkeletonModifier3D for UpperBodyFollow {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = ["chest_bone", "neck_bone", "head_bone"];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         self.set_validated(&property, &value)

@@ -160,6 +160,22 @@ const RIGHT: usize = 1;
 
 #[godot_api]
 impl ISkeletonModifier3D for VRArmRig {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        let bones = [
+            "left_upper_arm_bone",
+            "left_lower_arm_bone",
+            "left_hand_bone",
+            "right_upper_arm_bone",
+            "right_lower_arm_bone",
+            "right_hand_bone",
+        ];
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &bones,
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         self.set_validated(&property, &value)
