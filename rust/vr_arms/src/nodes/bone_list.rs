@@ -20,7 +20,7 @@ pub fn suggest_bones(
     };
     if !names
         .iter()
-        .any(|n| property.property_name == StringName::from(*n))
+        .any(|n| property.property_name == *n)
     {
         return;
     }
