@@ -58,3 +58,11 @@ func test_bone_properties_offer_the_skeletons_bones() -> void:
 	for n: Node in [skeleton, head, loose]:
 		n.free()  # before they run: they are not set up
 	await frames(1)
+
+
+## ClavicleFollow's strength is Godot's own `influence`, not a second `weight`.
+func test_clavicle_strength_is_the_modifiers_influence() -> void:
+	var c := ClavicleFollow.new()
+	check(_bone_hint(c, "weight").is_empty() and not _bone_hint(c, "influence").is_empty(), "no weight property beside influence")
+	c.free()
+	await frames(1)

@@ -1,5 +1,5 @@
 ## load_profile / save_profile on the nodes with settings that are not arm stages: HandPoseCopy,
-## HandPoseDriver and Revolver save what they hold and load it back; a bad file changes nothing.
+## HandPoseDriver, Revolver and ClavicleFollow's influence save what they hold and load it back; a bad file changes nothing.
 extends EngineTest
 
 const PATH := "user://test_profiles.toml"
@@ -9,6 +9,8 @@ const CASES := [
 	["HandPoseCopy", {"global_blend": 0.6, "wrist_weight": 0.2}],
 	["HandPoseDriver", {"grip_curl_deg": 50.0, "trigger_curl_deg": 40.0, "thumb_curl_deg": 12.0}],
 	["Revolver", {"damage": 17.0, "max_range_m": 42.0}],
+	# The profile's clavicle `weight` is the modifier's own influence.
+	["ClavicleFollow", {"influence": 0.5, "max_follow_deg": 30.0}],
 ]
 
 
@@ -47,7 +49,7 @@ func test_the_hand_pose_nodes_share_one_section_without_losing_each_other() -> v
 
 
 func test_a_bad_profile_is_one_error_and_changes_nothing() -> void:
-	expect_errors(3)
+	expect_errors(CASES.size())
 	var f := FileAccess.open(PATH, FileAccess.WRITE)
 	f.store_string("[hand_pose]\nglobal_blend = \"much\"\n[revolver]\nnonsense = 1\n")
 	f.close()

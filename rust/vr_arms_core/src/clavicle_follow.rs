@@ -23,7 +23,9 @@ pub struct ClavicleFollowSettings {
     pub full_at_reach: f32,
     /// Largest yaw and pitch of the clavicle (degrees).
     pub max_follow_deg: f32,
-    /// Overall strength (0..1).
+    /// Overall strength (0..1): the clavicle's rotation is blended from its input toward the
+    /// followed one by this much. In the node graph this is the modifier's own `influence`,
+    /// which Godot applies the same way; the node's core settings keep it at 1.
     pub weight: f32,
 }
 
@@ -76,7 +78,7 @@ pub struct ClavicleInput {
 pub struct ClavicleOutput {
     /// New clavicle-local rotation (relative to its parent).
     pub local_rotation: Quat,
-    /// Engagement from the reach curve (0..1, times `weight`).
+    /// Engagement from the reach curve (0..1).
     pub engagement: f32,
     /// Applied yaw and pitch (radians).
     pub yaw: f32,
@@ -98,7 +100,7 @@ impl ClavicleFollow {
     /// The reach curve: 0 below `start_at_reach`, 1 from `full_at_reach`.
     pub fn engagement(&self, reach_ratio: f32) -> f32 {
         let s = &self.settings;
-        s.weight * inverse_lerp_clamped(s.start_at_reach, s.full_at_reach, reach_ratio)
+        inverse_lerp_clamped(s.start_at_reach, s.full_at_reach, reach_ratio)
     }
 
     pub fn update(&self, input: &ClavicleInput) -> ClavicleOutput {
@@ -119,7 +121,7 @@ impl ClavicleFollow {
             return keep;
         };
         let w = self.engagement((target - shoulder).length() / arm);
-        if w <= 0.0 {
+        if w <= 0.0 || self.settings.weight <= 0.0 {
             // Not engaged: the clavicle stays as it is (what the turn below gives at zero yaw
             // and pitch, without the trigonometry).
             return keep;
@@ -149,8 +151,10 @@ impl ClavicleFollow {
         let wanted = Quat::from_axis_angle(pitch_axis, pitch) * yawed;
         let delta_p = Quat::from_rotation_arc(d, wanted.normalize());
         let new_global = (parent * delta_p * parent.inverse() * old).normalize();
+        let followed = quat_or(parent.inverse() * new_global, keep.local_rotation);
         ClavicleOutput {
-            local_rotation: quat_or(parent.inverse() * new_global, keep.local_rotation),
+            // As a modifier's influence blends: the local rotation, from the input.
+            local_rotation: keep.local_rotation.slerp(followed, self.settings.weight),
             engagement: w,
             yaw,
             pitch,
@@ -182,6 +186,24 @@ mod tests {
         assert!((s.engagement(0.725) - 0.5).abs() < 1e-6);
         assert_eq!(s.engagement(0.95), 1.0);
         assert_eq!(s.engagement(1.4), 1.0);
+    }
+
+    /// `weight` blends the clavicle's rotation from its input as a modifier's influence does:
+    /// half the weight, half the turn; none, the input.
+    #[test]
+    fn weight_blends_from_the_input_rotation() {
+        let at = |weight| {
+            let s = ClavicleFollow::new(ClavicleFollowSettings {
+                weight,
+                ..Default::default()
+            });
+            let out = s.update(&input(Vec3::new(0.2, 1.45, 0.55)));
+            out.local_rotation.angle_between(Quat::IDENTITY)
+        };
+        let full = at(1.0);
+        assert!(full > 10f32.to_radians(), "a far reach turns it: {full}");
+        assert!((at(0.5) - full * 0.5).abs() < 1e-4, "{} vs {full}", at(0.5));
+        assert_eq!(at(0.0), 0.0);
     }
 
     #[test]

@@ -18,10 +18,7 @@ pub fn suggest_bones(
     let Some(skeleton) = skeleton.filter(|s| s.is_instance_valid()) else {
         return;
     };
-    if !names
-        .iter()
-        .any(|n| property.property_name == *n)
-    {
+    if !names.iter().any(|n| property.property_name == *n) {
         return;
     }
     let bones = skeleton.get_concatenated_bone_names();

@@ -44,9 +44,6 @@ pub struct ClavicleFollow {
     /// Largest clavicle yaw and pitch (degrees).
     #[export(range = (0.0, 60.0, suffix = "°"))]
     max_follow_deg: f32,
-    /// Overall strength.
-    #[export(range = (0.0, 1.0))]
-    weight: f32,
 
     /// The clavicle per side, for the skeleton and version in `bound_to` (bone names change the
     /// version).
@@ -91,7 +88,6 @@ impl ISkeletonModifier3D for ClavicleFollow {
             start_at_reach: 0.0,
             full_at_reach: 0.0,
             max_follow_deg: 0.0,
-            weight: 0.0,
             stage: Stage::default(),
             bones: [None; 2],
             bound_to: None,
@@ -201,18 +197,27 @@ impl ClavicleFollow {
         self.problems().iter().map(GString::from).collect()
     }
 
-    /// Loads the `[clavicle_follow]` section of a TOML profile; on error the settings stay.
+    /// Loads the `[clavicle_follow]` section of a TOML profile (its `weight` is this modifier's
+    /// `influence`); on error the settings stay.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("ClavicleFollow", &path, |p| {
-            self.set_core_settings(&p.clavicle_follow)
-        })
+        let mut s = None;
+        let ok = apply_profile("ClavicleFollow", &path, |p| s = Some(p.clavicle_follow));
+        if let Some(mut s) = s {
+            s.validate();
+            self.set_core_settings(&s);
+            // The profile's `weight` is this modifier's own `influence`.
+            self.base_mut().set_influence(s.weight);
+        }
+        ok
     }
 
-    /// Saves these settings into the `[clavicle_follow]` section of a TOML profile.
+    /// Saves these settings into the `[clavicle_follow]` section of a TOML profile, `influence`
+    /// as its `weight`.
     #[func]
     fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
+        let mut s = self.core_settings();
+        s.weight = self.base().get_influence();
         store_profile("ClavicleFollow", &path, |p| p.clavicle_follow = s)
     }
 
@@ -220,7 +225,6 @@ impl ClavicleFollow {
         start_at_reach => start_at_reach,
         full_at_reach => full_at_reach,
         max_follow_deg => max_follow_deg,
-        weight => weight,
     });
 
     fn problems(&self) -> Vec<String> {
