@@ -122,5 +122,5 @@ func test_two_characters_get_readable_pipeline_names() -> void:
 		character.add_child(skeleton)
 		var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
 		names.append(String(made.pipeline.name))
-	check(names == ["VRArmsPipeline", "VRArmsPipeline2"], "readable names: %s" % [names])
+	check(names == ["VRArmsStages", "VRArmsStages2"], "readable names: %s" % [names])
 	await frames(1)

@@ -175,8 +175,8 @@ impl VRArmsSetup {
         copy.set("source_skeleton", &source.to_variant());
         // Target pipeline, body follow, hand poses and calibration beside the character.
         let mut stages = Node3D::new_alloc();
-        stages.set_name("VRArmsPipeline");
-        // A second character's pipeline beside the first is "VRArmsPipeline2", not "@Node3D@4".
+        stages.set_name("VRArmsStages");
+        // A second character's stages beside the first are "VRArmsStages2", not "@Node3D@4".
         scene.add_child_ex(&stages).force_readable_name(true).done();
         own(&stages.clone().upcast());
         stages.add_child(&source);
