@@ -12,6 +12,7 @@ use crate::body_follow::BodyFollowSettings;
 use crate::clavicle_follow::ClavicleFollowSettings;
 use crate::controller_targets::ControllerTargetsSettings;
 use crate::elbow_hint::ElbowHintSettings;
+use crate::first_person::FirstPersonSettings;
 use crate::forearm_twist::ForearmTwistSettings;
 use crate::hand_pose::HandPoseSettings;
 use crate::reach_clamp::ReachClampSettings;
@@ -37,6 +38,7 @@ pub struct ArmProfile {
     pub clavicle_follow: ClavicleFollowSettings,
     pub forearm_twist: ForearmTwistSettings,
     pub hand_pose: HandPoseSettings,
+    pub first_person: FirstPersonSettings,
 }
 
 /// Why a profile could not be read.
@@ -83,6 +85,7 @@ impl ArmProfile {
         self.clavicle_follow.validate();
         self.forearm_twist.validate();
         self.hand_pose.validate();
+        self.first_person.validate();
     }
 }
 
@@ -123,6 +126,7 @@ mod tests {
         p.clavicle_follow.max_follow_deg = 15.0;
         p.forearm_twist.lower_arm_weight = 0.6;
         p.hand_pose.wrist_weight = 0.5;
+        p.first_person.third_person_layer = 12;
         let text = p.to_toml_string();
         let back = ArmProfile::from_toml_str(&text).unwrap();
         assert_eq!(back, p);

@@ -2,12 +2,11 @@
 //! properties, profile files, and debug markers.
 
 use godot::classes::{
-    BaseMaterial3D, FileAccess, MeshInstance3D, Node3D, SphereMesh, StandardMaterial3D,
-    base_material_3d::ShadingMode, file_access::ModeFlags,
+    BaseMaterial3D, MeshInstance3D, Node3D, SphereMesh, StandardMaterial3D,
+    base_material_3d::ShadingMode,
 };
 use godot::prelude::*;
 use vr_arms_core::Pose;
-use vr_arms_core::profile::ArmProfile;
 
 use crate::convert::pose;
 
@@ -219,59 +218,7 @@ macro_rules! settings_bridge {
     };
 }
 
-/// Reads a profile file. Errors (unreadable file, bad TOML with its line) are returned as text;
-/// the caller keeps its settings.
-pub fn load_profile(path: &GString) -> Result<ArmProfile, String> {
-    if !FileAccess::file_exists(path) {
-        return Err(format!("profile \"{path}\" does not exist"));
-    }
-    // Refuse a huge file by its size, before reading it into memory.
-    let size = FileAccess::open(path, ModeFlags::READ).map_or(0, |f| f.get_length());
-    let limit = vr_arms_core::profile::MAX_PROFILE_BYTES as u64;
-    if size > limit {
-        return Err(format!(
-            "profile \"{path}\": file too large ({size} bytes, at most {limit})"
-        ));
-    }
-    let text = FileAccess::get_file_as_string(path);
-    ArmProfile::from_toml_str(&text.to_string()).map_err(|e| format!("profile \"{path}\": {e}"))
-}
-
-/// Writes a profile, replacing only one section of an existing valid file (`edit` changes the
-/// profile read from disk, or the default profile when there is none or it does not parse).
-pub fn save_profile(path: &GString, edit: impl FnOnce(&mut ArmProfile)) -> Result<(), String> {
-    let mut profile = load_profile(path).unwrap_or_default();
-    edit(&mut profile);
-    let Some(mut file) = FileAccess::open(path, ModeFlags::WRITE) else {
-        return Err(format!("cannot write profile \"{path}\""));
-    };
-    file.store_string(&profile.to_toml_string());
-    file.close();
-    Ok(())
-}
-
-/// `load_profile` of a node: reads the profile at `path` and hands it to `apply`; on error logs
-/// one line naming `owner` and the problem (with its line) and returns false, leaving the
-/// settings as they were.
-pub fn apply_profile(owner: &str, path: &GString, apply: impl FnOnce(&ArmProfile)) -> bool {
-    match load_profile(path) {
-        Ok(p) => {
-            apply(&p);
-            true
-        }
-        Err(e) => {
-            godot_error!("{owner}: {e}");
-            false
-        }
-    }
-}
-
-/// `save_profile` of a node: writes its section (set by `edit`) into the profile at `path`.
-pub fn store_profile(owner: &str, path: &GString, edit: impl FnOnce(&mut ArmProfile)) -> bool {
-    save_profile(path, edit)
-        .map_err(|e| godot_error!("{owner}: {e}"))
-        .is_ok()
-}
+pub use crate::nodes::profile_file::{apply_profile, load_profile, store_profile};
 
 /// The (input, output) pair of one side.
 pub fn side_slots<'a>(

@@ -2,10 +2,11 @@
 
 use godot::classes::{Camera3D, INode, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
-use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, bones_below};
+use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, FirstPersonSettings, bones_below};
 
 use crate::nodes::common::{
-    alive, descendants, refresh_warnings_on_set, skinned_to, unset_problem,
+    alive, apply_profile, descendants, refresh_warnings_on_set, skinned_to, store_profile,
+    unset_problem,
 };
 
 /// Hides the local avatar's head and neck from the player's own camera, so the view is not
@@ -75,8 +76,8 @@ impl INode for FirstPersonHead {
             camera: None,
             hidden_bone: "Neck".into(),
             enabled: true,
-            first_person_layer: 19,
-            third_person_layer: 20,
+            first_person_layer: FirstPersonSettings::default().first_person_layer as i32,
+            third_person_layer: FirstPersonSettings::default().third_person_layer as i32,
             applied: Vec::new(),
             camera_mask: None,
             report: crate::problems::ProblemReport::new("FirstPersonHead"),
@@ -107,7 +108,12 @@ impl INode for FirstPersonHead {
         self.problems().iter().map(GString::from).collect()
     }
 
-    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+    fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
+        if property == "skeleton" && crate::nodes::common::in_editor() {
+            // The hidden bone's list of suggestions is the new skeleton's.
+            self.to_gd()
+                .call_deferred("notify_property_list_changed", &[]);
+        }
         refresh_warnings_on_set(&self.to_gd().upcast())
     }
 }
@@ -144,6 +150,38 @@ impl FirstPersonHead {
         if self.active() {
             self.apply();
         }
+    }
+
+    /// Loads `enabled` and the two layers from the `[first_person]` section of a TOML profile
+    /// (a head already hidden is hidden again with them); on error (one line naming it) the
+    /// settings stay. The hidden bone is the rig's, not a profile's.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        let mut loaded = None;
+        let ok = apply_profile("FirstPersonHead", &path, |p| loaded = Some(p.first_person));
+        if let Some(mut s) = loaded {
+            s.validate();
+            self.restore();
+            self.enabled = s.enabled;
+            self.first_person_layer = s.first_person_layer as i32;
+            self.third_person_layer = s.third_person_layer as i32;
+            if self.base().is_node_ready() && self.base().is_inside_tree() && self.active() {
+                self.apply();
+            }
+        }
+        ok
+    }
+
+    /// Saves `enabled` and the two layers into the `[first_person]` section of a TOML profile
+    /// (the rest of the file is kept).
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = FirstPersonSettings {
+            enabled: self.enabled,
+            first_person_layer: self.first_person_layer.clamp(1, 20) as u32,
+            third_person_layer: self.third_person_layer.clamp(1, 20) as u32,
+        };
+        store_profile("FirstPersonHead", &path, |p| p.first_person = s)
     }
 
     /// The first-person copies made, one per mesh whose skin binds a hidden bone.

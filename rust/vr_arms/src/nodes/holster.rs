@@ -6,7 +6,9 @@ use godot::prelude::*;
 use crate::nodes::common::{
     alive, read_pose, read_tracked, refresh_warnings_on_set, skip_in_editor, unset_problem,
 };
+use crate::nodes::profile_file::{apply_revolver_profile, store_revolver_profile};
 use crate::problems::ProblemReport;
+use vr_arms_core::revolver::{HolsterBeltSettings, HolsterSettings};
 
 /// Places the belt (this node) each frame at a height from the headset: a ray straight down from
 /// the camera finds the floor (1.8 m of head height when it hits nothing), and the belt sits at
@@ -44,9 +46,9 @@ impl INode3D for HolsterBelt {
         Self {
             head: None,
             body_root: None,
-            belt_height_offset: 0.45,
-            floor_mask: 1,
-            default_head_height_m: 1.8,
+            belt_height_offset: HolsterBeltSettings::default().belt_height_offset,
+            floor_mask: HolsterBeltSettings::default().floor_mask,
+            default_head_height_m: HolsterBeltSettings::default().default_head_height_m,
             head_guard: Default::default(),
             report: ProblemReport::new("HolsterBelt"),
             base,
@@ -118,6 +120,32 @@ impl INode3D for HolsterBelt {
 
 #[godot_api]
 impl HolsterBelt {
+    /// Loads the `[holster_belt]` section of a revolver profile (the file `Revolver` loads);
+    /// on error (one line naming it) the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_revolver_profile("HolsterBelt", &path, |p| {
+            let mut s = p.holster_belt;
+            s.validate();
+            self.belt_height_offset = s.belt_height_offset;
+            self.floor_mask = s.floor_mask;
+            self.default_head_height_m = s.default_head_height_m;
+        })
+    }
+
+    /// Saves these settings into the `[holster_belt]` section of a revolver profile (the rest
+    /// of the file is kept).
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let mut s = HolsterBeltSettings {
+            belt_height_offset: self.belt_height_offset,
+            floor_mask: self.floor_mask,
+            default_head_height_m: self.default_head_height_m,
+        };
+        s.validate();
+        store_revolver_profile("HolsterBelt", &path, |p| p.holster_belt = s)
+    }
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
@@ -168,7 +196,7 @@ impl IArea3D for HolsterZone {
         Self {
             hand: None,
             draw_clear_point: None,
-            zone_radius_m: 0.14,
+            zone_radius_m: HolsterSettings::default().zone_radius_m,
             inside: false,
             report: ProblemReport::new("HolsterZone"),
             base,
@@ -206,6 +234,28 @@ impl IArea3D for HolsterZone {
 
 #[godot_api]
 impl HolsterZone {
+    /// Loads the `[holster]` section of a revolver profile (the file `Revolver` loads); on
+    /// error (one line naming it) the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        apply_revolver_profile("HolsterZone", &path, |p| {
+            let mut s = p.holster;
+            s.validate();
+            self.zone_radius_m = s.zone_radius_m;
+        })
+    }
+
+    /// Saves `zone_radius_m` into the `[holster]` section of a revolver profile (the rest of
+    /// the file is kept).
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let mut s = HolsterSettings {
+            zone_radius_m: self.zone_radius_m,
+        };
+        s.validate();
+        store_revolver_profile("HolsterZone", &path, |p| p.holster = s)
+    }
+
     /// The hand came into the zone.
     #[signal]
     fn hand_entered();

@@ -18,6 +18,7 @@ pub mod hand_pose_driver;
 pub mod hand_tracking_source;
 pub mod holster;
 pub mod profile_export;
+pub mod profile_file;
 pub mod reach_clamp;
 pub mod remote_body_bones;
 pub mod remote_body_pass;

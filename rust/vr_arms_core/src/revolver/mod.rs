@@ -20,9 +20,11 @@ use serde::{Deserialize, Serialize};
 use crate::controller_targets::finite_clamp;
 use crate::finite::direction;
 
+mod holster;
 mod profile;
 mod recoil;
 
+pub use holster::{HolsterBeltSettings, HolsterSettings};
 pub use profile::{BulletConfig, RecoilLayers, RevolverProfile};
 pub use recoil::{RecoilLayer, RecoilLayerSettings};
 

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{RecoilLayerSettings, RevolverSettings};
+use super::{HolsterBeltSettings, HolsterSettings, RecoilLayerSettings, RevolverSettings};
 use crate::controller_targets::finite_clamp;
 
 /// The shot's ray and damage (the original design's bullet settings), loadable from TOML.
@@ -31,13 +31,16 @@ impl Default for BulletConfig {
 }
 
 /// Everything about the revolver as data: `[revolver]`, `[bullet]`, `[recoil.arm]`,
-/// `[recoil.mesh]`, `[recoil.hand]`.
+/// `[recoil.mesh]`, `[recoil.hand]`, and the holster it is drawn from: `[holster]`,
+/// `[holster_belt]`. Each node loads and saves its own sections and keeps the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RevolverProfile {
     pub revolver: RevolverSettings,
     pub bullet: BulletConfig,
     pub recoil: RecoilLayers,
+    pub holster: HolsterSettings,
+    pub holster_belt: HolsterBeltSettings,
 }
 
 /// The three recoil layers.
@@ -81,6 +84,8 @@ impl RevolverProfile {
             p.revolver.validate();
             p.bullet.max_range_m = finite_clamp(p.bullet.max_range_m, 0.0, 10_000.0, 100.0);
             p.bullet.damage = finite_clamp(p.bullet.damage, 0.0, 1e6, 25.0);
+            p.holster.validate();
+            p.holster_belt.validate();
             p
         })
     }
@@ -122,6 +127,8 @@ mod recoil_tests {
         let mut p = RevolverProfile::default();
         p.bullet.damage = 40.0;
         p.revolver.auto_holster_distance_m = 0.25;
+        p.holster.zone_radius_m = 0.2;
+        p.holster_belt.default_head_height_m = 1.6;
         let back = RevolverProfile::from_toml_str(&p.to_toml_string()).unwrap();
         assert_eq!(back, p);
         let e = RevolverProfile::from_toml_str("[bullet]\ndamage = 10\nrange = 5\n").unwrap_err();

@@ -1,8 +1,7 @@
 //! `Revolver`: the holstered, drawn, cocked and fired single-action revolver.
 
 use godot::classes::{
-    FileAccess, IRigidBody3D, Marker3D, Node3D, PhysicsRayQueryParameters3D, RigidBody3D,
-    XrController3D,
+    IRigidBody3D, Marker3D, Node3D, PhysicsRayQueryParameters3D, RigidBody3D, XrController3D,
 };
 use godot::prelude::*;
 use vr_arms_core::revolver::{
@@ -16,6 +15,7 @@ use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::hand::Hand;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::holster::HolsterZone;
+use crate::nodes::profile_file::{apply_revolver_profile, store_revolver_profile};
 use crate::nodes::target_router::TargetRouter;
 use crate::problems::ProblemReport;
 
@@ -452,49 +452,36 @@ impl Revolver {
     /// one error naming the line) on a bad file.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
-        let text = FileAccess::get_file_as_string(&path).to_string();
-        match RevolverProfile::from_toml_str(&text) {
-            Ok(p) => {
-                self.stage.settings = p.revolver;
-                self.damage = p.bullet.damage;
-                self.max_range_m = p.bullet.max_range_m;
-                self.hit_mask = p.bullet.collision_mask;
-                self.debug_draw_shots = p.bullet.debug_draw;
-                self.arm_recoil.settings = p.recoil.arm;
-                self.mesh_recoil.settings = p.recoil.mesh;
-                self.hand_recoil.settings = p.recoil.hand;
-                true
-            }
-            Err(e) => {
-                godot_error!("Revolver: profile \"{path}\": {e}");
-                false
-            }
+        let mut loaded = None;
+        let ok = apply_revolver_profile("Revolver", &path, |p| loaded = Some(*p));
+        if let Some(p) = loaded {
+            self.stage.settings = p.revolver;
+            self.damage = p.bullet.damage;
+            self.max_range_m = p.bullet.max_range_m;
+            self.hit_mask = p.bullet.collision_mask;
+            self.debug_draw_shots = p.bullet.debug_draw;
+            self.arm_recoil.settings = p.recoil.arm;
+            self.mesh_recoil.settings = p.recoil.mesh;
+            self.hand_recoil.settings = p.recoil.hand;
         }
+        ok
     }
 
-    /// Saves `[revolver]`, `[bullet]` and `[recoil.*]` to a TOML file (replacing it); false,
-    /// with one error, when it cannot be written.
+    /// Saves `[revolver]`, `[bullet]` and `[recoil.*]` into a TOML file, keeping its other
+    /// sections (the holster's); false, with one error, when it cannot be written or the file
+    /// there cannot be read (it is then left as it is).
     #[func]
     fn save_profile(&self, path: GString) -> bool {
-        let mut p = RevolverProfile {
-            revolver: self.stage.settings,
-            ..Default::default()
-        };
-        p.bullet.damage = self.damage;
-        p.bullet.max_range_m = self.max_range_m;
-        p.bullet.collision_mask = self.hit_mask;
-        p.bullet.debug_draw = self.debug_draw_shots;
-        p.recoil.arm = self.arm_recoil.settings;
-        p.recoil.mesh = self.mesh_recoil.settings;
-        p.recoil.hand = self.hand_recoil.settings;
-        let Some(mut file) = FileAccess::open(&path, godot::classes::file_access::ModeFlags::WRITE)
-        else {
-            godot_error!("Revolver: cannot write profile \"{path}\"");
-            return false;
-        };
-        file.store_string(&p.to_toml_string());
-        file.close();
-        true
+        store_revolver_profile("Revolver", &path, |p| {
+            p.revolver = self.stage.settings;
+            p.bullet.damage = self.damage;
+            p.bullet.max_range_m = self.max_range_m;
+            p.bullet.collision_mask = self.hit_mask;
+            p.bullet.debug_draw = self.debug_draw_shots;
+            p.recoil.arm = self.arm_recoil.settings;
+            p.recoil.mesh = self.mesh_recoil.settings;
+            p.recoil.hand = self.hand_recoil.settings;
+        })
     }
 
     fn handle(&mut self, e: RevolverEvent) {
