@@ -114,6 +114,14 @@ impl HandPoseDriver {
     }
 }
 
+/// The hand (wrist) bone of one side in Godot's humanoid profile.
+pub fn hand_bone(side: Side) -> &'static str {
+    match side {
+        Side::Left => "LeftHand",
+        Side::Right => "RightHand",
+    }
+}
+
 /// The finger bones of one hand in Godot's humanoid profile, thumb first, base to tip.
 pub fn finger_bones(side: Side) -> [String; 15] {
     let s = match side {

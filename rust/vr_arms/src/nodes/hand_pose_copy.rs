@@ -4,7 +4,7 @@
 use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones};
+use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones, hand_bone};
 
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::missing_bones;
@@ -87,8 +87,8 @@ impl ISkeletonModifier3D for HandPoseCopy {
                 .flat_map(|&side| finger_bones(side))
                 .map(|name| GString::from(name.as_str()))
                 .collect(),
-            left_wrist_bone: "LeftHand".into(),
-            right_wrist_bone: "RightHand".into(),
+            left_wrist_bone: hand_bone(Side::Left).into(),
+            right_wrist_bone: hand_bone(Side::Right).into(),
             pairs: Vec::new(),
             bound_to: None,
             editor_preview: false,

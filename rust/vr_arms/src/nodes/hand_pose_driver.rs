@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{
     CurlTurns, FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState, finger_bones,
-    procedural_curl,
+    hand_bone, procedural_curl,
 };
 
 use crate::convert::{pose, to_quaternion, vec3};
@@ -317,11 +317,7 @@ impl HandPoseDriver {
             self.curl_for = Some(key);
             self.curled_with = None;
             self.curl_bones.clear();
-            let hand = skeleton.find_bone(if side == Side::Left {
-                "LeftHand"
-            } else {
-                "RightHand"
-            });
+            let hand = skeleton.find_bone(hand_bone(side));
             let middle = skeleton.find_bone(if side == Side::Left {
                 "LeftMiddleProximal"
             } else {

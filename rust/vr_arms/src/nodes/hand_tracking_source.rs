@@ -6,7 +6,7 @@ use godot::classes::xr_hand_tracker::{HandJoint, HandJointFlags};
 use godot::classes::{Skeleton3D, XrHandTracker, XrServer};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::hand_pose::finger_bones;
+use vr_arms_core::hand_pose::{finger_bones, hand_bone};
 use vr_arms_core::hand_tracking::{FingerRest, HandRest, JOINT_COUNT, TrackingFade};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
@@ -142,11 +142,7 @@ fn tracked_joints(tracker: &StringName) -> Option<[glam::Vec3; JOINT_COUNT]> {
 /// The rig's hand at rest, from `skeleton`'s rest pose, and its finger bones' indices (-1 for a
 /// bone it lacks). `None` without a hand bone or the knuckles that make a palm.
 fn hand_rest(skeleton: &Gd<Skeleton3D>, side: Side) -> Option<(HandRest, [i32; 15])> {
-    let hand = skeleton.find_bone(if side == Side::Left {
-        "LeftHand"
-    } else {
-        "RightHand"
-    });
+    let hand = skeleton.find_bone(hand_bone(side));
     if hand < 0 {
         return None;
     }

@@ -121,10 +121,8 @@ impl RevolverHold {
     fn bone_name(&self, hand: Hand) -> GString {
         if !self.hand_bone.is_empty() {
             self.hand_bone.clone()
-        } else if hand == Hand::Left {
-            "LeftHand".into()
         } else {
-            "RightHand".into()
+            vr_arms_core::hand_pose::hand_bone(hand.side()).into()
         }
     }
 
