@@ -139,7 +139,7 @@ func _setup_revolver() -> void:
 	holster = HolsterZone.new()
 	holster.name = "Holster"
 	holster.transform = Transform3D(RevolverBuilder.holster_basis(), Vector3(-0.2, -0.04, 0.02))
-	holster.hand = parts.right
+	holster.hand_node = parts.right
 	belt.add_child(holster)
 	var clear := Marker3D.new()
 	clear.name = "DrawClear"

@@ -1,7 +1,19 @@
 ## One API style: a hand is a `VRArms.Hand` everywhere, shown as a Left / Right choice in the
-## inspector. (A number that is no hand, passed from GDScript, is a call error naming it, which
-## also stops the calling function, so it is not tested here.)
+## inspector. (A number that is no hand passed to a method is a call error naming it, which also
+## stops the calling function, so it is not tested here; a `hand` property set to one is tested.)
 extends EngineTest
+
+
+## A `hand` property set to a number that is no hand is one error, and keeps its hand.
+func test_a_hand_property_refuses_a_number_that_is_no_hand() -> void:
+	expect_errors(2)
+	for cls in ["HandPoseDriver", "Revolver"]:
+		var node: Object = ClassDB.instantiate(cls)
+		node.set("hand", VRArms.Hand.RIGHT)
+		node.set("hand", 5)
+		check(node.get("hand") == VRArms.Hand.RIGHT, "%s keeps its hand" % cls)
+		node.free()
+	await frames(1)
 
 
 func test_hand_properties_are_a_left_right_choice() -> void:

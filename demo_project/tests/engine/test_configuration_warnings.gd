@@ -6,7 +6,7 @@ extends EngineTest
 ## Each class, added bare, and what its problems must name.
 const BARE := {
 	"Revolver": ["hand_controller", "holster", "hand_attach", "Muzzle"],
-	"HolsterZone": ["hand"],
+	"HolsterZone": ["hand_node"],
 	"HolsterBelt": ["head", "body_root"],
 	"HandPoseDriver": ["source_skeleton", "controller"],
 	"AvatarCalibrator": ["head", "left_controller", "right_controller", "avatar_root", "skeleton", "origin"],

@@ -47,7 +47,7 @@ func _make_scene() -> Dictionary:
 	clear.position = Vector3(0, 0.25, 0)
 	zone.add_child(clear)
 	add_child(zone)
-	zone.hand = p.right
+	zone.hand_node = p.right
 	zone.draw_clear_point = clear
 	var gun := Revolver.new()
 	for part in ["Muzzle", "HolsterPoint", "Hammer", "Trigger", "Cylinder", "Mesh", "MuzzleFlash"]:

@@ -204,6 +204,13 @@ mod tests {
         assert!(full > 10f32.to_radians(), "a far reach turns it: {full}");
         assert!((at(0.5) - full * 0.5).abs() < 1e-4, "{} vs {full}", at(0.5));
         assert_eq!(at(0.0), 0.0);
+        // At no weight the output says the clavicle was not turned.
+        let off = ClavicleFollow::new(ClavicleFollowSettings {
+            weight: 0.0,
+            ..Default::default()
+        })
+        .update(&input(Vec3::new(0.2, 1.45, 0.55)));
+        assert_eq!((off.engagement, off.yaw, off.pitch), (0.0, 0.0, 0.0));
     }
 
     #[test]

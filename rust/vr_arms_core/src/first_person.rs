@@ -87,6 +87,8 @@ mod tests {
     #[test]
     fn bad_parents_and_cycles_hide_nothing_else() {
         assert_eq!(bones_below(&[-1, 7, 1], 0), [true, false, false]);
+        // A parent index one past the end is out of range too.
+        assert_eq!(bones_below(&[-1, 2], 0), [true, false]);
         assert_eq!(bones_below(&[1, 0, -1], 2), [false, false, true]);
     }
 }

@@ -70,7 +70,7 @@ impl ArmProfile {
     }
 
     pub fn to_toml_string(&self) -> String {
-        toml::to_string_pretty(self).unwrap_or_default()
+        toml::to_string(self).unwrap_or_default()
     }
 
     pub fn validate(&mut self) {

@@ -59,6 +59,7 @@ pub fn run_package_test() -> Result<(), String> {
         "addons/vr_arms/plugin.cfg",
         "addons/vr_arms/vr_arms.gdextension",
         "addons/vr_arms/profiles/local_player.toml",
+        "addons/vr_arms/profiles/revolver.toml",
     ] {
         if !names.iter().any(|n| n == needed) {
             return Err(format!("the zip has no {needed}"));

@@ -4,8 +4,10 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 
 /// A hand. In GDScript `VRArms.Hand.LEFT` (0) and `VRArms.Hand.RIGHT` (1); in the inspector a
-/// Left / Right choice. Any other number is refused by the call with Godot's conversion error.
-#[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Left / Right choice. Any other number passed to a method is refused by the call with Godot's
+/// conversion error; set as a `hand` property it is one error and the property keeps its value
+/// ([Hand::checked]).
+#[derive(GodotConvert, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[godot(via = i64)]
 pub enum Hand {
     #[default]
@@ -30,11 +32,49 @@ impl Hand {
         }
     }
 
+    /// The hand numbered `value` (0 left, 1 right); another number is one error, and `keep`
+    /// stays. For `hand` properties, which Godot sets with a plain int.
+    pub fn checked(value: i64, keep: Hand) -> Hand {
+        match value {
+            0 => Hand::Left,
+            1 => Hand::Right,
+            _ => {
+                godot_error!(
+                    "hand must be VRArms.Hand.LEFT (0) or VRArms.Hand.RIGHT (1), not {value}; \
+                     it stays {keep:?}"
+                );
+                keep
+            }
+        }
+    }
+
     /// The hand on `side`.
     pub fn of(side: Side) -> Self {
         match side {
             Side::Left => Hand::Left,
             Side::Right => Hand::Right,
         }
+    }
+}
+
+/// A `hand` property set from GDScript or the inspector to a number that is no hand is one
+/// error and keeps its value (the derived conversion would panic in the setter).
+impl godot::register::property::Var for Hand {
+    type PubType = Hand;
+
+    fn var_get(field: &Self) -> i64 {
+        *field as i64
+    }
+
+    fn var_set(field: &mut Self, value: i64) {
+        *field = Hand::checked(value, *field);
+    }
+
+    fn var_pub_get(field: &Self) -> Hand {
+        *field
+    }
+
+    fn var_pub_set(field: &mut Self, value: Hand) {
+        *field = value;
     }
 }

@@ -177,7 +177,7 @@ impl HolsterBelt {
 pub struct HolsterZone {
     /// The hand that draws (its controller or hand attach point).
     #[export]
-    hand: Option<Gd<Node3D>>,
+    hand_node: Option<Gd<Node3D>>,
     /// Where the gun is clear of the holster (the draw goes from here to there).
     #[export]
     draw_clear_point: Option<Gd<Node3D>>,
@@ -194,7 +194,7 @@ impl IArea3D for HolsterZone {
     fn init(base: Base<Area3D>) -> Self {
         base.to_init_gd().set_process_priority(-760);
         Self {
-            hand: None,
+            hand_node: None,
             draw_clear_point: None,
             zone_radius_m: HolsterSettings::default().zone_radius_m,
             inside: false,
@@ -269,8 +269,8 @@ impl HolsterZone {
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         out.extend(unset_problem(
-            &self.hand,
-            "hand",
+            &self.hand_node,
+            "hand_node",
             "the drawing hand's controller or attach point (no hand is ever in the zone without it)",
         ));
         if let Some(p) = alive(&self.draw_clear_point)
@@ -291,7 +291,7 @@ impl HolsterZone {
     /// Whether the hand is in the zone now.
     #[func]
     pub fn hand_inside(&self) -> bool {
-        match read_pose(&self.hand) {
+        match read_pose(&self.hand_node) {
             Some(h) => {
                 crate::convert::to_vector3(h.position)
                     .distance_to(self.base().get_global_position())

@@ -173,8 +173,16 @@ impl XRTrackingSimulator {
         self.push_all();
     }
 
-    /// Loads a tracking trace (CSV, see `vr_arms_core::tracking_trace`) and plays it from the
-    /// start. Returns false, with an error naming the line, when the file cannot be read.
+    /// Loads a tracking trace and plays it from the start. Returns false, with an error naming
+    /// the line, when the file cannot be read.
+    ///
+    /// The trace is CSV, one frame per line, times in seconds increasing from the first frame,
+    /// after this header (columns after the last are ignored):
+    /// `time, head_px, head_py, head_pz, head_qx, head_qy, head_qz, head_qw,` the same seven for
+    /// `left_` and `right_`, then `left_grip, left_trigger, left_stick_x, left_stick_y,
+    /// right_grip, right_trigger, right_stick_x, right_stick_y`. Positions are metres in XR
+    /// tracking space, rotations unit quaternions (x, y, z, w), grip and trigger 0..1, sticks
+    /// -1..1.
     #[func]
     fn play_trace(&mut self, path: GString) -> bool {
         let text = FileAccess::get_file_as_string(&path);

@@ -91,7 +91,7 @@ impl RevolverProfile {
     }
 
     pub fn to_toml_string(&self) -> String {
-        toml::to_string_pretty(self).unwrap_or_default()
+        toml::to_string(self).unwrap_or_default()
     }
 }
 
@@ -133,5 +133,15 @@ mod recoil_tests {
         assert_eq!(back, p);
         let e = RevolverProfile::from_toml_str("[bullet]\ndamage = 10\nrange = 5\n").unwrap_err();
         assert_eq!(e.line, Some(3));
+    }
+
+    /// The revolver profile the addon ships is the defaults, written out.
+    #[test]
+    fn shipped_profile_is_the_defaults() {
+        let text = include_str!("../../../../addons/vr_arms/profiles/revolver.toml");
+        assert_eq!(
+            RevolverProfile::from_toml_str(text).unwrap(),
+            RevolverProfile::default()
+        );
     }
 }
