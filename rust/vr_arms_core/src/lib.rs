@@ -26,6 +26,7 @@ pub mod hand_pose;
 pub mod hand_tracking;
 pub mod input_guard;
 pub mod jitter;
+pub mod net;
 pub mod pipeline;
 pub mod pose;
 pub mod pose_tree;

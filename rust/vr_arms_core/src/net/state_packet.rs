@@ -1,0 +1,412 @@
+//! The avatar state stream: what the owner of an avatar sends, unreliably, many times a second,
+//! and the checks every received packet passes before it can move a bone.
+//!
+//! Layout (47 bytes, little endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0 | kind and version ([STATE_TAG]) |
+//! | 1-2 | sequence number (u16, wraps) |
+//! | 3-4 | sender's clock (ms, u16, wraps every 65.5 s) |
+//! | 5 | flags: head, left, right tracked; left, right hand tracking |
+//! | 6 | revolver state (0-4, 255: none) |
+//! | 7-36 | head, left hand, right hand: position (3 x i16, 1/4096 m) and rotation (u32, smallest three) |
+//! | 37-46 | per hand: grip (u8), trigger (u8), five finger curls (4 bits each, 3 bytes) |
+//!
+//! Poses are relative to the avatar's root, so the numbers stay small wherever the player walks.
+
+use super::quantize::{
+    decode_position, decode_rotation, decode_unit_u4, decode_unit_u8, encode_position,
+    encode_rotation, encode_unit_u4, encode_unit_u8,
+};
+use crate::pose::Pose;
+
+/// First byte of a state packet: kind 1 (state) in the high nibble, layout version 1 below.
+pub const STATE_TAG: u8 = 0x11;
+/// Bytes in a state packet.
+pub const STATE_PACKET_BYTES: usize = 47;
+
+/// One tracked hand as the network carries it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HandState {
+    /// The controller (or tracked hand), relative to the avatar root.
+    pub pose: Pose,
+    pub tracked: bool,
+    /// Fingers come from hand tracking rather than the controller.
+    pub hand_tracking: bool,
+    /// Grip and trigger, 0..1.
+    pub grip: f32,
+    pub trigger: f32,
+    /// Thumb, index, middle, ring, little: 0 open, 1 curled.
+    pub curls: [f32; 5],
+}
+
+/// One sample of a player's avatar: the three tracked points, the hands, the revolver.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct AvatarState {
+    /// The headset, relative to the avatar root.
+    pub head: Pose,
+    pub head_tracked: bool,
+    /// Left, right.
+    pub hands: [HandState; 2],
+    /// The revolver's state (`RevolverState as u8`), if the avatar has one.
+    pub revolver: Option<u8>,
+}
+
+/// A state packet's header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateHeader {
+    pub sequence: u16,
+    /// The sender's clock in milliseconds, modulo 65536.
+    pub time_ms: u16,
+}
+
+/// Limits a received state must be within to be believed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StateLimits {
+    /// Farthest a tracked hand may be from the tracked head (metres).
+    pub max_hand_from_head_m: f32,
+    /// Farthest the head may be from the avatar root (metres).
+    pub max_head_from_root_m: f32,
+}
+
+impl Default for StateLimits {
+    fn default() -> Self {
+        Self {
+            max_hand_from_head_m: 1.5,
+            max_head_from_root_m: 3.0,
+        }
+    }
+}
+
+/// Why a packet was dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PacketError {
+    /// Shorter than its layout.
+    Truncated,
+    /// Longer than its layout.
+    Oversized,
+    /// Not this kind of packet, or another layout version.
+    WrongKind,
+    /// A rotation no unit quaternion has, or a revolver state that does not exist.
+    Corrupt,
+    /// Well formed but not a body: a hand far from the head, a head far from the root.
+    Absurd,
+}
+
+impl PacketError {
+    pub const ALL: [PacketError; 5] = [
+        PacketError::Truncated,
+        PacketError::Oversized,
+        PacketError::WrongKind,
+        PacketError::Corrupt,
+        PacketError::Absurd,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PacketError::Truncated => "truncated",
+            PacketError::Oversized => "oversized",
+            PacketError::WrongKind => "wrong_kind",
+            PacketError::Corrupt => "corrupt",
+            PacketError::Absurd => "absurd",
+        }
+    }
+}
+
+/// Number of revolver states a packet may name (`RevolverState` 0-4).
+const REVOLVER_STATES: u8 = 5;
+const NO_REVOLVER: u8 = 255;
+
+fn put_pose(out: &mut Vec<u8>, p: &Pose) {
+    for c in encode_position(p.position) {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    out.extend_from_slice(&encode_rotation(p.rotation).to_le_bytes());
+}
+
+/// The packet for `state`. Never fails: values out of range are clamped, non-finite ones
+/// replaced (see [super::quantize]).
+pub fn encode_state(header: StateHeader, state: &AvatarState) -> [u8; STATE_PACKET_BYTES] {
+    let mut out = Vec::with_capacity(STATE_PACKET_BYTES);
+    out.push(STATE_TAG);
+    out.extend_from_slice(&header.sequence.to_le_bytes());
+    out.extend_from_slice(&header.time_ms.to_le_bytes());
+    let [l, r] = &state.hands;
+    let flags = state.head_tracked as u8
+        | (l.tracked as u8) << 1
+        | (r.tracked as u8) << 2
+        | (l.hand_tracking as u8) << 3
+        | (r.hand_tracking as u8) << 4;
+    out.push(flags);
+    out.push(match state.revolver {
+        Some(s) if s < REVOLVER_STATES => s,
+        _ => NO_REVOLVER,
+    });
+    put_pose(&mut out, &state.head);
+    put_pose(&mut out, &l.pose);
+    put_pose(&mut out, &r.pose);
+    for h in &state.hands {
+        out.push(encode_unit_u8(h.grip));
+        out.push(encode_unit_u8(h.trigger));
+        let c = h.curls.map(encode_unit_u4);
+        out.push(c[0] | c[1] << 4);
+        out.push(c[2] | c[3] << 4);
+        out.push(c[4]);
+    }
+    let mut bytes = [0u8; STATE_PACKET_BYTES];
+    bytes.copy_from_slice(&out);
+    bytes
+}
+
+/// Reads little-endian fields in order.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn u8(&mut self) -> u8 {
+        let v = self.bytes[self.at];
+        self.at += 1;
+        v
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_le_bytes([self.u8(), self.u8()])
+    }
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes([self.u8(), self.u8(), self.u8(), self.u8()])
+    }
+    fn pose(&mut self) -> Option<Pose> {
+        let p = [0; 3].map(|_: i32| self.u16() as i16);
+        let q = decode_rotation(self.u32())?;
+        Some(Pose::new(decode_position(p), q))
+    }
+}
+
+/// The header and state in `bytes`, if it is a well-formed state packet within `limits`.
+/// Everything it returns is finite.
+pub fn decode_state(
+    bytes: &[u8],
+    limits: &StateLimits,
+) -> Result<(StateHeader, AvatarState), PacketError> {
+    if bytes.is_empty() || bytes[0] != STATE_TAG {
+        return Err(if bytes.is_empty() {
+            PacketError::Truncated
+        } else {
+            PacketError::WrongKind
+        });
+    }
+    if bytes.len() < STATE_PACKET_BYTES {
+        return Err(PacketError::Truncated);
+    }
+    if bytes.len() > STATE_PACKET_BYTES {
+        return Err(PacketError::Oversized);
+    }
+    let mut r = Reader { bytes, at: 1 };
+    let header = StateHeader {
+        sequence: r.u16(),
+        time_ms: r.u16(),
+    };
+    let flags = r.u8();
+    let revolver = match r.u8() {
+        NO_REVOLVER => None,
+        s if s < REVOLVER_STATES => Some(s),
+        _ => return Err(PacketError::Corrupt),
+    };
+    let poses = [r.pose(), r.pose(), r.pose()];
+    let [Some(head), Some(left), Some(right)] = poses else {
+        return Err(PacketError::Corrupt);
+    };
+    let mut state = AvatarState {
+        head,
+        head_tracked: flags & 1 != 0,
+        hands: [HandState::default(); 2],
+        revolver,
+    };
+    for (i, (h, pose)) in state.hands.iter_mut().zip([left, right]).enumerate() {
+        h.pose = pose;
+        h.tracked = flags & (2 << i) != 0;
+        h.hand_tracking = flags & (8 << i) != 0;
+        h.grip = decode_unit_u8(r.u8());
+        h.trigger = decode_unit_u8(r.u8());
+        let (a, b, c) = (r.u8(), r.u8(), r.u8());
+        h.curls = [a, a >> 4, b, b >> 4, c].map(decode_unit_u4);
+    }
+    if !plausible(&state, limits) {
+        return Err(PacketError::Absurd);
+    }
+    Ok((header, state))
+}
+
+fn plausible(s: &AvatarState, limits: &StateLimits) -> bool {
+    let head = s.head.position;
+    head.length() <= limits.max_head_from_root_m
+        && s.hands.iter().all(|h| {
+            !(h.tracked && s.head_tracked)
+                || h.pose.position.distance(head) <= limits.max_hand_from_head_m
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+
+    fn sample_state() -> AvatarState {
+        let hand = |x: f32, grip: f32| HandState {
+            pose: Pose::new(
+                Vec3::new(x, 1.2, 0.35),
+                Quat::from_rotation_x(0.4) * Quat::from_rotation_y(x),
+            ),
+            tracked: true,
+            hand_tracking: x > 0.0,
+            grip,
+            trigger: 1.0 - grip,
+            curls: [0.0, 0.25, 0.5, 0.75, 1.0],
+        };
+        AvatarState {
+            head: Pose::new(Vec3::new(0.02, 1.63, 0.05), Quat::from_rotation_y(0.3)),
+            head_tracked: true,
+            hands: [hand(0.25, 0.2), hand(-0.3, 0.9)],
+            revolver: Some(2),
+        }
+    }
+
+    #[test]
+    fn a_state_round_trips_within_the_stated_precision() {
+        let s = sample_state();
+        let header = StateHeader {
+            sequence: 65535,
+            time_ms: 1234,
+        };
+        let bytes = encode_state(header, &s);
+        assert_eq!(bytes.len(), STATE_PACKET_BYTES);
+        let (h, back) = decode_state(&bytes, &StateLimits::default()).unwrap();
+        assert_eq!(h, header);
+        assert_eq!((back.head_tracked, back.revolver), (true, Some(2)));
+        let poses = |s: &AvatarState| [s.head, s.hands[0].pose, s.hands[1].pose];
+        for (a, b) in poses(&s).iter().zip(poses(&back)) {
+            assert!(a.position.distance(b.position) < 2.2e-4);
+            assert!(a.rotation.angle_between(b.rotation).to_degrees() < 0.25);
+        }
+        for (a, b) in s.hands.iter().zip(&back.hands) {
+            assert_eq!((a.tracked, a.hand_tracking), (b.tracked, b.hand_tracking));
+            assert!((a.grip - b.grip).abs() <= 0.5 / 255.0 + 1e-6);
+            assert!((a.trigger - b.trigger).abs() <= 0.5 / 255.0 + 1e-6);
+            for (x, y) in a.curls.iter().zip(b.curls) {
+                assert!((x - y).abs() <= 0.5 / 15.0 + 1e-6, "{x} {y}");
+            }
+        }
+        assert_eq!(back.hands[0].curls[4], 1.0);
+        assert!(!back.hands[1].hand_tracking && back.hands[0].hand_tracking);
+    }
+
+    #[test]
+    fn non_finite_states_become_finite_packets() {
+        let mut s = sample_state();
+        s.head.position.x = f32::NAN;
+        s.hands[0].pose.rotation = Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 1.0);
+        s.hands[1].grip = f32::NAN;
+        s.revolver = Some(200);
+        let (_, back) = decode_state(
+            &encode_state(
+                StateHeader {
+                    sequence: 1,
+                    time_ms: 2,
+                },
+                &s,
+            ),
+            &StateLimits::default(),
+        )
+        .unwrap();
+        assert_eq!(back.head.position.x, 0.0);
+        assert_eq!(back.hands[0].pose.rotation, Quat::IDENTITY);
+        assert_eq!((back.hands[1].grip, back.revolver), (0.0, None));
+    }
+
+    #[test]
+    fn malformed_packets_are_refused_by_kind() {
+        let limits = StateLimits::default();
+        let good = encode_state(
+            StateHeader {
+                sequence: 7,
+                time_ms: 70,
+            },
+            &sample_state(),
+        );
+        assert_eq!(decode_state(&[], &limits), Err(PacketError::Truncated));
+        assert_eq!(
+            decode_state(&good[..STATE_PACKET_BYTES - 1], &limits),
+            Err(PacketError::Truncated)
+        );
+        let mut long = good.to_vec();
+        long.push(0);
+        assert_eq!(decode_state(&long, &limits), Err(PacketError::Oversized));
+        let mut other = good;
+        other[0] = 0x12;
+        assert_eq!(decode_state(&other, &limits), Err(PacketError::WrongKind));
+        let mut bad_gun = good;
+        bad_gun[6] = 9;
+        assert_eq!(decode_state(&bad_gun, &limits), Err(PacketError::Corrupt));
+        let mut bad_rotation = good;
+        bad_rotation[13..17].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(
+            decode_state(&bad_rotation, &limits),
+            Err(PacketError::Corrupt)
+        );
+    }
+
+    #[test]
+    fn a_hand_far_from_the_head_is_absurd_unless_untracked() {
+        let limits = StateLimits::default();
+        let header = StateHeader {
+            sequence: 0,
+            time_ms: 0,
+        };
+        let mut s = sample_state();
+        s.hands[1].pose.position = Vec3::new(-3.0, 1.2, 0.0);
+        assert_eq!(
+            decode_state(&encode_state(header, &s), &limits),
+            Err(PacketError::Absurd)
+        );
+        s.hands[1].tracked = false;
+        assert!(decode_state(&encode_state(header, &s), &limits).is_ok());
+        let mut high = sample_state();
+        high.head.position.y = 5.0;
+        assert_eq!(
+            decode_state(&encode_state(header, &high), &limits),
+            Err(PacketError::Absurd)
+        );
+    }
+
+    #[test]
+    fn any_bytes_decode_to_an_error_or_a_finite_state() {
+        // A cheap deterministic generator: every outcome must be finite or refused.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let limits = StateLimits::default();
+        let mut accepted = 0;
+        for _ in 0..20_000 {
+            let mut bytes = [0u8; STATE_PACKET_BYTES];
+            for b in bytes.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *b = x as u8;
+            }
+            bytes[0] = STATE_TAG;
+            if let Ok((_, s)) = decode_state(&bytes, &limits) {
+                accepted += 1;
+                let poses = [s.head, s.hands[0].pose, s.hands[1].pose];
+                assert!(poses.iter().all(|p| p.position.is_finite()
+                    && p.rotation.is_finite()
+                    && p.rotation.is_normalized()));
+                assert!(s.hands.iter().all(|h| h.grip.is_finite()
+                    && (0.0..=1.0).contains(&h.trigger)
+                    && h.curls.iter().all(|c| (0.0..=1.0).contains(c))));
+            }
+        }
+        assert!(accepted > 0, "some random bodies pass the checks");
+    }
+}
