@@ -200,6 +200,7 @@ fn blend(a: &AvatarState, b: &AvatarState, f: f32) -> AvatarState {
     let lerp = |x: f32, y: f32| (x + (y - x) * f).clamp(0.0, 1.0);
     let discrete = if f >= 1.0 { b } else { a };
     let mut out = *discrete;
+    out.root = a.root.lerp(b.root, f);
     out.head = pose(&a.head, &b.head);
     for (o, (ha, hb)) in out.hands.iter_mut().zip(a.hands.iter().zip(&b.hands)) {
         o.pose = pose(&ha.pose, &hb.pose);

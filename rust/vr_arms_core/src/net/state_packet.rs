@@ -1,7 +1,7 @@
 //! The avatar state stream: what the owner of an avatar sends, unreliably, many times a second,
 //! and the checks every received packet passes before it can move a bone.
 //!
-//! Layout (47 bytes, little endian):
+//! Layout (53 bytes, little endian):
 //!
 //! | bytes | field |
 //! |---|---|
@@ -10,10 +10,14 @@
 //! | 3-4 | sender's clock (ms, u16, wraps every 65.5 s) |
 //! | 5 | flags: head, left, right tracked; left, right hand tracking |
 //! | 6 | revolver state (0-4, 255: none) |
-//! | 7-36 | head, left hand, right hand: position (3 x i16, 1/4096 m) and rotation (u32, smallest three) |
-//! | 37-46 | per hand: grip (u8), trigger (u8), five finger curls (4 bits each, 3 bytes) |
+//! | 7-12 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
+//! | 13-42 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
+//! | 43-52 | per hand: grip (u8), trigger (u8), five finger curls (4 bits each, 3 bytes) |
 //!
-//! Poses are relative to the avatar's root, so the numbers stay small wherever the player walks.
+//! Positions are sent from the avatar's root, so they keep their 0.12 mm steps wherever the
+//! player walks (within 512 m of the world origin); the root itself only anchors them.
+
+use glam::Vec3;
 
 use super::quantize::{
     decode_position, decode_rotation, decode_unit_u4, decode_unit_u8, encode_position,
@@ -24,12 +28,14 @@ use crate::pose::Pose;
 /// First byte of a state packet: kind 1 (state) in the high nibble, layout version 1 below.
 pub const STATE_TAG: u8 = 0x11;
 /// Bytes in a state packet.
-pub const STATE_PACKET_BYTES: usize = 47;
+pub const STATE_PACKET_BYTES: usize = 53;
+/// Step of the root's position (metres).
+pub const ROOT_STEP_M: f32 = 1.0 / 64.0;
 
 /// One tracked hand as the network carries it.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct HandState {
-    /// The controller (or tracked hand), relative to the avatar root.
+    /// The controller (or tracked hand): position from the avatar root, world rotation.
     pub pose: Pose,
     pub tracked: bool,
     /// Fingers come from hand tracking rather than the controller.
@@ -44,7 +50,9 @@ pub struct HandState {
 /// One sample of a player's avatar: the three tracked points, the hands, the revolver.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct AvatarState {
-    /// The headset, relative to the avatar root.
+    /// The avatar root's world position: the other positions are from it.
+    pub root: Vec3,
+    /// The headset: position from the avatar root, world rotation.
     pub head: Pose,
     pub head_tracked: bool,
     /// Left, right.
@@ -143,9 +151,24 @@ pub fn encode_state(header: StateHeader, state: &AvatarState) -> [u8; STATE_PACK
         Some(s) if s < REVOLVER_STATES => s,
         _ => NO_REVOLVER,
     });
-    put_pose(&mut out, &state.head);
-    put_pose(&mut out, &l.pose);
-    put_pose(&mut out, &r.pose);
+    // The root on its coarse grid; the other positions from that grid point, so the root's
+    // rounding does not move them.
+    let root = finite_or_zero(state.root);
+    let grid = root.to_array().map(|c| {
+        (c / ROOT_STEP_M)
+            .round()
+            .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+    });
+    for c in grid {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
+    let shift = root - Vec3::from_array(grid.map(|c| c as f32 * ROOT_STEP_M));
+    for p in [&state.head, &l.pose, &r.pose] {
+        put_pose(
+            &mut out,
+            &Pose::new(finite_or_zero(p.position) + shift, p.rotation),
+        );
+    }
     for h in &state.hands {
         out.push(encode_unit_u8(h.grip));
         out.push(encode_unit_u8(h.trigger));
@@ -157,6 +180,10 @@ pub fn encode_state(header: StateHeader, state: &AvatarState) -> [u8; STATE_PACK
     let mut bytes = [0u8; STATE_PACKET_BYTES];
     bytes.copy_from_slice(&out);
     bytes
+}
+
+fn finite_or_zero(v: Vec3) -> Vec3 {
+    Vec3::from_array(v.to_array().map(|c| if c.is_finite() { c } else { 0.0 }))
 }
 
 /// Reads little-endian fields in order.
@@ -214,11 +241,13 @@ pub fn decode_state(
         s if s < REVOLVER_STATES => Some(s),
         _ => return Err(PacketError::Corrupt),
     };
+    let root = Vec3::from_array([0; 3].map(|_: i32| r.u16() as i16 as f32 * ROOT_STEP_M));
     let poses = [r.pose(), r.pose(), r.pose()];
     let [Some(head), Some(left), Some(right)] = poses else {
         return Err(PacketError::Corrupt);
     };
     let mut state = AvatarState {
+        root,
         head,
         head_tracked: flags & 1 != 0,
         hands: [HandState::default(); 2],
@@ -267,6 +296,8 @@ mod tests {
             curls: [0.0, 0.25, 0.5, 0.75, 1.0],
         };
         AvatarState {
+            // Off the root's grid.
+            root: Vec3::new(105.3, 0.011, -47.2),
             head: Pose::new(Vec3::new(0.02, 1.63, 0.05), Quat::from_rotation_y(0.3)),
             head_tracked: true,
             hands: [hand(0.25, 0.2), hand(-0.3, 0.9)],
@@ -288,7 +319,9 @@ mod tests {
         assert_eq!((back.head_tracked, back.revolver), (true, Some(2)));
         let poses = |s: &AvatarState| [s.head, s.hands[0].pose, s.hands[1].pose];
         for (a, b) in poses(&s).iter().zip(poses(&back)) {
-            assert!(a.position.distance(b.position) < 2.2e-4);
+            // World positions: the root's rounding is carried by the offsets.
+            let (wa, wb) = (s.root + a.position, back.root + b.position);
+            assert!(wa.distance(wb) < 2.2e-4, "{wa} {wb}");
             assert!(a.rotation.angle_between(b.rotation).to_degrees() < 0.25);
         }
         for (a, b) in s.hands.iter().zip(&back.hands) {
@@ -307,6 +340,7 @@ mod tests {
     fn non_finite_states_become_finite_packets() {
         let mut s = sample_state();
         s.head.position.x = f32::NAN;
+        s.root.z = f32::INFINITY;
         s.hands[0].pose.rotation = Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 1.0);
         s.hands[1].grip = f32::NAN;
         s.revolver = Some(200);
@@ -321,7 +355,8 @@ mod tests {
             &StateLimits::default(),
         )
         .unwrap();
-        assert_eq!(back.head.position.x, 0.0);
+        assert!((back.root.z + back.head.position.z - s.head.position.z).abs() < 1e-3);
+        assert!((back.root.x + back.head.position.x - s.root.x).abs() < 1e-3);
         assert_eq!(back.hands[0].pose.rotation, Quat::IDENTITY);
         assert_eq!((back.hands[1].grip, back.revolver), (0.0, None));
     }
@@ -351,7 +386,7 @@ mod tests {
         bad_gun[6] = 9;
         assert_eq!(decode_state(&bad_gun, &limits), Err(PacketError::Corrupt));
         let mut bad_rotation = good;
-        bad_rotation[13..17].copy_from_slice(&u32::MAX.to_le_bytes());
+        bad_rotation[19..23].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             decode_state(&bad_rotation, &limits),
             Err(PacketError::Corrupt)
