@@ -1,6 +1,7 @@
 //! One Godot class per file.
 
 pub mod avatar_calibrator;
+pub mod avatar_sync;
 pub mod body_avoidance;
 pub mod body_follow;
 pub mod bone_list;

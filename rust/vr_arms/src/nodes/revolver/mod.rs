@@ -372,7 +372,7 @@ impl Revolver {
 
     /// The grab state, a `VRArms.RevolverState`: HOLSTERED, LATCHED, HELD, COCKING or DROPPED.
     #[func]
-    fn get_state(&self) -> i32 {
+    pub fn get_state(&self) -> i32 {
         self.stage.state as i32
     }
 

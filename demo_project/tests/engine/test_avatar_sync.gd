@@ -1,0 +1,185 @@
+## VRAvatarSync between two multiplayer APIs in one process, over real ENet on 127.0.0.1: the
+## client's body on the host, the revolver's events once and in order, hostile packets dropped,
+## a departure cleaned up. (The multi-process test is `cargo xtask net-test`.)
+extends EngineTest
+
+const DELAY := 0.1
+
+var _added: Array = []
+var _removed: Array = []
+var _events: Array = []
+
+
+func _on_added(peer_id: int, avatar: Node3D) -> void:
+	_added.append([peer_id, avatar])
+
+
+func _on_removed(peer_id: int) -> void:
+	_removed.append(peer_id)
+
+
+func _on_event(peer_id: int, event: String, hit: bool, point: Vector3, normal: Vector3) -> void:
+	_events.append([event, hit, point])
+
+
+## A character scene: a Node3D root with a humanoid skeleton.
+func _avatar_scene() -> PackedScene:
+	var root := Node3D.new()
+	root.name = "RemoteCharacter"
+	var skeleton := HumanoidBuilder.build()
+	root.add_child(skeleton)
+	skeleton.owner = root
+	var scene := PackedScene.new()
+	scene.pack(root)
+	root.free()
+	return scene
+
+
+## A subtree with its own multiplayer API and ENet peer.
+func _side(side_name: String, peer: ENetMultiplayerPeer) -> Node3D:
+	var node := Node3D.new()
+	node.name = side_name
+	add_child(node)
+	var api := SceneMultiplayer.new()
+	get_tree().set_multiplayer(api, node.get_path())
+	api.multiplayer_peer = peer
+	return node
+
+
+func _free_port() -> int:
+	return 20000 + (Time.get_ticks_usec() % 20000)
+
+
+func _connect(port: int, host_peer: ENetMultiplayerPeer, client_peer: ENetMultiplayerPeer) -> bool:
+	for i in 600:
+		await frames(1)
+		if client_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED and host_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED:
+			return true
+	return false
+
+
+func test_the_clients_body_moves_on_the_host() -> void:
+	var port := _free_port()
+	var host_peer := ENetMultiplayerPeer.new()
+	check(host_peer.create_server(port, 4) == OK, "host listens on %d" % port)
+	var client_peer := ENetMultiplayerPeer.new()
+	check(client_peer.create_client("127.0.0.1", port) == OK, "client connects")
+	var host := _side("Host", host_peer)
+	var client := _side("Client", client_peer)
+
+	# The client's local player: a root and three plain tracked nodes.
+	var root := Node3D.new()
+	root.name = "Player"
+	root.position = Vector3(3.0, 0.0, -2.0)
+	client.add_child(root)
+	var head := Node3D.new()
+	var left := Node3D.new()
+	var right := Node3D.new()
+	for n in [head, left, right]:
+		client.add_child(n)
+	var sender := VRAvatarSync.new()
+	sender.avatar_root = root
+	sender.head = head
+	sender.left_hand = left
+	sender.right_hand = right
+	client.add_child(sender)
+
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	receiver.remote_avatar_removed.connect(_on_removed)
+	receiver.remote_revolver_event.connect(_on_event)
+	host.add_child(receiver)
+	check(await _connect(port, host_peer, client_peer), "connected")
+
+	# The player faces -Z with the hands in front; the right hand sweeps side to side.
+	var history: Array = []  # [time, right hand position]
+	var errors: Array[float] = []
+	var bone_gaps: Array[float] = []
+	var worst_step := 0.0
+	var last_bone := Vector3.INF
+	var t := 0.0
+	for frame in 360:
+		t += get_process_delta_time() if frame > 0 else 0.0
+		head.global_transform = Transform3D(Basis(), root.global_position + Vector3(0, 1.62, 0))
+		left.global_transform = Transform3D(Basis(), root.global_position + Vector3(-0.25, 1.2, -0.35))
+		right.global_transform = Transform3D(Basis(), root.global_position + Vector3(0.25 + 0.15 * sin(t * 3.0), 1.2, -0.35))
+		history.append([t, right.global_position])
+		await frames(1)
+		if _added.is_empty():
+			continue
+		var avatar: Node3D = _added[0][1]
+		var skeleton: Skeleton3D = avatar.get_node("Skeleton3D")
+		await skeleton.skeleton_updated
+		var bone := bone_global_position(skeleton, "RightHand")
+		var node: Node3D = avatar.get_parent().get_node("RightHand")
+		if frame > 120:
+			# Where the client's hand was one interpolation delay ago.
+			var then := t - DELAY
+			var was: Vector3 = history[0][1]
+			for h in history:
+				if h[0] <= then:
+					was = h[1]
+			errors.append(node.global_position.distance_to(was))
+			bone_gaps.append(bone.distance_to(node.global_position))
+			if last_bone != Vector3.INF:
+				worst_step = maxf(worst_step, bone.distance_to(last_bone))
+		last_bone = bone
+	check(_added.size() == 1 and _added[0][0] == client.multiplayer.get_unique_id(), "one avatar, the client's: %s" % [_added])
+	errors.sort()
+	var p95: float = errors[int(errors.size() * 0.95)] if not errors.is_empty() else INF
+	check(p95 < 0.01, "the remote right controller is within 1 cm of the client's one delay earlier (95th percentile %.4f m over %d frames)" % [p95, errors.size()])
+	bone_gaps.sort()
+	check(not bone_gaps.is_empty() and bone_gaps[-1] < 0.08, "the remote body's right hand follows it (%.4f m at most)" % (bone_gaps[-1] if not bone_gaps.is_empty() else INF))
+	check(worst_step < 0.05, "no step over 5 cm between frames (%.4f m)" % worst_step)
+	var stats: Dictionary = receiver.get_stats()
+	check(stats.state_packets_accepted > 80, "packets played: %s" % [stats])
+	var sent: Dictionary = sender.get_stats()
+	# About 30 a second of 53 bytes.
+	check(sent.state_packets_sent > 80 and sent.state_bytes_sent == sent.state_packets_sent * 53, "30 Hz of 53-byte packets: %s" % [sent])
+
+	# Revolver events, once and in order.
+	sender.send_revolver_event("draw", false, Vector3.ZERO, Vector3.ZERO)
+	sender.send_revolver_event("cock", false, Vector3.ZERO, Vector3.ZERO)
+	sender.send_revolver_event("fire", true, Vector3(1, 1.2, -8), Vector3(0, 0, 1))
+	sender.send_revolver_event("holster", false, Vector3.ZERO, Vector3.ZERO)
+	await frames(10)
+	var names := _events.map(func(e): return e[0])
+	check(names == ["draw", "cock", "fire", "holster"], "events once, in order: %s" % [names])
+	check(_events.size() == 4 and _events[2][1] and _events[2][2].is_equal_approx(Vector3(1, 1.2, -8)), "the shot's hit point arrives")
+
+	# Hostile packets from the client: each dropped and counted, no bone moved to a bad place.
+	var api: SceneMultiplayer = client.multiplayer
+	var good: PackedByteArray = PackedByteArray()
+	good.resize(53)
+	good[0] = 0x11
+	var bad_rotation := good.duplicate()
+	for i in range(19, 23):
+		bad_rotation[i] = 0xff
+	var too_long := good.duplicate()
+	too_long.append(0)
+	for p in [PackedByteArray([0x11, 1, 2]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, PackedByteArray([0x21, 0, 0, 77])]:
+		api.send_bytes(p, 1, MultiplayerPeer.TRANSFER_MODE_RELIABLE)
+	await frames(10)
+	stats = receiver.get_stats()
+	check(stats.dropped_truncated == 1 and stats.dropped_oversized == 1 and stats.dropped_wrong_kind == 1 and stats.dropped_corrupt == 2, "each hostile packet dropped and counted: %s" % [stats])
+	var skeleton: Skeleton3D = _added[0][1].get_node("Skeleton3D")
+	await skeleton.skeleton_updated
+	var hand := bone_global_position(skeleton, "RightHand")
+	check(hand.is_finite() and hand.distance_to(right.global_position) < 0.3, "the hand is still by the client's (%s)" % hand)
+
+
+	# The client leaves: its avatar goes, with its nodes.
+	var holder: Node = _added[0][1].get_parent()
+	client_peer.close()
+	for i in 120:
+		await frames(1)
+		if not _removed.is_empty():
+			break
+	await frames(2)
+	check(_removed.size() == 1, "removed once: %s" % [_removed])
+	check(not is_instance_valid(holder), "the avatar's nodes are freed")
+	check(receiver.get_remote_peers().is_empty(), "no remote peers left")
+	host_peer.close()
+	get_tree().set_multiplayer(null, host.get_path())
+	get_tree().set_multiplayer(null, client.get_path())

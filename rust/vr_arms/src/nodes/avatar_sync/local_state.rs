@@ -1,0 +1,48 @@
+//! What the owner of an avatar sends: its tracked points, inputs and revolver, read from the
+//! scene.
+
+use godot::classes::{Node3D, XrController3D};
+use godot::prelude::*;
+use vr_arms_core::Pose;
+use vr_arms_core::net::{AvatarState, HandState};
+
+use crate::convert::{pose, vec3};
+use crate::nodes::common::{alive, is_tracked};
+
+/// The scene nodes an avatar's state is read from.
+pub struct LocalSources<'a> {
+    pub root: &'a Option<Gd<Node3D>>,
+    pub head: &'a Option<Gd<Node3D>>,
+    pub hands: [&'a Option<Gd<Node3D>>; 2],
+    pub grip_action: &'a StringName,
+    pub trigger_action: &'a StringName,
+    /// The revolver's state, when there is one.
+    pub revolver: Option<u8>,
+}
+
+/// The avatar's state now; `None` without a root and a head.
+pub fn read(src: &LocalSources) -> Option<AvatarState> {
+    let root = alive(src.root)?;
+    let head = alive(src.head)?;
+    let root_at = vec3(root.get_global_position());
+    let from_root = |p: Pose| Pose::new(p.position - root_at, p.rotation);
+    let mut state = AvatarState {
+        root: root_at,
+        head: from_root(pose(&head.get_global_transform())),
+        head_tracked: is_tracked(&head),
+        hands: [HandState::default(); 2],
+        revolver: src.revolver,
+    };
+    for (h, node) in state.hands.iter_mut().zip(src.hands) {
+        let Some(node) = alive(node) else {
+            continue;
+        };
+        h.pose = from_root(pose(&node.get_global_transform()));
+        h.tracked = is_tracked(&node);
+        if let Ok(c) = node.try_cast::<XrController3D>() {
+            h.grip = c.get_float(src.grip_action);
+            h.trigger = c.get_float(src.trigger_action);
+        }
+    }
+    Some(state)
+}

@@ -1,0 +1,501 @@
+//! `VRAvatarSync`: other players' bodies over Godot's high-level multiplayer. The local
+//! player's tracked points go out as a compact unreliable stream, the revolver's events
+//! reliably; every other player who sends gets a remote avatar, played back through a jitter
+//! buffer and driven by a `VRRemoteBody`.
+
+mod local_state;
+mod remote_avatar;
+mod stats;
+
+use std::collections::BTreeMap;
+
+use godot::classes::multiplayer_peer::{ConnectionStatus, TransferMode};
+use godot::classes::{INode, Node, Node3D, PackedScene, SceneMultiplayer};
+use godot::prelude::*;
+use vr_arms_core::net::{
+    EventReceipt, Impairment, JitterSettings, PacketError, RevolverNetEvent, StateHeader,
+    StateLimits, decode_event, decode_state, encode_event, encode_state, events::EVENT_TAG,
+    state_packet::STATE_TAG,
+};
+
+use crate::convert::{to_vector3, vec3};
+use crate::nodes::common::{alive, in_editor, refresh_warnings_on_set, unset_problem};
+use crate::nodes::revolver::Revolver;
+use crate::problems::ProblemReport;
+use remote_avatar::RemoteAvatar;
+use stats::Stats;
+
+/// Shows every other player's body, and shows yours to them, over Godot's multiplayer API (the
+/// `multiplayer` of this node's tree, with any `MultiplayerPeer`, ENet for example). It does not
+/// open connections: your game hosts or joins; this node does the rest.
+///
+/// **Sending.** While connected, [member send_rate_hz] times a second it sends the local
+/// player's head and hands (from [member avatar_root], quantised: 0.12 mm and 0.25 degrees),
+/// grip, trigger, tracking and the revolver's state, unreliably: 53 bytes a packet. The
+/// revolver's draw, holster, cock, shot (with its hit point and normal), drop and reload go
+/// reliably, in order.
+///
+/// **Receiving.** A peer that sends gets an avatar: [member remote_avatar_scene] instanced under
+/// [member remote_parent] with a `VRRemoteBody` on its skeleton ([signal remote_avatar_added]).
+/// It is drawn [member interpolation_delay_s] behind the sender, interpolated, continued for up
+/// to [member max_extrapolation_s] when packets are late, then held; after
+/// [member stale_after_s] its tracking counts as lost and the body eases to rest. A peer's
+/// packets only ever move that peer's avatar. Malformed or absurd packets are dropped and
+/// counted ([method get_stats]); nothing non-finite reaches a bone. A peer that disconnects is
+/// removed with its nodes ([signal remote_avatar_removed]). Revolver events arrive as
+/// [signal remote_revolver_event], once each and in order.
+#[derive(GodotClass)]
+#[class(base = Node, tool)]
+pub struct VRAvatarSync {
+    /// The local avatar's root (the character `BodyFollow` moves): positions are sent from it.
+    #[export_group(name = "Local Player")]
+    #[export]
+    avatar_root: Option<Gd<Node3D>>,
+    /// The local headset (the [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The local left controller.
+    #[export]
+    left_hand: Option<Gd<Node3D>>,
+    /// The local right controller.
+    #[export]
+    right_hand: Option<Gd<Node3D>>,
+    /// The local player's revolver, if any: its state is sent, and its events.
+    #[export]
+    revolver: Option<Gd<Revolver>>,
+    /// The OpenXR float action read as grip from an [XRController3D] hand.
+    #[export]
+    grip_action: StringName,
+    /// The OpenXR float action read as trigger.
+    #[export]
+    trigger_action: StringName,
+    /// State packets sent per second.
+    #[export(range = (1.0, 120.0, suffix = "Hz"))]
+    send_rate_hz: f32,
+
+    /// The scene instanced for each remote player: a character with a humanoid [Skeleton3D]
+    /// (often your player's own avatar scene). Empty: remote players are not shown.
+    #[export_group(name = "Remote Players")]
+    #[export]
+    remote_avatar_scene: Option<Gd<PackedScene>>,
+    /// Where remote avatars are added (empty: this node's parent).
+    #[export]
+    remote_parent: Option<Gd<Node>>,
+    /// How far behind the sender remote avatars are drawn (seconds).
+    #[export(range = (0.0, 1.0, suffix = "s"))]
+    interpolation_delay_s: f32,
+    /// Longest a late stream is continued along its motion (seconds).
+    #[export(range = (0.0, 0.5, suffix = "s"))]
+    max_extrapolation_s: f32,
+    /// After this long without packets a remote avatar's tracking counts as lost (seconds).
+    #[export(range = (0.0, 10.0, suffix = "s"))]
+    stale_after_s: f32,
+
+    /// Testing only: share of received state packets dropped on purpose.
+    #[export_group(name = "Testing")]
+    #[export(range = (0.0, 1.0))]
+    test_drop_ratio: f32,
+    /// Testing only: largest extra delay given to each received state packet (seconds).
+    #[export(range = (0.0, 0.5, suffix = "s"))]
+    test_extra_delay_s: f32,
+
+    /// Seconds of this node's processing: the clock packets are stamped and played with.
+    clock_s: f64,
+    next_send_s: f64,
+    sequence: u16,
+    event_sequence: u16,
+    remotes: BTreeMap<i64, RemoteAvatar>,
+    stats: Stats,
+    /// The multiplayer API whose signals are connected.
+    connected_to: Option<InstanceId>,
+    report: ProblemReport,
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for VRAvatarSync {
+    fn init(base: Base<Node>) -> Self {
+        let jitter = JitterSettings::default();
+        Self {
+            avatar_root: None,
+            head: None,
+            left_hand: None,
+            right_hand: None,
+            revolver: None,
+            grip_action: "grip".into(),
+            trigger_action: "trigger".into(),
+            send_rate_hz: 30.0,
+            remote_avatar_scene: None,
+            remote_parent: None,
+            interpolation_delay_s: jitter.interpolation_delay_s,
+            max_extrapolation_s: jitter.max_extrapolation_s,
+            stale_after_s: jitter.stale_after_s,
+            test_drop_ratio: 0.0,
+            test_extra_delay_s: 0.0,
+            clock_s: 0.0,
+            next_send_s: 0.0,
+            sequence: 0,
+            event_sequence: 0,
+            remotes: BTreeMap::new(),
+            stats: Stats::default(),
+            connected_to: None,
+            report: ProblemReport::new("VRAvatarSync"),
+            base,
+        }
+    }
+
+    fn ready(&mut self) {
+        if in_editor() {
+            return;
+        }
+        let problems = self.problems();
+        self.report.runtime(&problems);
+        // Before the avatars it drives and the stages that read them.
+        self.base_mut().set_process_priority(-1100);
+        if let Some(mut gun) = alive(&self.revolver) {
+            let me = self.to_gd();
+            for (signal, code) in [
+                ("drawn", 0),
+                ("holstered", 1),
+                ("cocked", 2),
+                ("dropped", 4),
+                ("cylinder_closed", 5),
+            ] {
+                gun.connect(
+                    signal,
+                    &me.callable("on_revolver_event").bind(&[code.to_variant()]),
+                );
+            }
+            gun.connect("fired", &me.callable("on_revolver_fired"));
+        }
+    }
+
+    fn exit_tree(&mut self) {
+        for (_, r) in std::mem::take(&mut self.remotes) {
+            r.free();
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if in_editor() {
+            return;
+        }
+        self.clock_s += delta.max(0.0);
+        let Some(mut mp) = self.scene_multiplayer() else {
+            return;
+        };
+        self.connect_signals(&mut mp);
+        if online(&mp) && self.clock_s >= self.next_send_s {
+            let period = 1.0 / self.send_rate_hz.clamp(1.0, 120.0) as f64;
+            // On schedule, without a burst after a long frame.
+            self.next_send_s = (self.next_send_s + period).max(self.clock_s);
+            self.send_state(&mut mp);
+        }
+        let now = self.clock_s;
+        for r in self.remotes.values_mut() {
+            r.drive(now);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        refresh_warnings_on_set(&self.to_gd().upcast())
+    }
+}
+
+#[godot_api]
+impl VRAvatarSync {
+    /// A remote player's avatar appeared: `avatar` is the instance of
+    /// [member remote_avatar_scene].
+    #[signal]
+    fn remote_avatar_added(peer_id: i64, avatar: Gd<Node3D>);
+
+    /// A remote player left; their avatar and its nodes are gone.
+    #[signal]
+    fn remote_avatar_removed(peer_id: i64);
+
+    /// A remote player's revolver did something: `event` is "draw", "holster", "cock",
+    /// "fire", "drop" or "reload"; a shot that hit gives `hit`, `point` and `normal` (world
+    /// space). Play it (sound, flash, recoil); the sender has already decided the outcome.
+    #[signal]
+    fn remote_revolver_event(
+        peer_id: i64,
+        event: GString,
+        hit: bool,
+        point: Vector3,
+        normal: Vector3,
+    );
+
+    /// The avatar of `peer_id`, or null.
+    #[func]
+    fn get_remote_avatar(&self, peer_id: i64) -> Option<Gd<Node3D>> {
+        self.remotes.get(&peer_id).map(|r| r.avatar.clone())
+    }
+
+    /// The peers whose avatars are shown.
+    #[func]
+    fn get_remote_peers(&self) -> PackedInt64Array {
+        self.remotes.keys().copied().collect()
+    }
+
+    /// Counts of what was sent, received and dropped: "state_packets_sent",
+    /// "state_bytes_sent", "event_packets_sent", "event_bytes_sent", "state_packets_accepted",
+    /// "events_played", and per reason "dropped_truncated", "dropped_oversized",
+    /// "dropped_wrong_kind", "dropped_corrupt", "dropped_absurd", "dropped_duplicate",
+    /// "dropped_too_old", "dropped_no_avatar", "events_repeated", "events_missed".
+    #[func]
+    fn get_stats(&self) -> VarDictionary {
+        let mut stats = self.stats.clone();
+        for r in self.remotes.values() {
+            stats.add_receipts(&r.receipts);
+        }
+        stats.to_dictionary()
+    }
+
+    /// Sends a revolver event to every other peer (the connected revolver's events are sent by
+    /// themselves): `event` as in [signal remote_revolver_event].
+    #[func]
+    fn send_revolver_event(&mut self, event: GString, hit: bool, point: Vector3, normal: Vector3) {
+        let e = match event.to_string().as_str() {
+            "draw" => RevolverNetEvent::Draw,
+            "holster" => RevolverNetEvent::Holster,
+            "cock" => RevolverNetEvent::Cock,
+            "fire" => RevolverNetEvent::Fire {
+                hit,
+                point: vec3(point),
+                normal: vec3(normal),
+            },
+            "drop" => RevolverNetEvent::Drop,
+            "reload" => RevolverNetEvent::Reload,
+            other => {
+                godot_error!(
+                    "VRAvatarSync.send_revolver_event: no event \"{other}\" (draw, holster, cock, fire, drop, reload)"
+                );
+                return;
+            }
+        };
+        self.send_event(&e);
+    }
+
+    #[func]
+    fn on_revolver_event(&mut self, code: i64) {
+        let e = match code {
+            0 => RevolverNetEvent::Draw,
+            1 => RevolverNetEvent::Holster,
+            2 => RevolverNetEvent::Cock,
+            4 => RevolverNetEvent::Drop,
+            _ => RevolverNetEvent::Reload,
+        };
+        self.send_event(&e);
+    }
+
+    #[func]
+    fn on_revolver_fired(
+        &mut self,
+        hit: bool,
+        point: Vector3,
+        normal: Vector3,
+        _collider: Option<Gd<Object>>,
+    ) {
+        self.send_event(&RevolverNetEvent::Fire {
+            hit,
+            point: vec3(point),
+            normal: vec3(normal),
+        });
+    }
+
+    #[func]
+    fn on_peer_packet(&mut self, peer_id: i64, packet: PackedByteArray) {
+        let bytes = packet.as_slice();
+        match bytes.first() {
+            Some(&STATE_TAG) => self.receive_state(peer_id, bytes),
+            Some(&EVENT_TAG) => self.receive_event(peer_id, bytes),
+            Some(_) => self.stats.dropped(PacketError::WrongKind),
+            None => self.stats.dropped(PacketError::Truncated),
+        }
+    }
+
+    #[func]
+    fn on_peer_disconnected(&mut self, peer_id: i64) {
+        if let Some(r) = self.remotes.remove(&peer_id) {
+            r.free();
+            self.signals().remote_avatar_removed().emit(peer_id);
+        }
+    }
+
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        // No local player at all is a dedicated server's setup: nothing is sent. Half of one
+        // sends nothing either, and is a mistake.
+        if self.avatar_root.is_some() || self.head.is_some() {
+            out.extend(unset_problem(
+                &self.avatar_root,
+                "avatar_root",
+                "the local avatar's root (the character BodyFollow moves)",
+            ));
+            out.extend(unset_problem(&self.head, "head", "the local XRCamera3D"));
+        }
+        if self.remote_avatar_scene.is_none() {
+            out.push(
+                "Set \"remote_avatar_scene\" to a character scene: without it other players are not shown."
+                    .into(),
+            );
+        }
+        out
+    }
+
+    fn scene_multiplayer(&self) -> Option<Gd<SceneMultiplayer>> {
+        if !self.base().is_inside_tree() {
+            return None;
+        }
+        self.base()
+            .get_multiplayer()
+            .and_then(|m| m.try_cast::<SceneMultiplayer>().ok())
+    }
+
+    /// Connects to the multiplayer API's packets and departures, once per API.
+    fn connect_signals(&mut self, mp: &mut Gd<SceneMultiplayer>) {
+        if self.connected_to == Some(mp.instance_id()) {
+            return;
+        }
+        self.connected_to = Some(mp.instance_id());
+        let me = self.to_gd();
+        mp.connect("peer_packet", &me.callable("on_peer_packet"));
+        mp.connect("peer_disconnected", &me.callable("on_peer_disconnected"));
+    }
+
+    fn send_state(&mut self, mp: &mut Gd<SceneMultiplayer>) {
+        let revolver = alive(&self.revolver).map(|g| g.bind().get_state() as u8);
+        let sources = local_state::LocalSources {
+            root: &self.avatar_root,
+            head: &self.head,
+            hands: [&self.left_hand, &self.right_hand],
+            grip_action: &self.grip_action,
+            trigger_action: &self.trigger_action,
+            revolver,
+        };
+        let Some(state) = local_state::read(&sources) else {
+            return;
+        };
+        let header = StateHeader {
+            sequence: self.sequence,
+            time_ms: ((self.clock_s * 1000.0) as u64 & 0xffff) as u16,
+        };
+        self.sequence = self.sequence.wrapping_add(1);
+        let bytes = encode_state(header, &state);
+        let sent = mp
+            .send_bytes_ex(&PackedByteArray::from(&bytes[..]))
+            .mode(TransferMode::UNRELIABLE)
+            .done();
+        if sent == godot::global::Error::OK {
+            self.stats.state_sent(bytes.len());
+        }
+    }
+
+    fn send_event(&mut self, e: &RevolverNetEvent) {
+        let Some(mut mp) = self.scene_multiplayer().filter(online) else {
+            return;
+        };
+        let bytes = encode_event(self.event_sequence, e);
+        self.event_sequence = self.event_sequence.wrapping_add(1);
+        let sent = mp
+            .send_bytes_ex(&PackedByteArray::from(&bytes[..]))
+            .mode(TransferMode::RELIABLE)
+            .done();
+        if sent == godot::global::Error::OK {
+            self.stats.event_sent(bytes.len());
+        }
+    }
+
+    fn receive_state(&mut self, peer_id: i64, bytes: &[u8]) {
+        let (header, state) = match decode_state(bytes, &StateLimits::default()) {
+            Ok(ok) => ok,
+            Err(e) => return self.stats.dropped(e),
+        };
+        let now = self.clock_s;
+        if !self.remotes.contains_key(&peer_id) && !self.spawn(peer_id) {
+            self.stats.no_avatar += 1;
+            return;
+        }
+        if let Some(r) = self.remotes.get_mut(&peer_id) {
+            r.receive(header, state, now);
+        }
+    }
+
+    fn receive_event(&mut self, peer_id: i64, bytes: &[u8]) {
+        let (sequence, event) = match decode_event(bytes) {
+            Ok(ok) => ok,
+            Err(e) => return self.stats.dropped(e),
+        };
+        let Some(r) = self.remotes.get_mut(&peer_id) else {
+            self.stats.no_avatar += 1;
+            return;
+        };
+        match r.events.accept(sequence) {
+            EventReceipt::Repeated => {
+                self.stats.events_repeated += 1;
+                return;
+            }
+            EventReceipt::AfterGap { missed } => self.stats.events_missed += missed as u64,
+            EventReceipt::InOrder => {}
+        }
+        self.stats.events_played += 1;
+        let (hit, point, normal) = match event {
+            RevolverNetEvent::Fire { hit, point, normal } => (hit, point, normal),
+            _ => (false, glam::Vec3::ZERO, glam::Vec3::ZERO),
+        };
+        self.signals().remote_revolver_event().emit(
+            peer_id,
+            &GString::from(event.name()),
+            hit,
+            to_vector3(point),
+            to_vector3(normal),
+        );
+    }
+
+    /// A remote avatar for `peer_id`; false when there is no scene to make one from.
+    fn spawn(&mut self, peer_id: i64) -> bool {
+        let Some(scene) = self.remote_avatar_scene.clone() else {
+            return false;
+        };
+        let parent = alive(&self.remote_parent).or_else(|| self.base().get_parent());
+        let Some(mut parent) = parent else {
+            return false;
+        };
+        let settings = JitterSettings {
+            interpolation_delay_s: self.interpolation_delay_s,
+            max_extrapolation_s: self.max_extrapolation_s,
+            stale_after_s: self.stale_after_s,
+        };
+        let impairment = Impairment::new(
+            self.test_drop_ratio,
+            self.test_extra_delay_s,
+            peer_id as u32 ^ 0x5eed,
+        );
+        let Some(r) = RemoteAvatar::spawn(peer_id, &scene, &mut parent, settings, impairment)
+        else {
+            return false;
+        };
+        let avatar = r.avatar.clone();
+        self.remotes.insert(peer_id, r);
+        self.signals().remote_avatar_added().emit(peer_id, &avatar);
+        true
+    }
+}
+
+/// Whether the API has a connected peer to send to (not the offline placeholder).
+fn online(mp: &Gd<SceneMultiplayer>) -> bool {
+    mp.get_multiplayer_peer().is_some_and(|p| {
+        !p.is_class("OfflineMultiplayerPeer")
+            && p.get_connection_status() == ConnectionStatus::CONNECTED
+    })
+}

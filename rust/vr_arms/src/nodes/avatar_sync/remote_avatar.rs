@@ -1,0 +1,156 @@
+//! One remote player's avatar: its nodes, its jitter buffer, its events, and how it is driven
+//! each frame.
+
+use std::collections::VecDeque;
+
+use godot::classes::{Node, Node3D, PackedScene, Skeleton3D};
+use godot::prelude::*;
+use vr_arms_core::net::{
+    AvatarState, EventOrder, Impairment, JitterBuffer, JitterSettings, Playback, Receipt,
+    StateHeader,
+};
+
+use crate::convert::{to_quaternion, to_vector3};
+use crate::nodes::common::descendants;
+
+/// A remote avatar: a holder node ("Peer<id>") with the avatar scene's instance and the three
+/// tracking nodes its `VRRemoteBody` follows. Freeing the holder frees all of it.
+pub struct RemoteAvatar {
+    pub holder: Gd<Node3D>,
+    pub avatar: Gd<Node3D>,
+    points: [Gd<Node3D>; 3],
+    body: Option<Gd<Node>>,
+    pub buffer: JitterBuffer,
+    pub events: EventOrder,
+    /// Packets held back by the test impairment: (deliver at, header, state).
+    delayed: VecDeque<(f64, StateHeader, AvatarState)>,
+    pub impairment: Impairment,
+    pub playback: Playback,
+    /// The state drawn last frame.
+    pub drawn: AvatarState,
+    /// State packets the buffer took, refused as duplicates, and refused as too old.
+    pub receipts: [u64; 3],
+}
+
+impl RemoteAvatar {
+    /// Instances `scene` for `peer` under `parent`, sets its skeleton up as a remote body.
+    /// `None`, with one error, when the scene is no avatar.
+    pub fn spawn(
+        peer: i64,
+        scene: &Gd<PackedScene>,
+        parent: &mut Gd<Node>,
+        settings: JitterSettings,
+        impairment: Impairment,
+    ) -> Option<Self> {
+        let Some(avatar) = scene
+            .instantiate()
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+        else {
+            godot_error!("VRAvatarSync: \"remote_avatar_scene\" must have a Node3D root");
+            return None;
+        };
+        let mut holder = Node3D::new_alloc();
+        holder.set_name(&format!("Peer{peer}"));
+        parent.add_child(&holder);
+        holder.add_child(&avatar);
+        let points = ["Head", "LeftHand", "RightHand"].map(|name| {
+            let mut n = Node3D::new_alloc();
+            n.set_name(name);
+            holder.add_child(&n);
+            n
+        });
+        let skeleton = descendants(&avatar.clone().upcast())
+            .into_iter()
+            .find_map(|n| n.try_cast::<Skeleton3D>().ok());
+        let body = skeleton.and_then(|s| {
+            let made =
+                crate::nodes::remote_body_setup::setup_remote(Some(s), points.clone().map(Some));
+            made.get("body").and_then(|b| b.try_to::<Gd<Node>>().ok())
+        });
+        if body.is_none() {
+            godot_error!(
+                "VRAvatarSync: the remote avatar of peer {peer} has no humanoid Skeleton3D to drive"
+            );
+        }
+        Some(Self {
+            holder,
+            avatar,
+            points,
+            body,
+            buffer: JitterBuffer::new(settings),
+            events: EventOrder::default(),
+            delayed: VecDeque::new(),
+            impairment,
+            playback: Playback::Waiting,
+            drawn: AvatarState::default(),
+            receipts: [0; 3],
+        })
+    }
+
+    /// Takes a decoded state in (through the test impairment, when there is one).
+    pub fn receive(&mut self, header: StateHeader, state: AvatarState, now_s: f64) {
+        if self.impairment.is_clean() {
+            self.take(header, state, now_s);
+            return;
+        }
+        if let Some(at) = self.impairment.admit(now_s) {
+            let i = self.delayed.partition_point(|d| d.0 <= at);
+            self.delayed.insert(i, (at, header, state));
+        }
+    }
+
+    fn take(&mut self, header: StateHeader, state: AvatarState, at_s: f64) {
+        let i = match self.buffer.receive(header, state, at_s) {
+            Receipt::Accepted => 0,
+            Receipt::Duplicate => 1,
+            Receipt::TooOld => 2,
+        };
+        self.receipts[i] += 1;
+    }
+
+    /// Places the tracking nodes and sets the body's inputs for `now_s`.
+    pub fn drive(&mut self, now_s: f64) {
+        while self.delayed.front().is_some_and(|d| d.0 <= now_s) {
+            if let Some((at, h, s)) = self.delayed.pop_front() {
+                self.take(h, s, at);
+            }
+        }
+        let (state, playback) = self.buffer.sample(now_s);
+        self.playback = playback;
+        if playback == Playback::Waiting {
+            return;
+        }
+        self.drawn = state;
+        // The holder stands on the sender's floor (the root's height), so the body's floor is.
+        self.holder
+            .set_global_position(Vector3::new(0.0, state.root.y, 0.0));
+        let poses = [state.head, state.hands[0].pose, state.hands[1].pose];
+        for (node, p) in self.points.iter_mut().zip(poses) {
+            let mut t = Transform3D::IDENTITY;
+            t.basis = Basis::from_quaternion(to_quaternion(p.rotation));
+            t.origin = to_vector3(state.root + p.position);
+            node.set_global_transform(t);
+        }
+        if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
+            let [l, r] = &state.hands;
+            body.set("head_tracked", &state.head_tracked.to_variant());
+            body.set("left_hand_tracked", &l.tracked.to_variant());
+            body.set("right_hand_tracked", &r.tracked.to_variant());
+            body.set("left_grip", &l.grip.to_variant());
+            body.set("left_trigger", &l.trigger.to_variant());
+            body.set("right_grip", &r.grip.to_variant());
+            body.set("right_trigger", &r.trigger.to_variant());
+        }
+    }
+
+    /// Frees every node of the avatar.
+    pub fn free(self) {
+        if self.holder.is_instance_valid() {
+            let mut holder = self.holder;
+            if let Some(mut parent) = holder.get_parent() {
+                parent.remove_child(&holder);
+            }
+            holder.queue_free();
+        }
+    }
+}
