@@ -12,7 +12,9 @@
 ##   on every frame (see Soak); with `--loop-seconds` this is the soak test;
 ## - `--demo-seconds=N`: quit after N seconds;
 ## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused, both controllers
-##   are tracked and the hands reached them (status 1 otherwise, or after 90 s).
+##   are tracked and the hands reached them (status 1 otherwise, or after 90 s);
+## - `--host`, `--join=ADDRESS`, `--port=N`: multiplayer (see NetSession): each player sees the
+##   other's body, and the other's shots hit the targets for both.
 extends Node3D
 
 ## Options as on the command line ("autopilot", "screenshots", ...); read from the command line
@@ -34,6 +36,7 @@ var soak: Soak
 var _finished := false
 var xr: XRStart
 var vr := false
+var net: NetSession
 
 var _time := 0.0
 var _frames := 0
@@ -72,6 +75,8 @@ func _ready() -> void:
 	add_child(locomotion)
 	for c in [parts.left, parts.right]:
 		c.button_pressed.connect(_on_button)
+	if options.has("host") or options.has("join"):
+		_start_net()
 	if options.has("autopilot"):
 		_start_autopilot()
 	elif not vr:
@@ -166,6 +171,22 @@ func _setup_revolver() -> void:
 	parts.skeleton.move_child(hold, body.hand_pose_copy.get_index())
 
 
+func _start_net() -> void:
+	net = NetSession.new()
+	net.name = "NetSession"
+	net.options = options
+	net.avatar_root = body.avatar
+	net.head = parts.camera
+	net.left_hand = parts.left
+	net.right_hand = parts.right
+	net.skeleton = parts.skeleton
+	net.revolver = gun
+	net.targets = targets
+	add_child(net)
+	if not net.start():
+		get_tree().quit(1)
+
+
 func _start_autopilot() -> void:
 	autopilot = Autopilot.new()
 	autopilot.name = "Autopilot"
@@ -238,6 +259,8 @@ func _process(delta: float) -> void:
 
 ## Quits cleanly: sounds still playing would hold their streams past the exit.
 func _quit(code: int) -> void:
+	if net:
+		net.finish()
 	for c in gun.get_children():
 		if c is AudioStreamPlayer3D:
 			c.stop()

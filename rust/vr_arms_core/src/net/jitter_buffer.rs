@@ -88,7 +88,7 @@ const OFFSET_WINDOW: usize = 32;
 pub struct JitterBuffer {
     pub settings: JitterSettings,
     /// (sender time in seconds, unwrapped; sequence number; state), in time order.
-    samples: VecDeque<(f64, u16, AvatarState)>,
+    samples: VecDeque<(f64, u8, AvatarState)>,
     /// The last packet's clock, as sent and unwrapped.
     clock: Option<(u16, f64)>,
     /// Receiver minus sender time of recent packets; the smallest is the clock offset.
@@ -136,8 +136,9 @@ impl JitterBuffer {
         Receipt::Accepted
     }
 
-    /// The sender's time drawn at `now_s`: now, less the clock offset, less the delay.
-    fn playback_time(&self, now_s: f64) -> Option<f64> {
+    /// The sender's time drawn at `now_s` (seconds of the sender's clock): now, less the clock
+    /// offset, less the delay. `None` before the first packet.
+    pub fn playback_time(&self, now_s: f64) -> Option<f64> {
         let offset = self.offsets.iter().copied().reduce(f64::min)?;
         Some(now_s - offset - self.settings.interpolation_delay_s as f64)
     }
@@ -250,7 +251,7 @@ mod tests {
     fn packet(n: u32) -> (StateHeader, AvatarState, f64) {
         let t = n as f64 / 30.0;
         let header = StateHeader {
-            sequence: n as u16,
+            sequence: n as u8,
             time_ms: (t * 1000.0).round() as u32 as u16,
         };
         let (h, s) = decode_state(&encode_state(header, &body_at(t)), &StateLimits::default())
@@ -371,13 +372,13 @@ mod tests {
 
     #[test]
     fn the_clocks_wrap_without_a_jump() {
-        // Around the sender's 65.536 s clock wrap and sequence 65535 -> 0.
+        // Around the sender's 65.536 s clock wrap and sequence 255 -> 0.
         let mut buffer = JitterBuffer::new(JitterSettings::default());
         let first = 65_536 * 30 / 1000 - 15;
         let mut checked = 0;
         for n in first..first + 40 {
             let (mut h, s, t) = packet(n);
-            h.sequence = (n + 65_500) as u16;
+            h.sequence = (n + 200) as u8;
             buffer.receive(h, s, t + 0.02);
             let (drawn, p) = buffer.sample(t + 0.02);
             if p == Playback::Interpolated {

@@ -1,18 +1,18 @@
 //! The avatar state stream: what the owner of an avatar sends, unreliably, many times a second,
 //! and the checks every received packet passes before it can move a bone.
 //!
-//! Layout (53 bytes, little endian):
+//! Layout (45 bytes, 51 with finger curls; little endian):
 //!
 //! | bytes | field |
 //! |---|---|
 //! | 0 | kind and version ([STATE_TAG]) |
-//! | 1-2 | sequence number (u16, wraps) |
-//! | 3-4 | sender's clock (ms, u16, wraps every 65.5 s) |
-//! | 5 | flags: head, left, right tracked; left, right hand tracking |
-//! | 6 | revolver state (0-4, 255: none) |
-//! | 7-12 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
-//! | 13-42 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
-//! | 43-52 | per hand: grip (u8), trigger (u8), five finger curls (4 bits each, 3 bytes) |
+//! | 1 | sequence number (u8, wraps) |
+//! | 2-3 | sender's clock (ms, u16, wraps every 65.5 s) |
+//! | 4 | flags: head, left, right tracked; left, right hand tracking (bits 0-4); revolver state + 1, 0 for none (bits 5-7) |
+//! | 5-10 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
+//! | 11-40 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
+//! | 41-44 | per hand: grip (u8), trigger (u8) |
+//! | 45-50 | only when a hand is hand-tracked: per hand five finger curls (4 bits each, 3 bytes) |
 //!
 //! Positions are sent from the avatar's root, so they keep their 0.12 mm steps wherever the
 //! player walks (within 512 m of the world origin); the root itself only anchors them.
@@ -25,10 +25,12 @@ use super::quantize::{
 };
 use crate::pose::Pose;
 
-/// First byte of a state packet: kind 1 (state) in the high nibble, layout version 1 below.
-pub const STATE_TAG: u8 = 0x11;
-/// Bytes in a state packet.
-pub const STATE_PACKET_BYTES: usize = 53;
+/// First byte of a state packet: kind 1 (state) in the high nibble, layout version 2 below.
+pub const STATE_TAG: u8 = 0x12;
+/// Bytes in a state packet without finger curls.
+pub const STATE_PACKET_BYTES: usize = 45;
+/// Bytes in a state packet with finger curls (a hand is hand-tracked).
+pub const STATE_PACKET_WITH_CURLS_BYTES: usize = 51;
 /// Step of the root's position (metres).
 pub const ROOT_STEP_M: f32 = 1.0 / 64.0;
 
@@ -43,7 +45,8 @@ pub struct HandState {
     /// Grip and trigger, 0..1.
     pub grip: f32,
     pub trigger: f32,
-    /// Thumb, index, middle, ring, little: 0 open, 1 curled.
+    /// Thumb, index, middle, ring, little: 0 open, 1 curled. Sent only while a hand is
+    /// hand-tracked (otherwise the receiver curls the fingers from grip and trigger).
     pub curls: [f32; 5],
 }
 
@@ -64,7 +67,7 @@ pub struct AvatarState {
 /// A state packet's header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateHeader {
-    pub sequence: u16,
+    pub sequence: u8,
     /// The sender's clock in milliseconds, modulo 65536.
     pub time_ms: u16,
 }
@@ -124,7 +127,6 @@ impl PacketError {
 
 /// Number of revolver states a packet may name (`RevolverState` 0-4).
 const REVOLVER_STATES: u8 = 5;
-const NO_REVOLVER: u8 = 255;
 
 fn put_pose(out: &mut Vec<u8>, p: &Pose) {
     for c in encode_position(p.position) {
@@ -135,22 +137,23 @@ fn put_pose(out: &mut Vec<u8>, p: &Pose) {
 
 /// The packet for `state`. Never fails: values out of range are clamped, non-finite ones
 /// replaced (see [super::quantize]).
-pub fn encode_state(header: StateHeader, state: &AvatarState) -> [u8; STATE_PACKET_BYTES] {
-    let mut out = Vec::with_capacity(STATE_PACKET_BYTES);
+pub fn encode_state(header: StateHeader, state: &AvatarState) -> Vec<u8> {
+    let mut out = Vec::with_capacity(STATE_PACKET_WITH_CURLS_BYTES);
     out.push(STATE_TAG);
-    out.extend_from_slice(&header.sequence.to_le_bytes());
+    out.push(header.sequence);
     out.extend_from_slice(&header.time_ms.to_le_bytes());
     let [l, r] = &state.hands;
+    let revolver = match state.revolver {
+        Some(s) if s < REVOLVER_STATES => s + 1,
+        _ => 0,
+    };
     let flags = state.head_tracked as u8
         | (l.tracked as u8) << 1
         | (r.tracked as u8) << 2
         | (l.hand_tracking as u8) << 3
-        | (r.hand_tracking as u8) << 4;
+        | (r.hand_tracking as u8) << 4
+        | revolver << 5;
     out.push(flags);
-    out.push(match state.revolver {
-        Some(s) if s < REVOLVER_STATES => s,
-        _ => NO_REVOLVER,
-    });
     // The root on its coarse grid; the other positions from that grid point, so the root's
     // rounding does not move them.
     let root = finite_or_zero(state.root);
@@ -172,14 +175,16 @@ pub fn encode_state(header: StateHeader, state: &AvatarState) -> [u8; STATE_PACK
     for h in &state.hands {
         out.push(encode_unit_u8(h.grip));
         out.push(encode_unit_u8(h.trigger));
-        let c = h.curls.map(encode_unit_u4);
-        out.push(c[0] | c[1] << 4);
-        out.push(c[2] | c[3] << 4);
-        out.push(c[4]);
     }
-    let mut bytes = [0u8; STATE_PACKET_BYTES];
-    bytes.copy_from_slice(&out);
-    bytes
+    if l.hand_tracking || r.hand_tracking {
+        for h in &state.hands {
+            let c = h.curls.map(encode_unit_u4);
+            out.push(c[0] | c[1] << 4);
+            out.push(c[2] | c[3] << 4);
+            out.push(c[4]);
+        }
+    }
+    out
 }
 
 fn finite_or_zero(v: Vec3) -> Vec3 {
@@ -227,18 +232,27 @@ pub fn decode_state(
     if bytes.len() < STATE_PACKET_BYTES {
         return Err(PacketError::Truncated);
     }
-    if bytes.len() > STATE_PACKET_BYTES {
+    let curls = bytes[4] & 0b1_1000 != 0;
+    let want = if curls {
+        STATE_PACKET_WITH_CURLS_BYTES
+    } else {
+        STATE_PACKET_BYTES
+    };
+    if bytes.len() < want {
+        return Err(PacketError::Truncated);
+    }
+    if bytes.len() > want {
         return Err(PacketError::Oversized);
     }
     let mut r = Reader { bytes, at: 1 };
     let header = StateHeader {
-        sequence: r.u16(),
+        sequence: r.u8(),
         time_ms: r.u16(),
     };
     let flags = r.u8();
-    let revolver = match r.u8() {
-        NO_REVOLVER => None,
-        s if s < REVOLVER_STATES => Some(s),
+    let revolver = match flags >> 5 {
+        0 => None,
+        s if s <= REVOLVER_STATES => Some(s - 1),
         _ => return Err(PacketError::Corrupt),
     };
     let root = Vec3::from_array([0; 3].map(|_: i32| r.u16() as i16 as f32 * ROOT_STEP_M));
@@ -259,8 +273,12 @@ pub fn decode_state(
         h.hand_tracking = flags & (8 << i) != 0;
         h.grip = decode_unit_u8(r.u8());
         h.trigger = decode_unit_u8(r.u8());
-        let (a, b, c) = (r.u8(), r.u8(), r.u8());
-        h.curls = [a, a >> 4, b, b >> 4, c].map(decode_unit_u4);
+    }
+    if curls {
+        for h in &mut state.hands {
+            let (a, b, c) = (r.u8(), r.u8(), r.u8());
+            h.curls = [a, a >> 4, b, b >> 4, c].map(decode_unit_u4);
+        }
     }
     if !plausible(&state, limits) {
         return Err(PacketError::Absurd);
@@ -309,11 +327,15 @@ mod tests {
     fn a_state_round_trips_within_the_stated_precision() {
         let s = sample_state();
         let header = StateHeader {
-            sequence: 65535,
+            sequence: 255,
             time_ms: 1234,
         };
         let bytes = encode_state(header, &s);
-        assert_eq!(bytes.len(), STATE_PACKET_BYTES);
+        assert_eq!(
+            bytes.len(),
+            STATE_PACKET_WITH_CURLS_BYTES,
+            "a hand is hand-tracked"
+        );
         let (h, back) = decode_state(&bytes, &StateLimits::default()).unwrap();
         assert_eq!(h, header);
         assert_eq!((back.head_tracked, back.revolver), (true, Some(2)));
@@ -376,17 +398,37 @@ mod tests {
             decode_state(&good[..STATE_PACKET_BYTES - 1], &limits),
             Err(PacketError::Truncated)
         );
-        let mut long = good.to_vec();
+        // Hand tracking on: the curls must be there.
+        assert_eq!(
+            decode_state(&good[..STATE_PACKET_WITH_CURLS_BYTES - 1], &limits),
+            Err(PacketError::Truncated)
+        );
+        let mut long = good.clone();
         long.push(0);
         assert_eq!(decode_state(&long, &limits), Err(PacketError::Oversized));
-        let mut other = good;
-        other[0] = 0x12;
+        let mut plain = sample_state();
+        plain.hands[0].hand_tracking = false;
+        let short = encode_state(
+            StateHeader {
+                sequence: 1,
+                time_ms: 2,
+            },
+            &plain,
+        );
+        assert_eq!(
+            short.len(),
+            STATE_PACKET_BYTES,
+            "no curls without hand tracking"
+        );
+        assert!(decode_state(&short, &limits).is_ok());
+        let mut other = good.clone();
+        other[0] = 0x11;
         assert_eq!(decode_state(&other, &limits), Err(PacketError::WrongKind));
-        let mut bad_gun = good;
-        bad_gun[6] = 9;
+        let mut bad_gun = good.clone();
+        bad_gun[4] |= 7 << 5;
         assert_eq!(decode_state(&bad_gun, &limits), Err(PacketError::Corrupt));
         let mut bad_rotation = good;
-        bad_rotation[19..23].copy_from_slice(&u32::MAX.to_le_bytes());
+        bad_rotation[17..21].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             decode_state(&bad_rotation, &limits),
             Err(PacketError::Corrupt)
@@ -423,7 +465,7 @@ mod tests {
         let limits = StateLimits::default();
         let mut accepted = 0;
         for _ in 0..20_000 {
-            let mut bytes = [0u8; STATE_PACKET_BYTES];
+            let mut bytes = [0u8; STATE_PACKET_WITH_CURLS_BYTES];
             for b in bytes.iter_mut() {
                 x ^= x << 13;
                 x ^= x >> 7;

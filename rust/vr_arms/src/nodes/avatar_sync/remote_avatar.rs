@@ -145,12 +145,10 @@ impl RemoteAvatar {
 
     /// Frees every node of the avatar.
     pub fn free(self) {
+        // Queued: the tree may be busy (a departure is signalled mid-frame, exit_tree while
+        // the scene is torn down).
         if self.holder.is_instance_valid() {
-            let mut holder = self.holder;
-            if let Some(mut parent) = holder.get_parent() {
-                parent.remove_child(&holder);
-            }
-            holder.queue_free();
+            self.holder.clone().queue_free();
         }
     }
 }
