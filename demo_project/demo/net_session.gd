@@ -3,9 +3,15 @@
 ## other's is shown in the room (and so in the mirror); the other's shots hit the targets here
 ## too, where the shooter's machine said they hit.
 ##
-## For `cargo xtask net-test`: `--net-record=FILE` writes one JSON line a frame (the local hand
-## bones with this peer's clock; each remote avatar's hand bones with the sender's time they
-## show), and `--net-drop=R` / `--net-delay=S` make the receiving path lossy and late.
+## For `cargo xtask net-test`:
+## - `--net-record=FILE`: a line a frame, `L clock lx ly lz rx ry rz` (this player's hand bones,
+##   with this peer's `VRAvatarSync` clock) and `R peer sender_time playback lx ... rz` per
+##   remote avatar (its hand bones, and the sender's time they show); at the end `S key value`
+##   lines (the counts, ENet's bytes) and `E sent|played name` per revolver event;
+## - `--net-drop=R`, `--net-delay=S`: the receiving path drops a share R of the state packets
+##   and delays the rest by up to S seconds;
+## - `--quit-when-alone`: the host quits once the last player who joined has left;
+## - `--hostile`: join, send malformed and absurd packets, leave.
 class_name NetSession
 extends Node
 
@@ -23,7 +29,10 @@ var targets: Array = []
 var sync: VRAvatarSync
 var peer: ENetMultiplayerPeer
 var _record: FileAccess
-var _events: Array = []
+var _sent: Array = []
+var _played: Array = []
+var _joined := 0
+var _pending := {}
 
 
 func start() -> bool:
@@ -39,6 +48,9 @@ func start() -> bool:
 		printerr("vr_arms demo: cannot %s on port %d (error %d)" % ["host" if options.has("host") else "join", port, err])
 		return false
 	multiplayer.multiplayer_peer = peer
+	if options.has("hostile"):
+		multiplayer.connected_to_server.connect(_send_hostile)
+		return true
 	sync = VRAvatarSync.new()
 	sync.name = "VRAvatarSync"
 	sync.avatar_root = avatar_root
@@ -50,14 +62,30 @@ func start() -> bool:
 	sync.test_drop_ratio = float(options.get("net-drop", "0"))
 	sync.test_extra_delay_s = float(options.get("net-delay", "0"))
 	sync.remote_revolver_event.connect(_on_remote_revolver_event)
-	sync.remote_avatar_added.connect(func(id: int, _a: Node3D): print("vr_arms demo: player %d joined" % id))
-	sync.remote_avatar_removed.connect(func(id: int): print("vr_arms demo: player %d left" % id))
+	sync.revolver_event_sent.connect(func(e: String): _sent.append(e))
+	sync.remote_avatar_added.connect(_on_joined)
+	sync.remote_avatar_removed.connect(_on_left)
 	add_child(sync)
 	if options.has("net-record"):
 		_record = FileAccess.open(options["net-record"], FileAccess.WRITE)
 		skeleton.skeleton_updated.connect(_record_frame)
 	print("vr_arms demo: %s on port %d" % ["hosting" if options.has("host") else "joining %s" % options.get("join", "127.0.0.1"), port])
 	return true
+
+
+func _on_joined(id: int, avatar: Node3D) -> void:
+	_joined += 1
+	if _record:
+		# Read after that skeleton's own modifiers ran.
+		var s: Skeleton3D = avatar.get_node("Skeleton3D")
+		s.skeleton_updated.connect(_record_remote.bind(id, s))
+	print("vr_arms demo: player %d joined" % id)
+
+
+func _on_left(id: int) -> void:
+	print("vr_arms demo: player %d left" % id)
+	if options.has("quit-when-alone") and sync.get_remote_peers().is_empty():
+		get_parent().call_deferred("_quit", 0)
 
 
 ## What another player looks like here: the demo's own character.
@@ -77,8 +105,8 @@ func _own(node: Node, root: Node) -> void:
 
 
 ## The other player shot: their machine decided where it hit; the target here takes it.
-func _on_remote_revolver_event(peer_id: int, event: String, hit: bool, point: Vector3, normal: Vector3) -> void:
-	_events.append(event)
+func _on_remote_revolver_event(_peer_id: int, event: String, hit: bool, point: Vector3, normal: Vector3) -> void:
+	_played.append(event)
 	if event != "fire" or not hit:
 		return
 	for t in targets:
@@ -87,37 +115,80 @@ func _on_remote_revolver_event(peer_id: int, event: String, hit: bool, point: Ve
 			break
 
 
-func _bones(s: Skeleton3D) -> Array:
-	var out := []
+## Malformed packets (short, long, unknown, a rotation no quaternion has) and a body with a hand
+## 3 m from its head; then leave.
+func _send_hostile() -> void:
+	var good := PackedByteArray()
+	good.resize(45)
+	good[0] = 0x12
+	var bad_rotation := good.duplicate()
+	for i in range(17, 21):
+		bad_rotation[i] = 0xff
+	var too_long := good.duplicate()
+	too_long.append(0)
+	# Head and right hand tracked, the hand 3 m to the side (identity rotations: the smallest
+	# three at zero are 511 each, w largest).
+	var absurd := good.duplicate()
+	absurd[4] = 0b101
+	var identity := (3 << 30) | (511 << 20) | (511 << 10) | 511
+	for pose in 3:
+		var at := 11 + pose * 10
+		absurd.encode_u32(at + 6, identity)
+	absurd.encode_s16(11 + 2, int(1.6 * 4096))
+	absurd.encode_s16(31, int(3.0 * 4096))
+	for p in [PackedByteArray([0x12, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]:
+		multiplayer.send_bytes(p, 1, MultiplayerPeer.TRANSFER_MODE_RELIABLE)
+	print("vr_arms demo: hostile packets sent")
+	await get_tree().create_timer(0.5).timeout
+	get_parent().call_deferred("_quit", 0)
+
+
+func _line(kind: String, head_fields: Array, s: Skeleton3D) -> String:
+	var fields := [kind] + head_fields
 	for bone in ["LeftHand", "RightHand"]:
 		var p := (s.global_transform * s.get_bone_global_pose(s.find_bone(bone))).origin
-		out.append([p.x, p.y, p.z])
-	return out
+		fields.append_array(["%.5f" % p.x, "%.5f" % p.y, "%.5f" % p.z])
+	return " ".join(fields)
 
 
 func _record_frame() -> void:
 	if _record == null:
 		return
-	var line := {"clock": sync.get_clock(), "local": _bones(skeleton), "remote": {}, "stats": {}}
-	for id in sync.get_remote_peers():
-		var avatar := sync.get_remote_avatar(id)
-		var s: Skeleton3D = avatar.get_node("Skeleton3D")
-		line.remote[str(id)] = {"sender_time": sync.get_remote_sender_time(id), "playback": sync.get_remote_playback(id), "bones": _bones(s)}
-	_record.store_line(JSON.stringify(line))
+	_record.store_line(_line("L", ["%.5f" % sync.get_clock()], skeleton))
+
+
+## A skeleton can update more than once in a frame (a read before its modifiers ran makes it
+## update early); the last update of the frame is the one drawn, so it is kept and written at the
+## start of the next frame.
+func _record_remote(id: int, s: Skeleton3D) -> void:
+	if _record == null:
+		return
+	_pending[id] = _line("R", [str(id), "%.5f" % sync.get_remote_sender_time(id), sync.get_remote_playback(id)], s)
+
+
+func _process(_delta: float) -> void:
+	if _record:
+		for id in _pending:
+			_record.store_line(_pending[id])
+	_pending.clear()
 
 
 ## Counts for the test, written at the end.
 func finish() -> void:
-	if _record:
-		var stats: Dictionary = sync.get_stats()
-		stats["events"] = _events
-		stats["peer_id"] = multiplayer.get_unique_id()
-		if peer and peer.get_host():
-			var host := peer.get_host()
-			stats["enet_sent_bytes"] = host.pop_statistic(ENetConnection.HOST_TOTAL_SENT_DATA)
-			stats["enet_sent_packets"] = host.pop_statistic(ENetConnection.HOST_TOTAL_SENT_PACKETS)
-			stats["enet_received_bytes"] = host.pop_statistic(ENetConnection.HOST_TOTAL_RECEIVED_DATA)
-		stats["clock"] = sync.get_clock()
-		_record.store_line(JSON.stringify({"final": stats}))
-		_record.close()
-		_record = null
+	if _record == null:
+		return
+	var stats: Dictionary = sync.get_stats()
+	stats["clock"] = sync.get_clock()
+	stats["players_joined"] = _joined
+	var host := peer.get_host() if peer else null
+	if host:
+		stats["enet_sent_bytes"] = host.pop_statistic(ENetConnection.HOST_TOTAL_SENT_DATA)
+		stats["enet_sent_packets"] = host.pop_statistic(ENetConnection.HOST_TOTAL_SENT_PACKETS)
+	for k in stats:
+		_record.store_line("S %s %s" % [k, stats[k]])
+	for e in _sent:
+		_record.store_line("E sent %s" % e)
+	for e in _played:
+		_record.store_line("E played %s" % e)
+	_record.close()
+	_record = null

@@ -26,6 +26,7 @@ mod engine;
 mod export;
 mod godot;
 mod mutants;
+mod net;
 mod package;
 mod package_check;
 mod xr;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
         "package" => package::run_package().map(|_| ()),
         "package-test" => package_check::run_package_test(),
         "mutants" => mutants::run_mutants(rest),
+        "net-test" => net::run_net_test(),
         "test" => test_all(rest),
         // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
         // --json FILE, --markdown FILE) nothing is written unless asked.
@@ -115,6 +117,7 @@ const HELP: &str = "usage: cargo xtask <command>
   package            stripped debug and release builds into addons/vr_arms/bin, and target/package/vr_arms-VERSION.zip
   package-test       package, unzip into a fresh project, import, export a pack and run its smoke scene (both libraries)
   mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
+  net-test           a headless host, a client playing the autopilot and a hostile peer over ENet on 127.0.0.1, clean and lossy
   mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 

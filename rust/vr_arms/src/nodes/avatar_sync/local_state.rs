@@ -7,13 +7,15 @@ use vr_arms_core::Pose;
 use vr_arms_core::net::{AvatarState, HandState};
 
 use crate::convert::{pose, vec3};
-use crate::nodes::common::{alive, is_tracked};
+use crate::nodes::common::{alive, is_tracked, read_pose};
 
 /// The scene nodes an avatar's state is read from.
 pub struct LocalSources<'a> {
     pub root: &'a Option<Gd<Node3D>>,
     pub head: &'a Option<Gd<Node3D>>,
     pub hands: [&'a Option<Gd<Node3D>>; 2],
+    /// Grip, trigger and tracking per hand; unset: the hand node.
+    pub controllers: [&'a Option<Gd<Node3D>>; 2],
     pub grip_action: &'a StringName,
     pub trigger_action: &'a StringName,
     /// The revolver's state, when there is one.
@@ -33,13 +35,19 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
         hands: [HandState::default(); 2],
         revolver: src.revolver,
     };
-    for (h, node) in state.hands.iter_mut().zip(src.hands) {
+    for ((h, node), controller) in state.hands.iter_mut().zip(src.hands).zip(src.controllers) {
         let Some(node) = alive(node) else {
             continue;
         };
-        h.pose = from_root(pose(&node.get_global_transform()));
-        h.tracked = is_tracked(&node);
-        if let Ok(c) = node.try_cast::<XrController3D>() {
+        // A pipeline marker's pose this frame comes from the relay (the stages may not move
+        // the node itself).
+        let Some(p) = read_pose(&Some(node.clone())) else {
+            continue;
+        };
+        h.pose = from_root(p);
+        let controller = alive(controller).unwrap_or(node);
+        h.tracked = is_tracked(&controller);
+        if let Ok(c) = controller.try_cast::<XrController3D>() {
             h.grip = c.get_float(src.grip_action);
             h.trigger = c.get_float(src.trigger_action);
         }

@@ -55,12 +55,19 @@ pub struct VRAvatarSync {
     /// The local headset (the [XRCamera3D]).
     #[export]
     head: Option<Gd<Node3D>>,
-    /// The local left controller.
+    /// The local left controller (its pose is sent).
     #[export]
     left_hand: Option<Gd<Node3D>>,
     /// The local right controller.
     #[export]
     right_hand: Option<Gd<Node3D>>,
+    /// Where grip, trigger and tracking of the left hand are read, when not from
+    /// [member left_hand] (empty: from it).
+    #[export]
+    left_controller: Option<Gd<Node3D>>,
+    /// As [member left_controller], for the right hand.
+    #[export]
+    right_controller: Option<Gd<Node3D>>,
     /// The local player's revolver, if any: its state is sent, and its events.
     #[export]
     revolver: Option<Gd<Revolver>>,
@@ -79,6 +86,11 @@ pub struct VRAvatarSync {
     #[export_group(name = "Remote Players")]
     #[export]
     remote_avatar_scene: Option<Gd<PackedScene>>,
+    /// The rig profile of remote avatars' `VRRemoteBody`. The default is the local player's:
+    /// the remote body is solved as the sender's own is (the jitter buffer already plays the
+    /// stream smoothly, so `remote_player.toml`'s smoothing only adds lag).
+    #[export(file = "*.toml")]
+    remote_profile: GString,
     /// Where remote avatars are added (empty: this node's parent).
     #[export]
     remote_parent: Option<Gd<Node>>,
@@ -122,12 +134,15 @@ impl INode for VRAvatarSync {
             head: None,
             left_hand: None,
             right_hand: None,
+            left_controller: None,
+            right_controller: None,
             revolver: None,
             grip_action: "grip".into(),
             trigger_action: "trigger".into(),
             send_rate_hz: 30.0,
             remote_avatar_scene: None,
             remote_parent: None,
+            remote_profile: "res://addons/vr_arms/profiles/local_player.toml".into(),
             interpolation_delay_s: jitter.interpolation_delay_s,
             max_extrapolation_s: jitter.max_extrapolation_s,
             stale_after_s: jitter.stale_after_s,
@@ -151,8 +166,10 @@ impl INode for VRAvatarSync {
         }
         let problems = self.problems();
         self.report.runtime(&problems);
-        // Before the avatars it drives and the stages that read them.
-        self.base_mut().set_process_priority(-1100);
+        // After the frame's tracking has moved the local controllers (so the state sent is this
+        // frame's); the remote avatars it places are read by their modifiers, which run after
+        // every node's process.
+        self.base_mut().set_process_priority(1000);
         if let Some(mut gun) = alive(&self.revolver) {
             let me = self.to_gd();
             for (signal, code) in [
@@ -229,6 +246,11 @@ impl VRAvatarSync {
         point: Vector3,
         normal: Vector3,
     );
+
+    /// This peer's revolver event went out to the others (`event` as in
+    /// [signal remote_revolver_event]).
+    #[signal]
+    fn revolver_event_sent(event: GString);
 
     /// The avatar of `peer_id`, or null.
     #[func]
@@ -406,6 +428,7 @@ impl VRAvatarSync {
             root: &self.avatar_root,
             head: &self.head,
             hands: [&self.left_hand, &self.right_hand],
+            controllers: [&self.left_controller, &self.right_controller],
             grip_action: &self.grip_action,
             trigger_action: &self.trigger_action,
             revolver,
@@ -440,6 +463,9 @@ impl VRAvatarSync {
             .done();
         if sent == godot::global::Error::OK {
             self.stats.event_sent(bytes.len());
+            self.signals()
+                .revolver_event_sent()
+                .emit(&GString::from(e.name()));
         }
     }
 
@@ -508,7 +534,9 @@ impl VRAvatarSync {
             self.test_extra_delay_s,
             peer_id as u32 ^ 0x5eed,
         );
-        let Some(r) = RemoteAvatar::spawn(peer_id, &scene, &mut parent, settings, impairment)
+        let profile = self.remote_profile.clone();
+        let Some(r) =
+            RemoteAvatar::spawn(peer_id, &scene, &mut parent, settings, impairment, &profile)
         else {
             return false;
         };

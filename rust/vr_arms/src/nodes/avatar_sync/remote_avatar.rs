@@ -41,6 +41,7 @@ impl RemoteAvatar {
         parent: &mut Gd<Node>,
         settings: JitterSettings,
         impairment: Impairment,
+        profile: &GString,
     ) -> Option<Self> {
         let Some(avatar) = scene
             .instantiate()
@@ -67,6 +68,9 @@ impl RemoteAvatar {
                 crate::nodes::remote_body_setup::setup_remote(Some(s), points.clone().map(Some));
             made.get("body").and_then(|b| b.try_to::<Gd<Node>>().ok())
         });
+        if let Some(mut b) = body.clone() {
+            b.set("profile", &profile.to_variant());
+        }
         if body.is_none() {
             godot_error!(
                 "VRAvatarSync: the remote avatar of peer {peer} has no humanoid Skeleton3D to drive"
