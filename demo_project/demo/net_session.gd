@@ -119,10 +119,10 @@ func _on_remote_revolver_event(_peer_id: int, event: String, hit: bool, point: V
 ## 3 m from its head; then leave.
 func _send_hostile() -> void:
 	var good := PackedByteArray()
-	good.resize(45)
+	good.resize(46)
 	good[0] = 0x12
 	var bad_rotation := good.duplicate()
-	for i in range(17, 21):
+	for i in range(18, 22):
 		bad_rotation[i] = 0xff
 	var too_long := good.duplicate()
 	too_long.append(0)
@@ -131,11 +131,12 @@ func _send_hostile() -> void:
 	var absurd := good.duplicate()
 	absurd[4] = 0b101
 	var identity := (3 << 30) | (511 << 20) | (511 << 10) | 511
+	absurd[5] = 85  # scale 1.0
 	for pose in 3:
-		var at := 11 + pose * 10
+		var at := 12 + pose * 10
 		absurd.encode_u32(at + 6, identity)
-	absurd.encode_s16(11 + 2, int(1.6 * 4096))
-	absurd.encode_s16(31, int(3.0 * 4096))
+	absurd.encode_s16(12 + 2, int(1.6 * 4096))
+	absurd.encode_s16(32, int(3.0 * 4096))
 	for p in [PackedByteArray([0x12, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]:
 		multiplayer.send_bytes(p, 1, MultiplayerPeer.TRANSFER_MODE_RELIABLE)
 	print("vr_arms demo: hostile packets sent")

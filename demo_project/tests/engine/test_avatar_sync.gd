@@ -135,8 +135,8 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	var stats: Dictionary = receiver.get_stats()
 	check(stats.state_packets_accepted > 80, "packets played: %s" % [stats])
 	var sent: Dictionary = sender.get_stats()
-	# About 30 a second of 45 bytes (no hand tracking: no finger curls).
-	check(sent.state_packets_sent > 80 and sent.state_bytes_sent == sent.state_packets_sent * 45, "30 Hz of 45-byte packets: %s" % [sent])
+	# About 30 a second of 46 bytes (no hand tracking: no finger curls).
+	check(sent.state_packets_sent > 80 and sent.state_bytes_sent == sent.state_packets_sent * 46, "30 Hz of 46-byte packets: %s" % [sent])
 
 	# Revolver events, once and in order.
 	sender.send_revolver_event("draw", false, Vector3.ZERO, Vector3.ZERO)
@@ -151,10 +151,10 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	# Hostile packets from the client: each dropped and counted, no bone moved to a bad place.
 	var api: SceneMultiplayer = client.multiplayer
 	var good: PackedByteArray = PackedByteArray()
-	good.resize(45)
+	good.resize(46)
 	good[0] = 0x12
 	var bad_rotation := good.duplicate()
-	for i in range(17, 21):
+	for i in range(18, 22):
 		bad_rotation[i] = 0xff
 	var too_long := good.duplicate()
 	too_long.append(0)

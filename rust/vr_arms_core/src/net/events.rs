@@ -197,6 +197,43 @@ mod tests {
     }
 
     #[test]
+    fn events_have_their_names_and_a_miss_sends_no_point() {
+        let names = [
+            RevolverNetEvent::Draw,
+            RevolverNetEvent::Holster,
+            RevolverNetEvent::Cock,
+            RevolverNetEvent::Fire {
+                hit: false,
+                point: Vec3::ZERO,
+                normal: Vec3::Y,
+            },
+            RevolverNetEvent::Drop,
+            RevolverNetEvent::Reload,
+        ]
+        .map(|e| e.name());
+        assert_eq!(names, ["draw", "holster", "cock", "fire", "drop", "reload"]);
+        let miss = encode_event(
+            1,
+            &RevolverNetEvent::Fire {
+                hit: false,
+                point: Vec3::new(4.0, 5.0, 6.0),
+                normal: Vec3::X,
+            },
+        );
+        assert_eq!(
+            decode_event(&miss),
+            Ok((
+                1,
+                RevolverNetEvent::Fire {
+                    hit: false,
+                    point: Vec3::ZERO,
+                    normal: Vec3::Y
+                }
+            ))
+        );
+    }
+
+    #[test]
     fn a_shot_s_normal_is_unit_and_a_bad_point_is_a_miss() {
         let bytes = encode_event(
             0,

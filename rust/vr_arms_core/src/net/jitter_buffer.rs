@@ -202,6 +202,7 @@ fn blend(a: &AvatarState, b: &AvatarState, f: f32) -> AvatarState {
     let discrete = if f >= 1.0 { b } else { a };
     let mut out = *discrete;
     out.root = a.root.lerp(b.root, f);
+    out.scale = a.scale + (b.scale - a.scale) * f.clamp(0.0, 1.0);
     out.head = pose(&a.head, &b.head);
     for (o, (ha, hb)) in out.hands.iter_mut().zip(a.hands.iter().zip(&b.hands)) {
         o.pose = pose(&ha.pose, &hb.pose);
@@ -233,6 +234,7 @@ mod tests {
     /// The sender's body at time `t`: the right hand swings 0.3 m side to side once a second.
     fn body_at(t: f64) -> AvatarState {
         let mut s = AvatarState {
+            scale: 1.0,
             head: Pose::new(Vec3::new(0.0, 1.6, 0.0), Quat::from_rotation_y(0.2)),
             head_tracked: true,
             ..Default::default()
@@ -334,10 +336,18 @@ mod tests {
         let last_t = 29.0 / 30.0;
         // Drawn 120 ms behind: the newest state is drawn at last_t + 0.12.
         let at = |late: f64| last_t + 0.12 + late;
-        let (s, p) = buffer.sample(at(0.05));
+        let (s, p) = buffer.sample(at(0.03));
         assert_eq!(p, Playback::Extrapolated);
-        // Continued along the last motion (the hand was moving toward +x).
-        assert!(hand_x(&s) > hand_x(&packet(29).1), "continued");
+        // Continued along the last motion: the last span's velocity for the 30 ms (at most one
+        // span's worth).
+        let (x28, x29) = (hand_x(&packet(28).1), hand_x(&packet(29).1));
+        let expected = x29 + (x29 - x28) * (0.03 * 30.0);
+        // (The packets carry whole milliseconds: a span is 33 or 34 ms, not 1/30 s.)
+        assert!(
+            (hand_x(&s) - expected).abs() < 2e-3,
+            "{} vs {expected}",
+            hand_x(&s)
+        );
         let (held, p) = buffer.sample(at(0.3));
         assert_eq!(p, Playback::Held);
         let (again, _) = buffer.sample(at(0.5));
@@ -352,6 +362,53 @@ mod tests {
             buffer.receive(h, s, t + 0.02);
         }
         assert_eq!(buffer.sample(78.5 / 30.0 + 0.12).1, Playback::Interpolated);
+    }
+
+    #[test]
+    fn after_a_long_gap_the_newest_state_is_not_continued() {
+        // Two packets a second apart: their difference is no motion to continue.
+        let mut buffer = JitterBuffer::new(JitterSettings::default());
+        for n in [0, 30] {
+            let (h, s, t) = packet(n);
+            buffer.receive(h, s, t + 0.02);
+        }
+        let (shown, p) = buffer.sample(1.0 + 0.12 + 0.05);
+        assert_eq!(p, Playback::Extrapolated);
+        assert_eq!(shown, packet(30).1, "held as it came");
+    }
+
+    #[test]
+    fn blending_lerps_the_scale_and_switches_flags_at_the_newer_state() {
+        let a = AvatarState {
+            scale: 1.0,
+            ..Default::default()
+        };
+        let b = AvatarState {
+            scale: 1.2,
+            head_tracked: true,
+            revolver: Some(2),
+            ..Default::default()
+        };
+        let half = blend(&a, &b, 0.5);
+        assert!((half.scale - 1.1).abs() < 1e-6);
+        assert_eq!((half.head_tracked, half.revolver), (false, None));
+        let at_b = blend(&a, &b, 1.0);
+        assert_eq!((at_b.head_tracked, at_b.revolver), (true, Some(2)));
+        assert!(
+            (blend(&a, &b, 1.5).scale - 1.2).abs() < 1e-6,
+            "no scale beyond the newer"
+        );
+    }
+
+    #[test]
+    fn the_buffer_keeps_a_bounded_history() {
+        let mut buffer = JitterBuffer::new(JitterSettings::default());
+        for n in 0..200 {
+            let (h, s, t) = packet(n);
+            buffer.receive(h, s, t + 0.02);
+        }
+        assert_eq!(buffer.samples.len(), CAPACITY);
+        assert_eq!(buffer.samples[0].1, 136, "the oldest went first");
     }
 
     #[test]

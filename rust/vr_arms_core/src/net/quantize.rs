@@ -153,8 +153,16 @@ mod tests {
         let bits = (3 << 30) | (ROTATION_MAX << 20) | (ROTATION_MAX << 10) | ROTATION_MAX;
         assert_eq!(decode_rotation(bits), None);
         // Exactly at the edge of what an encoding gives: accepted.
-        let edge = Quat::from_xyzw(SMALL_RANGE, 0.0, 0.0, SMALL_RANGE);
-        assert!(decode_rotation(encode_rotation(edge)).is_some());
+        for edge in [
+            Quat::from_xyzw(SMALL_RANGE, 0.0, 0.0, SMALL_RANGE),
+            Quat::from_xyzw(0.0, -SMALL_RANGE, 0.0, SMALL_RANGE),
+        ] {
+            let back = decode_rotation(encode_rotation(edge)).expect("an encoding decodes");
+            assert!(
+                back.angle_between(edge).to_degrees() < 0.25,
+                "{edge} -> {back}"
+            );
+        }
     }
 
     #[test]

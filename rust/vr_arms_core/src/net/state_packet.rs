@@ -1,7 +1,7 @@
 //! The avatar state stream: what the owner of an avatar sends, unreliably, many times a second,
 //! and the checks every received packet passes before it can move a bone.
 //!
-//! Layout (45 bytes, 51 with finger curls; little endian):
+//! Layout (46 bytes, 52 with finger curls; little endian):
 //!
 //! | bytes | field |
 //! |---|---|
@@ -9,10 +9,11 @@
 //! | 1 | sequence number (u8, wraps) |
 //! | 2-3 | sender's clock (ms, u16, wraps every 65.5 s) |
 //! | 4 | flags: head, left, right tracked; left, right hand tracking (bits 0-4); revolver state + 1, 0 for none (bits 5-7) |
-//! | 5-10 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
-//! | 11-40 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
-//! | 41-44 | per hand: grip (u8), trigger (u8) |
-//! | 45-50 | only when a hand is hand-tracked: per hand five finger curls (4 bits each, 3 bytes) |
+//! | 5 | the avatar's scale (the height fit), 0.5-2.0 in 255 steps |
+//! | 6-11 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
+//! | 12-41 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
+//! | 42-45 | per hand: grip (u8), trigger (u8) |
+//! | 46-51 | only when a hand is hand-tracked: per hand five finger curls (4 bits each, 3 bytes) |
 //!
 //! Positions are sent from the avatar's root, so they keep their 0.12 mm steps wherever the
 //! player walks (within 512 m of the world origin); the root itself only anchors them.
@@ -28,9 +29,11 @@ use crate::pose::Pose;
 /// First byte of a state packet: kind 1 (state) in the high nibble, layout version 2 below.
 pub const STATE_TAG: u8 = 0x12;
 /// Bytes in a state packet without finger curls.
-pub const STATE_PACKET_BYTES: usize = 45;
+pub const STATE_PACKET_BYTES: usize = 46;
 /// Bytes in a state packet with finger curls (a hand is hand-tracked).
-pub const STATE_PACKET_WITH_CURLS_BYTES: usize = 51;
+pub const STATE_PACKET_WITH_CURLS_BYTES: usize = 52;
+/// Smallest and largest avatar scale a packet carries.
+pub const SCALE_RANGE: (f32, f32) = (0.5, 2.0);
 /// Step of the root's position (metres).
 pub const ROOT_STEP_M: f32 = 1.0 / 64.0;
 
@@ -51,8 +54,11 @@ pub struct HandState {
 }
 
 /// One sample of a player's avatar: the three tracked points, the hands, the revolver.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AvatarState {
+    /// The avatar's uniform scale (the height fit or calibration made it), 0.5-2.0; the remote
+    /// avatar is scaled the same so its arms reach as far.
+    pub scale: f32,
     /// The avatar root's world position: the other positions are from it.
     pub root: Vec3,
     /// The headset: position from the avatar root, world rotation.
@@ -62,6 +68,19 @@ pub struct AvatarState {
     pub hands: [HandState; 2],
     /// The revolver's state (`RevolverState as u8`), if the avatar has one.
     pub revolver: Option<u8>,
+}
+
+impl Default for AvatarState {
+    fn default() -> Self {
+        Self {
+            scale: 1.0,
+            root: Vec3::ZERO,
+            head: Pose::IDENTITY,
+            head_tracked: false,
+            hands: [HandState::default(); 2],
+            revolver: None,
+        }
+    }
 }
 
 /// A state packet's header.
@@ -154,6 +173,13 @@ pub fn encode_state(header: StateHeader, state: &AvatarState) -> Vec<u8> {
         | (r.hand_tracking as u8) << 4
         | revolver << 5;
     out.push(flags);
+    let (lo, hi) = SCALE_RANGE;
+    let scale = if state.scale.is_finite() {
+        state.scale.clamp(lo, hi)
+    } else {
+        1.0
+    };
+    out.push(((scale - lo) / (hi - lo) * 255.0).round() as u8);
     // The root on its coarse grid; the other positions from that grid point, so the root's
     // rounding does not move them.
     let root = finite_or_zero(state.root);
@@ -255,12 +281,15 @@ pub fn decode_state(
         s if s <= REVOLVER_STATES => Some(s - 1),
         _ => return Err(PacketError::Corrupt),
     };
+    let (lo, hi) = SCALE_RANGE;
+    let scale = lo + r.u8() as f32 / 255.0 * (hi - lo);
     let root = Vec3::from_array([0; 3].map(|_: i32| r.u16() as i16 as f32 * ROOT_STEP_M));
     let poses = [r.pose(), r.pose(), r.pose()];
     let [Some(head), Some(left), Some(right)] = poses else {
         return Err(PacketError::Corrupt);
     };
     let mut state = AvatarState {
+        scale,
         root,
         head,
         head_tracked: flags & 1 != 0,
@@ -314,6 +343,7 @@ mod tests {
             curls: [0.0, 0.25, 0.5, 0.75, 1.0],
         };
         AvatarState {
+            scale: 1.13,
             // Off the root's grid.
             root: Vec3::new(105.3, 0.011, -47.2),
             head: Pose::new(Vec3::new(0.02, 1.63, 0.05), Quat::from_rotation_y(0.3)),
@@ -339,6 +369,11 @@ mod tests {
         let (h, back) = decode_state(&bytes, &StateLimits::default()).unwrap();
         assert_eq!(h, header);
         assert_eq!((back.head_tracked, back.revolver), (true, Some(2)));
+        assert!(
+            (back.scale - 1.13).abs() <= 0.75 / 255.0 + 1e-6,
+            "{}",
+            back.scale
+        );
         let poses = |s: &AvatarState| [s.head, s.hands[0].pose, s.hands[1].pose];
         for (a, b) in poses(&s).iter().zip(poses(&back)) {
             // World positions: the root's rounding is carried by the offsets.
@@ -366,6 +401,7 @@ mod tests {
         s.hands[0].pose.rotation = Quat::from_xyzw(f32::INFINITY, 0.0, 0.0, 1.0);
         s.hands[1].grip = f32::NAN;
         s.revolver = Some(200);
+        s.scale = f32::NAN;
         let (_, back) = decode_state(
             &encode_state(
                 StateHeader {
@@ -381,6 +417,7 @@ mod tests {
         assert!((back.root.x + back.head.position.x - s.root.x).abs() < 1e-3);
         assert_eq!(back.hands[0].pose.rotation, Quat::IDENTITY);
         assert_eq!((back.hands[1].grip, back.revolver), (0.0, None));
+        assert!((back.scale - 1.0).abs() < 0.006, "a bad scale is sent as 1");
     }
 
     #[test]
@@ -428,7 +465,7 @@ mod tests {
         bad_gun[4] |= 7 << 5;
         assert_eq!(decode_state(&bad_gun, &limits), Err(PacketError::Corrupt));
         let mut bad_rotation = good;
-        bad_rotation[17..21].copy_from_slice(&u32::MAX.to_le_bytes());
+        bad_rotation[18..22].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             decode_state(&bad_rotation, &limits),
             Err(PacketError::Corrupt)

@@ -29,6 +29,8 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
     let root_at = vec3(root.get_global_position());
     let from_root = |p: Pose| Pose::new(p.position - root_at, p.rotation);
     let mut state = AvatarState {
+        // Uniform in practice (the height fit scales the root evenly); the height's share.
+        scale: root.get_global_basis().get_scale().y,
         root: root_at,
         head: from_root(pose(&head.get_global_transform())),
         head_tracked: is_tracked(&head),

@@ -31,7 +31,7 @@ use stats::Stats;
 ///
 /// **Sending.** While connected, [member send_rate_hz] times a second it sends the local
 /// player's head and hands (from [member avatar_root], quantised: 0.12 mm and 0.25 degrees),
-/// grip, trigger, tracking and the revolver's state, unreliably: 45 bytes a packet (51 with
+/// grip, trigger, tracking and the revolver's state, unreliably: 46 bytes a packet (52 with
 /// finger curls from hand tracking). The
 /// revolver's draw, holster, cock, shot (with its hit point and normal), drop and reload go
 /// reliably, in order.

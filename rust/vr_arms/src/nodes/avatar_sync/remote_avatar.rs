@@ -125,6 +125,11 @@ impl RemoteAvatar {
             return;
         }
         self.drawn = state;
+        // As tall as the sender's avatar, so its arms reach as far.
+        let scale = state.scale;
+        if (self.avatar.get_scale().y - scale).abs() > 1e-3 {
+            self.avatar.set_scale(Vector3::splat(scale));
+        }
         // The holder stands on the sender's floor (the root's height), so the body's floor is.
         self.holder
             .set_global_position(Vector3::new(0.0, state.root.y, 0.0));
