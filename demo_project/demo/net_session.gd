@@ -115,9 +115,9 @@ func _on_remote_revolver_event(_peer_id: int, event: String, hit: bool, point: V
 			break
 
 
-## Malformed packets (short, long, unknown, a rotation no quaternion has) and a body with a hand
-## 3 m from its head; then leave.
-func _send_hostile() -> void:
+## Malformed packets (short, long, unknown, a rotation no quaternion has, an event that does not
+## exist) and a body with a hand 3 m from its head: what a hostile peer sends.
+static func hostile_packets() -> Array[PackedByteArray]:
 	var good := PackedByteArray()
 	good.resize(46)
 	good[0] = 0x12
@@ -137,7 +137,12 @@ func _send_hostile() -> void:
 		absurd.encode_u32(at + 6, identity)
 	absurd.encode_s16(12 + 2, int(1.6 * 4096))
 	absurd.encode_s16(32, int(3.0 * 4096))
-	for p in [PackedByteArray([0x12, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]:
+	return [PackedByteArray([0x12, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]
+
+
+## Sends the hostile packets to the host, then leaves.
+func _send_hostile() -> void:
+	for p in hostile_packets():
 		multiplayer.send_bytes(p, 1, MultiplayerPeer.TRANSFER_MODE_RELIABLE)
 	print("vr_arms demo: hostile packets sent")
 	await get_tree().create_timer(0.5).timeout

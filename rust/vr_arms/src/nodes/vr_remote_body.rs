@@ -280,6 +280,16 @@ impl ISkeletonModifier3D for VRRemoteBody {
 
 #[godot_api]
 impl VRRemoteBody {
+    /// This frame's inputs from a network stream (`VRAvatarSync`): whether the head is tracked,
+    /// and per hand (left, right) whether it is tracked, its grip and trigger. The same fields
+    /// as the inspector's, set directly rather than by name on every frame.
+    pub(crate) fn set_stream_inputs(&mut self, head_tracked: bool, hands: [(bool, f32, f32); 2]) {
+        let [(lt, lg, ltr), (rt, rg, rtr)] = hands;
+        self.head_tracked = head_tracked;
+        (self.left_hand_tracked, self.left_grip, self.left_trigger) = (lt, lg, ltr);
+        (self.right_hand_tracked, self.right_grip, self.right_trigger) = (rt, rg, rtr);
+    }
+
     /// A hand's controller lost (`tracked` false) or regained tracking: `hand` 0 is the left,
     /// 1 the right. A lost hand holds, then eases to its rest position, then blends back. With
     /// `update_interval_frames` above 1 it is seen on solving frames only.

@@ -42,6 +42,20 @@ impl RevolverNetEvent {
         }
     }
 
+    /// The event called `name` ([Self::name]); a shot takes `hit`, `point` and `normal`, the
+    /// others ignore them. `None` for no such event.
+    pub fn named(name: &str, hit: bool, point: Vec3, normal: Vec3) -> Option<Self> {
+        Some(match name {
+            "draw" => RevolverNetEvent::Draw,
+            "holster" => RevolverNetEvent::Holster,
+            "cock" => RevolverNetEvent::Cock,
+            "fire" => RevolverNetEvent::Fire { hit, point, normal },
+            "drop" => RevolverNetEvent::Drop,
+            "reload" => RevolverNetEvent::Reload,
+            _ => return None,
+        })
+    }
+
     /// The event's name, as signals and logs give it.
     pub fn name(&self) -> &'static str {
         match self {
@@ -212,6 +226,22 @@ mod tests {
         ]
         .map(|e| e.name());
         assert_eq!(names, ["draw", "holster", "cock", "fire", "drop", "reload"]);
+        for n in names {
+            let e = RevolverNetEvent::named(n, true, Vec3::ONE, Vec3::Z).expect("named");
+            assert_eq!(e.name(), n);
+        }
+        assert_eq!(
+            RevolverNetEvent::named("fire", true, Vec3::ONE, Vec3::Z),
+            Some(RevolverNetEvent::Fire {
+                hit: true,
+                point: Vec3::ONE,
+                normal: Vec3::Z
+            })
+        );
+        assert_eq!(
+            RevolverNetEvent::named("twirl", false, Vec3::ZERO, Vec3::ZERO),
+            None
+        );
         let miss = encode_event(
             1,
             &RevolverNetEvent::Fire {

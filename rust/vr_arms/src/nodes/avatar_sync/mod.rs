@@ -172,16 +172,16 @@ impl INode for VRAvatarSync {
         self.base_mut().set_process_priority(1000);
         if let Some(mut gun) = alive(&self.revolver) {
             let me = self.to_gd();
-            for (signal, code) in [
-                ("drawn", 0),
-                ("holstered", 1),
-                ("cocked", 2),
-                ("dropped", 4),
-                ("cylinder_closed", 5),
+            for (signal, event) in [
+                ("drawn", "draw"),
+                ("holstered", "holster"),
+                ("cocked", "cock"),
+                ("dropped", "drop"),
+                ("cylinder_closed", "reload"),
             ] {
                 gun.connect(
                     signal,
-                    &me.callable("on_revolver_event").bind(&[code.to_variant()]),
+                    &me.callable("on_revolver_event").bind(&[event.to_variant()]),
                 );
             }
             gun.connect("fired", &me.callable("on_revolver_fired"));
@@ -308,37 +308,19 @@ impl VRAvatarSync {
     /// themselves): `event` as in [signal remote_revolver_event].
     #[func]
     fn send_revolver_event(&mut self, event: GString, hit: bool, point: Vector3, normal: Vector3) {
-        let e = match event.to_string().as_str() {
-            "draw" => RevolverNetEvent::Draw,
-            "holster" => RevolverNetEvent::Holster,
-            "cock" => RevolverNetEvent::Cock,
-            "fire" => RevolverNetEvent::Fire {
-                hit,
-                point: vec3(point),
-                normal: vec3(normal),
-            },
-            "drop" => RevolverNetEvent::Drop,
-            "reload" => RevolverNetEvent::Reload,
-            other => {
-                godot_error!(
-                    "VRAvatarSync.send_revolver_event: no event \"{other}\" (draw, holster, cock, fire, drop, reload)"
-                );
-                return;
-            }
-        };
-        self.send_event(&e);
+        let name = event.to_string();
+        match RevolverNetEvent::named(&name, hit, vec3(point), vec3(normal)) {
+            Some(e) => self.send_event(&e),
+            None => godot_error!(
+                "VRAvatarSync.send_revolver_event: no event \"{name}\" (draw, holster, cock, fire, drop, reload)"
+            ),
+        }
     }
 
+    /// A connected revolver's signal without arguments, bound to its event's name.
     #[func]
-    fn on_revolver_event(&mut self, code: i64) {
-        let e = match code {
-            0 => RevolverNetEvent::Draw,
-            1 => RevolverNetEvent::Holster,
-            2 => RevolverNetEvent::Cock,
-            4 => RevolverNetEvent::Drop,
-            _ => RevolverNetEvent::Reload,
-        };
-        self.send_event(&e);
+    fn on_revolver_event(&mut self, event: GString) {
+        self.send_revolver_event(event, false, Vector3::ZERO, Vector3::ZERO);
     }
 
     #[func]

@@ -12,6 +12,7 @@ use vr_arms_core::net::{
 
 use crate::convert::{to_quaternion, to_vector3};
 use crate::nodes::common::descendants;
+use crate::nodes::vr_remote_body::VRRemoteBody;
 
 /// A remote avatar: a holder node ("Peer<id>") with the avatar scene's instance and the three
 /// tracking nodes its `VRRemoteBody` follows. Freeing the holder frees all of it.
@@ -19,7 +20,7 @@ pub struct RemoteAvatar {
     pub holder: Gd<Node3D>,
     pub avatar: Gd<Node3D>,
     points: [Gd<Node3D>; 3],
-    body: Option<Gd<Node>>,
+    body: Option<Gd<VRRemoteBody>>,
     pub buffer: JitterBuffer,
     pub events: EventOrder,
     /// Packets held back by the test impairment: (deliver at, header, state).
@@ -66,7 +67,8 @@ impl RemoteAvatar {
         let body = skeleton.and_then(|s| {
             let made =
                 crate::nodes::remote_body_setup::setup_remote(Some(s), points.clone().map(Some));
-            made.get("body").and_then(|b| b.try_to::<Gd<Node>>().ok())
+            made.get("body")
+                .and_then(|b| b.try_to::<Gd<VRRemoteBody>>().ok())
         });
         if let Some(mut b) = body.clone() {
             b.set("profile", &profile.to_variant());
@@ -141,14 +143,8 @@ impl RemoteAvatar {
             node.set_global_transform(t);
         }
         if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
-            let [l, r] = &state.hands;
-            body.set("head_tracked", &state.head_tracked.to_variant());
-            body.set("left_hand_tracked", &l.tracked.to_variant());
-            body.set("right_hand_tracked", &r.tracked.to_variant());
-            body.set("left_grip", &l.grip.to_variant());
-            body.set("left_trigger", &l.trigger.to_variant());
-            body.set("right_grip", &r.grip.to_variant());
-            body.set("right_trigger", &r.trigger.to_variant());
+            let hands = state.hands.map(|h| (h.tracked, h.grip, h.trigger));
+            body.bind_mut().set_stream_inputs(state.head_tracked, hands);
         }
     }
 
