@@ -8,6 +8,8 @@
 ## - `--render-check`: with `--autopilot` and rendering, check that the mirror shows the character;
 ## - `--loop-seconds=N`: with `--autopilot`, loop the session for at least N seconds (the
 ##   session under way then finishes);
+## - `--move-speed=M`: with `--autopilot`, the hands and head ease to each pose at up to M m/s
+##   (and 8 rad/s) as a person would, instead of jumping to it;
 ## - `--soak`: with `--autopilot`, add random tracking dropouts and hitches and check every bone
 ##   on every frame (see Soak); with `--loop-seconds` this is the soak test;
 ## - `--demo-seconds=N`: quit after N seconds;
@@ -197,6 +199,7 @@ func _start_autopilot() -> void:
 	autopilot.mirror = mirror
 	autopilot.loop = options.has("loop-seconds")
 	autopilot.render_check = options.has("render-check")
+	autopilot.move_speed = float(options.get("move-speed", "0"))
 	autopilot.character = body.avatar
 	if options.has("screenshots"):
 		var dir: String = options.screenshots

@@ -27,8 +27,17 @@ var events: Array[String] = []
 var frames := 0
 var elapsed := 0.0
 var screenshots: Array[String] = []
+## Fastest the hands and head move (m/s) as a person would, easing to each pose; 0: they jump
+## to it at once. With a speed, each pause of the session starts when they arrived.
+var move_speed := 0.0
+## Fastest they turn (rad/s) when `move_speed` is set.
+var turn_speed := 8.0
 var _head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
 var _hits := {}
+## Where each hand (by VRArms.Hand) and the head ("head") is going, and where it is, when moving
+## at `move_speed`.
+var _goal := {}
+var _at := {}
 
 
 func _ready() -> void:
@@ -46,6 +55,43 @@ func _ready() -> void:
 func _process(delta: float) -> void:
 	frames += 1
 	elapsed += delta
+	for key in _goal:
+		var now: Transform3D = _at[key]
+		var goal: Transform3D = _goal[key]
+		var from := now.basis.get_rotation_quaternion()
+		var to := goal.basis.get_rotation_quaternion()
+		var angle := from.angle_to(to)
+		var basis := goal.basis if angle <= turn_speed * delta else Basis(from.slerp(to, turn_speed * delta / angle))
+		_at[key] = Transform3D(basis, now.origin.move_toward(goal.origin, move_speed * delta))
+		_apply(key, _at[key])
+
+
+func _apply(key, t: Transform3D) -> void:
+	if key is String:
+		simulator.set_head_pose(t)
+	else:
+		simulator.set_hand_pose(key, t)
+
+
+## Sends a hand (or the head, key "head") to `t`: at once, or at `move_speed`.
+func _move(key, t: Transform3D) -> void:
+	if move_speed <= 0.0 or not _at.has(key):
+		_at[key] = t
+		_apply(key, t)
+		if move_speed <= 0.0:
+			return
+	_goal[key] = t
+
+
+func _set_hand(side: int, t: Transform3D) -> void:
+	_move(side, t)
+
+
+func _arrived() -> bool:
+	for key in _goal:
+		if not _at[key].is_equal_approx(_goal[key]):
+			return false
+	return true
 
 
 func _record(name: String) -> void:
@@ -97,6 +143,8 @@ func _session() -> void:
 
 
 func _seconds(s: float) -> void:
+	while not _arrived():
+		await get_tree().process_frame
 	var end := elapsed + s
 	while elapsed < end:
 		await get_tree().process_frame
@@ -115,8 +163,8 @@ func _look_around() -> void:
 
 
 func _hands_at_rest() -> void:
-	simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
-	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.22, 1.0, 0.12)))
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.22, 1.0, 0.12)))
 
 
 ## Forward, up, out to the side, across the body, down and back to the chest, both hands.
@@ -124,8 +172,8 @@ func _reach_everywhere() -> void:
 	var spots := [Vector3(0.2, 1.4, 0.65), Vector3(0.25, 2.1, 0.2), Vector3(0.8, 1.4, 0.0), Vector3(-0.3, 1.3, 0.35), Vector3(0.3, 0.75, 0.2), Vector3(0.15, 1.3, 0.15)]
 	for spot in spots:
 		var mirrored := Vector3(-spot.x, spot.y, spot.z)
-		simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), spot))
-		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), mirrored))
+		_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), spot))
+		_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(), mirrored))
 		await _seconds(0.45)
 		if spot == spots[1]:
 			await _shot("reach_up")
@@ -134,13 +182,13 @@ func _reach_everywhere() -> void:
 
 
 func _draw() -> void:
-	simulator.set_hand_pose(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
+	_set_hand(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
 	simulator.set_input(VRArms.Hand.RIGHT, "grip", 1.0)
 	await _seconds(0.3)
 	var start := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 24:
-		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
+		_set_hand(VRArms.Hand.RIGHT, Transform3D(start.basis, start.origin + Vector3.UP * 0.02 * (i + 1)))
 		await get_tree().process_frame
 	await _seconds(0.2)
 
@@ -150,7 +198,7 @@ func _aim_at(target: Node3D) -> void:
 	var look := Basis.looking_at(target.global_position - hand, Vector3.UP)
 	# The barrel is 6.6 cm above the hand: tilt down so the shot meets the target's centre.
 	var tilt := atan2(RevolverBuilder.MUZZLE.y, hand.distance_to(target.global_position))
-	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(look * Basis(Vector3.RIGHT, -tilt), hand))
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(look * Basis(Vector3.RIGHT, -tilt), hand))
 	_set_head(Transform3D(Basis.looking_at(target.global_position - _head.origin, Vector3.UP), _head.origin))
 
 
@@ -170,7 +218,7 @@ func _fire_at(target: Node3D) -> void:
 ## The quick reload the demo's reload button does.
 func _reload() -> void:
 	_set_head(_head)
-	simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
 	await _seconds(0.4)
 	DemoActions.quick_reload(gun)
 	await _seconds(0.4)
@@ -179,9 +227,9 @@ func _reload() -> void:
 func _holster() -> void:
 	var above := RevolverBuilder.hand_on_holstered_gun(holster)
 	for i in 20:
-		simulator.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
+		_set_hand(VRArms.Hand.RIGHT, Transform3D(above.basis, above.origin + Vector3.UP * 0.02 * (20 - i)))
 		await get_tree().process_frame
-	simulator.set_hand_pose(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
+	_set_hand(VRArms.Hand.RIGHT, RevolverBuilder.hand_on_holstered_gun(holster))
 	await _seconds(0.15)
 	simulator.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
 	await _seconds(0.3)
@@ -190,7 +238,7 @@ func _holster() -> void:
 
 
 func _set_head(t: Transform3D) -> void:
-	simulator.set_head_pose(t)
+	_move("head", t)
 
 
 ## Saves the mirror's image as `<n>_<label>.png` (and the player's view as

@@ -98,6 +98,8 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	var bone_gaps: Array[float] = []
 	var worst_step := 0.0
 	var last_bone := Vector3.INF
+	var seen_waiting := false
+	var wrong_visibility := 0
 	var t := 0.0
 	for frame in 360:
 		t += get_process_delta_time() if frame > 0 else 0.0
@@ -113,6 +115,11 @@ func test_the_clients_body_moves_on_the_host() -> void:
 		await skeleton.skeleton_updated
 		var bone := bone_global_position(skeleton, "RightHand")
 		var node: Node3D = avatar.get_parent().get_node("RightHand")
+		# Hidden until its first state plays (no rest pose that jumps to the player).
+		var waiting: bool = receiver.get_remote_playback(_added[0][0]) == "waiting"
+		seen_waiting = seen_waiting or waiting
+		if avatar.get_parent().visible == waiting:
+			wrong_visibility += 1
 		if frame > 120:
 			# Where the client's hand was one interpolation delay ago.
 			var then := t - DELAY
@@ -132,6 +139,7 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	bone_gaps.sort()
 	check(not bone_gaps.is_empty() and bone_gaps[-1] < 0.08, "the remote body's right hand follows it (%.4f m at most)" % (bone_gaps[-1] if not bone_gaps.is_empty() else INF))
 	check(worst_step < 0.05, "no step over 5 cm between frames (%.4f m)" % worst_step)
+	check(seen_waiting and wrong_visibility == 0, "the avatar is hidden while it waits for its first state, shown after (%d frames wrong)" % wrong_visibility)
 	var stats: Dictionary = receiver.get_stats()
 	check(stats.state_packets_accepted > 80, "packets played: %s" % [stats])
 	var sent: Dictionary = sender.get_stats()

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         "package" => package::run_package().map(|_| ()),
         "package-test" => package_check::run_package_test(),
         "mutants" => mutants::run_mutants(rest),
-        "net-test" => net::run_net_test(),
+        "net-test" => net::run_net_test(true),
         "test" => test_all(rest),
         // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
         // --json FILE, --markdown FILE) nothing is written unless asked.
@@ -98,7 +98,7 @@ fn main() -> ExitCode {
 }
 
 const HELP: &str = "usage: cargo xtask <command>
-  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, package, render test, OpenXR smoke test
+  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, net test, package, render test, OpenXR smoke test
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
   build [--release] [--target TRIPLE]
                      build the GDExtension into addons/vr_arms/bin under its .gdextension name
@@ -117,7 +117,8 @@ const HELP: &str = "usage: cargo xtask <command>
   package            stripped debug and release builds into addons/vr_arms/bin, and target/package/vr_arms-VERSION.zip
   package-test       package, unzip into a fresh project, import, export a pack and run its smoke scene (both libraries)
   mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
-  net-test           a headless host, a client playing the autopilot and a hostile peer over ENet on 127.0.0.1, clean and lossy
+  net-test           a headless host, a client playing the autopilot and a hostile peer over ENet on 127.0.0.1,
+                     clean and lossy; write the figures in docs/multiplayer.md
   mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
@@ -166,6 +167,7 @@ fn test_all(rest: &[String]) -> Result<(), String> {
     println!("{}", engine::run_soak(600)?);
     engine::run_hot_reload_test()?;
     export::run_export_test()?;
+    net::run_net_test(false)?;
     package_check::run_package_test()?;
     xr::render_test()?;
     xr::xr_smoke_test()
@@ -219,8 +221,14 @@ fn soak(rest: &[String]) -> Result<(), String> {
 
 /// Replaces (or appends) the `## {title}` section of docs/reliability.md.
 fn write_reliability_section(title: &str, body: &str) -> Result<(), String> {
-    let path = repo_root().join("docs/reliability.md");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| "# Reliability\n".into());
+    write_doc_section("docs/reliability.md", "# Reliability\n", title, body)
+}
+
+/// Replaces the `## title` section of the document at `file` (from the repository root) with
+/// `body`, or appends it; a missing document starts as `new_doc`.
+pub fn write_doc_section(file: &str, new_doc: &str, title: &str, body: &str) -> Result<(), String> {
+    let path = repo_root().join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|_| new_doc.into());
     let heading = format!("## {title}\n");
     let new_section = format!("{heading}\n{body}\n");
     let out = match text.find(&heading) {

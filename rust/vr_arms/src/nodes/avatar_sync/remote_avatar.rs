@@ -53,6 +53,8 @@ impl RemoteAvatar {
         };
         let mut holder = Node3D::new_alloc();
         holder.set_name(&format!("Peer{peer}"));
+        // Hidden until its first state plays: not a rest pose that then jumps to the player.
+        holder.set_visible(false);
         parent.add_child(&holder);
         holder.add_child(&avatar);
         let points = ["Head", "LeftHand", "RightHand"].map(|name| {
@@ -127,6 +129,9 @@ impl RemoteAvatar {
             return;
         }
         self.drawn = state;
+        if !self.holder.is_visible() {
+            self.holder.set_visible(true);
+        }
         // As tall as the sender's avatar, so its arms reach as far.
         let scale = state.scale;
         if (self.avatar.get_scale().y - scale).abs() > 1e-3 {
