@@ -21,8 +21,9 @@ static func selected_skeleton(nodes: Array) -> Skeleton3D:
 ## (`EditorPlugin.get_undo_redo()`) or a plain `UndoRedo`. Every added node is owned by
 ## `scene_root`, so the scene saves it, also when the skeleton is inside an imported model.
 ## Nothing is recorded when the setup refuses (it says why, once). Returns
-## `VRArmsSetup.setup_skeleton`'s dictionary.
-static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node) -> Dictionary:
+## `VRArmsSetup.setup_skeleton`'s dictionary. `with_sync`: a `VRAvatarSync` too
+## (`VRArmsSetup.add_avatar_sync`, "avatar_sync"), in the same action.
+static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, with_sync := false) -> Dictionary:
 	if skeleton == scene_root or skeleton.get_parent() == scene_root:
 		# The XR origin and the pipeline go beside the character, which must not be the root.
 		push_warning("vr_arms: \"%s\" is (or is a child of) the scene's root: set it up in the scene that holds the character beside the player's XR origin (or give the character a parent node)" % skeleton.name)
@@ -32,12 +33,14 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node) ->
 	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	if created.is_empty():
 		return created
+	if with_sync:
+		VRArmsSetup.add_avatar_sync(created, null)
 	var added := []
 	_added_roots(scene_root, before, added)
 	if undo_redo is EditorUndoRedoManager:
-		undo_redo.create_action("vr_arms: set up %s" % skeleton.name, UndoRedo.MERGE_DISABLE, scene_root)
+		undo_redo.create_action(_action_name(skeleton, with_sync), UndoRedo.MERGE_DISABLE, scene_root)
 	else:
-		undo_redo.create_action("vr_arms: set up %s" % skeleton.name)
+		undo_redo.create_action(_action_name(skeleton, with_sync))
 	for node: Node in added:
 		var parent := node.get_parent()
 		_add_do(undo_redo, parent, &"add_child", [node])
@@ -56,6 +59,10 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node) ->
 	# The setup already ran: record it without running it again.
 	undo_redo.commit_action(false)
 	return created
+
+
+static func _action_name(skeleton: Skeleton3D, with_sync: bool) -> String:
+	return "vr_arms: set up %s%s" % [skeleton.name, " for multiplayer" if with_sync else ""]
 
 
 static func _collect(node: Node, into: Dictionary) -> void:

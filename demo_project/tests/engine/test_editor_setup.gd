@@ -113,3 +113,23 @@ func test_the_selected_skeleton_is_found_in_the_selection() -> void:
 	check(SetupAction.selected_skeleton([other]) == null, "none")
 	other.free()
 	await frames(1)
+
+
+func test_the_setup_for_multiplayer_adds_a_wired_avatar_sync_in_the_same_action() -> void:
+	var s := _scene()
+	var scene: Node3D = s.scene
+	var before := _ids(scene)
+	var ur := UndoRedo.new()
+	var created := SetupAction.set_up(ur, s.skeleton, scene, true)
+	var sync: VRAvatarSync = created.get("avatar_sync")
+	check(sync != null and sync.get_parent() == scene and sync.owner == scene, "a VRAvatarSync beside the character, saved with the scene")
+	if sync == null:
+		ur.free()
+		return
+	check(sync.avatar_root == s.character and sync.head == created.camera and sync.left_hand == created.left_controller and sync.right_hand == created.right_controller, "it sends the character and its tracked nodes")
+	check(ur.get_current_action_name() == "vr_arms: set up Skeleton3D for multiplayer", "one action: %s" % ur.get_current_action_name())
+	ur.undo()
+	check(_ids(scene) == before and sync.get_parent() == null, "undo takes it out with the rest")
+	expect_errors(1)
+	check(VRArmsSetup.add_avatar_sync({}, null) == null, "a dictionary that is no setup gives one error and no node")
+	ur.free()

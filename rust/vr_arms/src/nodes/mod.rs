@@ -2,6 +2,7 @@
 
 pub mod avatar_calibrator;
 pub mod avatar_sync;
+pub mod avatar_sync_setup;
 pub mod body_avoidance;
 pub mod body_follow;
 pub mod bone_list;

@@ -1,7 +1,8 @@
 //! One-click setup: every node of the arm pipeline and upper body, wired, for a humanoid skeleton.
 
 use godot::classes::{
-    BoneMap, Marker3D, Node, Node3D, RefCounted, Skeleton3D, XrCamera3D, XrController3D, XrOrigin3D,
+    BoneMap, Marker3D, Node, Node3D, PackedScene, RefCounted, Skeleton3D, XrCamera3D,
+    XrController3D, XrOrigin3D,
 };
 use godot::prelude::*;
 
@@ -294,6 +295,20 @@ impl VRArmsSetup {
         right_hand: Option<Gd<Node3D>>,
     ) -> VarDictionary {
         crate::nodes::remote_body_setup::setup_remote(skeleton, [head, left_hand, right_hand])
+    }
+
+    /// Adds multiplayer to a character [method setup_skeleton] set up: a `VRAvatarSync` beside
+    /// it that sends its avatar, camera and controllers (add your revolver to it) and shows
+    /// other players as `remote_avatar_scene` (null: the character's own scene, when it is an
+    /// instanced scene). `setup` is `setup_skeleton`'s dictionary; the node is added to it as
+    /// "avatar_sync" and returned. Null, with one error, for another dictionary or a second
+    /// call.
+    #[func]
+    pub fn add_avatar_sync(
+        mut setup: VarDictionary,
+        remote_avatar_scene: Option<Gd<PackedScene>>,
+    ) -> Option<Gd<crate::nodes::avatar_sync::VRAvatarSync>> {
+        crate::nodes::avatar_sync_setup::add_avatar_sync(&mut setup, remote_avatar_scene)
     }
 
     /// Adds the target pipeline under `parent` between two controllers and a rig:
