@@ -33,6 +33,9 @@ var _sent: Array = []
 var _played: Array = []
 var _joined := 0
 var _pending := {}
+## Updates of a remote avatar with its revolver in the hand, and with the muzzle flash showing.
+var _gun_shown_frames := 0
+var _flash_frames := 0
 
 
 func start() -> bool:
@@ -59,6 +62,7 @@ func start() -> bool:
 	sync.right_hand = right_hand
 	sync.revolver = revolver
 	sync.remote_avatar_scene = _remote_scene()
+	sync.remote_revolver_scene = _packed(RevolverBuilder.build_look())
 	sync.test_drop_ratio = float(options.get("net-drop", "0"))
 	sync.test_extra_delay_s = float(options.get("net-delay", "0"))
 	sync.remote_revolver_event.connect(_on_remote_revolver_event)
@@ -90,11 +94,14 @@ func _on_left(id: int) -> void:
 
 ## What another player looks like here: the demo's own character.
 func _remote_scene() -> PackedScene:
-	var character := CharacterBuilder.build()
-	_own(character, character)
+	return _packed(CharacterBuilder.build())
+
+
+func _packed(root: Node) -> PackedScene:
+	_own(root, root)
 	var scene := PackedScene.new()
-	scene.pack(character)
-	character.free()
+	scene.pack(root)
+	root.free()
 	return scene
 
 
@@ -169,6 +176,11 @@ func _record_frame() -> void:
 func _record_remote(id: int, s: Skeleton3D) -> void:
 	if _record == null:
 		return
+	var gun := s.get_node_or_null("RemoteRevolver/RevolverLook") as Node3D
+	if gun and gun.visible:
+		_gun_shown_frames += 1
+		if gun.get_node("MuzzleFlash").visible:
+			_flash_frames += 1
 	_pending[id] = _line("R", [str(id), "%.5f" % sync.get_remote_sender_time(id), sync.get_remote_playback(id)], s)
 
 
@@ -186,6 +198,8 @@ func finish() -> void:
 	var stats: Dictionary = sync.get_stats()
 	stats["clock"] = sync.get_clock()
 	stats["players_joined"] = _joined
+	stats["remote_gun_shown_frames"] = _gun_shown_frames
+	stats["remote_flash_frames"] = _flash_frames
 	var host := peer.get_host() if peer else null
 	if host:
 		stats["enet_sent_bytes"] = host.pop_statistic(ENetConnection.HOST_TOTAL_SENT_DATA)

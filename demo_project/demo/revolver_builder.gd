@@ -112,6 +112,21 @@ static func build() -> Revolver:
 	return gun
 
 
+## The gun's look alone (the same parts under a plain Node3D, no physics, no `Revolver`): what
+## another player's revolver is drawn as (`VRAvatarSync.remote_revolver_scene`).
+static func build_look() -> Node3D:
+	var gun := build()
+	var look := Node3D.new()
+	look.name = "RevolverLook"
+	for child in gun.get_children():
+		if child is CollisionShape3D:
+			continue
+		gun.remove_child(child)
+		look.add_child(child)
+	gun.free()
+	return look
+
+
 ## A holster: an open leather pocket around the anchor, hanging barrel down.
 static func build_holster_mesh() -> Node3D:
 	var leather := _material(Color(0.36, 0.2, 0.1), 0.0, 0.7)

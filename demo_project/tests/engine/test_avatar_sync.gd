@@ -35,6 +35,28 @@ func _avatar_scene() -> PackedScene:
 	return scene
 
 
+## A remote revolver's look: a mesh, a muzzle flash and a shot sound.
+func _gun_scene() -> PackedScene:
+	var gun := Node3D.new()
+	gun.name = "Gun"
+	for part in ["Mesh", "MuzzleFlash"]:
+		var n := Node3D.new()
+		n.name = part
+		gun.add_child(n)
+		n.owner = gun
+	gun.get_node("MuzzleFlash").visible = false
+	var sound := AudioStreamPlayer3D.new()
+	sound.name = "ShotSound"
+	var tone := AudioStreamGenerator.new()
+	sound.stream = tone
+	gun.add_child(sound)
+	sound.owner = gun
+	var scene := PackedScene.new()
+	scene.pack(gun)
+	gun.free()
+	return scene
+
+
 ## A subtree with its own multiplayer API and ENet peer.
 func _side(side_name: String, peer: ENetMultiplayerPeer) -> Node3D:
 	var node := Node3D.new()
@@ -86,6 +108,7 @@ func test_the_clients_body_moves_on_the_host() -> void:
 
 	var receiver := VRAvatarSync.new()
 	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_revolver_scene = _gun_scene()
 	receiver.remote_avatar_added.connect(_on_added)
 	receiver.remote_avatar_removed.connect(_on_removed)
 	receiver.remote_revolver_event.connect(_on_event)
@@ -151,7 +174,26 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	sender.send_revolver_event("cock", false, Vector3.ZERO, Vector3.ZERO)
 	sender.send_revolver_event("fire", true, Vector3(1, 1.2, -8), Vector3(0, 0, 1))
 	sender.send_revolver_event("holster", false, Vector3.ZERO, Vector3.ZERO)
-	await frames(10)
+	# The remote revolver plays the shot one interpolation delay later, with the body.
+	var gun: Node3D = _added[0][1].get_node("Skeleton3D/RemoteRevolver/Gun")
+	var flash: Node3D = gun.get_node("MuzzleFlash")
+	var mesh: Node3D = gun.get_node("Mesh")
+	var arrived_at := -1.0
+	var flashed_at := -1.0
+	var kicked := false
+	var clock0: float = receiver.get_clock()
+	for i in 60:
+		await frames(1)
+		if arrived_at < 0.0 and _events.size() >= 3:
+			arrived_at = receiver.get_clock()
+		if flashed_at < 0.0 and flash.visible:
+			flashed_at = receiver.get_clock()
+			kicked = mesh.transform != Transform3D.IDENTITY and gun.get_node("ShotSound").playing
+	check(not gun.visible, "the gun is not shown in the hand of a player who holds none")
+	check(arrived_at >= clock0 and flashed_at >= arrived_at + DELAY - 0.02 and flashed_at < arrived_at + DELAY + 0.1, "the muzzle flash shows one delay after the shot arrived (arrived %.3f s, flash %.3f s)" % [arrived_at - clock0, flashed_at - clock0])
+	check(kicked, "the shot sounds and kicks the gun's mesh")
+	var off := mesh.transform
+	check(not flash.visible and off.origin.length() < 0.001 and off.basis.get_rotation_quaternion().angle_to(Quaternion()) < deg_to_rad(0.1), "the flash is over and the mesh back at rest (within 1 mm and 0.1 degrees): %s" % off)
 	var names := _events.map(func(e): return e[0])
 	check(names == ["draw", "cock", "fire", "holster"], "events once, in order: %s" % [names])
 	check(_events.size() == 4 and _events[2][1] and _events[2][2].is_equal_approx(Vector3(1, 1.2, -8)), "the shot's hit point arrives")

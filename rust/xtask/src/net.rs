@@ -155,6 +155,22 @@ pub fn judge(host: &Record, client: &Record) -> Judged {
             "a remote hand stepped {worst_step:.4} m between frames (at most 0.05)"
         ));
     }
+    // The host drew the client's revolver in its avatar's hand, and its shots' flashes.
+    let shown = |k: &str| {
+        host.stats
+            .get(k)
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    if client.sent.iter().any(|e| e == "draw") && shown("remote_gun_shown_frames") == 0 {
+        problems.push("the client drew its revolver, the host never showed it in the hand".into());
+    }
+    let shots = client.sent.iter().filter(|e| *e == "fire").count();
+    if shots > 0 && shown("remote_flash_frames") == 0 {
+        problems.push(format!(
+            "the client fired {shots} times, the host showed no muzzle flash"
+        ));
+    }
     if client.sent.is_empty() {
         problems.push("the client sent no revolver events".into());
     }
@@ -464,7 +480,8 @@ mod tests {
             host += &(line("R", &format!("7 {t} interpolated"), t * 0.01 + 0.005) + "\n");
         }
         client += "S clock 10.0\nS state_bytes_sent 13500\nS event_bytes_sent 40\nS enet_sent_bytes 18000\nS enet_sent_packets 310\nS state_packets_sent 300\nS event_packets_sent 2\nE sent draw\nE sent fire\n";
-        host += "E played draw\nE played fire\n";
+        host +=
+            "E played draw\nE played fire\nS remote_gun_shown_frames 90\nS remote_flash_frames 4\n";
         let (h, c) = (parse_record(&host), parse_record(&client));
         assert_eq!(c.local.len(), 1000);
         assert_eq!(h.remote["7"].len(), 1000);
@@ -492,6 +509,8 @@ mod tests {
         assert!(all.contains("stepped"), "{all}");
         assert!(all.contains("events sent"), "{all}");
         assert!(all.contains("uploads 3000"), "{all}");
+        assert!(all.contains("never showed it in the hand"), "{all}");
+        assert!(all.contains("no muzzle flash"), "{all}");
     }
 
     fn judged(p95_m: f64, worst_step_m: f64, upload: f64) -> Judged {

@@ -5,6 +5,7 @@
 
 mod local_state;
 mod remote_avatar;
+mod remote_gun;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -86,6 +87,14 @@ pub struct VRAvatarSync {
     #[export_group(name = "Remote Players")]
     #[export]
     remote_avatar_scene: Option<Gd<PackedScene>>,
+    /// The look of a remote player's revolver, held in the remote avatar's right hand while
+    /// the sender holds theirs: a plain scene (not a `Revolver`) with the children a
+    /// `Revolver` has, all optional: `Mesh` (recoil), `MuzzleFlash`, and
+    /// [AudioStreamPlayer3D]s `ShotSound` and `CockSound`. It plays the sender's shots and
+    /// cocks one [member interpolation_delay_s] after they arrive, with the body drawn that far
+    /// behind. Empty: no remote revolver ([signal remote_revolver_event] still arrives).
+    #[export]
+    remote_revolver_scene: Option<Gd<PackedScene>>,
     /// The rig profile of remote avatars' `VRRemoteBody`. The default is the local player's:
     /// the remote body is solved as the sender's own is (the jitter buffer already plays the
     /// stream smoothly, so `remote_player.toml`'s smoothing only adds lag).
@@ -141,6 +150,7 @@ impl INode for VRAvatarSync {
             trigger_action: "trigger".into(),
             send_rate_hz: 30.0,
             remote_avatar_scene: None,
+            remote_revolver_scene: None,
             remote_parent: None,
             remote_profile: "res://addons/vr_arms/profiles/local_player.toml".into(),
             interpolation_delay_s: jitter.interpolation_delay_s,
@@ -484,6 +494,11 @@ impl VRAvatarSync {
             EventReceipt::InOrder => {}
         }
         self.stats.events_played += 1;
+        // Effects with the body they belong to, drawn one delay behind.
+        let at = self.clock_s + self.interpolation_delay_s as f64;
+        if let Some(gun) = r.gun.as_mut() {
+            gun.schedule(event, at);
+        }
         let (hit, point, normal) = match event {
             RevolverNetEvent::Fire { hit, point, normal } => (hit, point, normal),
             _ => (false, glam::Vec3::ZERO, glam::Vec3::ZERO),
@@ -517,9 +532,16 @@ impl VRAvatarSync {
             peer_id as u32 ^ 0x5eed,
         );
         let profile = self.remote_profile.clone();
-        let Some(r) =
-            RemoteAvatar::spawn(peer_id, &scene, &mut parent, settings, impairment, &profile)
-        else {
+        let gun = self.remote_revolver_scene.clone();
+        let Some(r) = RemoteAvatar::spawn(
+            peer_id,
+            &scene,
+            &mut parent,
+            settings,
+            impairment,
+            &profile,
+            gun.as_ref(),
+        ) else {
             return false;
         };
         let avatar = r.avatar.clone();

@@ -14,6 +14,8 @@ use crate::convert::{to_quaternion, to_vector3};
 use crate::nodes::common::descendants;
 use crate::nodes::vr_remote_body::VRRemoteBody;
 
+use super::remote_gun::RemoteGun;
+
 /// A remote avatar: a holder node ("Peer<id>") with the avatar scene's instance and the three
 /// tracking nodes its `VRRemoteBody` follows. Freeing the holder frees all of it.
 pub struct RemoteAvatar {
@@ -31,6 +33,9 @@ pub struct RemoteAvatar {
     pub drawn: AvatarState,
     /// State packets the buffer took, refused as duplicates, and refused as too old.
     pub receipts: [u64; 3],
+    /// The revolver in its right hand, when there is a scene for it.
+    pub gun: Option<RemoteGun>,
+    last_drive_s: Option<f64>,
 }
 
 impl RemoteAvatar {
@@ -43,6 +48,7 @@ impl RemoteAvatar {
         settings: JitterSettings,
         impairment: Impairment,
         profile: &GString,
+        gun_scene: Option<&Gd<PackedScene>>,
     ) -> Option<Self> {
         let Some(avatar) = scene
             .instantiate()
@@ -66,6 +72,10 @@ impl RemoteAvatar {
         let skeleton = descendants(&avatar.clone().upcast())
             .into_iter()
             .find_map(|n| n.try_cast::<Skeleton3D>().ok());
+        let gun = skeleton
+            .clone()
+            .zip(gun_scene)
+            .and_then(|(mut s, scene)| RemoteGun::spawn(scene, &mut s));
         let body = skeleton.and_then(|s| {
             let made =
                 crate::nodes::remote_body_setup::setup_remote(Some(s), points.clone().map(Some));
@@ -92,6 +102,8 @@ impl RemoteAvatar {
             playback: Playback::Waiting,
             drawn: AvatarState::default(),
             receipts: [0; 3],
+            gun,
+            last_drive_s: None,
         })
     }
 
@@ -125,6 +137,12 @@ impl RemoteAvatar {
         }
         let (state, playback) = self.buffer.sample(now_s);
         self.playback = playback;
+        let dt = (now_s - self.last_drive_s.unwrap_or(now_s)).max(0.0) as f32;
+        self.last_drive_s = Some(now_s);
+        if let Some(gun) = self.gun.as_mut() {
+            let shown = (playback != Playback::Waiting).then_some(state.revolver);
+            gun.update(now_s, dt, shown.flatten());
+        }
         if playback == Playback::Waiting {
             return;
         }
