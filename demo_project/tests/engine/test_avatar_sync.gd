@@ -225,3 +225,96 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	host_peer.close()
 	get_tree().set_multiplayer(null, host.get_path())
 	get_tree().set_multiplayer(null, client.get_path())
+
+
+## OpenXR joints of a hand laid along -Z (palm down), 3 cm segments, each joint of finger `f`
+## (thumb, index, middle, ring, little) bent toward the palm by `bend_deg[f]`.
+func _tracked_hand(bend_deg: Array) -> Array:
+	var firsts := [2, 6, 11, 16, 21]
+	var joints := []
+	joints.resize(26)
+	joints.fill(Vector3(0, 1.2, -0.3))
+	for f in 5:
+		var p := Vector3(0.02 * f - 0.04, 1.2, -0.32)
+		var dir := Vector3.FORWARD
+		var following := 3 if f == 0 else 4
+		joints[firsts[f]] = p
+		for k in range(1, following + 1):
+			if k > 1:
+				dir = dir.rotated(Vector3.RIGHT, -deg_to_rad(bend_deg[f]))
+			p += dir * 0.03
+			joints[firsts[f] + k] = p
+	return joints
+
+
+func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
+	# The sender: a local player whose left hand the runtime hand-tracks (a simulated
+	# XRHandTracker): index straight, middle bent 60 degrees at each joint. Its packets are
+	# handed to the receiver directly (`get_state_packet` / `receive_packet`), no network.
+	var root := Node3D.new()
+	add_child(root)
+	var points := []
+	for p in [Vector3(0, 1.62, 0), Vector3(-0.25, 1.2, -0.35), Vector3(0.25, 1.2, -0.35)]:
+		var n := Node3D.new()
+		add_child(n)
+		n.global_position = p
+		points.append(n)
+	var sender := VRAvatarSync.new()
+	sender.avatar_root = root
+	sender.head = points[0]
+	sender.left_hand = points[1]
+	sender.right_hand = points[2]
+	add_child(sender)
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	add_child(receiver)
+	var tracker := XRHandTracker.new()
+	tracker.name = &"/user/hand_tracker/left"
+	tracker.hand = XRPositionalTracker.TRACKER_HAND_LEFT
+	var joints := _tracked_hand([0.0, 0.0, 60.0, 0.0, 0.0])
+	for i in 26:
+		tracker.set_hand_joint_transform(i, Transform3D(Basis(), joints[i]))
+		tracker.set_hand_joint_flags(i, XRHandTracker.HAND_JOINT_FLAG_POSITION_VALID)
+	tracker.has_tracking_data = true
+	XRServer.add_tracker(tracker)
+
+	var sizes := {}
+	for i in 40:
+		var packet: PackedByteArray = sender.get_state_packet()
+		sizes[packet.size()] = true
+		receiver.receive_packet(7, packet)
+		await frames(1)
+	check(sizes.keys() == [52], "packets carry the finger curls while the hand is tracked (sizes %s)" % [sizes.keys()])
+	check(_added.size() == 1, "one remote avatar")
+	var skeleton: Skeleton3D = _added[0][1].get_node("Skeleton3D")
+	await skeleton.skeleton_updated
+	# Grip and trigger are 0 (plain nodes, no controller): only the tracked hand curls.
+	check_near(curl_of(skeleton, "LeftMiddleProximal"), 60.0, 1.0, "the remote middle finger bends 60 degrees at each joint, as the tracked one")
+	check_near(curl_of(skeleton, "LeftMiddleDistal"), 60.0, 1.0, "its last joint too")
+	check_near(curl_of(skeleton, "LeftIndexProximal"), 0.0, 0.5, "the straight index stays straight")
+	check_near(curl_of(skeleton, "RightMiddleProximal"), 0.0, 0.5, "the other hand, not tracked, stays open")
+
+	# The crowd budget reaches the avatars already shown.
+	var body: VRRemoteBody = skeleton.get_children().filter(func(n): return n is VRRemoteBody)[0]
+	check(body.update_interval_frames == 1, "remote bodies solve every frame by default")
+	receiver.remote_update_interval_frames = 3
+	await frames(2)
+	check(body.update_interval_frames == 3, "remote_update_interval_frames is the remote bodies' budget")
+
+	# Tracking stops: plain 46-byte packets, and the fingers fade back to the open hand.
+	XRServer.remove_tracker(tracker)
+	sizes.clear()
+	for i in 40:
+		var packet: PackedByteArray = sender.get_state_packet()
+		sizes[packet.size()] = true
+		receiver.receive_packet(7, packet)
+		await frames(1)
+	await skeleton.skeleton_updated
+	check(sizes.keys() == [46], "no curls once tracking stops (sizes %s)" % [sizes.keys()])
+	check_near(curl_of(skeleton, "LeftMiddleProximal"), 0.0, 0.5, "the middle finger opens again")
+	receiver.remove_peer(7)
+	await frames(2)
+	check(receiver.get_remote_peers().is_empty(), "remove_peer removes the avatar")
+	for n in [root, sender, receiver] + points:
+		n.queue_free()

@@ -249,3 +249,32 @@ func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:
 	await skeleton.skeleton_updated
 	var off := _angle_between(skeleton.get_bone_global_pose(head).basis.get_rotation_quaternion(), animated)
 	check(off < 1e-3, "the head is as the bent spine holds it (%.4f rad off)" % off)
+
+
+## Network code that receives hand-tracked finger curls hands them to the body: the fingers take
+## them, faded in, and fade back to grip and trigger when they end.
+func test_tracked_finger_curls_pose_the_fingers_and_fade_out() -> void:
+	var skeleton := _character("Tracked")
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	var body: VRRemoteBody = made.body
+	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
+	(made.left_hand as Node3D).global_position = Vector3(0.3, 1.15, 0.3)
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.15, 0.3)
+	body.left_grip = 1.0
+	body.set_tracked_finger_curls(VRArms.Hand.LEFT, PackedFloat32Array([0.0, 1.0, 0.0, 0.5, 0.0]))
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftIndexProximal"), 70.0, 0.5, "the index takes its curl (70 degrees at full)")
+	check_near(curl_of(skeleton, "LeftMiddleProximal"), 0.0, 0.5, "the middle is straight though the grip is full")
+	check_near(curl_of(skeleton, "LeftRingProximal"), 37.5, 0.5, "the ring finger half curled")
+	check_near(curl_of(skeleton, "RightMiddleProximal"), 0.0, 0.5, "the other hand keeps its (open) grip")
+	expect_errors(1)
+	body.set_tracked_finger_curls(VRArms.Hand.LEFT, PackedFloat32Array([1.0, 1.0]))
+	body.set_tracked_finger_curls(VRArms.Hand.LEFT, PackedFloat32Array())
+	await frames(1)
+	await skeleton.skeleton_updated
+	var midway := curl_of(skeleton, "LeftMiddleProximal")
+	check(midway > 1.0 and midway < 74.0, "the grip comes back through a fade (%.1f degrees a frame after)" % midway)
+	await seconds(0.3)
+	await skeleton.skeleton_updated
+	check_near(curl_of(skeleton, "LeftMiddleProximal"), 75.0, 0.5, "then the full grip's 75 degrees")

@@ -16,6 +16,7 @@ use glam::{Quat, Vec3};
 use crate::arm_solve::ArmBones;
 use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
+use crate::controller_targets::finite_clamp;
 use crate::forearm_twist::{ForearmTwist, twist_rotation};
 use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
 use crate::pipeline::{ArmPipeline, ArmTargets, PipelineInput};
@@ -51,6 +52,12 @@ pub struct HandInput {
     /// Grip and trigger, 0..1.
     pub grip: f32,
     pub trigger: f32,
+    /// Fingers from hand tracking: a curl per finger (thumb, index, middle, ring, little; 0
+    /// open, 1 the hand-pose settings' full curl), as [`crate::tracked_curls`] measures them.
+    pub tracked_curls: [f32; 5],
+    /// How much of `tracked_curls` shows over the curl from grip and trigger (0..1: the fade in
+    /// and out of hand tracking; 0 ignores them).
+    pub tracked_weight: f32,
 }
 
 impl Default for HandInput {
@@ -59,6 +66,8 @@ impl Default for HandInput {
             state: HandPoseState::Default,
             grip: 0.0,
             trigger: 0.0,
+            tracked_curls: [0.0; 5],
+            tracked_weight: 0.0,
         }
     }
 }
@@ -280,12 +289,20 @@ impl BodyPipeline {
         }
     }
 
-    /// One hand's finger rotations for its pose state, grip and trigger.
+    /// One hand's finger rotations for its pose state, grip and trigger, and its tracked curls
+    /// at their weight.
     fn fingers(&self, side: Side, hand: &HandInput) -> [Option<Quat>; FINGERS] {
-        let turns = CurlTurns::new(
-            &self.hand_pose,
-            procedural_curl(hand.state, hand.grip, hand.trigger),
-        );
+        let controller = procedural_curl(hand.state, hand.grip, hand.trigger);
+        let w = finite_clamp(hand.tracked_weight, 0.0, 1.0, 0.0);
+        let turns = if w > 0.0 {
+            let from = controller.per_finger();
+            let curls = std::array::from_fn(|f| {
+                from[f] + (finite_clamp(hand.tracked_curls[f], 0.0, 1.0, 0.0) - from[f]) * w
+            });
+            CurlTurns::per_finger(&self.hand_pose, curls)
+        } else {
+            CurlTurns::new(&self.hand_pose, controller)
+        };
         let curls = self.curls.get(side);
         std::array::from_fn(|i| curls[i].map(|c| c.turned(turns.half_turn(i))))
     }
@@ -506,6 +523,7 @@ mod tests {
             state: HandPoseState::Default,
             grip: 1.0,
             trigger: 0.5,
+            ..Default::default()
         };
         let (_, out) = run(&mut p, &i, 1);
         let angle = |k: usize| out.fingers.left[k].unwrap().angle_between(Quat::IDENTITY);
@@ -516,5 +534,58 @@ mod tests {
         i.hands.left.grip = 0.0;
         let (_, open) = run(&mut p, &i, 1);
         assert!(open.fingers.left[6].unwrap().angle_between(Quat::IDENTITY) < 1e-4);
+    }
+
+    #[test]
+    fn tracked_curls_pose_each_finger_over_the_controller_at_their_weight() {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        let mut i = input(0.0, None);
+        // Full grip on the controller; the tracked hand points the index, curls the middle
+        // halfway and leaves the little finger straight.
+        i.hands.left = HandInput {
+            grip: 1.0,
+            tracked_curls: [0.0, 0.0, 0.5, 1.0, 0.0],
+            tracked_weight: 1.0,
+            ..Default::default()
+        };
+        let deg = |out: &BodyOutput, k: usize| {
+            out.fingers.left[k]
+                .unwrap()
+                .angle_between(Quat::IDENTITY)
+                .to_degrees()
+        };
+        let (_, out) = run(&mut p, &i, 1);
+        for (bone, want) in [
+            (3, 0.0),
+            (6, 37.5),
+            (8, 37.5),
+            (9, 75.0),
+            (12, 0.0),
+            (0, 0.0),
+        ] {
+            assert!(
+                (deg(&out, bone) - want).abs() < 0.01,
+                "bone {bone}: {}",
+                deg(&out, bone)
+            );
+        }
+        // Halfway through the fade: half-way between the grip's 75 and the tracked 0.
+        i.hands.left.tracked_weight = 0.5;
+        let (_, out) = run(&mut p, &i, 1);
+        assert!((deg(&out, 12) - 37.5).abs() < 0.01, "{}", deg(&out, 12));
+        // Out of range and non-finite values are held to 0..1 and 0.
+        i.hands.left.tracked_weight = f32::NAN;
+        let (_, out) = run(&mut p, &i, 1);
+        assert!((deg(&out, 12) - 75.0).abs() < 0.01, "{}", deg(&out, 12));
+        i.hands.left.tracked_weight = 3.0;
+        i.hands.left.tracked_curls = [f32::NAN, 7.0, -1.0, 0.2, f32::INFINITY];
+        let (_, out) = run(&mut p, &i, 1);
+        for (bone, want) in [(0, 0.0), (3, 70.0), (6, 0.0), (9, 15.0), (12, 0.0)] {
+            assert!(
+                (deg(&out, bone) - want).abs() < 0.01,
+                "bone {bone}: {}",
+                deg(&out, bone)
+            );
+        }
     }
 }

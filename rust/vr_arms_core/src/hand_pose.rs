@@ -315,24 +315,52 @@ fn group_angle(settings: &HandPoseSettings, group: usize, curl: Curl) -> f32 {
     deg.to_radians()
 }
 
-/// The three finger groups' curls of one hand (thumb, index, grip fingers), each kept as the
-/// sine and cosine of half its angle: worked out once per hand, so each finger bone then costs one
-/// quaternion product and no trigonometry.
+impl Curl {
+    /// The same curl per finger (thumb, index, middle, ring, little), as [CurlTurns::per_finger]
+    /// takes it: the grip's value for the middle, ring and little fingers.
+    pub fn per_finger(self) -> [f32; 5] {
+        [self.thumb, self.trigger, self.grip, self.grip, self.grip]
+    }
+}
+
+/// Each finger's curl of one hand, kept as the sine and cosine of half its angle: worked out once
+/// per hand, so each finger bone then costs one quaternion product and no trigonometry.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CurlTurns {
-    /// `(sin, cos)` of half the curl angle: thumb, index, grip fingers.
-    half: [(f32, f32); 3],
+    /// `(sin, cos)` of half the curl angle: thumb, index, middle, ring, little.
+    half: [(f32, f32); 5],
 }
 
 impl CurlTurns {
+    /// The three groups' curls (thumb, index, grip fingers), as the controller gives them.
     pub fn new(settings: &HandPoseSettings, curl: Curl) -> Self {
-        let half = [0, 1, 2].map(|g| (0.5 * f32_or(group_angle(settings, g, curl), 0.0)).sin_cos());
+        let group =
+            [0, 1, 2].map(|g| (0.5 * f32_or(group_angle(settings, g, curl), 0.0)).sin_cos());
+        Self {
+            half: [group[0], group[1], group[2], group[2], group[2]],
+        }
+    }
+
+    /// A curl per finger (thumb, index, middle, ring, little; 0 open, 1 the settings' full curl,
+    /// a value outside 0..1 or non-finite taken as the nearest end or 0), as hand tracking gives
+    /// them. The index curls by the trigger's angle, the middle, ring and little fingers by the
+    /// grip's, the thumb by its own.
+    pub fn per_finger(settings: &HandPoseSettings, curls: [f32; 5]) -> Self {
+        let half = std::array::from_fn(|f| {
+            let c = finite_clamp(curls[f], 0.0, 1.0, 0.0);
+            let deg = match f {
+                0 => settings.thumb_curl_deg,
+                1 => settings.trigger_curl_deg,
+                _ => settings.grip_curl_deg,
+            };
+            (0.5 * f32_or((deg * c).to_radians(), 0.0)).sin_cos()
+        });
         Self { half }
     }
 
     /// `(sin, cos)` of half the curl of finger bone `index` (0..15 in [`finger_bones`] order).
     pub fn half_turn(&self, index: usize) -> (f32, f32) {
-        self.half[finger_group(index)]
+        self.half[(index / 3).min(4)]
     }
 }
 

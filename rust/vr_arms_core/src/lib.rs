@@ -40,6 +40,7 @@ pub mod spring;
 pub mod start_height;
 pub mod sweep;
 pub mod target_router;
+pub mod tracked_curls;
 pub mod tracking_loss;
 pub mod tracking_trace;
 pub mod two_bone_ik;

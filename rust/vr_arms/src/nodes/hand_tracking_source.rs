@@ -117,7 +117,7 @@ impl HandTrackingSource {
 
 /// The tracked joint positions (tracker space), or `None` while the tracker is absent, has no
 /// data, or does not know where the palm's joints are.
-fn tracked_joints(tracker: &StringName) -> Option<[glam::Vec3; JOINT_COUNT]> {
+pub(crate) fn tracked_joints(tracker: &StringName) -> Option<[glam::Vec3; JOINT_COUNT]> {
     let tracker = XrServer::singleton()
         .get_tracker(tracker)?
         .try_cast::<XrHandTracker>()

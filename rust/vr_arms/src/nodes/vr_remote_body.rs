@@ -6,6 +6,7 @@ use vr_arms_core::body_follow::BodyFollow as FollowStage;
 use vr_arms_core::body_frame::BodyFrame;
 use vr_arms_core::body_pipeline::{BodyInput, HandInput};
 use vr_arms_core::budget::Budget;
+use vr_arms_core::hand_tracking::TrackingFade;
 use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
@@ -78,6 +79,10 @@ pub struct VRRemoteBody {
     /// The OpenXR float action that curls the index finger.
     #[export]
     trigger_action: StringName,
+    /// Time to fade between the grip-and-trigger curl and the hand-tracked finger curls of
+    /// [method set_tracked_finger_curls] when they start or stop (seconds).
+    #[export(range = (0.0, 1.0, suffix = "s"))]
+    hand_tracking_fade_s: f32,
     /// Where the left hand rests when its controller is lost, in the avatar root's frame (metres).
     #[export_group(name = "Tracking Loss")]
     #[export]
@@ -139,6 +144,10 @@ pub struct VRRemoteBody {
     /// Input checks of the head and hands: for the body follow, and for the pass.
     guards: [[InputGuard; 3]; 2],
     controllers: [Option<(InstanceId, Option<Gd<XrController3D>>)>; 2],
+    /// Per hand: the hand-tracked finger curls, when there are any, and how much they show.
+    tracked_curls: [Option<[f32; 5]>; 2],
+    /// Per hand: the fade, and the last tracked curls (shown while it fades out).
+    curl_fades: [(TrackingFade, [f32; 5]); 2],
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -161,6 +170,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             read_controller_input: true,
             grip_action: StringName::from("grip"),
             trigger_action: StringName::from("trigger"),
+            hand_tracking_fade_s: 0.15,
             left_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[0]),
             right_rest_position: crate::convert::to_vector3(DEFAULT_REST_POSITIONS[1]),
             tracking_loss_ease_s: TrackingLossSettings::default().ease_to_rest_s,
@@ -181,6 +191,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
             follow_settings: Default::default(),
             guards: Default::default(),
             controllers: [None, None],
+            tracked_curls: [None, None],
+            curl_fades: Default::default(),
             report: ProblemReport::new("VRRemoteBody"),
             base,
         }
@@ -241,7 +253,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let to_core = unscaled * global.affine_inverse();
         let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
         let [head, left, right] = self.tracked_inputs(1);
-        let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side));
+        let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
         let input = BodyInput {
             body: BodyFrame::new(pose(&(to_core * root.get_global_transform()))),
             skeleton: pose(&unscaled),
@@ -283,11 +295,39 @@ impl VRRemoteBody {
     /// This frame's inputs from a network stream (`VRAvatarSync`): whether the head is tracked,
     /// and per hand (left, right) whether it is tracked, its grip and trigger. The same fields
     /// as the inspector's, set directly rather than by name on every frame.
-    pub(crate) fn set_stream_inputs(&mut self, head_tracked: bool, hands: [(bool, f32, f32); 2]) {
+    /// Finger curls from hand tracking, when the stream has them, as
+    /// [method set_tracked_finger_curls] takes them.
+    pub(crate) fn set_stream_inputs(
+        &mut self,
+        head_tracked: bool,
+        hands: [(bool, f32, f32); 2],
+        curls: [Option<[f32; 5]>; 2],
+    ) {
         let [(lt, lg, ltr), (rt, rg, rtr)] = hands;
         self.head_tracked = head_tracked;
         (self.left_hand_tracked, self.left_grip, self.left_trigger) = (lt, lg, ltr);
         (self.right_hand_tracked, self.right_grip, self.right_trigger) = (rt, rg, rtr);
+        self.tracked_curls = curls;
+    }
+
+    /// The remote player's hand is hand-tracked: its fingers take these curls (five values:
+    /// thumb, index, middle, ring, little; 0 open, 1 fully curled) instead of the grip and
+    /// trigger curl, faded in over [member hand_tracking_fade_s]. An empty array ends it (the
+    /// fingers fade back to grip and trigger). Any other length is refused with an error.
+    #[func]
+    fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
+        let curls = match curls.as_slice() {
+            [] => None,
+            &[a, b, c, d, e] => Some([a, b, c, d, e]),
+            other => {
+                godot_error!(
+                    "VRRemoteBody.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little) or none, not {}",
+                    other.len()
+                );
+                return;
+            }
+        };
+        self.tracked_curls[hand.side().index()] = curls;
     }
 
     /// A hand's controller lost (`tracked` false) or regained tracking: `hand` 0 is the left,
@@ -363,15 +403,24 @@ impl VRRemoteBody {
         poses
     }
 
-    /// One hand's grip and trigger: from its controller's actions, or the set values.
-    fn hand_input(&mut self, side: Side) -> HandInput {
+    /// One hand's grip and trigger (from its controller's actions, or the set values) and its
+    /// hand-tracked curls, their fade moved on by `dt`.
+    fn hand_input(&mut self, side: Side, dt: f32) -> HandInput {
         let (node, grip, trigger) = match side {
             Side::Left => (&self.left_hand, self.left_grip, self.left_trigger),
             Side::Right => (&self.right_hand, self.right_grip, self.right_trigger),
         };
+        let tracked = self.tracked_curls[side.index()];
+        let (fade, last) = &mut self.curl_fades[side.index()];
+        // While it fades out, the last tracked curls.
+        if let Some(curls) = tracked {
+            *last = curls;
+        }
         let mut input = HandInput {
             grip,
             trigger,
+            tracked_weight: fade.update(tracked.is_some(), self.hand_tracking_fade_s, dt),
+            tracked_curls: *last,
             ..Default::default()
         };
         if !self.read_controller_input {

@@ -87,6 +87,7 @@ impl Avatar {
             state: HandPoseState::Default,
             grip: black_box(grip),
             trigger: black_box(0.3),
+            ..Default::default()
         };
         let out = self.body.update(
             &BodyInput {

@@ -5,9 +5,11 @@ use godot::classes::{Node3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Pose;
 use vr_arms_core::net::{AvatarState, HandState};
+use vr_arms_core::tracked_curls::tracked_finger_curls;
 
 use crate::convert::{pose, vec3};
 use crate::nodes::common::{alive, is_tracked, read_pose};
+use crate::nodes::hand_tracking_source::tracked_joints;
 
 /// The scene nodes an avatar's state is read from.
 pub struct LocalSources<'a> {
@@ -18,6 +20,8 @@ pub struct LocalSources<'a> {
     pub controllers: [&'a Option<Gd<Node3D>>; 2],
     pub grip_action: &'a StringName,
     pub trigger_action: &'a StringName,
+    /// Per hand, the [XRHandTracker] whose joints give the finger curls (empty: none).
+    pub hand_trackers: [&'a StringName; 2],
     /// The revolver's state, when there is one.
     pub revolver: Option<u8>,
 }
@@ -37,8 +41,18 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
         hands: [HandState::default(); 2],
         revolver: src.revolver,
     };
-    for ((h, node), controller) in state.hands.iter_mut().zip(src.hands).zip(src.controllers) {
-        let Some(node) = alive(node) else {
+    for (side, h) in state.hands.iter_mut().enumerate() {
+        // Fingers from hand tracking, while the runtime tracks the hand.
+        let tracker = src.hand_trackers[side];
+        if let Some(curls) = (!tracker.is_empty())
+            .then(|| tracked_joints(tracker))
+            .flatten()
+            .and_then(|joints| tracked_finger_curls(&joints))
+        {
+            h.hand_tracking = true;
+            h.curls = curls;
+        }
+        let Some(node) = alive(src.hands[side]) else {
             continue;
         };
         // A pipeline marker's pose this frame comes from the relay (the stages may not move
@@ -47,7 +61,7 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
             continue;
         };
         h.pose = from_root(p);
-        let controller = alive(controller).unwrap_or(node);
+        let controller = alive(src.controllers[side]).unwrap_or(node);
         h.tracked = is_tracked(&controller);
         if let Ok(c) = controller.try_cast::<XrController3D>() {
             h.grip = c.get_float(src.grip_action);

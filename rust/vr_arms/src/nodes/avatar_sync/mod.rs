@@ -78,6 +78,14 @@ pub struct VRAvatarSync {
     /// The OpenXR float action read as trigger.
     #[export]
     trigger_action: StringName,
+    /// The left hand's [XRHandTracker] (its name in the [XRServer]): while it tracks the
+    /// hand, its finger curls are sent (six bytes more a packet) and remote avatars curl their
+    /// fingers as the tracked ones. Empty: never sent.
+    #[export]
+    left_hand_tracker: StringName,
+    /// As [member left_hand_tracker], for the right hand.
+    #[export]
+    right_hand_tracker: StringName,
     /// State packets sent per second.
     #[export(range = (1.0, 120.0, suffix = "Hz"))]
     send_rate_hz: f32,
@@ -103,6 +111,12 @@ pub struct VRAvatarSync {
     /// Where remote avatars are added (empty: this node's parent).
     #[export]
     remote_parent: Option<Gd<Node>>,
+    /// The crowd budget of remote avatars: their `VRRemoteBody` solves every this many frames
+    /// and blends the bones in between (its `update_interval_frames`). 1 for players close by,
+    /// 2 or 3 for many or distant ones; see docs/performance.md. Changes apply to the avatars
+    /// already shown too.
+    #[export(range = (1.0, 8.0, suffix = "frames"))]
+    remote_update_interval_frames: i32,
     /// How far behind the sender remote avatars are drawn (seconds).
     #[export(range = (0.0, 1.0, suffix = "s"))]
     interpolation_delay_s: f32,
@@ -148,10 +162,13 @@ impl INode for VRAvatarSync {
             revolver: None,
             grip_action: "grip".into(),
             trigger_action: "trigger".into(),
+            left_hand_tracker: "/user/hand_tracker/left".into(),
+            right_hand_tracker: "/user/hand_tracker/right".into(),
             send_rate_hz: 30.0,
             remote_avatar_scene: None,
             remote_revolver_scene: None,
             remote_parent: None,
+            remote_update_interval_frames: 1,
             remote_profile: "res://addons/vr_arms/profiles/local_player.toml".into(),
             interpolation_delay_s: jitter.interpolation_delay_s,
             max_extrapolation_s: jitter.max_extrapolation_s,
@@ -220,7 +237,9 @@ impl INode for VRAvatarSync {
             self.send_state(&mut mp);
         }
         let now = self.clock_s;
+        let interval = self.remote_update_interval_frames;
         for r in self.remotes.values_mut() {
+            r.set_update_interval(interval);
             r.drive(now);
         }
     }
@@ -348,6 +367,31 @@ impl VRAvatarSync {
         });
     }
 
+    /// Takes a packet from `peer_id` as if it had come over the multiplayer API: for packets
+    /// you carry yourself (a transport of your own, a replay, a benchmark). The same checks
+    /// and counts apply.
+    #[func]
+    fn receive_packet(&mut self, peer_id: i64, packet: PackedByteArray) {
+        self.on_peer_packet(peer_id, packet);
+    }
+
+    /// The local player's state packet now, as the next one sent would be (its sequence
+    /// number taken): for a transport of your own, or a benchmark. Empty without
+    /// [member avatar_root] and [member head].
+    #[func]
+    fn get_state_packet(&mut self) -> PackedByteArray {
+        self.next_state_packet()
+            .map(|b| PackedByteArray::from(b.as_slice()))
+            .unwrap_or_default()
+    }
+
+    /// Removes `peer_id`'s avatar as if that peer had disconnected
+    /// ([signal remote_avatar_removed]); nothing when it has none.
+    #[func]
+    fn remove_peer(&mut self, peer_id: i64) {
+        self.on_peer_disconnected(peer_id);
+    }
+
     #[func]
     fn on_peer_packet(&mut self, peer_id: i64, packet: PackedByteArray) {
         let bytes = packet.as_slice();
@@ -415,6 +459,20 @@ impl VRAvatarSync {
     }
 
     fn send_state(&mut self, mp: &mut Gd<SceneMultiplayer>) {
+        let Some(bytes) = self.next_state_packet() else {
+            return;
+        };
+        let sent = mp
+            .send_bytes_ex(&PackedByteArray::from(bytes.as_slice()))
+            .mode(TransferMode::UNRELIABLE)
+            .done();
+        if sent == godot::global::Error::OK {
+            self.stats.state_sent(bytes.len());
+        }
+    }
+
+    /// The local state, encoded with the next sequence number; `None` without a local player.
+    fn next_state_packet(&mut self) -> Option<Vec<u8>> {
         let revolver = alive(&self.revolver).map(|g| g.bind().get_state() as u8);
         let sources = local_state::LocalSources {
             root: &self.avatar_root,
@@ -423,24 +481,16 @@ impl VRAvatarSync {
             controllers: [&self.left_controller, &self.right_controller],
             grip_action: &self.grip_action,
             trigger_action: &self.trigger_action,
+            hand_trackers: [&self.left_hand_tracker, &self.right_hand_tracker],
             revolver,
         };
-        let Some(state) = local_state::read(&sources) else {
-            return;
-        };
+        let state = local_state::read(&sources)?;
         let header = StateHeader {
             sequence: self.sequence,
             time_ms: ((self.clock_s * 1000.0) as u64 & 0xffff) as u16,
         };
         self.sequence = self.sequence.wrapping_add(1);
-        let bytes = encode_state(header, &state);
-        let sent = mp
-            .send_bytes_ex(&PackedByteArray::from(bytes.as_slice()))
-            .mode(TransferMode::UNRELIABLE)
-            .done();
-        if sent == godot::global::Error::OK {
-            self.stats.state_sent(bytes.len());
-        }
+        Some(encode_state(header, &state).to_vec())
     }
 
     fn send_event(&mut self, e: &RevolverNetEvent) {

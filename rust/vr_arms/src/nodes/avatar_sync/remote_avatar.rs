@@ -36,6 +36,8 @@ pub struct RemoteAvatar {
     /// The revolver in its right hand, when there is a scene for it.
     pub gun: Option<RemoteGun>,
     last_drive_s: Option<f64>,
+    /// The body's `update_interval_frames` as last set.
+    update_interval: Option<i32>,
 }
 
 impl RemoteAvatar {
@@ -104,6 +106,7 @@ impl RemoteAvatar {
             receipts: [0; 3],
             gun,
             last_drive_s: None,
+            update_interval: None,
         })
     }
 
@@ -167,7 +170,20 @@ impl RemoteAvatar {
         }
         if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
             let hands = state.hands.map(|h| (h.tracked, h.grip, h.trigger));
-            body.bind_mut().set_stream_inputs(state.head_tracked, hands);
+            let curls = state.hands.map(|h| h.hand_tracking.then_some(h.curls));
+            body.bind_mut()
+                .set_stream_inputs(state.head_tracked, hands, curls);
+        }
+    }
+
+    /// The body's crowd budget (`VRRemoteBody.update_interval_frames`), set when it changes.
+    pub fn set_update_interval(&mut self, frames: i32) {
+        if self.update_interval == Some(frames) {
+            return;
+        }
+        self.update_interval = Some(frames);
+        if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
+            body.set("update_interval_frames", &frames.to_variant());
         }
     }
 
