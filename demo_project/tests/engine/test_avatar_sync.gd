@@ -227,15 +227,16 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	get_tree().set_multiplayer(null, client.get_path())
 
 
-## OpenXR joints of a hand laid along -Z (palm down), 3 cm segments, each joint of finger `f`
-## (thumb, index, middle, ring, little) bent toward the palm by `bend_deg[f]`.
+## OpenXR joints of a left hand laid along -Z (palm down, so the thumb toward +X), 3 cm
+## segments, each joint of finger `f` (thumb, index, middle, ring, little) bent toward the palm
+## by `bend_deg[f]`.
 func _tracked_hand(bend_deg: Array) -> Array:
 	var firsts := [2, 6, 11, 16, 21]
 	var joints := []
 	joints.resize(26)
 	joints.fill(Vector3(0, 1.2, -0.3))
 	for f in 5:
-		var p := Vector3(0.02 * f - 0.04, 1.2, -0.32)
+		var p := Vector3(0.04 - 0.02 * f, 1.2, -0.32)
 		var dir := Vector3.FORWARD
 		var following := 3 if f == 0 else 4
 		joints[firsts[f]] = p
@@ -301,6 +302,12 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 	receiver.remote_update_interval_frames = 3
 	await frames(2)
 	check(body.update_interval_frames == 3, "remote_update_interval_frames is the remote bodies' budget")
+	var solved: int = body.get_solved_frames()
+	for i in 30:
+		receiver.receive_packet(7, sender.get_state_packet())
+		await frames(1)
+	var solved_in_30: int = body.get_solved_frames() - solved
+	check(solved_in_30 >= 9 and solved_in_30 <= 11, "and it solves one frame in three (%d of 30)" % solved_in_30)
 
 	# Tracking stops: plain 46-byte packets, and the fingers fade back to the open hand.
 	XRServer.remove_tracker(tracker)
@@ -318,3 +325,69 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 	check(receiver.get_remote_peers().is_empty(), "remove_peer removes the avatar")
 	for n in [root, sender, receiver] + points:
 		n.queue_free()
+
+
+## A dedicated server (no player of its own, no bodies drawn) between two clients: SceneMultiplayer
+## relays each client's stream and events to the other, under the sender's own peer id.
+func test_a_dedicated_server_relays_each_clients_body_and_events() -> void:
+	var port := _free_port()
+	var server_peer := ENetMultiplayerPeer.new()
+	check(server_peer.create_server(port, 4) == OK, "server listens on %d" % port)
+	var a_peer := ENetMultiplayerPeer.new()
+	var b_peer := ENetMultiplayerPeer.new()
+	check(a_peer.create_client("127.0.0.1", port) == OK and b_peer.create_client("127.0.0.1", port) == OK, "clients connect")
+	var server := _side("Server", server_peer)
+	var a := _side("ClientA", a_peer)
+	var b := _side("ClientB", b_peer)
+
+	# The server's node: no local player, no remote scene (as docs/multiplayer.md sets it up).
+	var relay := VRAvatarSync.new()
+	expect_warnings(1)  # no remote_avatar_scene: bodies are not drawn here, said once
+	server.add_child(relay)
+	# Client A plays; client B watches.
+	var root := Node3D.new()
+	a.add_child(root)
+	var points := []
+	for p in [Vector3(0, 1.62, 0), Vector3(-0.25, 1.2, -0.35), Vector3(0.25, 1.2, -0.35)]:
+		var n := Node3D.new()
+		a.add_child(n)
+		n.global_position = p
+		points.append(n)
+	var sender := VRAvatarSync.new()
+	sender.avatar_root = root
+	sender.head = points[0]
+	sender.left_hand = points[1]
+	sender.right_hand = points[2]
+	sender.remote_avatar_scene = _avatar_scene()
+	a.add_child(sender)
+	var watcher := VRAvatarSync.new()
+	watcher.remote_avatar_scene = _avatar_scene()
+	watcher.remote_avatar_added.connect(_on_added)
+	watcher.remote_revolver_event.connect(_on_event)
+	b.add_child(watcher)
+	for i in 600:
+		await frames(1)
+		if a_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED and b_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED:
+			break
+	var a_id := a.multiplayer.get_unique_id()
+	for i in 120:
+		await frames(1)
+		if not _added.is_empty():
+			break
+	await seconds(0.5)
+	check(_added.size() == 1 and _added[0][0] == a_id, "client B shows one avatar, client A's (peer %d): %s" % [a_id, _added])
+	var node: Node3D = _added[0][1].get_parent().get_node("RightHand") if not _added.is_empty() else null
+	check(node != null and node.global_position.distance_to(points[2].global_position) < 0.01, "at A's right hand")
+	check(relay.get_remote_peers().is_empty(), "the server draws no bodies")
+	check(sender.get_remote_peers().is_empty(), "A gets no avatar of the server, which sends nothing")
+	sender.send_revolver_event("draw", false, Vector3.ZERO, Vector3.ZERO)
+	sender.send_revolver_event("fire", true, Vector3(1, 1.2, -8), Vector3(0, 0, 1))
+	for i in 120:
+		await frames(1)
+		if _events.size() == 2:
+			break
+	check(_events.map(func(e): return e[0]) == ["draw", "fire"], "A's events reach B through the server, in order: %s" % [_events])
+	for p in [a_peer, b_peer, server_peer]:
+		p.close()
+	for n in [server, a, b]:
+		get_tree().set_multiplayer(null, n.get_path())

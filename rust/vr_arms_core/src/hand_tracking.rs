@@ -15,10 +15,10 @@ use crate::finite::direction;
 
 /// OpenXR hand joints (`XrHandJointEXT`, Godot's `XRHandTracker.HandJoint`).
 pub const JOINT_COUNT: usize = 26;
-const WRIST: usize = 1;
-const INDEX_PROXIMAL: usize = 7;
-const MIDDLE_PROXIMAL: usize = 12;
-const LITTLE_PROXIMAL: usize = 22;
+pub(crate) const WRIST: usize = 1;
+pub(crate) const INDEX_PROXIMAL: usize = 7;
+pub(crate) const MIDDLE_PROXIMAL: usize = 12;
+pub(crate) const LITTLE_PROXIMAL: usize = 22;
 
 /// For each finger bone (`finger_bones` order): the tracked joint it starts at and the joint it
 /// ends at (its child's start, or the fingertip).
@@ -127,7 +127,7 @@ impl HandRest {
 
 /// Orthonormal palm frame from four points: forward (wrist to middle knuckle), across (index to
 /// little knuckle, made square to forward), normal.
-fn palm_frame(wrist: Vec3, index: Vec3, middle: Vec3, little: Vec3) -> Option<Mat3> {
+pub(crate) fn palm_frame(wrist: Vec3, index: Vec3, middle: Vec3, little: Vec3) -> Option<Mat3> {
     let forward = direction(middle - wrist)?;
     let across = direction((little - index).reject_from_normalized(forward))?;
     Some(Mat3::from_cols(forward, across, forward.cross(across)))

@@ -310,6 +310,11 @@ impl VRRemoteBody {
         self.tracked_curls = curls;
     }
 
+    /// Sets [member update_interval_frames] (the crowd budget) from `VRAvatarSync`.
+    pub(crate) fn set_interval_from_stream(&mut self, frames: i32) {
+        self.update_interval_frames = frames;
+    }
+
     /// The remote player's hand is hand-tracked: its fingers take these curls (five values:
     /// thumb, index, middle, ring, little; 0 open, 1 fully curled) instead of the grip and
     /// trigger curl, faded in over [member hand_tracking_fade_s]. An empty array ends it (the
@@ -354,6 +359,7 @@ impl VRRemoteBody {
     /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
+        self.curl_fades = Default::default();
         self.bound_to = None;
         self.bound = None;
         self.follow = FollowStage::default();

@@ -208,9 +208,13 @@ fn blend(a: &AvatarState, b: &AvatarState, f: f32) -> AvatarState {
         o.pose = pose(&ha.pose, &hb.pose);
         o.grip = lerp(ha.grip, hb.grip);
         o.trigger = lerp(ha.trigger, hb.trigger);
-        for (c, (ca, cb)) in o.curls.iter_mut().zip(ha.curls.iter().zip(&hb.curls)) {
-            *c = lerp(*ca, *cb);
-        }
+        // Curls only between two hand-tracked samples: a sample without tracking carries none
+        // (zeros), and blending toward them would open the hand before the flag changes.
+        o.curls = match (ha.hand_tracking, hb.hand_tracking) {
+            (true, true) => std::array::from_fn(|k| lerp(ha.curls[k], hb.curls[k])),
+            (true, false) => ha.curls,
+            (false, _) => hb.curls,
+        };
     }
     out
 }
@@ -398,6 +402,25 @@ mod tests {
             (blend(&a, &b, 1.5).scale - 1.2).abs() < 1e-6,
             "no scale beyond the newer"
         );
+    }
+
+    #[test]
+    fn curls_blend_only_between_hand_tracked_samples() {
+        let tracked = |curl: f32| {
+            let mut s = AvatarState::default();
+            s.hands[0].hand_tracking = true;
+            s.hands[0].curls = [curl; 5];
+            s
+        };
+        let (open, fist, ended) = (tracked(0.0), tracked(1.0), AvatarState::default());
+        assert_eq!(blend(&open, &fist, 0.25).hands[0].curls, [0.25; 5]);
+        // Tracking ends in the next sample: the hand keeps its curls until the flag changes.
+        let half = blend(&fist, &ended, 0.5).hands[0];
+        assert_eq!((half.hand_tracking, half.curls), (true, [1.0; 5]));
+        // Tracking starts: the flag (and so the curls' use) waits for the newer sample.
+        let half = blend(&ended, &fist, 0.5).hands[0];
+        assert!(!half.hand_tracking);
+        assert_eq!(blend(&ended, &fist, 1.0).hands[0].curls, [1.0; 5]);
     }
 
     #[test]

@@ -3,9 +3,9 @@
 
 use godot::classes::{Node3D, XrController3D};
 use godot::prelude::*;
-use vr_arms_core::Pose;
 use vr_arms_core::net::{AvatarState, HandState};
 use vr_arms_core::tracked_curls::tracked_finger_curls;
+use vr_arms_core::{Pose, Side};
 
 use crate::convert::{pose, vec3};
 use crate::nodes::common::{alive, is_tracked, read_pose};
@@ -47,7 +47,7 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
         if let Some(curls) = (!tracker.is_empty())
             .then(|| tracked_joints(tracker))
             .flatten()
-            .and_then(|joints| tracked_finger_curls(&joints))
+            .and_then(|joints| tracked_finger_curls(&joints, Side::BOTH[side]))
         {
             h.hand_tracking = true;
             h.curls = curls;

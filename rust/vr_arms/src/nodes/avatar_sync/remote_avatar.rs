@@ -183,7 +183,7 @@ impl RemoteAvatar {
         }
         self.update_interval = Some(frames);
         if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
-            body.set("update_interval_frames", &frames.to_variant());
+            body.bind_mut().set_interval_from_stream(frames);
         }
     }
 
