@@ -20,10 +20,14 @@ use serde::{Deserialize, Serialize};
 use crate::controller_targets::finite_clamp;
 use crate::finite::direction;
 
+pub mod cylinder;
+pub mod fanning;
+pub mod hammer;
 mod holster;
 mod profile;
 mod recoil;
 
+pub use cylinder::Chamber;
 pub use holster::{HolsterBeltSettings, HolsterSettings};
 pub use profile::{BulletConfig, RecoilLayers, RevolverProfile};
 pub use recoil::{RecoilLayer, RecoilLayerSettings};
@@ -36,14 +40,6 @@ pub enum RevolverState {
     Held = 2,
     Cocking = 3,
     Dropped = 4,
-}
-
-/// One chamber of the cylinder.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Chamber {
-    Empty,
-    Loaded,
-    Spent,
 }
 
 /// What happened this frame, in order, for signals and effects.

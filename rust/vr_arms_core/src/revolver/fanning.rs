@@ -1,0 +1,181 @@
+//! Fanning: with the trigger held back, the off hand's palm sweeps over the hammer, drawing it to
+//! full cock and letting it fall in one stroke. One sweep is one shot; the palm must leave the
+//! hammer (or stop closing on it) before the next.
+//!
+//! Also the drop safety of a gun without a transfer bar (the original): a loaded chamber under a
+//! hammer that is down fires when the gun lands hard on the hammer.
+
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+
+use super::cylinder::Chamber;
+use super::hammer::HammerPosition;
+
+/// Thresholds of a fan and of a hard landing.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct FanSettings {
+    /// The palm counts only this close to the hammer (metres).
+    pub fan_radius_m: f32,
+    /// ... closing on it at least this fast (metres per second).
+    pub fan_speed_mps: f32,
+    /// Whether the gun has a transfer bar (a later design): then a blow on a lowered hammer never
+    /// fires. The original has none.
+    pub transfer_bar: bool,
+    /// A landing on the hammer at least this fast fires a loaded chamber under a lowered hammer
+    /// (metres per second; without a transfer bar).
+    pub drop_fire_speed_mps: f32,
+}
+
+impl Default for FanSettings {
+    fn default() -> Self {
+        Self {
+            fan_radius_m: 0.15,
+            fan_speed_mps: 1.0,
+            transfer_bar: false,
+            drop_fire_speed_mps: 3.0,
+        }
+    }
+}
+
+impl FanSettings {
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.fan_radius_m = finite_clamp(self.fan_radius_m, 0.01, 1.0, d.fan_radius_m);
+        self.fan_speed_mps = finite_clamp(self.fan_speed_mps, 0.0, 20.0, d.fan_speed_mps);
+        self.drop_fire_speed_mps =
+            finite_clamp(self.drop_fire_speed_mps, 0.0, 100.0, d.drop_fire_speed_mps);
+    }
+}
+
+/// Watches the off hand's palm for fans.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FanDetector {
+    last_distance: Option<f32>,
+    /// A fan fired this sweep: wait for the palm to leave or stop closing.
+    spent: bool,
+}
+
+impl FanDetector {
+    /// One frame: the palm and the hammer (one frame, any), `dt` seconds since the last, and
+    /// whether the trigger is held. Returns true on the frame a fan strikes.
+    pub fn update(
+        &mut self,
+        settings: &FanSettings,
+        palm: Vec3,
+        hammer: Vec3,
+        dt: f32,
+        trigger_held: bool,
+    ) -> bool {
+        let distance = palm.distance(hammer);
+        if !distance.is_finite() {
+            self.last_distance = None;
+            return false;
+        }
+        let closing = match self.last_distance {
+            Some(last) if dt > 0.0 && dt.is_finite() => (last - distance) / dt,
+            _ => 0.0,
+        };
+        self.last_distance = Some(distance);
+        let near = distance <= settings.fan_radius_m;
+        if !near || closing <= 0.0 {
+            self.spent = false;
+        }
+        if trigger_held && near && closing >= settings.fan_speed_mps && !self.spent {
+            self.spent = true;
+            return true;
+        }
+        false
+    }
+}
+
+/// Whether a gun that lands at `impact_speed_mps` fires: only a landing on the hammer
+/// (`on_hammer`), hard enough, with the hammer down on a live round, and no transfer bar.
+pub fn drop_fires(
+    settings: &FanSettings,
+    hammer: HammerPosition,
+    under_hammer: Chamber,
+    on_hammer: bool,
+    impact_speed_mps: f32,
+) -> bool {
+    !settings.transfer_bar
+        && on_hammer
+        && hammer == HammerPosition::Down
+        && under_hammer == Chamber::Loaded
+        && impact_speed_mps.is_finite()
+        && impact_speed_mps >= settings.drop_fire_speed_mps
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The palm's distances from the hammer, frame by frame at 90 Hz; the frames that fanned.
+    fn fans(distances: &[f32], trigger_held: bool) -> Vec<usize> {
+        let s = FanSettings::default();
+        let mut d = FanDetector::default();
+        let dt = 1.0 / 90.0;
+        distances
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| d.update(&s, Vec3::new(**x, 0.0, 0.0), Vec3::ZERO, dt, trigger_held))
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    #[test]
+    fn a_fast_sweep_within_reach_fans_once_with_the_trigger_held() {
+        // 2 m/s toward the hammer: 2.2 cm a frame, from 20 cm in.
+        let sweep: Vec<f32> = (0..9).map(|i| 0.20 - 0.022 * i as f32).collect();
+        // Within 15 cm from the fourth frame (0.134 m).
+        assert_eq!(fans(&sweep, true), vec![3]);
+        assert_eq!(fans(&sweep, false), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_slow_or_distant_palm_does_not_fan() {
+        // 0.8 m/s: under the 1 m/s.
+        let slow: Vec<f32> = (0..15).map(|i| 0.14 - 0.0089 * i as f32).collect();
+        assert!(fans(&slow, true).is_empty());
+        // Fast, but never within 15 cm.
+        let far: Vec<f32> = (0..5).map(|i| 0.40 - 0.05 * i as f32).collect();
+        assert!(fans(&far, true).is_empty());
+    }
+
+    #[test]
+    fn each_sweep_is_one_fan_and_the_next_needs_the_palm_back() {
+        let mut path: Vec<f32> = (0..6).map(|i| 0.14 - 0.022 * i as f32).collect();
+        // Back out beyond the hammer and in again.
+        path.extend((0..6).map(|i| 0.03 + 0.022 * i as f32));
+        path.extend((0..6).map(|i| 0.14 - 0.022 * i as f32));
+        assert_eq!(fans(&path, true), vec![1, 13]);
+    }
+
+    #[test]
+    fn a_hard_landing_on_a_lowered_hammer_over_a_live_round_fires_without_a_transfer_bar() {
+        let original = FanSettings::default();
+        let fires = |s: &FanSettings, h, c, on, v| drop_fires(s, h, c, on, v);
+        use Chamber::*;
+        use HammerPosition::*;
+        assert!(fires(&original, Down, Loaded, true, 3.0));
+        assert!(!fires(&original, Down, Loaded, true, 2.9), "too soft");
+        assert!(
+            !fires(&original, Down, Loaded, false, 9.0),
+            "not on the hammer"
+        );
+        assert!(
+            !fires(&original, Down, Empty, true, 9.0),
+            "the empty chamber carry"
+        );
+        assert!(!fires(&original, Down, Spent, true, 9.0));
+        assert!(!fires(&original, HalfCock, Loaded, true, 9.0));
+        assert!(!fires(&original, Down, Loaded, true, f32::NAN));
+        let transfer = FanSettings {
+            transfer_bar: true,
+            ..original
+        };
+        assert!(!fires(&transfer, Down, Loaded, true, 50.0));
+    }
+}
