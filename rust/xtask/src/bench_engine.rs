@@ -87,6 +87,14 @@ pub struct Measured {
 /// Times every mode at every size, counts the calls and breaks the whole body down by stage;
 /// restores the debug library afterwards.
 pub fn measure() -> Result<Measured, String> {
+    with_release_library(rows)
+}
+
+/// Runs `measure` with the release build of the extension where headless Godot loads it, and
+/// puts the debug build back afterwards.
+pub fn with_release_library<T>(
+    measure: impl FnOnce(&Godot, &Path) -> Result<T, String>,
+) -> Result<T, String> {
     if !Path::new("/usr/bin/time").exists() {
         return Err("/usr/bin/time is missing: cannot measure CPU time".into());
     }
@@ -104,7 +112,7 @@ pub fn measure() -> Result<Measured, String> {
             .replace(".release.", ".debug."),
     );
     install_library(&release, &debug_name)?;
-    let result = rows(&godot, &debug_name);
+    let result = measure(&godot, &debug_name);
     build_extension(false)?;
     result
 }
@@ -193,7 +201,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
     })
 }
 
-fn median(v: &mut [f64]) -> f64 {
+pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
@@ -220,7 +228,17 @@ fn bench_args(godot: &Godot, mode: &str, avatars: usize, frames: usize, off: &st
 }
 
 /// CPU user seconds of one run (`/usr/bin/time -f %U`).
-fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize, off: &str) -> Result<f64, String> {
+pub fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize, off: &str) -> Result<f64, String> {
+    timed_run(godot, mode, avatars, off).map(|(seconds, _)| seconds)
+}
+
+/// CPU user seconds of one run (`/usr/bin/time -f %U`), and what it printed.
+pub fn timed_run(
+    godot: &Godot,
+    mode: &str,
+    avatars: usize,
+    off: &str,
+) -> Result<(f64, Vec<String>), String> {
     let mut cmd = Command::new("/usr/bin/time");
     cmd.args(["-f", "%U"])
         .arg(&godot.program)
@@ -232,11 +250,13 @@ fn cpu_seconds(godot: &Godot, mode: &str, avatars: usize, off: &str) -> Result<f
             run.status
         ));
     }
-    run.lines
+    let seconds = run
+        .lines
         .iter()
         .rev()
         .find_map(|l| l.trim().parse().ok())
-        .ok_or_else(|| format!("no CPU time printed for mode {mode}, {avatars} avatars"))
+        .ok_or_else(|| format!("no CPU time printed for mode {mode}, {avatars} avatars"))?;
+    Ok((seconds, run.lines))
 }
 
 /// A uprobe on the library's engine-call dispatcher.

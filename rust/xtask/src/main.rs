@@ -14,6 +14,7 @@
 //! cargo xtask soak [seconds]  the demo's autopilot with dropouts and hitches -> docs/reliability.md
 //! cargo xtask hot-reload-test reload the extension in a headless editor and check the nodes
 //! cargo xtask export-test     export the demo as a pack: every TOML profile must be in it
+//! cargo xtask net-bench       CPU of other players' avatars as VRAvatarSync shows them -> docs/multiplayer.md
 //! cargo xtask mutants [files] mutation testing of the core (cargo-mutants) -> docs/testing.md
 //! cargo xtask package         stripped debug + release builds and the release zip (target/package)
 //! cargo xtask package-test    the zip unzipped into a fresh project, imported, exported, run
@@ -27,6 +28,7 @@ mod export;
 mod godot;
 mod mutants;
 mod net;
+mod net_bench;
 mod package;
 mod package_check;
 mod xr;
@@ -61,6 +63,7 @@ fn main() -> ExitCode {
         "package-test" => package_check::run_package_test(),
         "mutants" => mutants::run_mutants(rest),
         "net-test" => net::run_net_test(true),
+        "net-bench" => net_bench::run_net_bench(),
         "test" => test_all(rest),
         // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
         // --json FILE, --markdown FILE) nothing is written unless asked.
@@ -119,6 +122,7 @@ const HELP: &str = "usage: cargo xtask <command>
   mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
   net-test           a headless host, a client playing the autopilot and a hostile peer over ENet on 127.0.0.1,
                      clean and lossy; write the figures in docs/multiplayer.md
+  net-bench          CPU per remote avatar as VRAvatarSync shows them (100 avatars), write docs/multiplayer.md
   mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
