@@ -57,6 +57,27 @@ func _gun_scene() -> PackedScene:
 	return scene
 
 
+## A local player under `parent`: a root, a head and two hands standing still (plain nodes), and
+## the VRAvatarSync that sends them ("sync"; "root", "points" head, left, right).
+func _standing_player(parent: Node, scene: PackedScene = null) -> Dictionary:
+	var root := Node3D.new()
+	parent.add_child(root)
+	var points := []
+	for p in [Vector3(0, 1.62, 0), Vector3(-0.25, 1.2, -0.35), Vector3(0.25, 1.2, -0.35)]:
+		var n := Node3D.new()
+		parent.add_child(n)
+		n.global_position = p
+		points.append(n)
+	var sync := VRAvatarSync.new()
+	sync.avatar_root = root
+	sync.head = points[0]
+	sync.left_hand = points[1]
+	sync.right_hand = points[2]
+	sync.remote_avatar_scene = scene
+	parent.add_child(sync)
+	return {"sync": sync, "root": root, "points": points}
+
+
 ## A subtree with its own multiplayer API and ENet peer.
 func _side(side_name: String, peer: ENetMultiplayerPeer) -> Node3D:
 	var node := Node3D.new()
@@ -252,20 +273,10 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 	# The sender: a local player whose left hand the runtime hand-tracks (a simulated
 	# XRHandTracker): index straight, middle bent 60 degrees at each joint. Its packets are
 	# handed to the receiver directly (`get_state_packet` / `receive_packet`), no network.
-	var root := Node3D.new()
-	add_child(root)
-	var points := []
-	for p in [Vector3(0, 1.62, 0), Vector3(-0.25, 1.2, -0.35), Vector3(0.25, 1.2, -0.35)]:
-		var n := Node3D.new()
-		add_child(n)
-		n.global_position = p
-		points.append(n)
-	var sender := VRAvatarSync.new()
-	sender.avatar_root = root
-	sender.head = points[0]
-	sender.left_hand = points[1]
-	sender.right_hand = points[2]
-	add_child(sender)
+	var player := _standing_player(self)
+	var sender: VRAvatarSync = player.sync
+	var points: Array = player.points
+	var root: Node3D = player.root
 	var receiver := VRAvatarSync.new()
 	receiver.remote_avatar_scene = _avatar_scene()
 	receiver.remote_avatar_added.connect(_on_added)
@@ -345,21 +356,9 @@ func test_a_dedicated_server_relays_each_clients_body_and_events() -> void:
 	expect_warnings(1)  # no remote_avatar_scene: bodies are not drawn here, said once
 	server.add_child(relay)
 	# Client A plays; client B watches.
-	var root := Node3D.new()
-	a.add_child(root)
-	var points := []
-	for p in [Vector3(0, 1.62, 0), Vector3(-0.25, 1.2, -0.35), Vector3(0.25, 1.2, -0.35)]:
-		var n := Node3D.new()
-		a.add_child(n)
-		n.global_position = p
-		points.append(n)
-	var sender := VRAvatarSync.new()
-	sender.avatar_root = root
-	sender.head = points[0]
-	sender.left_hand = points[1]
-	sender.right_hand = points[2]
-	sender.remote_avatar_scene = _avatar_scene()
-	a.add_child(sender)
+	var player := _standing_player(a, _avatar_scene())
+	var sender: VRAvatarSync = player.sync
+	var points: Array = player.points
 	var watcher := VRAvatarSync.new()
 	watcher.remote_avatar_scene = _avatar_scene()
 	watcher.remote_avatar_added.connect(_on_added)
