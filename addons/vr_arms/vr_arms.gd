@@ -10,5 +10,8 @@ enum Hand { LEFT = 0, RIGHT = 1 }
 ## `Revolver.get_state()`: how the gun is held.
 enum RevolverState { HOLSTERED = 0, LATCHED = 1, HELD = 2, COCKING = 3, DROPPED = 4 }
 
+## `Revolver.get_hammer_position()` and `hammer_moved`: the notch the hammer rests in.
+enum HammerPosition { DOWN = 0, SAFETY = 1, HALF_COCK = 2, FULL_COCK = 3 }
+
 ## `HandPoseDriver.get_pose_state()` and `pose_state_changed`: the finger pose.
 enum HandPoseState { DEFAULT = 0, PRE_GRIP = 1, GRIP_READY = 2, HAMMER_COCK = 3, SHOOT = 4 }

@@ -432,3 +432,69 @@ func test_the_hand_keeps_its_grip_pose_through_the_draw() -> void:
 	var after_latch: Array = _pose_states.slice(_pose_states.find(1) + 1)
 	check(_pose_states.has(1) and not after_latch.has(0), "PreGrip at the holster, then never Default during the draw: %s" % [_pose_states])
 	check(driver.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "GripReady once drawn (%d)" % driver.get_pose_state())
+
+
+## The Single Action Army by hand, through the node: half-cock, open the gate, turn and eject six
+## spent cases, load six cartridges at the gate, close, then six times thumb the hammer to full
+## cock and pull: the mechanism's signals in order, and six hits.
+func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	var log: Array = []
+	gun.hammer_moved.connect(func(pos: int): log.append("hammer %d" % pos))
+	gun.gate_toggled.connect(func(open: bool): log.append("gate %s" % open))
+	gun.cylinder_indexed.connect(func(c: int): log.append("index %d" % c))
+	gun.case_ejected.connect(func(c: int, spent: bool): log.append("eject %d %s" % [c, spent]))
+	gun.cartridge_loaded.connect(func(c: int): log.append("load %d" % c))
+	gun.refused.connect(func(a: String): log.append("refused " + a))
+	await _draw(p)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
+	await seconds(0.3)
+	# Fire the six rounds it came with, cocked by the thumb, to have six spent cases.
+	for i in 6:
+		gun.thumb_hammer(1.0)
+		gun.release_hammer()
+		await _pull_trigger(sim)
+	check(gun.get_loaded_count() == 0 and gun.get_chambers().count("spent") == 6, "six spent cases: %s" % [gun.get_chambers()])
+	log.clear()
+	# The gate is shut with the hammer down.
+	gun.open_gate()
+	check(log == ["refused open_cylinder"], "the gate opens only at half-cock: %s" % [log])
+	log.clear()
+	gun.thumb_hammer(0.5)
+	gun.release_hammer()
+	check(gun.get_hammer_position() == VRArms.HammerPosition.HALF_COCK, "half-cock")
+	gun.open_gate()
+	var gate: int = gun.get_gate_chamber()
+	for i in 6:
+		gun.push_ejector()
+		gun.turn_cylinder(1)
+	check(gun.push_ejector() == -1, "nothing left to eject")
+	for i in 6:
+		gun.insert_cartridge()
+		gun.turn_cylinder(1)
+	check(gun.insert_cartridge() == -1, "a full cylinder takes no more")
+	gun.close_gate()
+	var want := ["hammer 1", "hammer 2", "gate true"]
+	for i in 6:
+		want.append("eject %d true" % ((gate + i) % 6))
+		want.append("index %d" % ((gun.get_current_chamber() + i + 1) % 6))
+	want.append("refused eject")
+	for i in 6:
+		want.append("load %d" % ((gate + i) % 6))
+		want.append("index %d" % ((gun.get_current_chamber() + i + 1) % 6))
+	want.append_array(["refused load", "gate false"])
+	check(log == want, "the reload's signals in order:\n%s\nwanted\n%s" % [log, want])
+	check(gun.get_loaded_count() == 6, "six loaded")
+	# The trigger is locked at half-cock.
+	_events.clear()
+	await _pull_trigger(sim)
+	check(log[-1] == "refused fire" and not _events.has("fired_hit"), "no shot at half-cock")
+	var hits_before: int = p.target.hits.size()
+	for i in 6:
+		gun.thumb_hammer(1.0)
+		gun.release_hammer()
+		await _pull_trigger(sim)
+	check(_events.count("fired_hit") == 6, "six shots hit: %s" % [_events])
+	check(p.target.hits.size() - hits_before == 6, "the target took six hits (%d)" % (p.target.hits.size() - hits_before))

@@ -208,11 +208,22 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                     draw_clear_point: head.position,
                     gun_holster_point: ovr.position,
                     gun_rotation: ovr.rotation,
+                    fan_palm: Some((l.position, ovr.position)),
                 },
                 dt,
                 &mut events,
             );
-            bad += u64::from(!(revolver.draw_t.is_finite() && revolver.trigger_pull().is_finite()));
+            // The hammer by the thumb, and landings.
+            if grip < 0.2 {
+                revolver.thumb_hammer(stick, &mut events);
+                revolver.release_hammer(&mut events);
+            }
+            revolver.landed(trigger * 10.0, grip > 0.5, &mut events);
+            bad += u64::from(
+                !(revolver.draw_t.is_finite()
+                    && revolver.trigger_pull().is_finite()
+                    && revolver.hammer.travel().is_finite()),
+            );
             // Tracking loss and the input guard: the hand's pose through the guard, dropped now
             // and then, eased toward a random rest.
             let live = if grip > 0.3 { guard.check(&l) } else { None };

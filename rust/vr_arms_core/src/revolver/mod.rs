@@ -1,6 +1,13 @@
-//! The single-action revolver: grab state machine, draw gesture, cocking and trigger timelines,
-//! cylinder and ammunition (the original design's grab flow to its hit detection, plus a real
-//! cylinder). Pure logic: the Godot nodes move meshes, play sounds and cast rays from the events.
+//! The single-action revolver, modelled on the Colt Single Action Army: grab state machine, draw
+//! gesture, hammer and its notches, cylinder with loading gate and ejector, trigger, cocking
+//! timeline, fanning, drop safety and recoil (the original design's grab flow to its hit
+//! detection, with the real gun's mechanism). Pure logic: the Godot nodes move meshes, play sounds
+//! and cast rays from the events.
+//!
+//! One concern per file: this file is the grab state machine and what each input does; the
+//! mechanism is `hammer.rs`, `cylinder.rs`, `trigger.rs` and `fanning.rs` (with the drop safety);
+//! `timeline.rs` the cocking clip, `draw.rs` the draw and holstering, `settings.rs`, `profile.rs`
+//! (the bullet and the TOML profile) and `recoil.rs`.
 //!
 //! States and transitions (the original design's table):
 //!
@@ -8,7 +15,7 @@
 //! Holstered --grip pressed in the holster zone--> Latched   (the press, not a grip already held)
 //! Latched   --grip released-----------------------> Holstered
 //! Latched   --pulled far enough (t >= 1)----------> Held
-//! Held      --stick down (rising edge)------------> Cocking --timeline done--> Held (cocked)
+//! Held      --stick down (rising edge)------------> Cocking --timeline done--> Held (full cock)
 //! Held      --released near the holster-----------> Holstered
 //! Held      --released far from the holster-------> Dropped
 //! Dropped   --grip pressed on the gun-------------> Held      (the press)
@@ -17,20 +24,27 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
-use crate::finite::direction;
-
 pub mod cylinder;
+mod draw;
 pub mod fanning;
 pub mod hammer;
 mod holster;
 mod profile;
 mod recoil;
+mod settings;
+mod timeline;
+mod trigger;
 
-pub use cylinder::Chamber;
+pub use cylinder::{CHAMBERS, Chamber, Cylinder, CylinderEvent, CylinderRefusal};
+pub use draw::{draw_progress, should_auto_holster};
+pub use fanning::{FanDetector, FanSettings, drop_fires};
+pub use hammer::{Hammer, HammerEvent, HammerPosition};
 pub use holster::{HolsterBeltSettings, HolsterSettings};
 pub use profile::{BulletConfig, RecoilLayers, RevolverProfile};
 pub use recoil::{RecoilLayer, RecoilLayerSettings};
+pub use settings::RevolverSettings;
+pub use timeline::{CockPose, cock_pose, ease_in_out_cubic};
+use trigger::TriggerPhase;
 
 /// Grab state. The numbers are GDScript's `VRArms.RevolverState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,25 +66,36 @@ pub enum RevolverEvent {
     Dropped,
     PickedUp,
     CockStarted,
+    /// The hammer clicked into a notch, or came to rest down.
+    HammerMoved(HammerPosition),
+    /// The cylinder turned one chamber: the chamber now under the hammer.
+    CylinderIndexed(usize),
     /// The hammer arrived at full cock (the frame to play the cock sound).
     Cocked,
     /// A trigger pull started (every pull, before its outcome is known: haptics and the hand's
     /// shoot pose, the original design's phase 1).
     TriggerPulled,
-    /// The trigger reached the end of its pull with the hammer cocked and a round under it.
+    /// The hammer fell on a live round: a shot.
     Fired,
     /// That shot fired the last loaded round (the original design's ammo-empty event).
     AmmoEmpty,
-    /// Hammer cocked, but the chamber under it was empty or spent.
+    /// The hammer fell on an empty chamber or a spent case.
     EmptyClicked,
-    /// The trigger was pulled with the hammer down.
+    /// The trigger was pulled with the hammer down: nothing to let fall.
     DryFired,
     AmmoChanged(u32),
-    CylinderOpened,
-    CylinderClosed,
-    RoundLoaded(usize),
-    CasesEjected(u32),
-    /// An action was refused in the current state (for example cocking with the cylinder open).
+    /// The loading gate opened (true) or closed.
+    GateToggled(bool),
+    /// A cartridge went into this chamber (at the gate).
+    CartridgeLoaded(usize),
+    /// The ejector rod pushed what was in this chamber out: a spent case, or a live round.
+    CaseEjected {
+        chamber: usize,
+        spent: bool,
+    },
+    /// The off hand's palm fanned the hammer.
+    Fanned,
+    /// An action was refused in the current state (for example cocking with the gate open).
     Refused(RefusedAction),
 }
 
@@ -79,180 +104,30 @@ pub enum RevolverEvent {
 pub enum RefusedAction {
     Cock,
     Fire,
+    /// Opening the loading gate (it opens only at half-cock, in the hand).
     OpenCylinder,
     Load,
+    /// Turning the cylinder by hand (the gate must be open).
+    Turn,
+    /// Pushing the ejector rod (the gate must be open, the chamber at it not empty).
+    Eject,
 }
 
-/// Settings of the revolver.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct RevolverSettings {
-    /// Hand movement ignored at the start of a draw (metres).
-    pub draw_dead_zone_m: f32,
-    /// Pull along the draw direction that completes the draw (metres).
-    pub draw_distance_m: f32,
-    /// Release within this distance of the holster re-holsters (metres).
-    pub auto_holster_distance_m: f32,
-    /// ... and within this angle (degrees).
-    pub auto_holster_angle_deg: f32,
-    /// Thumbstick Y below this (rising edge) cocks the hammer.
-    pub cock_stick_threshold: f32,
-    /// Length of the cocking timeline (seconds): the hand animation's clip length over its speed.
-    pub cock_duration_s: f32,
-    /// Trigger value above this (rising edge) pulls the trigger.
-    pub trigger_threshold: f32,
-    /// Trigger pull phase (seconds).
-    pub trigger_pull_s: f32,
-    /// Trigger return phase (seconds).
-    pub trigger_return_s: f32,
-    /// Grip value above this counts as gripping.
-    pub grip_threshold: f32,
-}
-
-impl Default for RevolverSettings {
-    fn default() -> Self {
-        Self {
-            draw_dead_zone_m: 0.02,
-            draw_distance_m: 0.15,
-            auto_holster_distance_m: 0.20,
-            auto_holster_angle_deg: 35.0,
-            cock_stick_threshold: -0.7,
-            cock_duration_s: 0.6,
-            trigger_threshold: 0.6,
-            trigger_pull_s: 0.08,
-            trigger_return_s: 0.16,
-            grip_threshold: 0.5,
-        }
-    }
-}
-
-impl RevolverSettings {
-    pub fn validate(&mut self) {
-        let d = Self::default();
-        self.draw_dead_zone_m = finite_clamp(self.draw_dead_zone_m, 0.0, 0.5, d.draw_dead_zone_m);
-        self.draw_distance_m = finite_clamp(self.draw_distance_m, 0.01, 1.0, d.draw_distance_m);
-        self.auto_holster_distance_m = finite_clamp(
-            self.auto_holster_distance_m,
-            0.0,
-            2.0,
-            d.auto_holster_distance_m,
-        );
-        self.auto_holster_angle_deg = finite_clamp(
-            self.auto_holster_angle_deg,
-            0.0,
-            180.0,
-            d.auto_holster_angle_deg,
-        );
-        self.cock_stick_threshold =
-            finite_clamp(self.cock_stick_threshold, -1.0, 0.0, d.cock_stick_threshold);
-        self.cock_duration_s = finite_clamp(self.cock_duration_s, 0.01, 5.0, d.cock_duration_s);
-        self.trigger_threshold =
-            finite_clamp(self.trigger_threshold, 0.05, 1.0, d.trigger_threshold);
-        self.trigger_pull_s = finite_clamp(self.trigger_pull_s, 0.0, 2.0, d.trigger_pull_s);
-        self.trigger_return_s = finite_clamp(self.trigger_return_s, 0.0, 2.0, d.trigger_return_s);
-        self.grip_threshold = finite_clamp(self.grip_threshold, 0.05, 1.0, d.grip_threshold);
-    }
-}
-
-/// The draw gesture: how far along the draw direction the hand has pulled since it latched,
-/// with a dead zone; pulling backwards counts as nothing. Returns `t` in 0..=1.
-pub fn draw_progress(
-    latch_hand: Vec3,
-    hand: Vec3,
-    holster_anchor: Vec3,
-    draw_clear: Vec3,
-    dead_zone_m: f32,
-    distance_m: f32,
-) -> f32 {
-    let Some(dir) = direction(draw_clear - holster_anchor) else {
-        return 0.0;
-    };
-    let pull = (hand - latch_hand).dot(dir);
-    let usable = (pull - dead_zone_m).max(0.0);
-    let t = usable / distance_m.max(1e-4);
-    if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
-    }
-}
-
-/// Whether a released gun goes back into the holster: its holster point within the distance and
-/// its orientation within the angle of the holster anchor.
-pub fn should_auto_holster(
-    gun_point: Vec3,
-    gun_rotation: Quat,
-    anchor: Vec3,
-    anchor_rotation: Quat,
-    settings: &RevolverSettings,
-) -> bool {
-    let near = gun_point.distance(anchor) <= settings.auto_holster_distance_m;
-    let angle = gun_rotation
-        .normalize()
-        .angle_between(anchor_rotation.normalize())
-        .to_degrees();
-    near && angle <= settings.auto_holster_angle_deg
-}
-
-/// Ease in-out cubic on 0..1.
-pub fn ease_in_out_cubic(t: f32) -> f32 {
-    let t = t.clamp(0.0, 1.0);
-    if t < 0.5 {
-        4.0 * t * t * t
-    } else {
-        1.0 - (-2.0 * t + 2.0).powi(3) / 2.0
-    }
-}
-
-/// Where the cocking timeline is at normalised time `t` (the original design): the gun sweeps back over
-/// 0..0.55 (eased), the hammer rotates over 0.55..0.675, the gun returns over 0.675..1.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct CockPose {
-    /// How far the gun is swept back (0 = at rest, 1 = fully back).
-    pub gun_back: f32,
-    /// How far the hammer is rotated toward cocked (0..1).
-    pub hammer: f32,
-}
-
-pub fn cock_pose(t: f32) -> CockPose {
-    let t = if t.is_finite() {
-        t.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    // Between 0.55 and 0.675 the return's eased input is clamped to 0: the gun stays back.
-    let gun_back = if t < 0.55 {
-        ease_in_out_cubic(t / 0.55)
-    } else {
-        1.0 - ease_in_out_cubic((t - 0.675) / 0.325)
-    };
-    let hammer = ((t - 0.55) / 0.125).clamp(0.0, 1.0);
-    CockPose { gun_back, hammer }
-}
-
-/// The trigger's animation phase.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum TriggerPhase {
-    Idle,
-    Pulling(f32),
-    Returning(f32),
-}
-
-/// The revolver's state, cylinder and timelines.
+/// The revolver's state, mechanism and timelines.
 #[derive(Clone, Debug)]
 pub struct Revolver {
     pub settings: RevolverSettings,
+    /// Fanning and drop safety.
+    pub fan_settings: FanSettings,
     pub state: RevolverState,
-    pub hammer_cocked: bool,
-    pub cylinder_open: bool,
-    pub chambers: [Chamber; 6],
-    /// The chamber under the hammer.
-    pub current: usize,
+    pub hammer: Hammer,
+    pub cylinder: Cylinder,
     /// Draw progress while latched (0..1).
     pub draw_t: f32,
     latch_hand: Vec3,
     cock_t: Option<f32>,
     trigger: TriggerPhase,
+    fan: FanDetector,
     last_stick_y: f32,
     last_trigger: f32,
     /// Whether the grip was held last frame: latching and picking up need its press.
@@ -278,6 +153,9 @@ pub struct RevolverInput {
     /// The gun's holster point and rotation now (for auto-holster on release).
     pub gun_holster_point: Vec3,
     pub gun_rotation: Quat,
+    /// For fanning: the off hand's palm and the hammer's spur, in one frame (`None`: no off
+    /// hand to fan with).
+    pub fan_palm: Option<(Vec3, Vec3)>,
 }
 
 impl Default for Revolver {
@@ -291,15 +169,15 @@ impl Revolver {
         settings.validate();
         Self {
             settings,
+            fan_settings: FanSettings::default(),
             state: RevolverState::Holstered,
-            hammer_cocked: false,
-            cylinder_open: false,
-            chambers: [Chamber::Loaded; 6],
-            current: 0,
+            hammer: Hammer::default(),
+            cylinder: Cylinder::default(),
             draw_t: 0.0,
             latch_hand: Vec3::ZERO,
             cock_t: None,
             trigger: TriggerPhase::Idle,
+            fan: FanDetector::default(),
             last_stick_y: 0.0,
             last_trigger: 0.0,
             last_grip: false,
@@ -308,10 +186,17 @@ impl Revolver {
 
     /// Loaded rounds in the cylinder.
     pub fn loaded_count(&self) -> u32 {
-        self.chambers
-            .iter()
-            .filter(|c| **c == Chamber::Loaded)
-            .count() as u32
+        self.cylinder.loaded_count()
+    }
+
+    /// Whether the hammer is at full cock.
+    pub fn hammer_cocked(&self) -> bool {
+        self.hammer.position() == HammerPosition::FullCock
+    }
+
+    /// Whether the loading gate is open.
+    pub fn gate_open(&self) -> bool {
+        self.cylinder.gate_open
     }
 
     /// Normalised cocking time while cocking.
@@ -321,20 +206,21 @@ impl Revolver {
 
     /// The trigger's pull amount for its animation (0 = rest, 1 = fully pulled).
     pub fn trigger_pull(&self) -> f32 {
-        match self.trigger {
-            TriggerPhase::Idle => 0.0,
-            TriggerPhase::Pulling(t) => {
-                ease_in_out_cubic(t / self.settings.trigger_pull_s.max(1e-4))
-            }
-            TriggerPhase::Returning(t) => {
-                1.0 - ease_in_out_cubic(t / self.settings.trigger_return_s.max(1e-4))
-            }
-        }
+        self.trigger
+            .pull(self.settings.trigger_pull_s, self.settings.trigger_return_s)
     }
 
-    /// Whether cocking would be accepted now.
+    /// Whether cocking would be accepted now: in the hand, the hammer short of full cock and
+    /// free of the thumb, the gate closed.
     pub fn can_cock(&self) -> bool {
-        self.state == RevolverState::Held && !self.hammer_cocked && !self.cylinder_open
+        self.state == RevolverState::Held
+            && !self.hammer_cocked()
+            && !self.hammer.thumbed()
+            && !self.cylinder.gate_open
+    }
+
+    fn trigger_held(&self) -> bool {
+        self.last_trigger >= self.settings.trigger_threshold
     }
 
     /// Advances by `dt` seconds; pushes what happened into `events` (no allocation when the
@@ -377,10 +263,10 @@ impl Revolver {
             RevolverState::Held | RevolverState::Cocking => {
                 if !grip {
                     self.cock_t = None;
-                    if self.state == RevolverState::Cocking {
-                        // Let go mid-cock: the hammer falls back.
-                        self.hammer_cocked = false;
-                    }
+                    // Let go mid-cock (or mid-thumb): the hammer falls back to the notch it
+                    // passed.
+                    let held = self.trigger_held();
+                    self.release_hammer_with(held, events);
                     if should_auto_holster(
                         input.gun_holster_point,
                         input.gun_rotation,
@@ -416,19 +302,24 @@ impl Revolver {
         self.last_stick_y = stick;
         if let Some(t) = self.cock_t {
             let next = t + dt / s.cock_duration_s;
-            if t < 0.675 && next >= 0.675 {
-                self.hammer_cocked = true;
-                events.push(RevolverEvent::Cocked);
-            }
+            // The thumb draws the hammer as the clip goes; it reaches full cock at 0.675.
+            let travel = if next >= 0.675 {
+                1.0
+            } else {
+                cock_pose(next).hammer
+            };
+            let gate_closed = !self.cylinder.gate_open;
+            self.drive_hammer(|h, e| h.thumb(travel, false, gate_closed, e), events);
             if next >= 1.0 {
                 self.cock_t = None;
                 self.state = RevolverState::Held;
+                self.drive_hammer(|h, e| h.release(false, e), events);
             } else {
                 self.cock_t = Some(next);
             }
         }
 
-        // Trigger: rising edge, then pull, outcome, return.
+        // Trigger: rising edge, then pull, the sear, return.
         let trig = if input.trigger.is_finite() {
             input.trigger
         } else {
@@ -438,29 +329,73 @@ impl Revolver {
             self.request_fire(events);
         }
         self.last_trigger = trig;
-        self.trigger = match self.trigger {
-            TriggerPhase::Idle => TriggerPhase::Idle,
-            TriggerPhase::Pulling(t) => {
-                let t = t + dt;
-                if t >= s.trigger_pull_s {
-                    self.resolve_shot(events);
-                    TriggerPhase::Returning(0.0)
-                } else {
-                    TriggerPhase::Pulling(t)
-                }
+        let (phase, sear) = self
+            .trigger
+            .advance(dt, s.trigger_pull_s, s.trigger_return_s);
+        self.trigger = phase;
+        if sear {
+            self.resolve_shot(events);
+        }
+
+        // Fanning: the off hand's palm sweeping over the hammer with the trigger held.
+        if let Some((palm, spur)) = input.fan_palm {
+            let fan_s = self.fan_settings;
+            let fanned = self.fan.update(&fan_s, palm, spur, dt, self.trigger_held());
+            if fanned && self.state == RevolverState::Held && !self.cylinder.gate_open {
+                self.fan_once(events);
             }
-            TriggerPhase::Returning(t) => {
-                let t = t + dt;
-                if t >= s.trigger_return_s {
-                    TriggerPhase::Idle
-                } else {
-                    TriggerPhase::Returning(t)
-                }
-            }
-        };
+        }
     }
 
-    /// Starts cocking if allowed (Held, hammer down, cylinder closed); else reports a refusal.
+    /// One fan: the palm draws the hammer to full cock (turning the cylinder) and, the trigger
+    /// held back, it falls at once.
+    fn fan_once(&mut self, events: &mut Vec<RevolverEvent>) {
+        events.push(RevolverEvent::Fanned);
+        self.drive_hammer(|h, e| h.thumb(1.0, false, true, e), events);
+        self.drive_hammer(|h, e| h.release(true, e), events);
+    }
+
+    /// Runs `act` on the hammer and turns what it did into revolver events: notches, the
+    /// cylinder's turn at full cock, and the blow on the chamber under it when it falls.
+    fn drive_hammer(
+        &mut self,
+        act: impl FnOnce(&mut Hammer, &mut Vec<HammerEvent>),
+        events: &mut Vec<RevolverEvent>,
+    ) {
+        let mut hammer_events = Vec::new();
+        act(&mut self.hammer, &mut hammer_events);
+        for e in hammer_events {
+            match e {
+                HammerEvent::Moved(p) => {
+                    events.push(RevolverEvent::HammerMoved(p));
+                    if p == HammerPosition::FullCock {
+                        events.push(RevolverEvent::Cocked);
+                    }
+                }
+                HammerEvent::Indexed => {
+                    self.cylinder.index(&mut Vec::new());
+                    events.push(RevolverEvent::CylinderIndexed(self.cylinder.current));
+                }
+                HammerEvent::Fell => self.strike(events),
+            }
+        }
+    }
+
+    /// The hammer fell on the chamber under it.
+    fn strike(&mut self, events: &mut Vec<RevolverEvent>) {
+        if self.cylinder.strike() {
+            events.push(RevolverEvent::Fired);
+            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
+            if self.loaded_count() == 0 {
+                events.push(RevolverEvent::AmmoEmpty);
+            }
+        } else {
+            events.push(RevolverEvent::EmptyClicked);
+        }
+    }
+
+    /// Starts cocking if allowed (Held, the hammer short of full cock, the gate closed); else
+    /// reports a refusal.
     pub fn request_cock(&mut self, events: &mut Vec<RevolverEvent>) {
         if self.can_cock() && self.trigger == TriggerPhase::Idle {
             self.state = RevolverState::Cocking;
@@ -471,11 +406,17 @@ impl Revolver {
         }
     }
 
-    /// Starts a trigger pull if the gun is in the hand and the trigger is at rest.
+    /// Starts a trigger pull if the gun is in the hand, the trigger at rest and the gate
+    /// closed. At half-cock or the safety notch the trigger is locked: refused.
     pub fn request_fire(&mut self, events: &mut Vec<RevolverEvent>) {
+        let locked = matches!(
+            self.hammer.position(),
+            HammerPosition::Safety | HammerPosition::HalfCock
+        );
         if self.state == RevolverState::Held
             && self.trigger == TriggerPhase::Idle
-            && !self.cylinder_open
+            && !self.cylinder.gate_open
+            && !locked
         {
             self.trigger = TriggerPhase::Pulling(0.0);
             events.push(RevolverEvent::TriggerPulled);
@@ -484,85 +425,181 @@ impl Revolver {
         }
     }
 
+    /// The trigger's sear point: the hammer falls from full cock; with it down, a dry pull.
     fn resolve_shot(&mut self, events: &mut Vec<RevolverEvent>) {
-        if !self.hammer_cocked {
+        let mut fell = false;
+        self.drive_hammer(|h, e| fell = h.trigger(e), events);
+        if !fell {
             events.push(RevolverEvent::DryFired);
+        }
+    }
+
+    /// The thumb holds the hammer at `travel` (0 down .. 1 full cock; an analog cock from a
+    /// stick or the thumb's own travel): in the hand, not while the cocking clip runs. With
+    /// the trigger held it can be eased down.
+    pub fn thumb_hammer(&mut self, travel: f32, events: &mut Vec<RevolverEvent>) {
+        if self.state != RevolverState::Held {
+            events.push(RevolverEvent::Refused(RefusedAction::Cock));
             return;
         }
-        self.hammer_cocked = false;
-        if self.chambers[self.current] == Chamber::Loaded {
-            self.chambers[self.current] = Chamber::Spent;
-            events.push(RevolverEvent::Fired);
-            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
-            if self.loaded_count() == 0 {
-                events.push(RevolverEvent::AmmoEmpty);
-            }
-        } else {
-            events.push(RevolverEvent::EmptyClicked);
-        }
-        // Single action: the cylinder turns one chamber as the hammer is cocked for the next shot;
-        // here it advances after the hammer falls, ready for the next cock.
-        self.current = (self.current + 1) % self.chambers.len();
+        let (held, gate_closed) = (self.trigger_held(), !self.cylinder.gate_open);
+        self.drive_hammer(|h, e| h.thumb(travel, held, gate_closed, e), events);
     }
 
-    /// Opens the cylinder (loading gate): only in the hand, not while cocking or with the hammer cocked.
-    pub fn open_cylinder(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.state == RevolverState::Held && !self.hammer_cocked && !self.cylinder_open {
-            self.cylinder_open = true;
-            events.push(RevolverEvent::CylinderOpened);
-        } else {
+    /// The thumb lets the hammer go: it falls back to the notch it passed (with the trigger
+    /// held, all the way: a shot).
+    pub fn release_hammer(&mut self, events: &mut Vec<RevolverEvent>) {
+        let held = self.trigger_held();
+        self.release_hammer_with(held, events);
+    }
+
+    fn release_hammer_with(&mut self, trigger_held: bool, events: &mut Vec<RevolverEvent>) {
+        self.drive_hammer(|h, e| h.release(trigger_held, e), events);
+    }
+
+    /// Opens the loading gate: in the hand, at half-cock; refused otherwise, and when open.
+    pub fn open_gate(&mut self, events: &mut Vec<RevolverEvent>) {
+        let half = self.hammer.position() == HammerPosition::HalfCock && !self.hammer.thumbed();
+        if self.state != RevolverState::Held || self.cylinder.gate_open || !half {
             events.push(RevolverEvent::Refused(RefusedAction::OpenCylinder));
+            return;
+        }
+        self.cylinder.open_gate(true, &mut Vec::new());
+        events.push(RevolverEvent::GateToggled(true));
+    }
+
+    pub fn close_gate(&mut self, events: &mut Vec<RevolverEvent>) {
+        if self.cylinder.gate_open {
+            self.cylinder.close_gate(&mut Vec::new());
+            events.push(RevolverEvent::GateToggled(false));
         }
     }
 
+    /// Turns the cylinder by hand `clicks` chambers on: with the gate open.
+    pub fn turn_cylinder(&mut self, clicks: u32, events: &mut Vec<RevolverEvent>) {
+        let mut e = Vec::new();
+        self.cylinder.turn_by_hand(clicks, &mut e);
+        self.cylinder_events(e, events);
+    }
+
+    /// The ejector rod: pushes out what is in the chamber at the gate. Returns the chamber and
+    /// whether it was a spent case.
+    pub fn push_ejector(&mut self, events: &mut Vec<RevolverEvent>) -> Option<(usize, bool)> {
+        let mut e = Vec::new();
+        let out = self.cylinder.eject(&mut e);
+        self.cylinder_events(e, events);
+        if out.is_some_and(|(_, spent)| !spent) {
+            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
+        }
+        out
+    }
+
+    /// A cartridge pushed into the chamber at the open gate. Returns the chamber.
+    pub fn insert_cartridge(&mut self, events: &mut Vec<RevolverEvent>) -> Option<usize> {
+        let mut e = Vec::new();
+        let out = self.cylinder.load(&mut e);
+        self.cylinder_events(e, events);
+        if out.is_some() {
+            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
+        }
+        out
+    }
+
+    fn cylinder_events(&self, from: Vec<CylinderEvent>, events: &mut Vec<RevolverEvent>) {
+        events.extend(from.into_iter().map(|e| match e {
+            CylinderEvent::GateToggled(open) => RevolverEvent::GateToggled(open),
+            CylinderEvent::Indexed(c) => RevolverEvent::CylinderIndexed(c),
+            CylinderEvent::CartridgeLoaded(c) => RevolverEvent::CartridgeLoaded(c),
+            CylinderEvent::CaseEjected { chamber, spent } => {
+                RevolverEvent::CaseEjected { chamber, spent }
+            }
+            CylinderEvent::Refused(r) => RevolverEvent::Refused(match r {
+                CylinderRefusal::OpenGate => RefusedAction::OpenCylinder,
+                CylinderRefusal::Turn => RefusedAction::Turn,
+                CylinderRefusal::Load => RefusedAction::Load,
+                CylinderRefusal::Eject => RefusedAction::Eject,
+            }),
+        }));
+    }
+
+    /// The gun landed: `impact_speed_mps` and whether on the hammer. Without a transfer bar, a
+    /// hard blow on a lowered hammer over a live round fires it. Returns whether it fired.
+    pub fn landed(
+        &mut self,
+        impact_speed_mps: f32,
+        on_hammer: bool,
+        events: &mut Vec<RevolverEvent>,
+    ) -> bool {
+        let under = self.cylinder.chambers[self.cylinder.current];
+        if drop_fires(
+            &self.fan_settings,
+            self.hammer.position(),
+            under,
+            on_hammer,
+            impact_speed_mps,
+        ) {
+            self.strike(events);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Opens the loading gate the way a shooter does: the hammer drawn to half-cock first (from
+    /// down or the safety notch). Refused with the hammer at full cock or outside the hand.
+    pub fn open_cylinder(&mut self, events: &mut Vec<RevolverEvent>) {
+        if self.state == RevolverState::Held
+            && self.hammer.position() < HammerPosition::HalfCock
+            && !self.hammer.thumbed()
+        {
+            self.drive_hammer(
+                |h, e| h.thumb(HammerPosition::HalfCock.travel(), false, true, e),
+                events,
+            );
+            self.drive_hammer(|h, e| h.release(false, e), events);
+        }
+        self.open_gate(events);
+    }
+
+    /// Closes the loading gate.
     pub fn close_cylinder(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.cylinder_open {
-            self.cylinder_open = false;
-            events.push(RevolverEvent::CylinderClosed);
-        }
+        self.close_gate(events);
     }
 
-    /// Ejects every spent case (cylinder open). Returns how many.
+    /// Turns the cylinder once round under the open gate, pushing out every spent case (the
+    /// rod once per case, a click per chamber). Returns how many; 0 with the gate closed.
     pub fn eject_spent(&mut self, events: &mut Vec<RevolverEvent>) -> u32 {
-        if !self.cylinder_open {
+        if !self.cylinder.gate_open {
             return 0;
         }
         let mut n = 0;
-        for c in self.chambers.iter_mut().filter(|c| **c == Chamber::Spent) {
-            *c = Chamber::Empty;
-            n += 1;
-        }
-        if n > 0 {
-            events.push(RevolverEvent::CasesEjected(n));
+        for _ in 0..CHAMBERS {
+            if self.cylinder.chambers[self.cylinder.gate_chamber()] == Chamber::Spent {
+                self.push_ejector(events);
+                n += 1;
+            }
+            self.turn_cylinder(1, events);
         }
         n
     }
 
-    /// Loads one round into the first empty chamber from the current one on (cylinder open, no
-    /// spent case in the way). Returns the chamber, or `None` (refused) when there is none.
+    /// Turns the cylinder under the open gate to the next empty chamber and loads it. Returns
+    /// the chamber, or `None` (refused) with the gate closed or no empty chamber.
     pub fn load_round(&mut self, events: &mut Vec<RevolverEvent>) -> Option<usize> {
-        if !self.cylinder_open {
-            events.push(RevolverEvent::Refused(RefusedAction::Load));
-            return None;
-        }
-        let n = self.chambers.len();
-        let slot = (0..n)
-            .map(|k| (self.current + k) % n)
-            .find(|i| self.chambers[*i] == Chamber::Empty);
-        match slot {
-            Some(i) => {
-                self.chambers[i] = Chamber::Loaded;
-                events.push(RevolverEvent::RoundLoaded(i));
-                events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
-                Some(i)
-            }
-            None => {
-                events.push(RevolverEvent::Refused(RefusedAction::Load));
-                None
+        if self.cylinder.gate_open {
+            for _ in 0..CHAMBERS {
+                if self.cylinder.chambers[self.cylinder.gate_chamber()] == Chamber::Empty {
+                    return self.insert_cartridge(events);
+                }
+                self.turn_cylinder(1, events);
             }
         }
+        events.push(RevolverEvent::Refused(RefusedAction::Load));
+        None
     }
 }
 
+#[cfg(test)]
+mod mechanism_tests;
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@ fn input() -> RevolverInput {
         draw_clear_point: Vec3::new(0.2, 1.3, 0.0),
         gun_holster_point: Vec3::new(0.2, 1.0, 0.0),
         gun_rotation: Quat::IDENTITY,
+        fan_palm: None,
     }
 }
 
@@ -126,7 +127,7 @@ fn cocking_timeline_phases_and_sound_frame() {
     }
     assert!(cocked_at.is_some());
     assert_eq!(r.state, RevolverState::Held);
-    assert!(r.hammer_cocked);
+    assert!(r.hammer_cocked());
     // Phases of the pose.
     assert_eq!(cock_pose(0.0).gun_back, 0.0);
     assert!((cock_pose(0.55).gun_back - 1.0).abs() < 1e-6 && cock_pose(0.55).hammer == 0.0);
@@ -170,16 +171,21 @@ fn fire_outcomes_and_chamber_rotation() {
     let dry = fire(&mut r);
     assert!(dry.contains(&RevolverEvent::DryFired));
     assert_eq!(dry.first(), Some(&RevolverEvent::TriggerPulled), "{dry:?}");
-    assert_eq!(r.current, 0, "a dry fire does not turn the cylinder");
+    assert_eq!(
+        r.cylinder.current, 0,
+        "a dry fire does not turn the cylinder"
+    );
     cock(&mut r);
     let e = fire(&mut r);
     assert!(
         e.contains(&RevolverEvent::Fired) && e.contains(&RevolverEvent::AmmoChanged(5)),
         "{e:?}"
     );
-    assert_eq!(r.chambers[0], Chamber::Spent);
-    assert_eq!(r.current, 1, "the cylinder turned to the next chamber");
-    assert!(!r.hammer_cocked);
+    // Cocking turned the cylinder one chamber (the hand), and that chamber fired.
+    assert_eq!(r.cylinder.current, 1, "the cock turned the cylinder");
+    assert_eq!(r.cylinder.chambers[1], Chamber::Spent);
+    assert_eq!(r.cylinder.chambers[0], Chamber::Loaded);
+    assert!(!r.hammer_cocked());
     // Empty the cylinder, then a cocked empty chamber clicks.
     assert!(!e.contains(&RevolverEvent::AmmoEmpty), "five rounds left");
     for k in 0..5 {
@@ -210,18 +216,27 @@ fn cylinder_open_eject_and_load() {
     fire(&mut r);
     let mut e = Vec::new();
     r.open_cylinder(&mut e);
-    assert_eq!(e, vec![RevolverEvent::CylinderOpened]);
+    // The hammer is drawn to half-cock first: the gate opens only there.
+    assert_eq!(
+        e,
+        vec![
+            RevolverEvent::HammerMoved(HammerPosition::Safety),
+            RevolverEvent::HammerMoved(HammerPosition::HalfCock),
+            RevolverEvent::GateToggled(true)
+        ]
+    );
     // Cocking while open is refused; firing too.
     e.clear();
     r.request_cock(&mut e);
     assert_eq!(e, vec![RevolverEvent::Refused(RefusedAction::Cock)]);
     e.clear();
     assert_eq!(r.eject_spent(&mut e), 1);
-    assert_eq!(r.load_round(&mut e), Some(0));
+    // The spent chamber (1) comes to the gate one click after the gate's chamber 0.
+    assert_eq!(r.load_round(&mut e), Some(1));
     assert_eq!(r.loaded_count(), 6);
     assert_eq!(r.load_round(&mut e), None, "full");
     r.close_cylinder(&mut e);
-    assert!(e.contains(&RevolverEvent::CylinderClosed));
+    assert!(e.contains(&RevolverEvent::GateToggled(false)));
     assert!(r.can_cock());
 }
 
@@ -399,28 +414,40 @@ fn a_dropped_gun_is_picked_up_only_with_the_hand_on_it() {
 }
 
 #[test]
-fn letting_go_mid_cock_drops_the_hammer_but_a_cocked_one_stays_cocked() {
-    // Let go while cocking: the hammer falls back.
+fn letting_go_mid_cock_the_hammer_falls_back_to_the_notch_it_passed() {
+    // Let go while the thumb draws it (0.62 of the clip: travel 0.56, past half-cock).
     let mut r = drawn();
     let mut i = held_input();
     i.stick_y = -1.0;
     step(&mut r, &i, 0.0);
-    step(&mut r, &i, 0.42); // past the hammer's 0.675 of 0.6 s: cocked, still returning
-    assert!(r.hammer_cocked && r.state == RevolverState::Cocking);
+    step(&mut r, &i, 0.372);
+    assert!(r.hammer.travel() > 0.5 && r.state == RevolverState::Cocking);
     i.grip = 0.0;
     step(&mut r, &i, 0.01);
-    assert!(!r.hammer_cocked, "let go mid-cock");
+    assert!(!r.hammer_cocked(), "let go mid-cock");
+    assert_eq!(r.hammer.position(), HammerPosition::HalfCock);
+    assert_eq!(r.hammer.travel(), HammerPosition::HalfCock.travel());
+    // Past full cock (still returning), the sear holds it there.
+    let mut r = drawn();
+    let mut i = held_input();
+    i.stick_y = -1.0;
+    step(&mut r, &i, 0.0);
+    step(&mut r, &i, 0.42);
+    assert!(r.hammer_cocked() && r.state == RevolverState::Cocking);
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    assert!(r.hammer_cocked(), "full cock holds");
     // Fully cocked, then let go and picked up: still cocked.
     let mut r = drawn();
     cock(&mut r);
-    assert!(r.hammer_cocked && r.state == RevolverState::Held);
+    assert!(r.hammer_cocked() && r.state == RevolverState::Held);
     let mut i = held_input();
     i.grip = 0.0;
     step(&mut r, &i, 0.01);
     i.grip = 1.0;
     i.hand_on_gun = true;
     assert_eq!(step(&mut r, &i, 0.01), vec![RevolverEvent::PickedUp]);
-    assert!(r.hammer_cocked);
+    assert!(r.hammer_cocked());
 }
 
 #[test]
@@ -474,22 +501,26 @@ fn the_cylinder_opens_only_in_the_hand_with_the_hammer_down_and_once() {
     e.clear();
     r.open_cylinder(&mut e);
     assert_eq!(e, refused);
-    // Nothing spent: nothing ejected, no event.
+    // Nothing spent: nothing ejected; the cylinder turned once round under the gate, click by
+    // click, back where it was.
     e.clear();
     assert_eq!(r.eject_spent(&mut e), 0);
-    assert!(e.is_empty());
+    let clicks: Vec<RevolverEvent> = (1..=6)
+        .map(|k| RevolverEvent::CylinderIndexed(k % 6))
+        .collect();
+    assert_eq!(e, clicks);
 }
 
 #[test]
-fn rounds_load_from_the_chamber_under_the_hammer_on() {
+fn rounds_load_from_the_chamber_at_the_gate_on() {
     let mut r = drawn();
-    r.chambers = [Chamber::Empty; 6];
-    r.current = 4;
+    r.cylinder.chambers = [Chamber::Empty; 6];
+    r.cylinder.current = 4;
     let mut e = Vec::new();
     r.open_cylinder(&mut e);
     let order: Vec<Option<usize>> = (0..7).map(|_| r.load_round(&mut e)).collect();
     assert_eq!(
         order,
-        [Some(4), Some(5), Some(0), Some(1), Some(2), Some(3), None]
+        [Some(3), Some(4), Some(5), Some(0), Some(1), Some(2), None]
     );
 }

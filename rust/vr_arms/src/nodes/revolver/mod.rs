@@ -5,8 +5,8 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use vr_arms_core::revolver::{
-    Chamber, RecoilLayer, Revolver as Stage, RevolverEvent, RevolverInput, RevolverProfile,
-    RevolverState, cock_pose,
+    Chamber, RecoilLayer, RefusedAction, Revolver as Stage, RevolverEvent, RevolverInput,
+    RevolverProfile, RevolverState,
 };
 
 use crate::convert::{pose, to_transform, vec3};
@@ -20,6 +20,7 @@ use crate::nodes::target_router::TargetRouter;
 use crate::problems::ProblemReport;
 
 mod effects;
+mod mechanism;
 mod placement;
 mod problems;
 mod support;
@@ -286,6 +287,9 @@ impl IRigidBody3D for Revolver {
             draw_clear_point: vec3(clear),
             gun_holster_point: vec3(holster_point.origin),
             gun_rotation: pose(&me).rotation,
+            // The off hand's palm and the hammer's spur: not read yet (fanning by hand comes
+            // with the off hand's palm source).
+            fan_palm: None,
         };
         let mut events = std::mem::take(&mut self.events);
         events.clear();
@@ -348,19 +352,43 @@ impl Revolver {
     /// A trigger pull started (every pull, before its outcome: haptics and the Shoot pose).
     #[signal]
     fn trigger_pulled();
+    /// The loading gate opened (also `gate_toggled(true)`).
     #[signal]
     fn cylinder_opened();
+    /// The loading gate closed (also `gate_toggled(false)`).
     #[signal]
     fn cylinder_closed();
+    /// A cartridge went into `chamber` (also `cartridge_loaded`).
     #[signal]
     fn round_loaded(chamber: i32);
+    /// The hammer clicked into a notch or came to rest down: `position` is a
+    /// `VRArms.HammerPosition` (DOWN, SAFETY, HALF_COCK, FULL_COCK).
+    #[signal]
+    fn hammer_moved(position: i32);
+    /// The loading gate opened or closed.
+    #[signal]
+    fn gate_toggled(open: bool);
+    /// The cylinder turned one chamber (cocked to full cock, or by hand at the open gate):
+    /// `chamber` is now under the hammer.
+    #[signal]
+    fn cylinder_indexed(chamber: i32);
+    /// A cartridge went into `chamber`, the one at the gate.
+    #[signal]
+    fn cartridge_loaded(chamber: i32);
+    /// The ejector rod pushed out what was in `chamber`: a spent case, or a live round.
+    #[signal]
+    fn case_ejected(chamber: i32, spent: bool);
+    /// The off hand's palm fanned the hammer (a full cycle follows: cock, turn, fall).
+    #[signal]
+    fn fanned();
     /// The support hand took hold of the gun (two-handed).
     #[signal]
     fn support_grabbed();
     /// The support hand let go.
     #[signal]
     fn support_released();
-    /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"`, `"load"`).
+    /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"` (the loading gate), `"load"`,
+    /// `"turn"`, `"eject"`).
     #[signal]
     fn refused(action: GString);
 
@@ -394,16 +422,17 @@ impl Revolver {
         self.supported
     }
 
-    /// Whether the hammer is cocked.
+    /// Whether the hammer is at full cock.
     #[func]
     fn is_hammer_cocked(&self) -> bool {
-        self.stage.hammer_cocked
+        self.stage.hammer_cocked()
     }
 
     /// Chamber states, "empty", "loaded" or "spent", from chamber 0.
     #[func]
     fn get_chambers(&self) -> PackedStringArray {
         self.stage
+            .cylinder
             .chambers
             .iter()
             .map(|c| {
@@ -416,36 +445,33 @@ impl Revolver {
             .collect()
     }
 
+    /// Opens the loading gate as a shooter does: the hammer drawn to half-cock first (from down
+    /// or the safety notch). Refused at full cock and outside the hand.
     #[func]
     fn open_cylinder(&mut self) {
-        let mut e = Vec::new();
-        self.stage.open_cylinder(&mut e);
-        e.into_iter().for_each(|e| self.handle(e));
+        self.act(|s, e| s.open_cylinder(e));
     }
 
+    /// Closes the loading gate.
     #[func]
     fn close_cylinder(&mut self) {
-        let mut e = Vec::new();
-        self.stage.close_cylinder(&mut e);
-        e.into_iter().for_each(|e| self.handle(e));
+        self.act(|s, e| s.close_cylinder(e));
     }
 
-    /// Ejects the spent cases; returns how many.
+    /// Turns the cylinder once round under the open gate, pushing out every spent case; returns
+    /// how many (0 with the gate closed).
     #[func]
     fn eject_spent(&mut self) -> i32 {
-        let mut e = Vec::new();
-        let n = self.stage.eject_spent(&mut e);
-        e.into_iter().for_each(|e| self.handle(e));
-        n as i32
+        self.act(|s, e| s.eject_spent(e)) as i32
     }
 
-    /// Loads one round into the next empty chamber; returns the chamber or -1 when refused.
+    /// Turns the cylinder under the open gate to the next empty chamber and loads it; returns the
+    /// chamber, or -1 when refused.
     #[func]
     fn load_round(&mut self) -> i32 {
-        let mut e = Vec::new();
-        let slot = self.stage.load_round(&mut e);
-        e.into_iter().for_each(|e| self.handle(e));
-        slot.map(|s| s as i32).unwrap_or(-1)
+        self.act(|s, e| s.load_round(e))
+            .map(|c| c as i32)
+            .unwrap_or(-1)
     }
 
     /// Loads `[revolver]`, `[bullet]` and `[recoil.*]` from a TOML file; false (settings kept,
@@ -544,19 +570,64 @@ impl Revolver {
                 self.signals().dry_fired().emit();
             }
             RevolverEvent::AmmoChanged(n) => self.signals().ammo_changed().emit(n as i32),
-            RevolverEvent::CylinderOpened => self.signals().cylinder_opened().emit(),
-            RevolverEvent::CylinderClosed => self.signals().cylinder_closed().emit(),
-            RevolverEvent::RoundLoaded(i) => self.signals().round_loaded().emit(i as i32),
-            RevolverEvent::CasesEjected(_) => {}
+            RevolverEvent::GateToggled(open) => {
+                self.click("GateSound");
+                self.signals().gate_toggled().emit(open);
+                if open {
+                    self.signals().cylinder_opened().emit();
+                } else {
+                    self.signals().cylinder_closed().emit();
+                }
+            }
+            RevolverEvent::CartridgeLoaded(i) => {
+                self.click("LoadSound");
+                self.signals().cartridge_loaded().emit(i as i32);
+                self.signals().round_loaded().emit(i as i32);
+            }
+            RevolverEvent::HammerMoved(p) => {
+                // Full cock has its own sound (`cocked`).
+                if p != vr_arms_core::revolver::HammerPosition::FullCock {
+                    self.click("HammerSound");
+                }
+                self.signals().hammer_moved().emit(p as i32);
+            }
+            RevolverEvent::CylinderIndexed(c) => {
+                self.click("IndexSound");
+                self.signals().cylinder_indexed().emit(c as i32);
+            }
+            RevolverEvent::CaseEjected { chamber, spent } => {
+                self.click("EjectSound");
+                self.signals().case_ejected().emit(chamber as i32, spent);
+            }
+            RevolverEvent::Fanned => self.signals().fanned().emit(),
             RevolverEvent::Refused(a) => {
                 let name = match a {
-                    vr_arms_core::revolver::RefusedAction::Cock => "cock",
-                    vr_arms_core::revolver::RefusedAction::Fire => "fire",
-                    vr_arms_core::revolver::RefusedAction::OpenCylinder => "open_cylinder",
-                    vr_arms_core::revolver::RefusedAction::Load => "load",
+                    RefusedAction::Cock => "cock",
+                    RefusedAction::Fire => "fire",
+                    RefusedAction::OpenCylinder => "open_cylinder",
+                    RefusedAction::Load => "load",
+                    RefusedAction::Turn => "turn",
+                    RefusedAction::Eject => "eject",
                 };
                 self.signals().refused().emit(&GString::from(name));
             }
+        }
+    }
+
+    /// Runs an action of the mechanism and handles what it did.
+    fn act<T>(&mut self, action: impl FnOnce(&mut Stage, &mut Vec<RevolverEvent>) -> T) -> T {
+        let mut e = Vec::new();
+        let out = action(&mut self.stage, &mut e);
+        e.into_iter().for_each(|e| self.handle(e));
+        out
+    }
+
+    /// A mechanical click: its sound (a child `AudioStreamPlayer3D` of that name, when there is
+    /// one) and a short, light haptic pulse on the gun hand.
+    fn click(&mut self, sound: &str) {
+        self.play_sound(sound);
+        if let Some(mut c) = alive(&self.hand_controller) {
+            c.trigger_haptic_pulse("haptic", 0.0, 0.25, 0.02, 0.0);
         }
     }
 

@@ -46,7 +46,7 @@ impl Revolver {
         let back = self
             .stage
             .cock_time()
-            .map(|t| cock_pose(t).gun_back)
+            .map(|t| vr_arms_core::revolver::cock_pose(t).gun_back)
             .unwrap_or(0.0);
         let rot = self.cock_back_rotation_deg * (back * std::f32::consts::PI / 180.0);
         let sweep = Transform3D::new(
@@ -121,16 +121,10 @@ impl Revolver {
         // The RevolverHold sets this again after the solve; without one it stays unset.
         self.placed_by_hold = false;
         self.place_draw_target();
-        let hammer = if self.stage.hammer_cocked {
-            1.0
-        } else {
-            self.stage
-                .cock_time()
-                .map(|t| cock_pose(t).hammer)
-                .unwrap_or(0.0)
-        };
+        // The hammer where the mechanism has it (the cocking clip moves it continuously).
+        let hammer = self.stage.hammer.travel();
         let pull = self.stage.trigger_pull();
-        let turned = self.stage.current as f32 * std::f32::consts::TAU / 6.0;
+        let turned = self.stage.cylinder.current as f32 * std::f32::consts::TAU / 6.0;
         let (mesh_pos, mesh_rot) = (self.mesh_recoil.position, self.mesh_recoil.rotation);
         for (node, rest) in self.parts_rest.iter_mut() {
             if !node.is_instance_valid() {

@@ -57,7 +57,7 @@ impl Revolver {
 
     /// Loads rounds (nodes in the group `vr_arms_rounds`) brought to the open cylinder.
     pub(super) fn load_nearby_rounds(&mut self) {
-        if !self.stage.cylinder_open {
+        if !self.stage.gate_open() {
             return;
         }
         let cylinder = self.child_global("Cylinder").origin;
