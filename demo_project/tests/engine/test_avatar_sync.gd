@@ -319,6 +319,11 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 		await frames(1)
 	var solved_in_30: int = body.get_solved_frames() - solved
 	check(solved_in_30 >= 9 and solved_in_30 <= 11, "and it solves one frame in three (%d of 30)" % solved_in_30)
+	# Out of its 1-8 range: one error, and the nearest value is used.
+	expect_errors(1)
+	receiver.remote_update_interval_frames = 0
+	await frames(3)
+	check(receiver.remote_update_interval_frames == 1 and body.update_interval_frames == 1, "0 is taken as 1 (%d)" % receiver.remote_update_interval_frames)
 
 	# Tracking stops: plain 46-byte packets, and the fingers fade back to the open hand.
 	XRServer.remove_tracker(tracker)

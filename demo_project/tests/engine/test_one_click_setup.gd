@@ -124,3 +124,37 @@ func test_two_characters_get_readable_pipeline_names() -> void:
 		names.append(String(made.pipeline.name))
 	check(names == ["VRArmsStages", "VRArmsStages2"], "readable names: %s" % [names])
 	await frames(1)
+
+
+## A character instanced from a scene at run time (its nodes owned by its own root), set up from
+## code with a multiplayer sync: no owner errors for the nodes placed beside it, which the
+## character's root cannot own, and the character's own nodes keep their owner.
+func test_a_character_instanced_at_run_time_sets_up_without_owner_errors() -> void:
+	var root := Node3D.new()
+	root.name = "Character"
+	var skeleton := HumanoidBuilder.build()
+	root.add_child(skeleton)
+	skeleton.owner = root
+	var scene := PackedScene.new()
+	scene.pack(root)
+	root.free()
+	var character: Node3D = scene.instantiate()
+	var holder := Node3D.new()
+	add_child(holder)
+	holder.add_child(character)
+	var sk: Skeleton3D = character.get_node("Skeleton3D")
+	check(sk.owner == character, "the instanced skeleton is owned by its scene's root")
+	var setup := VRArmsSetup.setup_skeleton(sk, null, null)
+	check(not setup.is_empty(), "set up")
+	var sync := VRArmsSetup.add_avatar_sync(setup, scene)
+	check(sync != null, "and a VRAvatarSync added")
+	var remote_character: Node3D = scene.instantiate()
+	holder.add_child(remote_character)
+	var remote := VRArmsSetup.setup_remote(remote_character.get_node("Skeleton3D"), null, null, null)
+	check(not remote.is_empty(), "a remote body set up on another instance")
+	# The rig under the skeleton is inside the character: its root owns it, as before.
+	check((setup.rig as Node).owner == character, "the nodes inside the character are owned by it")
+	check((setup.origin as Node).owner == null and sync.owner == null, "the nodes beside it are left unowned")
+	# (The runner fails the test on any engine error: Godot refuses an owner that is no ancestor
+	# with one error per node.)
+	holder.queue_free()

@@ -5,6 +5,7 @@ use godot::classes::{Node, Node3D, PackedScene, ResourceLoader};
 use godot::prelude::*;
 
 use crate::nodes::avatar_sync::VRAvatarSync;
+use crate::nodes::common::own_by;
 
 /// Adds a `VRAvatarSync` beside the character set up in `setup` (`setup_skeleton`'s dictionary)
 /// sending its avatar, camera and controllers, and records it there as "avatar_sync".
@@ -56,9 +57,7 @@ pub fn add_avatar_sync(
         .unwrap_or_else(|| avatar.clone().upcast::<Node>());
     parent.add_child(&sync);
     // Saved with the scene the character is saved with, as the setup's other nodes are.
-    if let Some(owner) = avatar.get_owner() {
-        sync.set_owner(&owner);
-    }
+    own_by(&sync.clone().upcast(), avatar.get_owner().as_ref());
     setup.set("avatar_sync", &sync.to_variant());
     Some(sync)
 }

@@ -496,3 +496,12 @@ pub fn skinned_to(mesh: &Gd<MeshInstance3D>, skeleton: &Gd<godot::classes::Node>
     let path = mesh.get_skeleton_path();
     !path.is_empty() && mesh.get_node_or_null(&path).as_ref() == Some(skeleton)
 }
+
+/// Makes `owner` own `node`, so it is saved with the owner's scene, where it can: the owner must
+/// be an ancestor of the node. A character instanced at run time owns only its own nodes, and
+/// the setup's nodes beside it then stay unowned (Godot would refuse with an error each).
+pub fn own_by(node: &Gd<godot::classes::Node>, owner: Option<&Gd<godot::classes::Node>>) {
+    if let Some(o) = owner.filter(|o| o.is_ancestor_of(node)) {
+        node.clone().set_owner(o);
+    }
+}

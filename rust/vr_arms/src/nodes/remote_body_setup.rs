@@ -3,7 +3,7 @@
 use godot::classes::{Node3D, Skeleton3D};
 use godot::prelude::*;
 
-use crate::nodes::common::alive;
+use crate::nodes::common::{alive, own_by};
 use crate::nodes::vr_remote_body::{ARMS, VRRemoteBody};
 
 /// `VRArmsSetup.setup_remote`: a [VRRemoteBody] under `skeleton`, driven by `head`, `left` and
@@ -66,17 +66,13 @@ pub fn setup_remote(
                 h.set_name("RemoteTracking");
                 let mut parent = scene.clone().expect("checked above");
                 parent.add_child(&h);
-                if let Some(o) = owner.as_ref() {
-                    h.set_owner(o);
-                }
+                own_by(&h.clone().upcast(), owner.as_ref());
                 h
             });
             let mut n = Node3D::new_alloc();
             n.set_name(name);
             h.add_child(&n);
-            if let Some(o) = owner.as_ref() {
-                n.set_owner(o);
-            }
+            own_by(&n.clone().upcast(), owner.as_ref());
             n
         })
     });
@@ -87,9 +83,7 @@ pub fn setup_remote(
     body.set("profile", &GString::from(REMOTE_PROFILE).to_variant());
     let mut sk = skeleton.clone().upcast::<Node>();
     sk.add_child(&body);
-    if let Some(o) = owner.as_ref() {
-        body.set_owner(o);
-    }
+    own_by(&body.clone().upcast(), owner.as_ref());
     for (k, v) in [
         ("body", body.to_variant()),
         ("head", points[0].to_variant()),

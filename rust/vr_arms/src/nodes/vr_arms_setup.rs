@@ -11,7 +11,7 @@ use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
 use crate::nodes::bone_map_apply::apply_bone_map;
 use crate::nodes::clavicle_follow::ClavicleFollow;
-use crate::nodes::common::alive;
+use crate::nodes::common::{alive, own_by};
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::elbow_hint_solver::ElbowHintSolver;
 use crate::nodes::first_person_head::FirstPersonHead;
@@ -109,12 +109,7 @@ impl VRArmsSetup {
             .get_parent()
             .unwrap_or_else(|| avatar.clone().upcast());
         let owner = skeleton.get_owner();
-        let own = |node: &Gd<Node>| {
-            if let Some(o) = owner.as_ref() {
-                let mut n = node.clone();
-                n.set_owner(o);
-            }
-        };
+        let own = |node: &Gd<Node>| own_by(node, owner.as_ref());
 
         // XR nodes: use what is there, create what is missing.
         let origin = xr_origin

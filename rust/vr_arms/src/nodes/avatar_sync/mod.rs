@@ -230,14 +230,21 @@ impl INode for VRAvatarSync {
             return;
         };
         self.connect_signals(&mut mp);
-        if online(&mp) && self.clock_s >= self.next_send_s {
+        if online(&mp) && !mp.get_peers().is_empty() && self.clock_s >= self.next_send_s {
             let period = 1.0 / self.send_rate_hz.clamp(1.0, 120.0) as f64;
             // On schedule, without a burst after a long frame.
             self.next_send_s = (self.next_send_s + period).max(self.clock_s);
             self.send_state(&mut mp);
         }
         let now = self.clock_s;
-        let interval = self.remote_update_interval_frames;
+        let interval = self.remote_update_interval_frames.clamp(1, 8);
+        if interval != self.remote_update_interval_frames {
+            godot_error!(
+                "VRAvatarSync: remote_update_interval_frames is 1 to 8, not {}; {interval} is used",
+                self.remote_update_interval_frames
+            );
+            self.remote_update_interval_frames = interval;
+        }
         for r in self.remotes.values_mut() {
             r.set_update_interval(interval);
             r.drive(now);
