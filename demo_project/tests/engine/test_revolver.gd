@@ -263,7 +263,7 @@ func test_two_handed_support_routes_the_other_arm_and_splits_recoil() -> void:
 	check(_events.has("support_grabbed") and _events.has("support_released"), "signals: %s" % [_events])
 
 
-func test_a_round_brought_to_the_open_cylinder_is_loaded() -> void:
+func test_a_round_brought_to_the_open_gate_loads_the_empty_chamber_there() -> void:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
@@ -275,12 +275,18 @@ func test_a_round_brought_to_the_open_cylinder_is_loaded() -> void:
 	check(gun.get_loaded_count() == 5, "one round fired")
 	gun.open_cylinder()
 	gun.eject_spent()
+	# The gate's chamber is loaded: a round brought there stays where it is.
 	var round := Marker3D.new()
 	round.add_to_group("vr_arms_rounds")
 	add_child(round)
 	round.global_position = gun.get_node("Cylinder").global_position + Vector3(0.02, 0, 0)
 	await frames(3)
-	check(gun.get_loaded_count() == 6, "the round went into the cylinder (%d)" % gun.get_loaded_count())
+	check(gun.get_loaded_count() == 5 and is_instance_valid(round) and not round.is_queued_for_deletion(), "not loaded while the gate's chamber is full")
+	# One click brings the emptied chamber to the gate.
+	gun.turn_cylinder(1)
+	var empty_at: int = gun.get_gate_chamber()
+	await frames(3)
+	check(gun.get_loaded_count() == 6 and gun.get_chambers()[empty_at] == "loaded", "the round went into the gate's chamber %d (%s)" % [empty_at, gun.get_chambers()])
 	check(not is_instance_valid(round) or round.is_queued_for_deletion(), "and the round object is gone")
 
 
@@ -471,6 +477,12 @@ func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
 		gun.push_ejector()
 		gun.turn_cylinder(1)
 	check(gun.push_ejector() == -1, "nothing left to eject")
+	# Each case is a physical object that falls from the gate.
+	var cases := get_tree().get_nodes_in_group("vr_arms_cases")
+	check(cases.size() == 6, "six cases in the world (%d)" % cases.size())
+	var gate_y: float = gun.get_node("Cylinder").global_position.y
+	await seconds(0.5)
+	check(cases.all(func(c): return c is RigidBody3D and c.global_position.y < gate_y - 0.3), "and they fell")
 	for i in 6:
 		gun.insert_cartridge()
 		gun.turn_cylinder(1)
@@ -498,3 +510,38 @@ func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
 		await _pull_trigger(sim)
 	check(_events.count("fired_hit") == 6, "six shots hit: %s" % [_events])
 	check(p.target.hits.size() - hits_before == 6, "the target took six hits (%d)" % (p.target.hits.size() - hits_before))
+
+
+## Fanning through the node: the trigger held back, the other hand sweeps over the hammer six
+## times at 2 m/s; each sweep is a full cycle and a shot that hits. A slow sweep does nothing.
+func test_a_fanned_string_of_six_hits() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	gun.support_controller = p.left
+	var fans := [0]
+	gun.fanned.connect(func(): fans[0] += 1)
+	await _draw(p)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
+	await seconds(0.3)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
+	await frames(30)
+	_events.clear()
+	var hammer: Node3D = gun.get_node("Hammer")
+	# Slowly (0.5 m/s): no fan.
+	for k in 48:
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2 - 0.2 * k / 48.0, 0.05)))
+		await frames(1)
+	check(fans[0] == 0, "a slow hand does not fan")
+	for sweep in 6:
+		# 2 m/s: 20 cm in 12 frames at 120 frames a second, then back out.
+		for k in 12:
+			sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2 - 0.2 * k / 12.0, 0.05)))
+			await frames(1)
+		for k in 12:
+			sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.02 * k, 0.05 + 0.02 * k)))
+			await frames(1)
+		await seconds(0.2)
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
+	check(fans[0] == 6, "six fans (%d)" % fans[0])
+	check(_events.count("fired_hit") == 6 and gun.get_loaded_count() == 0, "six shots that hit: %s" % [_events])

@@ -92,7 +92,7 @@ impl Revolver {
     /// A cartridge pushed into the chamber at the open gate (`cartridge_loaded`). Returns the
     /// chamber, or -1 when refused (gate closed, or that chamber not empty).
     #[func]
-    fn insert_cartridge(&mut self) -> i32 {
+    pub(super) fn insert_cartridge(&mut self) -> i32 {
         self.act(|s, e| s.insert_cartridge(e))
             .map(|c| c as i32)
             .unwrap_or(-1)

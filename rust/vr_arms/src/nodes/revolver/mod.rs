@@ -20,6 +20,7 @@ use crate::nodes::target_router::TargetRouter;
 use crate::problems::ProblemReport;
 
 mod effects;
+mod ejected;
 mod mechanism;
 mod placement;
 mod problems;
@@ -94,9 +95,22 @@ pub struct Revolver {
     #[export(range = (0.02, 0.4, suffix = "m"))]
     support_grab_radius_m: f32,
     /// Rounds (nodes in the group `vr_arms_rounds`) brought this close (metres) to the open
-    /// cylinder are loaded, and freed.
+    /// loading gate (the `Gate` child, else `Cylinder`) load the gate's chamber when it is
+    /// empty, and are freed.
     #[export(range = (0.01, 0.3, suffix = "m"))]
     round_load_radius_m: f32,
+    /// What a spent case pushed out by the ejector rod becomes (a scene with a Node3D root; a
+    /// [RigidBody3D] is given the push). Empty: a small brass cylinder that falls.
+    #[export_group(name = "Ejected")]
+    #[export]
+    case_scene: Option<Gd<PackedScene>>,
+    /// What an ejected live round becomes (it joins the group `vr_arms_rounds`, so it can be
+    /// loaded again). Empty: a brass cylinder a little longer than a case.
+    #[export]
+    round_scene: Option<Gd<PackedScene>>,
+    /// Seconds a spent case stays in the world before it is freed (0: it stays).
+    #[export(range = (0.0, 600.0, suffix = "s"))]
+    case_lifetime_s: f32,
     /// How far the gun sweeps back while cocking (metres, gun space).
     #[export]
     cock_back_offset: Vector3,
@@ -176,6 +190,9 @@ impl IRigidBody3D for Revolver {
             support_controller: None,
             support_grab_radius_m: 0.12,
             round_load_radius_m: 0.08,
+            case_scene: None,
+            round_scene: None,
+            case_lifetime_s: 30.0,
             cock_back_offset: Vector3::new(0.0, 0.02, 0.05),
             cock_back_rotation_deg: Vector3::new(8.0, 0.0, 0.0),
             hammer_cock_deg: 40.0,
@@ -287,9 +304,13 @@ impl IRigidBody3D for Revolver {
             draw_clear_point: vec3(clear),
             gun_holster_point: vec3(holster_point.origin),
             gun_rotation: pose(&me).rotation,
-            // The off hand's palm and the hammer's spur: not read yet (fanning by hand comes
-            // with the off hand's palm source).
-            fan_palm: None,
+            // Fanning: the other hand (its controller) and the hammer's spur.
+            fan_palm: alive(&self.support_controller).map(|c| {
+                (
+                    vec3(c.get_global_position()),
+                    vec3(self.child_global("Hammer").origin),
+                )
+            }),
         };
         let mut events = std::mem::take(&mut self.events);
         events.clear();
@@ -310,7 +331,7 @@ impl IRigidBody3D for Revolver {
         }
         self.place(anchor, clear, holster_point, mesh_active);
         self.update_support();
-        self.load_nearby_rounds();
+        self.load_rounds_at_gate();
         if let Some(mut hp) = alive(&self.hand_pose) {
             // Latched, the hand already holds the grip while it pulls the gun out (and has left
             // the holster zone): the grip pose, not a flicker back to Default mid-draw.
@@ -597,6 +618,7 @@ impl Revolver {
             }
             RevolverEvent::CaseEjected { chamber, spent } => {
                 self.click("EjectSound");
+                self.spawn_ejected(spent);
                 self.signals().case_ejected().emit(chamber as i32, spent);
             }
             RevolverEvent::Fanned => self.signals().fanned().emit(),

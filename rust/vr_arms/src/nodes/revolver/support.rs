@@ -54,26 +54,4 @@ impl Revolver {
             self.signals().support_released().emit();
         }
     }
-
-    /// Loads rounds (nodes in the group `vr_arms_rounds`) brought to the open cylinder.
-    pub(super) fn load_nearby_rounds(&mut self) {
-        if !self.stage.gate_open() {
-            return;
-        }
-        let cylinder = self.child_global("Cylinder").origin;
-        let tree = self.base().get_tree();
-        for node in tree.get_nodes_in_group("vr_arms_rounds").iter_shared() {
-            let Ok(mut round) = node.try_cast::<Node3D>() else {
-                continue;
-            };
-            if round.is_queued_for_deletion()
-                || round.get_global_position().distance_to(cylinder) > self.round_load_radius_m
-            {
-                continue;
-            }
-            if self.load_round() >= 0 {
-                round.queue_free();
-            }
-        }
-    }
 }
