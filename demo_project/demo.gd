@@ -31,6 +31,8 @@ var parts := {}
 var body := {}
 var gun: Revolver
 var holster: HolsterZone
+## The holster belt, with the cartridge loops.
+var belt: HolsterBelt
 var targets: Array = []
 var mirror: PlanarMirror
 var autopilot: Autopilot
@@ -88,6 +90,8 @@ func _ready() -> void:
 		desktop.simulator = parts.simulator
 		desktop.locomotion = locomotion
 		desktop.holster = holster
+		desktop.gun = gun
+		desktop.belt = belt
 		desktop.reload_requested.connect(DemoActions.quick_reload.bind(gun))
 		add_child(desktop)
 	if options.has("xr-smoke-test") and vr:
@@ -154,6 +158,13 @@ func _setup_revolver() -> void:
 	holster.add_child(clear)
 	holster.draw_clear_point = clear
 	holster.add_child(RevolverBuilder.build_holster_mesh())
+	# Twelve cartridges in loops on the belt; the left hand takes them to the open gate.
+	RevolverBuilder.fill_cartridge_loops(belt)
+	self.belt = belt
+	var cartridges := CartridgeHand.new()
+	cartridges.name = "CartridgeHand"
+	cartridges.controller = parts.left
+	add_child(cartridges)
 	gun = RevolverBuilder.build()
 	gun.hand_controller = parts.right
 	gun.hand_attach = parts.right
@@ -195,6 +206,7 @@ func _start_autopilot() -> void:
 	autopilot.simulator = parts.simulator
 	autopilot.gun = gun
 	autopilot.holster = holster
+	autopilot.belt = belt
 	autopilot.targets = targets
 	autopilot.mirror = mirror
 	autopilot.loop = options.has("loop-seconds")
@@ -281,6 +293,7 @@ func _on_button(button: String) -> void:
 			DemoActions.quick_reload(gun)
 		"ax_button":
 			DemoActions.reset_targets(targets)
+			RevolverBuilder.fill_cartridge_loops(belt)
 
 
 ## The smoke test: wait until both controllers carry tracking data, let the body settle on

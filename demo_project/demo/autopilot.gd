@@ -1,5 +1,6 @@
 ## A scripted session through the simulated tracking: look around, reach in all directions,
-## draw the revolver, cock and fire at each target, reload, holster. It records the revolver's
+## draw the revolver, cock and fire at each target, reload by hand at the loading gate (cases
+## ejected one by one, cartridges taken from the belt by the left hand), fan two shots, holster. It records the revolver's
 ## and the targets' events in order, saves mirror screenshots at key moments when the scene is
 ## rendered, and emits `finished` with a summary.
 class_name Autopilot
@@ -12,6 +13,8 @@ signal finished(summary: Dictionary)
 var simulator: XRTrackingSimulator
 var gun: Revolver
 var holster: HolsterZone
+## The belt with the cartridge loops (refilled every session).
+var belt: Node3D
 var targets: Array = []
 var mirror: PlanarMirror
 ## Folder for screenshots ("" = none).
@@ -43,10 +46,11 @@ var _at := {}
 func _ready() -> void:
 	# Before the pipeline's stages (-1000 and later) read the controllers.
 	process_priority = -2000
-	for s in ["latched", "drawn", "cocked", "dry_fired", "empty_clicked", "cylinder_opened", "cylinder_closed", "holstered", "dropped"]:
+	for s in ["latched", "drawn", "cocked", "dry_fired", "empty_clicked", "cylinder_opened", "cylinder_closed", "holstered", "dropped", "fanned"]:
 		gun.connect(s, _record.bind(s))
 	gun.fired.connect(_on_fired)
 	gun.round_loaded.connect(func(_c: int) -> void: _record("round_loaded"))
+	gun.case_ejected.connect(func(_c: int, spent: bool) -> void: _record("case_ejected" if spent else "round_ejected"))
 	for t in targets:
 		t.hit.connect(_on_target_hit.bind(t.name))
 	_run.call_deferred()
@@ -114,6 +118,8 @@ func _run() -> void:
 			break
 		for t in targets:
 			t.reset()
+		if belt:
+			RevolverBuilder.fill_cartridge_loops(belt)
 	finished.emit(summary())
 
 
@@ -138,6 +144,7 @@ func _session() -> void:
 				await _check_character_in_mirror()
 				render_check = false
 	await _reload()
+	await _fan_at(targets[0])
 	await _holster()
 	await _shot("holstered")
 
@@ -215,13 +222,85 @@ func _fire_at(target: Node3D) -> void:
 	await _seconds(0.3)
 
 
-## The quick reload the demo's reload button does.
+## The reload by hand, as on the real gun: the hammer to half-cock, the gate open, the cylinder
+## turned under it a click at a time; the ejector pushes out each spent case, and for each
+## empty chamber the left hand takes a cartridge from the belt to the gate. Then the gate shuts.
 func _reload() -> void:
 	_set_head(_head)
-	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, 0.6), Vector3(-0.15, 1.2, 0.35)))
+	# The gun up in front, turned a little to show its right side (the gate).
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.FORWARD, 0.5) * Basis(Vector3.RIGHT, 0.4), Vector3(-0.1, 1.2, 0.35)))
 	await _seconds(0.4)
-	DemoActions.quick_reload(gun)
-	await _seconds(0.4)
+	gun.thumb_hammer(0.5)
+	gun.release_hammer()
+	await _seconds(0.15)
+	gun.open_gate()
+	for i in 6:
+		if gun.get_chambers()[gun.get_gate_chamber()] == "spent":
+			gun.push_ejector()
+			await _seconds(0.12)
+		gun.turn_cylinder(1)
+		await _seconds(0.08)
+	for i in 6:
+		if gun.get_chambers()[gun.get_gate_chamber()] == "empty":
+			await _load_one_from_belt()
+		gun.turn_cylinder(1)
+		await _seconds(0.08)
+	gun.close_gate()
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
+	await _seconds(0.2)
+
+
+## The left hand takes a cartridge from the belt and brings it to the open gate (the gun loads
+## it there); quick reload when the demo has no belt.
+func _load_one_from_belt() -> void:
+	var loaded := gun.get_loaded_count()
+	var cartridges := RevolverBuilder.belt_cartridges(belt) if belt else []
+	if cartridges.is_empty():
+		gun.insert_cartridge()
+		return
+	var round: Node3D = cartridges[0]
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), round.global_position))
+	await _seconds(0.1)
+	simulator.set_input(VRArms.Hand.LEFT, "grip", 1.0)
+	await _seconds(0.1)
+	# The cartridge sits 5 cm ahead of the hand and 1 cm below: put it on the gate.
+	var gate: Vector3 = gun.get_node("Gate").global_position
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), gate + Vector3(0, 0.01, 0.05)))
+	var waited := 0.0
+	while gun.get_loaded_count() == loaded and waited < 1.0:
+		await get_tree().process_frame
+		waited += get_process_delta_time()
+	simulator.set_input(VRArms.Hand.LEFT, "grip", 0.0)
+	await _seconds(0.05)
+
+
+## Fans two shots at `target`: the trigger held back, the left hand's palm sweeps over the
+## hammer, fast, twice.
+func _fan_at(target: Node3D) -> void:
+	_aim_at(target)
+	await _seconds(0.35)
+	var hammer: Node3D = gun.get_node("Hammer")
+	# The left hand above the hammer first (on the way it may pass the hammer: the trigger is not
+	# held yet, so that is no fan).
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2, 0.04)))
+	await _seconds(0.05)
+	simulator.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
+	await _seconds(0.1)
+	for sweep in 2:
+		# From 20 cm above the spur, in at 2 m/s (or as fast as the hands may move), then out.
+		_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2, 0.04)))
+		await _seconds(0.05)
+		var t := 0.0
+		while t < 0.1:
+			_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2 - 2.0 * t, 0.04)))
+			await get_tree().process_frame
+			t += get_process_delta_time()
+		await _seconds(0.02)
+		_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.25, 0.15)))
+		await _seconds(0.3)
+	simulator.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 1.0, 0.12)))
+	await _seconds(0.3)
 
 
 func _holster() -> void:

@@ -3,7 +3,9 @@ class_name DemoActions
 extends RefCounted
 
 
-## The quick reload: open the cylinder, shake out the spent cases, fill all six chambers, close.
+## The quick reload (the reload button): the hammer to half-cock and the gate open, the cylinder
+## turned once round under the gate pushing out the spent cases, then turned to each empty
+## chamber to load it, the gate closed.
 static func quick_reload(gun: Revolver) -> void:
 	gun.open_cylinder()
 	gun.eject_spent()
@@ -16,3 +18,33 @@ static func quick_reload(gun: Revolver) -> void:
 static func reset_targets(targets: Array) -> void:
 	for t in targets:
 		t.reset()
+
+
+## The thumb draws the hammer to half-cock (the loading notch) and lets go.
+static func half_cock(gun: Revolver) -> void:
+	gun.thumb_hammer(HAMMER_HALF_COCK_TRAVEL)
+	gun.release_hammer()
+
+
+## Opens the loading gate (the hammer brought to half-cock first), or closes it when open.
+static func toggle_gate(gun: Revolver) -> void:
+	if gun.is_gate_open():
+		gun.close_gate()
+	else:
+		gun.open_cylinder()
+
+
+## A cartridge from the belt into the chamber at the open gate; the belt keeps it when the gun
+## refuses (gate closed, chamber full). Returns the chamber, or -1.
+static func load_from_belt(gun: Revolver, belt: Node3D) -> int:
+	var cartridges := RevolverBuilder.belt_cartridges(belt)
+	if cartridges.is_empty():
+		return -1
+	var chamber := gun.insert_cartridge()
+	if chamber >= 0:
+		cartridges[0].queue_free()
+	return chamber
+
+
+## The hammer's travel at half-cock.
+const HAMMER_HALF_COCK_TRAVEL := 0.5

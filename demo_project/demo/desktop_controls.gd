@@ -11,13 +11,19 @@ signal reload_requested()
 const HELP := """DESKTOP MODE (no headset)
 right mouse: look around     left mouse: move the active hand     wheel: hand nearer / farther
 Tab: switch hand (%s)     G: grip     Space: trigger     C: cock (right stick down)
-H: right hand to the holster     R: reload     1-4: hand poses (rest, aim, overhead, across)
+H: right hand to the holster     R: quick reload     1-4: hand poses (rest, aim, overhead, across)
+The gun by hand: T: hammer to half-cock     O: loading gate open / shut     V: turn the cylinder
+X: ejector rod     L: a cartridge from the belt into the gate     F: fan (hold Space)
 W A S D: walk     Q / E: snap turn     Esc: quit"""
 
 @export var simulator: XRTrackingSimulator
 @export var locomotion: Locomotion
 ## The holster the H key brings the right hand to.
 @export var holster: Node3D
+## The revolver the gun keys work (T, O, V, X, L, F).
+@export var gun: Revolver
+## The belt the L key takes cartridges from.
+@export var belt: Node3D
 ## Head height above the floor (metres).
 @export var head_height := 1.65
 ## Mouse sensitivity (radians per pixel).
@@ -37,6 +43,9 @@ var active := 1
 var offsets := [PRESETS[0][0], PRESETS[0][1]]
 var grip := [false, false]
 var at_holster := false
+## Frames left of a fanning sweep of the left hand over the hammer (F).
+var _fan_frames := 0
+const FAN_FRAMES := 10
 var _label: Label
 
 
@@ -89,6 +98,24 @@ func _key(key: Key) -> void:
 			var i: int = key - KEY_1
 			offsets = [PRESETS[i][0], PRESETS[i][1]]
 			at_holster = false
+		KEY_T:
+			if gun:
+				DemoActions.half_cock(gun)
+		KEY_O:
+			if gun:
+				DemoActions.toggle_gate(gun)
+		KEY_V:
+			if gun:
+				gun.turn_cylinder(1)
+		KEY_X:
+			if gun:
+				gun.push_ejector()
+		KEY_L:
+			if gun and belt:
+				DemoActions.load_from_belt(gun, belt)
+		KEY_F:
+			if gun:
+				_fan_frames = FAN_FRAMES
 		KEY_ESCAPE:
 			get_tree().quit(0)
 
@@ -109,6 +136,14 @@ func _process(delta: float) -> void:
 		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
 		var t := origin.affine_inverse() * RevolverBuilder.hand_on_holstered_gun(holster)
 		simulator.set_hand_pose(VRArms.Hand.RIGHT, t)
+	if _fan_frames > 0 and gun:
+		# The left palm from 20 cm above the hammer down onto it, at about 2 m/s at 90 frames a
+		# second.
+		_fan_frames -= 1
+		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
+		var spur: Vector3 = gun.get_node("Hammer").global_position
+		var above := 0.2 * float(_fan_frames) / FAN_FRAMES
+		simulator.set_hand_pose(VRArms.Hand.LEFT, origin.affine_inverse() * Transform3D(Basis(), spur + Vector3(0, above, 0.04)))
 	simulator.set_input(_hand(active), "trigger", 1.0 if Input.is_physical_key_pressed(KEY_SPACE) else 0.0)
 	simulator.set_input(_hand(1 - active), "trigger", 0.0)
 	simulator.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1) if Input.is_physical_key_pressed(KEY_C) else Vector2.ZERO)

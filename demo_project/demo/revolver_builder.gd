@@ -14,6 +14,10 @@ const MUZZLE := Vector3(0, 0.066, -0.19)
 const HOLSTER_POINT := Vector3(0, 0.06, -0.02)
 ## Where the support hand cups the shooting hand (two-handed hold).
 const SUPPORT_POINT := Vector3(0.025, -0.045, -0.01)
+## The loading gate, where cartridges go in and the ejector pushes cases out.
+const GATE := Vector3(0.016, 0.052, 0.0)
+## Cartridges in the belt's loops.
+const BELT_CARTRIDGES := 12
 
 
 ## A holstered gun hangs barrel down (gun -Z = body down) with the sights forward (gun +Y =
@@ -87,6 +91,8 @@ static func build() -> Revolver:
 	_marker(gun, "GripPoint", Vector3.ZERO)
 	_marker(gun, "SupportPoint", SUPPORT_POINT)
 	_marker(gun, "HolsterPoint", HOLSTER_POINT)
+	# The loading gate: the right side of the cylinder's rear face.
+	_marker(gun, "Gate", GATE)
 	var cone := CylinderMesh.new()
 	cone.top_radius = 0.0
 	cone.bottom_radius = 0.03
@@ -104,7 +110,7 @@ static func build() -> Revolver:
 	shape.shape = box
 	shape.position = Vector3(0, 0.03, -0.07)
 	gun.add_child(shape)
-	for s in [["ShotSound", SoundMaker.shot()], ["CockSound", SoundMaker.click(0.09, 1800.0)], ["DryFireSound", SoundMaker.click(0.05, 3200.0)], ["ClickSound", SoundMaker.click(0.03, 5000.0)]]:
+	for s in [["ShotSound", SoundMaker.shot()], ["CockSound", SoundMaker.click(0.09, 1800.0)], ["DryFireSound", SoundMaker.click(0.05, 3200.0)], ["ClickSound", SoundMaker.click(0.03, 5000.0)], ["HammerSound", SoundMaker.click(0.04, 2400.0)], ["IndexSound", SoundMaker.click(0.03, 4200.0)], ["GateSound", SoundMaker.click(0.05, 1400.0)], ["EjectSound", SoundMaker.click(0.04, 2900.0)], ["LoadSound", SoundMaker.click(0.04, 1100.0)]]:
 		var player := AudioStreamPlayer3D.new()
 		player.name = s[0]
 		player.stream = s[1]
@@ -182,3 +188,41 @@ static func _marker(parent: Node3D, name: String, pos: Vector3) -> Marker3D:
 	m.position = pos
 	parent.add_child(m)
 	return m
+
+
+## One cartridge: a brass case with a lead nose, 4 cm long along its Z, in the group
+## `vr_arms_rounds` (a `Revolver` loads it when it is brought to its open gate).
+static func build_cartridge() -> Node3D:
+	var round := Node3D.new()
+	round.name = "Cartridge"
+	_cylinder(round, "Case", 0.0061, 0.033, Vector3(0, 0, 0.0035), _material(Color(0.78, 0.6, 0.25), 0.8, 0.3), Vector3.RIGHT * 90)
+	_cylinder(round, "Bullet", 0.0057, 0.007, Vector3(0, 0, -0.0165), _material(Color(0.45, 0.45, 0.47), 0.5, 0.5), Vector3.RIGHT * 90)
+	round.add_to_group("vr_arms_rounds")
+	return round
+
+
+## Twelve cartridges standing in loops along the belt's front left (belt frame: +Z forward, +X
+## the body's left), each under a node "Loop<n>" it goes back to when let go. Fills empty loops
+## again (a refill).
+static func fill_cartridge_loops(belt: Node3D) -> void:
+	for i in BELT_CARTRIDGES:
+		var loop_name := "Loop%d" % i
+		var loop: Node3D = belt.get_node_or_null(loop_name)
+		if loop == null:
+			var a := deg_to_rad(20.0 + 6.5 * i)
+			loop = _marker(belt, loop_name, Vector3(sin(a) * 0.16, -0.02, cos(a) * 0.13))
+		if loop.get_child_count() == 0:
+			var round := build_cartridge()
+			# Standing up: the nose (its -Z) toward the sky.
+			round.rotation = Vector3(PI / 2, 0, 0)
+			loop.add_child(round)
+
+
+## The cartridges still in the belt's loops.
+static func belt_cartridges(belt: Node3D) -> Array:
+	var out := []
+	for i in BELT_CARTRIDGES:
+		var loop := belt.get_node_or_null("Loop%d" % i)
+		if loop and loop.get_child_count() > 0:
+			out.append(loop.get_child(0))
+	return out

@@ -1,6 +1,8 @@
 //! Fanning: with the trigger held back, the off hand's palm sweeps over the hammer, drawing it to
-//! full cock and letting it fall in one stroke. One sweep is one shot; the palm must leave the
-//! hammer (or stop closing on it) before the next.
+//! full cock and letting it fall in one stroke. One sweep is one shot: before the next, the palm
+//! must draw back from the hammer (leave its reach, or get 5 cm farther than the nearest it came),
+//! and a tenth of a second must pass (the gun's recoil moving the hammer under a still palm is no
+//! new sweep).
 //!
 //! Also the drop safety of a gun without a transfer bar (the original): a loaded chamber under a
 //! hammer that is down fires when the gun lands hard on the hammer.
@@ -21,6 +23,11 @@ pub struct FanSettings {
     pub fan_radius_m: f32,
     /// ... closing on it at least this fast (metres per second).
     pub fan_speed_mps: f32,
+    /// After a fan, the palm must get this much farther from the hammer than the nearest it came
+    /// (or leave `fan_radius_m`) before the next (metres).
+    pub fan_rearm_m: f32,
+    /// ... and this long must pass (seconds).
+    pub fan_min_interval_s: f32,
     /// Whether the gun has a transfer bar (a later design): then a blow on a lowered hammer never
     /// fires. The original has none.
     pub transfer_bar: bool,
@@ -34,6 +41,8 @@ impl Default for FanSettings {
         Self {
             fan_radius_m: 0.15,
             fan_speed_mps: 1.0,
+            fan_rearm_m: 0.05,
+            fan_min_interval_s: 0.1,
             transfer_bar: false,
             drop_fire_speed_mps: 3.0,
         }
@@ -45,6 +54,9 @@ impl FanSettings {
         let d = Self::default();
         self.fan_radius_m = finite_clamp(self.fan_radius_m, 0.01, 1.0, d.fan_radius_m);
         self.fan_speed_mps = finite_clamp(self.fan_speed_mps, 0.0, 20.0, d.fan_speed_mps);
+        self.fan_rearm_m = finite_clamp(self.fan_rearm_m, 0.0, 1.0, d.fan_rearm_m);
+        self.fan_min_interval_s =
+            finite_clamp(self.fan_min_interval_s, 0.0, 2.0, d.fan_min_interval_s);
         self.drop_fire_speed_mps =
             finite_clamp(self.drop_fire_speed_mps, 0.0, 100.0, d.drop_fire_speed_mps);
     }
@@ -54,8 +66,8 @@ impl FanSettings {
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FanDetector {
     last_distance: Option<f32>,
-    /// A fan fired this sweep: wait for the palm to leave or stop closing.
-    spent: bool,
+    /// After a fan: the palm's nearest distance since, and the seconds since.
+    spent: Option<(f32, f32)>,
 }
 
 impl FanDetector {
@@ -80,11 +92,16 @@ impl FanDetector {
         };
         self.last_distance = Some(distance);
         let near = distance <= settings.fan_radius_m;
-        if !near || closing <= 0.0 {
-            self.spent = false;
+        if let Some((nearest, since)) = self.spent.as_mut() {
+            *since += if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+            *nearest = nearest.min(distance);
+            let drew_back = !near || distance >= *nearest + settings.fan_rearm_m;
+            if drew_back && *since >= settings.fan_min_interval_s {
+                self.spent = None;
+            }
         }
-        if trigger_held && near && closing >= settings.fan_speed_mps && !self.spent {
-            self.spent = true;
+        if trigger_held && near && closing >= settings.fan_speed_mps && self.spent.is_none() {
+            self.spent = Some((distance, 0.0));
             return true;
         }
         false
@@ -151,6 +168,18 @@ mod tests {
         path.extend((0..6).map(|i| 0.03 + 0.022 * i as f32));
         path.extend((0..6).map(|i| 0.14 - 0.022 * i as f32));
         assert_eq!(fans(&path, true), vec![1, 13]);
+    }
+
+    #[test]
+    fn the_guns_recoil_under_a_still_palm_is_no_new_fan() {
+        // A fan at 3 cm, then the hammer kicks 4 cm away and back at 2 m/s within 0.08 s.
+        let mut path: Vec<f32> = (0..6).map(|i| 0.14 - 0.022 * i as f32).collect();
+        path.extend([0.05, 0.07, 0.05, 0.03, 0.03, 0.03, 0.03]);
+        assert_eq!(fans(&path, true), vec![1]);
+        // Drawn back 5 cm but too soon (under 0.1 s), then in again: still one.
+        let mut quick: Vec<f32> = (0..3).map(|i| 0.05 - 0.022 * i as f32).collect();
+        quick.extend([0.03, 0.09, 0.07, 0.05, 0.03]);
+        assert_eq!(fans(&quick, true), vec![1]);
     }
 
     #[test]

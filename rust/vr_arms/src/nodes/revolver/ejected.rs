@@ -1,5 +1,6 @@
 //! What the ejector rod pushes out of the gate becomes a physical object that falls: a spent case
-//! (group `vr_arms_cases`) or a live round (group `vr_arms_rounds`, so it can be loaded again).
+//! (group `vr_arms_cases`) or a live round (group `vr_arms_rounds` half a second later, so it can
+//! be loaded again once clear of the gate).
 //! And cartridges: a node of the group `vr_arms_rounds` brought to the open gate loads the
 //! chamber there.
 
@@ -16,6 +17,8 @@ use super::Revolver;
 const CASE_RADIUS_M: f32 = 0.0061;
 const CASE_LENGTH_M: f32 = 0.033;
 const ROUND_LENGTH_M: f32 = 0.040;
+/// An ejected live round can be loaded again after this long (seconds).
+const LOADABLE_AFTER_S: f64 = 0.5;
 /// How fast the rod pushes it out, backward along the gun (m/s).
 const EJECT_SPEED_MPS: f32 = 0.6;
 
@@ -43,11 +46,9 @@ impl Revolver {
         else {
             return;
         };
-        object.add_to_group(if spent {
-            "vr_arms_cases"
-        } else {
-            "vr_arms_rounds"
-        });
+        if spent {
+            object.add_to_group("vr_arms_cases");
+        }
         let mut tree = self.base().get_tree();
         let parent = tree
             .get_current_scene()
@@ -66,6 +67,17 @@ impl Revolver {
         if spent && self.case_lifetime_s > 0.0 {
             let mut timer = tree.create_timer(self.case_lifetime_s as f64);
             timer.connect("timeout", &object.callable("queue_free"));
+        }
+        if !spent {
+            // A round to load again, once it has fallen clear of the gate (it would go straight
+            // back into the chamber it left).
+            let mut timer = tree.create_timer(LOADABLE_AFTER_S);
+            timer.connect(
+                "timeout",
+                &object
+                    .callable("add_to_group")
+                    .bind(&["vr_arms_rounds".to_variant()]),
+            );
         }
     }
 
