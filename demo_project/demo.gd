@@ -290,7 +290,7 @@ func _quit(code: int) -> void:
 func _on_button(button: String) -> void:
 	match button:
 		"by_button":
-			DemoActions.quick_reload(gun)
+			DemoActions.toggle_gate(gun)
 		"ax_button":
 			DemoActions.reset_targets(targets)
 			RevolverBuilder.fill_cartridge_loops(belt)

@@ -13,14 +13,14 @@ right mouse: look around     left mouse: move the active hand     wheel: hand ne
 Tab: switch hand (%s)     G: grip     Space: trigger     C: cock (right stick down)
 H: right hand to the holster     R: quick reload     1-4: hand poses (rest, aim, overhead, across)
 The gun by hand: T: hammer to half-cock     O: loading gate open / shut     V: turn the cylinder
-X: ejector rod     L: a cartridge from the belt into the gate     F: fan (hold Space)
+X: ejector rod     L: a cartridge from the belt into the gate     F: fan (hold Space)     Z: twirl
 W A S D: walk     Q / E: snap turn     Esc: quit"""
 
 @export var simulator: XRTrackingSimulator
 @export var locomotion: Locomotion
 ## The holster the H key brings the right hand to.
 @export var holster: Node3D
-## The revolver the gun keys work (T, O, V, X, L, F).
+## The revolver the gun keys work (T, O, V, X, L, F, Z).
 @export var gun: Revolver
 ## The belt the L key takes cartridges from.
 @export var belt: Node3D
@@ -116,6 +116,9 @@ func _key(key: Key) -> void:
 		KEY_F:
 			if gun:
 				_fan_frames = FAN_FRAMES
+		KEY_Z:
+			if gun:
+				gun.twirl()
 		KEY_ESCAPE:
 			get_tree().quit(0)
 

@@ -116,6 +116,9 @@ func test_desktop_keys_work_the_gun_by_hand() -> void:
 	Input.parse_input_event(space)
 	await frames(2)
 	check(fans[0] == 1 and gun.get_loaded_count() == 5, "F with Space held: one fanned shot (%d fans, %d loaded)" % [fans[0], gun.get_loaded_count()])
+	await seconds(0.3)
+	desktop._key(KEY_Z)
+	check(gun.is_twirling(), "Z: a twirl")
 	demo.queue_free()
 	await frames(2)
 

@@ -477,6 +477,20 @@ func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
 		gun.push_ejector()
 		gun.turn_cylinder(1)
 	check(gun.push_ejector() == -1, "nothing left to eject")
+	log.pop_back()  # that refusal
+	# The stick at the open gate: right turns a click, up works the rod (nothing at the gate
+	# now: refused).
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2(1, 0))
+	await frames(2)
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, 1))
+	await frames(2)
+	sim.set_input(VRArms.Hand.RIGHT, "primary", Vector2.ZERO)
+	await frames(2)
+	check(log.slice(-2) == ["index %d" % ((gun.get_current_chamber()) % 6), "refused eject"], "stick right: a click; up: the rod (%s)" % [log.slice(-2)])
+	log.resize(log.size() - 2)
+	gun.turn_cylinder(5)  # once round again
+	log.resize(log.size() - 5)
+	gun.push_ejector()
 	# Each case is a physical object that falls from the gate.
 	var cases := get_tree().get_nodes_in_group("vr_arms_cases")
 	check(cases.size() == 6, "six cases in the world (%d)" % cases.size())
@@ -545,3 +559,50 @@ func test_a_fanned_string_of_six_hits() -> void:
 	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
 	check(fans[0] == 6, "six fans (%d)" % fans[0])
 	check(_events.count("fired_hit") == 6 and gun.get_loaded_count() == 0, "six shots that hit: %s" % [_events])
+
+
+## The twirl: the button spins the gun once round the trigger on the trigger finger and it comes
+## back into the grip (`twirled`); no shot in the middle of it; a wrist flick does it too when
+## the profile allows flicks.
+func test_the_twirl_spins_the_gun_round_the_trigger_and_back() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	var twirls := [0]
+	gun.twirled.connect(func(): twirls[0] += 1)
+	await _draw(p)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
+	await seconds(0.5)
+	var hand: Node3D = p.right
+	var rest := hand.global_transform.affine_inverse() * gun.global_transform
+	sim.set_input(VRArms.Hand.RIGHT, "primary_click", true)
+	await frames(2)
+	sim.set_input(VRArms.Hand.RIGHT, "primary_click", false)
+	check(gun.is_twirling(), "the button starts a twirl")
+	await seconds(0.3)
+	var mid := hand.global_transform.affine_inverse() * gun.global_transform
+	var turned := rad_to_deg(mid.basis.get_rotation_quaternion().angle_to(rest.basis.get_rotation_quaternion()))
+	check(turned > 90.0, "mid-spin the gun is turned about the trigger (%.0f degrees)" % turned)
+	var trigger_pivot: Vector3 = gun.get_node("Trigger").global_position
+	check(trigger_pivot.distance_to(hand.global_transform * rest * gun.get_node("Trigger").position) < 0.002, "round the trigger: it stays on the finger")
+	_events.clear()
+	await _pull_trigger(sim)
+	check(not _events.has("fired_hit") and not _events.has("dry_fired"), "no pull mid-spin: %s" % [_events])
+	await seconds(0.6)
+	check(twirls[0] == 1 and not gun.is_twirling(), "twirled once (%d)" % twirls[0])
+	var back := hand.global_transform.affine_inverse() * gun.global_transform
+	check(back.origin.distance_to(rest.origin) < 0.001 and rad_to_deg(back.basis.get_rotation_quaternion().angle_to(rest.basis.get_rotation_quaternion())) < 0.5, "back in the grip")
+	# A flick of the wrist, with flicks on in the profile.
+	var path := "user://twirl_flick_test.toml"
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	f.store_string("[twirl]\nflick_speed_rad_s = 12.0\n")
+	f.close()
+	check(gun.load_profile(path), "a profile with flicks")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	var aim := _aim()
+	for k in 4:
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(aim.basis * Basis(Vector3.RIGHT, -0.25 * (k + 1)), aim.origin))
+		await frames(1)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, aim)
+	await seconds(1.0)
+	check(twirls[0] == 2, "a flick twirls (%d)" % twirls[0])

@@ -23,6 +23,7 @@ fn held() -> (Revolver, RevolverInput) {
         gun_holster_point: Vec3::new(0.2, 1.4, 0.4),
         gun_rotation: Quat::IDENTITY,
         fan_palm: None,
+        flick_rate_rad_s: 0.0,
     };
     (r, i)
 }
@@ -298,4 +299,55 @@ fn a_hard_landing_on_a_lowered_hammer_fires_only_without_a_transfer_bar() {
     let (mut r, _) = held();
     r.fan_settings.transfer_bar = true;
     assert!(!r.landed(9.0, true, &mut Vec::new()));
+}
+
+#[test]
+fn a_twirl_spins_the_gun_and_blocks_the_trigger_until_it_is_back_in_the_grip() {
+    let (mut r, mut i) = held();
+    let mut e = Vec::new();
+    r.request_twirl(&mut e);
+    assert_eq!(e, vec![E::TwirlStarted]);
+    assert!(step(&mut r, &i, 0.3).is_empty());
+    assert!(r.twirl.angle(&r.twirl_settings) > 1.0);
+    // Mid-spin: no pull, no cock, no second twirl.
+    e.clear();
+    r.request_fire(&mut e);
+    r.request_cock(&mut e);
+    r.request_twirl(&mut e);
+    assert_eq!(
+        e,
+        [
+            RefusedAction::Fire,
+            RefusedAction::Cock,
+            RefusedAction::Twirl
+        ]
+        .map(E::Refused)
+    );
+    assert_eq!(step(&mut r, &i, 0.5), vec![E::Twirled]);
+    assert_eq!(r.twirl.angle(&r.twirl_settings), 0.0);
+    assert_eq!(pull(&mut r, &i), vec![E::TriggerPulled, E::DryFired]);
+    // A flick, when the settings allow one, with the finger off the trigger.
+    r.twirl_settings.flick_speed_rad_s = 12.0;
+    i.flick_rate_rad_s = 15.0;
+    assert_eq!(step(&mut r, &i, 0.01), vec![E::TwirlStarted]);
+    // Dropped mid-spin: the twirl is over.
+    i.flick_rate_rad_s = 0.0;
+    i.grip = 0.0;
+    step(&mut r, &i, 0.01);
+    assert!(!r.twirl.active());
+    // Not in the hand, or with the gate open: refused.
+    let mut e = Vec::new();
+    Revolver::default().request_twirl(&mut e);
+    let (mut r, _) = held();
+    thumb_to(&mut r, 0.5);
+    r.open_gate(&mut e);
+    r.request_twirl(&mut e);
+    assert_eq!(
+        e,
+        vec![
+            E::Refused(RefusedAction::Twirl),
+            E::GateToggled(true),
+            E::Refused(RefusedAction::Twirl)
+        ]
+    );
 }

@@ -34,6 +34,7 @@ mod recoil;
 mod settings;
 mod timeline;
 mod trigger;
+pub mod twirl;
 
 pub use cylinder::{CHAMBERS, Chamber, Cylinder, CylinderEvent, CylinderRefusal};
 pub use draw::{draw_progress, should_auto_holster};
@@ -45,6 +46,7 @@ pub use recoil::{RecoilLayer, RecoilLayerSettings};
 pub use settings::RevolverSettings;
 pub use timeline::{CockPose, cock_pose, ease_in_out_cubic};
 use trigger::TriggerPhase;
+pub use twirl::{Twirl, TwirlSettings, is_flick};
 
 /// Grab state. The numbers are GDScript's `VRArms.RevolverState`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +97,10 @@ pub enum RevolverEvent {
     },
     /// The off hand's palm fanned the hammer.
     Fanned,
+    /// A twirl started: the gun spins on the trigger finger.
+    TwirlStarted,
+    /// The twirl ended, the gun back in the grip.
+    Twirled,
     /// An action was refused in the current state (for example cocking with the gate open).
     Refused(RefusedAction),
 }
@@ -111,6 +117,9 @@ pub enum RefusedAction {
     Turn,
     /// Pushing the ejector rod (the gate must be open, the chamber at it not empty).
     Eject,
+    /// A twirl (in the hand, the trigger at rest, the hammer free, the gate closed, no twirl
+    /// running).
+    Twirl,
 }
 
 /// The revolver's state, mechanism and timelines.
@@ -119,6 +128,8 @@ pub struct Revolver {
     pub settings: RevolverSettings,
     /// Fanning and drop safety.
     pub fan_settings: FanSettings,
+    pub twirl_settings: TwirlSettings,
+    pub twirl: Twirl,
     pub state: RevolverState,
     pub hammer: Hammer,
     pub cylinder: Cylinder,
@@ -156,6 +167,9 @@ pub struct RevolverInput {
     /// For fanning: the off hand's palm and the hammer's spur, in one frame (`None`: no off
     /// hand to fan with).
     pub fan_palm: Option<(Vec3, Vec3)>,
+    /// How fast the gun hand turns about the gun's side axis (radians per second, either way):
+    /// a flick starts a twirl when the settings allow it.
+    pub flick_rate_rad_s: f32,
 }
 
 impl Default for Revolver {
@@ -170,6 +184,8 @@ impl Revolver {
         Self {
             settings,
             fan_settings: FanSettings::default(),
+            twirl_settings: TwirlSettings::default(),
+            twirl: Twirl::default(),
             state: RevolverState::Holstered,
             hammer: Hammer::default(),
             cylinder: Cylinder::default(),
@@ -217,6 +233,7 @@ impl Revolver {
             && !self.hammer_cocked()
             && !self.hammer.thumbed()
             && !self.cylinder.gate_open
+            && !self.twirl.active()
     }
 
     fn trigger_held(&self) -> bool {
@@ -337,6 +354,18 @@ impl Revolver {
             self.resolve_shot(events);
         }
 
+        // The twirl: a flick starts one; it runs its course.
+        if is_flick(&self.twirl_settings, input.flick_rate_rad_s, trig) && !self.twirl.active() {
+            self.request_twirl(events);
+        }
+        let twirl_s = self.twirl_settings;
+        if self.twirl.advance(dt, &twirl_s) {
+            events.push(RevolverEvent::Twirled);
+        }
+        if self.state != RevolverState::Held {
+            self.twirl = Twirl::default();
+        }
+
         // Fanning: the off hand's palm sweeping over the hammer with the trigger held.
         if let Some((palm, spur)) = input.fan_palm {
             let fan_s = self.fan_settings;
@@ -417,6 +446,7 @@ impl Revolver {
             && self.trigger == TriggerPhase::Idle
             && !self.cylinder.gate_open
             && !locked
+            && !self.twirl.active()
         {
             self.trigger = TriggerPhase::Pulling(0.0);
             events.push(RevolverEvent::TriggerPulled);
@@ -431,6 +461,22 @@ impl Revolver {
         self.drive_hammer(|h, e| fell = h.trigger(e), events);
         if !fell {
             events.push(RevolverEvent::DryFired);
+        }
+    }
+
+    /// Starts a twirl: in the hand, the trigger at rest, the hammer free of the thumb and not
+    /// being cocked, the gate closed; else refused.
+    pub fn request_twirl(&mut self, events: &mut Vec<RevolverEvent>) {
+        if self.state == RevolverState::Held
+            && self.trigger == TriggerPhase::Idle
+            && !self.hammer.thumbed()
+            && !self.cylinder.gate_open
+            && !self.twirl.active()
+        {
+            self.twirl.start();
+            events.push(RevolverEvent::TwirlStarted);
+        } else {
+            events.push(RevolverEvent::Refused(RefusedAction::Twirl));
         }
     }
 

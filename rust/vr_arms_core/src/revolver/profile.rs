@@ -2,7 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{HolsterBeltSettings, HolsterSettings, RecoilLayerSettings, RevolverSettings};
+use super::{
+    FanSettings, HolsterBeltSettings, HolsterSettings, RecoilLayerSettings, RevolverSettings,
+    TwirlSettings,
+};
 use crate::controller_targets::finite_clamp;
 
 /// The shot's ray and damage (the original design's bullet settings), loadable from TOML.
@@ -30,13 +33,15 @@ impl Default for BulletConfig {
     }
 }
 
-/// Everything about the revolver as data: `[revolver]`, `[bullet]`, `[recoil.arm]`,
-/// `[recoil.mesh]`, `[recoil.hand]`, and the holster it is drawn from: `[holster]`,
-/// `[holster_belt]`. Each node loads and saves its own sections and keeps the others.
+/// Everything about the revolver as data: `[revolver]`, `[fanning]` (with the drop safety),
+/// `[twirl]`, `[bullet]`, `[recoil.arm]`, `[recoil.mesh]`, `[recoil.hand]`, and the holster it is
+/// drawn from: `[holster]`, `[holster_belt]`. Each node loads and saves its own sections and keeps the others.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct RevolverProfile {
     pub revolver: RevolverSettings,
+    pub fanning: FanSettings,
+    pub twirl: TwirlSettings,
     pub bullet: BulletConfig,
     pub recoil: RecoilLayers,
     pub holster: HolsterSettings,
@@ -82,6 +87,8 @@ impl RevolverProfile {
     pub fn from_toml_str(text: &str) -> Result<Self, crate::profile::ProfileError> {
         crate::profile::parse_toml::<RevolverProfile>(text).map(|mut p| {
             p.revolver.validate();
+            p.fanning.validate();
+            p.twirl.validate();
             p.bullet.max_range_m = finite_clamp(p.bullet.max_range_m, 0.0, 10_000.0, 100.0);
             p.bullet.damage = finite_clamp(p.bullet.damage, 0.0, 1e6, 25.0);
             p.holster.validate();
@@ -129,6 +136,8 @@ mod recoil_tests {
         p.revolver.auto_holster_distance_m = 0.25;
         p.holster.zone_radius_m = 0.2;
         p.holster_belt.default_head_height_m = 1.6;
+        p.fanning.transfer_bar = true;
+        p.twirl.flick_speed_rad_s = 12.0;
         let back = RevolverProfile::from_toml_str(&p.to_toml_string()).unwrap();
         assert_eq!(back, p);
         let e = RevolverProfile::from_toml_str("[bullet]\ndamage = 10\nrange = 5\n").unwrap_err();

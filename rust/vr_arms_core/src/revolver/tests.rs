@@ -15,6 +15,7 @@ fn input() -> RevolverInput {
         gun_holster_point: Vec3::new(0.2, 1.0, 0.0),
         gun_rotation: Quat::IDENTITY,
         fan_palm: None,
+        flick_rate_rad_s: 0.0,
     }
 }
 

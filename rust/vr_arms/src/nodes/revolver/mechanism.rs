@@ -6,9 +6,76 @@
 use godot::prelude::*;
 
 use super::Revolver;
+use crate::nodes::common::alive;
+
+/// How far the stick must be pushed for a click at the open gate.
+const STICK_PUSH: f32 = 0.7;
+
+impl Revolver {
+    /// With the gate open: the stick pushed right turns the cylinder one click, pushed up works
+    /// the ejector rod (each on its push, not while held).
+    pub(super) fn read_gate_stick(&mut self, stick: Vector2) {
+        let was = std::mem::replace(&mut self.last_stick, stick);
+        if !self.stage.gate_open() {
+            return;
+        }
+        if stick.x >= STICK_PUSH && was.x < STICK_PUSH {
+            self.act(|s, e| s.turn_cylinder(1, e));
+        }
+        if stick.y >= STICK_PUSH && was.y < STICK_PUSH {
+            self.act(|s, e| s.push_ejector(e));
+        }
+    }
+
+    /// The twirl button's press twirls; returns the gun hand's turn rate about its side axis
+    /// (radians per second) for a flick.
+    pub(super) fn read_twirl_input(&mut self, dt: f32) -> f32 {
+        let pressed = alive(&self.hand_controller).is_some_and(|c| {
+            !self.twirl_action.is_empty() && c.is_button_pressed(&self.twirl_action)
+        });
+        if pressed && !self.last_twirl_button {
+            self.twirl();
+        }
+        self.last_twirl_button = pressed;
+        let Some(hand) = alive(&self.hand_attach) else {
+            self.last_hand_basis = None;
+            return 0.0;
+        };
+        let now = hand.get_global_basis().orthonormalized();
+        let rate = match self.last_hand_basis {
+            Some(before) if dt > 0.0 => {
+                // The turn since last frame in the hand's own frame; its part about X.
+                let q = (before.inverse() * now).get_quaternion();
+                let mut turn = glam::Quat::from_xyzw(q.x, q.y, q.z, q.w);
+                if turn.w < 0.0 {
+                    // The shorter way round.
+                    turn = -turn;
+                }
+                turn.to_scaled_axis().x / dt
+            }
+            _ => 0.0,
+        };
+        self.last_hand_basis = Some(now);
+        rate
+    }
+}
 
 #[godot_api(secondary)]
 impl Revolver {
+    /// Twirls the gun: it spins once round the trigger guard on the trigger finger and comes
+    /// back into the grip ([signal twirled]). Only in the hand, with the trigger at rest, the
+    /// hammer free of the thumb and the gate closed; else `refused` "twirl".
+    #[func]
+    fn twirl(&mut self) {
+        self.act(|s, e| s.request_twirl(e));
+    }
+
+    /// Whether a twirl is under way.
+    #[func]
+    fn is_twirling(&self) -> bool {
+        self.stage.twirl.active()
+    }
+
     /// The thumb holds the hammer at `travel` (0 down .. 1 full cock): an analog cock, from a
     /// stick or the thumb's own travel. Drawing it back clicks into each notch it passes
     /// (`hammer_moved`); full cock turns the cylinder one chamber (`cocked`,

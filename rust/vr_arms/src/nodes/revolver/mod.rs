@@ -144,11 +144,21 @@ pub struct Revolver {
     /// The OpenXR action (float 0..1) that pulls the trigger.
     #[export]
     trigger_action: StringName,
-    /// The OpenXR action (Vector2) whose Y cocks the hammer (pulled down) or opens the cylinder.
+    /// The OpenXR action (Vector2) whose Y cocks the hammer (pulled down). With the loading gate
+    /// open, pushed right it turns the cylinder one click, pushed up it works the ejector rod.
     #[export]
     stick_action: StringName,
+    /// The OpenXR action (a button) that twirls the gun on the trigger finger (empty: none; a
+    /// wrist flick can too, see the profile's `[twirl]`).
+    #[export]
+    twirl_action: StringName,
 
     stage: Stage,
+    /// The twirl button last frame, and the gun hand's rotation (for the flick's rate).
+    last_twirl_button: bool,
+    last_hand_basis: Option<Basis>,
+    /// The stick last frame (its pushes at the open gate).
+    last_stick: Vector2,
     arm_recoil: RecoilLayer,
     mesh_recoil: RecoilLayer,
     hand_recoil: RecoilLayer,
@@ -204,7 +214,11 @@ impl IRigidBody3D for Revolver {
             grip_action: StringName::from("grip"),
             trigger_action: StringName::from("trigger"),
             stick_action: StringName::from("primary"),
+            twirl_action: StringName::from("primary_click"),
             stage: Stage::new(profile.revolver),
+            last_twirl_button: false,
+            last_hand_basis: None,
+            last_stick: Vector2::ZERO,
             arm_recoil: RecoilLayer::new(profile.recoil.arm),
             mesh_recoil: RecoilLayer::new(profile.recoil.mesh),
             hand_recoil: RecoilLayer::new(profile.recoil.hand),
@@ -274,7 +288,7 @@ impl IRigidBody3D for Revolver {
             let h = holster.bind();
             (h.anchor(), h.clear_point())
         };
-        let (grip, trigger, stick_y) = match self
+        let (grip, trigger, stick) = match self
             .hand_controller
             .as_ref()
             .filter(|c| c.is_instance_valid())
@@ -282,13 +296,16 @@ impl IRigidBody3D for Revolver {
             Some(c) => (
                 c.get_float(&self.grip_action),
                 c.get_float(&self.trigger_action),
-                c.get_vector2(&self.stick_action).y,
+                c.get_vector2(&self.stick_action),
             ),
-            None => (0.0, 0.0, 0.0),
+            None => (0.0, 0.0, Vector2::ZERO),
         };
+        self.read_gate_stick(stick);
+        let stick_y = stick.y;
         let hand_pos = alive(&self.hand_attach)
             .map(|h| h.get_global_position())
             .unwrap_or(Vector3::ZERO);
+        let flick_rate_rad_s = self.read_twirl_input(dt);
         let in_zone = holster.bind().hand_inside();
         let holster_point = self.child_global("HolsterPoint");
         let me = self.base().get_global_transform();
@@ -305,6 +322,7 @@ impl IRigidBody3D for Revolver {
             gun_holster_point: vec3(holster_point.origin),
             gun_rotation: pose(&me).rotation,
             // Fanning: the other hand (its controller) and the hammer's spur.
+            flick_rate_rad_s,
             fan_palm: alive(&self.support_controller).map(|c| {
                 (
                     vec3(c.get_global_position()),
@@ -402,6 +420,9 @@ impl Revolver {
     /// The off hand's palm fanned the hammer (a full cycle follows: cock, turn, fall).
     #[signal]
     fn fanned();
+    /// A twirl ended: the gun spun on the trigger finger and is back in the grip.
+    #[signal]
+    fn twirled();
     /// The support hand took hold of the gun (two-handed).
     #[signal]
     fn support_grabbed();
@@ -409,7 +430,7 @@ impl Revolver {
     #[signal]
     fn support_released();
     /// An action was refused (`"cock"`, `"fire"`, `"open_cylinder"` (the loading gate), `"load"`,
-    /// `"turn"`, `"eject"`).
+    /// `"turn"`, `"eject"`, `"twirl"`).
     #[signal]
     fn refused(action: GString);
 
@@ -503,6 +524,8 @@ impl Revolver {
         let ok = apply_revolver_profile("Revolver", &path, |p| loaded = Some(*p));
         if let Some(p) = loaded {
             self.stage.settings = p.revolver;
+            self.stage.fan_settings = p.fanning;
+            self.stage.twirl_settings = p.twirl;
             self.damage = p.bullet.damage;
             self.max_range_m = p.bullet.max_range_m;
             self.hit_mask = p.bullet.collision_mask;
@@ -521,6 +544,8 @@ impl Revolver {
     fn save_profile(&self, path: GString) -> bool {
         store_revolver_profile("Revolver", &path, |p| {
             p.revolver = self.stage.settings;
+            p.fanning = self.stage.fan_settings;
+            p.twirl = self.stage.twirl_settings;
             p.bullet.damage = self.damage;
             p.bullet.max_range_m = self.max_range_m;
             p.bullet.collision_mask = self.hit_mask;
@@ -622,6 +647,8 @@ impl Revolver {
                 self.signals().case_ejected().emit(chamber as i32, spent);
             }
             RevolverEvent::Fanned => self.signals().fanned().emit(),
+            RevolverEvent::TwirlStarted => {}
+            RevolverEvent::Twirled => self.signals().twirled().emit(),
             RevolverEvent::Refused(a) => {
                 let name = match a {
                     RefusedAction::Cock => "cock",
@@ -630,6 +657,7 @@ impl Revolver {
                     RefusedAction::Load => "load",
                     RefusedAction::Turn => "turn",
                     RefusedAction::Eject => "eject",
+                    RefusedAction::Twirl => "twirl",
                 };
                 self.signals().refused().emit(&GString::from(name));
             }

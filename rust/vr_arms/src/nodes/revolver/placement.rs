@@ -53,7 +53,27 @@ impl Revolver {
             Basis::from_euler(godot::builtin::EulerOrder::YXZ, rot),
             self.cock_back_offset * back,
         );
-        attach * hold * sweep
+        attach * hold * sweep * self.twirl_turn()
+    }
+
+    /// The twirl's spin: about the `TwirlPivot` child (else the `Trigger` child), about the
+    /// gun's side (X) axis.
+    fn twirl_turn(&self) -> Transform3D {
+        let angle = self.stage.twirl.angle(&self.stage.twirl_settings);
+        if angle == 0.0 {
+            return Transform3D::IDENTITY;
+        }
+        let pivot = ["TwirlPivot", "Trigger"]
+            .into_iter()
+            .find_map(|n| self.base().get_node_or_null(n))
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+            .map(|n| n.get_position())
+            .unwrap_or(Vector3::ZERO);
+        let at = Transform3D::new(Basis::IDENTITY, pivot);
+        at * Transform3D::new(
+            Basis::from_axis_angle(Vector3::RIGHT, -angle),
+            Vector3::ZERO,
+        ) * at.affine_inverse()
     }
 
     /// The gun relative to the attach point: `grip_offset`, or with `GripPoint` alignment the
