@@ -97,14 +97,7 @@ func _networked() -> void:
 	_sender.left_hand = _xr.left
 	_sender.right_hand = _xr.right
 	add_child(_sender)
-	var character := Node3D.new()
-	character.name = "RemoteCharacter"
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	skeleton.owner = character
-	var scene := PackedScene.new()
-	scene.pack(character)
-	character.free()
+	var scene := HumanoidBuilder.build_scene("RemoteCharacter")
 	_receiver = VRAvatarSync.new()
 	_receiver.remote_avatar_scene = scene
 	# The profile `setup_remote` gives the "remote" modes, so that the modes differ only by the

@@ -128,3 +128,17 @@ static func _basis_y_along(dir: Vector3) -> Basis:
 	var x := y.cross(z_hint).normalized()
 	var z := x.cross(y).normalized()
 	return Basis(x, y, z)
+
+
+## A character scene: a Node3D root named `root_name` with a humanoid skeleton (`build`) that
+## it owns, packed, as a game's avatar scene would be.
+static func build_scene(root_name: String) -> PackedScene:
+	var root := Node3D.new()
+	root.name = root_name
+	var skeleton := build()
+	root.add_child(skeleton)
+	skeleton.owner = root
+	var scene := PackedScene.new()
+	scene.pack(root)
+	root.free()
+	return scene

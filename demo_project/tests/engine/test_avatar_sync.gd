@@ -24,15 +24,7 @@ func _on_event(peer_id: int, event: String, hit: bool, point: Vector3, normal: V
 
 ## A character scene: a Node3D root with a humanoid skeleton.
 func _avatar_scene() -> PackedScene:
-	var root := Node3D.new()
-	root.name = "RemoteCharacter"
-	var skeleton := HumanoidBuilder.build()
-	root.add_child(skeleton)
-	skeleton.owner = root
-	var scene := PackedScene.new()
-	scene.pack(root)
-	root.free()
-	return scene
+	return HumanoidBuilder.build_scene("RemoteCharacter")
 
 
 ## A remote revolver's look: a mesh, a muzzle flash and a shot sound.

@@ -130,14 +130,7 @@ func test_two_characters_get_readable_pipeline_names() -> void:
 ## code with a multiplayer sync: no owner errors for the nodes placed beside it, which the
 ## character's root cannot own, and the character's own nodes keep their owner.
 func test_a_character_instanced_at_run_time_sets_up_without_owner_errors() -> void:
-	var root := Node3D.new()
-	root.name = "Character"
-	var skeleton := HumanoidBuilder.build()
-	root.add_child(skeleton)
-	skeleton.owner = root
-	var scene := PackedScene.new()
-	scene.pack(root)
-	root.free()
+	var scene := HumanoidBuilder.build_scene("Character")
 	var character: Node3D = scene.instantiate()
 	var holder := Node3D.new()
 	add_child(holder)
