@@ -230,8 +230,7 @@ func _reload() -> void:
 	# The gun up in front, turned a little to show its right side (the gate).
 	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.FORWARD, 0.5) * Basis(Vector3.RIGHT, 0.4), Vector3(-0.1, 1.2, 0.35)))
 	await _seconds(0.4)
-	gun.thumb_hammer(0.5)
-	gun.release_hammer()
+	DemoActions.half_cock(gun)
 	await _seconds(0.15)
 	gun.open_gate()
 	for i in 6:

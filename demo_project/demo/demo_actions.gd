@@ -3,14 +3,14 @@ class_name DemoActions
 extends RefCounted
 
 
-## The quick reload (the reload button): the hammer to half-cock and the gate open, the cylinder
+## The quick reload (the desktop's R key): the hammer to half-cock and the gate open, the cylinder
 ## turned once round under the gate pushing out the spent cases, then turned to each empty
 ## chamber to load it, the gate closed.
 static func quick_reload(gun: Revolver) -> void:
 	gun.open_cylinder()
 	gun.eject_spent()
-	for i in 6:
-		gun.load_round()
+	while gun.get_loaded_count() < 6 and gun.load_round() >= 0:
+		pass
 	gun.close_cylinder()
 
 
@@ -47,4 +47,4 @@ static func load_from_belt(gun: Revolver, belt: Node3D) -> int:
 
 
 ## The hammer's travel at half-cock.
-const HAMMER_HALF_COCK_TRAVEL := 0.5
+const HAMMER_HALF_COCK_TRAVEL := 0.45

@@ -183,6 +183,19 @@ mod tests {
     }
 
     #[test]
+    fn a_palm_that_lingers_near_the_hammer_does_not_fan_again() {
+        // A fan, then the palm hovers: 3 cm back and in again fast, well after 0.1 s. Not the
+        // 5 cm it must draw back.
+        let mut path: Vec<f32> = (0..6).map(|i| 0.14 - 0.022 * i as f32).collect();
+        path.extend([0.03; 20]);
+        path.extend([0.045, 0.06, 0.03]);
+        assert_eq!(fans(&path, true), vec![1]);
+        // 6 cm back, and in again: a second fan.
+        path.extend([0.06, 0.09, 0.06, 0.03]);
+        assert_eq!(fans(&path, true), vec![1, 31]);
+    }
+
+    #[test]
     fn a_hard_landing_on_a_lowered_hammer_over_a_live_round_fires_without_a_transfer_bar() {
         let original = FanSettings::default();
         let fires = |s: &FanSettings, h, c, on, v| drop_fires(s, h, c, on, v);

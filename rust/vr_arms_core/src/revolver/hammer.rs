@@ -133,6 +133,10 @@ impl Hammer {
         self.thumbed = true;
         if trigger_held {
             // The trigger holds the sear off every notch: the hammer goes where the thumb is.
+            // Drawn all the way back the hand still turns the cylinder (slip-gunning).
+            if travel >= HammerPosition::FullCock.travel() && self.travel < travel {
+                events.push(HammerEvent::Indexed);
+            }
             self.travel = travel;
             let now = HammerPosition::caught_at(travel);
             if now != self.notch && now < self.notch {
@@ -192,8 +196,10 @@ impl Hammer {
 
     fn fall(&mut self, events: &mut Vec<HammerEvent>) {
         self.travel = 0.0;
-        self.notch = HammerPosition::Down;
-        events.push(HammerEvent::Moved(HammerPosition::Down));
+        if self.notch != HammerPosition::Down {
+            self.notch = HammerPosition::Down;
+            events.push(HammerEvent::Moved(HammerPosition::Down));
+        }
         events.push(HammerEvent::Fell);
     }
 
@@ -297,6 +303,19 @@ mod tests {
         let mut e = Vec::new();
         h.release(true, &mut e);
         assert_eq!((h.position(), e), (Down, vec![Moved(Down), Fell]));
+    }
+
+    #[test]
+    fn slip_gunning_with_the_trigger_held_turns_the_cylinder_and_falls() {
+        let mut h = Hammer::default();
+        // Drawn back with the trigger held: no notch catches, the hand turns the cylinder at
+        // the top, and let go it falls on the next chamber.
+        assert_eq!(thumb(&mut h, 0.5, true), vec![]);
+        assert_eq!(thumb(&mut h, 1.0, true), vec![Indexed]);
+        assert_eq!(h.position(), Down);
+        let mut e = Vec::new();
+        h.release(true, &mut e);
+        assert_eq!(e, vec![Fell]);
     }
 
     #[test]

@@ -259,6 +259,8 @@ fn a_fanned_string_of_six_with_the_trigger_held() {
     }
     let count = |x: E| all.iter().filter(|e| **e == x).count();
     assert_eq!((count(E::Fanned), count(E::Fired)), (6, 6), "{all:?}");
+    // The fan spends the pull under way: no dry pull after it.
+    assert_eq!(count(E::DryFired), 0, "{all:?}");
     assert_eq!(count(E::AmmoEmpty), 1);
     // Each fan is a whole cycle, in order: the palm, full cock, the turn, the fall, the shot.
     let first_fan = all.iter().position(|e| *e == E::Fanned).unwrap();
@@ -323,6 +325,10 @@ fn a_twirl_spins_the_gun_and_blocks_the_trigger_until_it_is_back_in_the_grip() {
         ]
         .map(E::Refused)
     );
+    // Nor the thumb or a fan.
+    let mut e = Vec::new();
+    r.thumb_hammer(1.0, &mut e);
+    assert_eq!(e, vec![E::Refused(RefusedAction::Cock)]);
     assert_eq!(step(&mut r, &i, 0.5), vec![E::Twirled]);
     assert_eq!(r.twirl.angle(&r.twirl_settings), 0.0);
     assert_eq!(pull(&mut r, &i), vec![E::TriggerPulled, E::DryFired]);

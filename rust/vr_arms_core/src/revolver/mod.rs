@@ -280,10 +280,9 @@ impl Revolver {
             RevolverState::Held | RevolverState::Cocking => {
                 if !grip {
                     self.cock_t = None;
-                    // Let go mid-cock (or mid-thumb): the hammer falls back to the notch it
-                    // passed.
-                    let held = self.trigger_held();
-                    self.release_hammer_with(held, events);
+                    // Let go mid-cock (or mid-thumb): the hand opens, the finger leaves the
+                    // trigger, and the hammer falls back to the notch it passed.
+                    self.release_hammer_with(false, events);
                     if should_auto_holster(
                         input.gun_holster_point,
                         input.gun_rotation,
@@ -355,7 +354,8 @@ impl Revolver {
         }
 
         // The twirl: a flick starts one; it runs its course.
-        if is_flick(&self.twirl_settings, input.flick_rate_rad_s, trig) && !self.twirl.active() {
+        // (A flick that cannot twirl now is no request: no refusal every frame of it.)
+        if is_flick(&self.twirl_settings, input.flick_rate_rad_s, trig) && self.can_twirl() {
             self.request_twirl(events);
         }
         let twirl_s = self.twirl_settings;
@@ -370,7 +370,12 @@ impl Revolver {
         if let Some((palm, spur)) = input.fan_palm {
             let fan_s = self.fan_settings;
             let fanned = self.fan.update(&fan_s, palm, spur, dt, self.trigger_held());
-            if fanned && self.state == RevolverState::Held && !self.cylinder.gate_open {
+            if fanned
+                && self.state == RevolverState::Held
+                && !self.cylinder.gate_open
+                && !self.twirl.active()
+                && !self.hammer.thumbed()
+            {
                 self.fan_once(events);
             }
         }
@@ -380,6 +385,10 @@ impl Revolver {
     /// held back, it falls at once.
     fn fan_once(&mut self, events: &mut Vec<RevolverEvent>) {
         events.push(RevolverEvent::Fanned);
+        // The trigger is back already: a pull under way is spent by this fall.
+        if let TriggerPhase::Pulling(_) = self.trigger {
+            self.trigger = TriggerPhase::Returning(0.0);
+        }
         self.drive_hammer(|h, e| h.thumb(1.0, false, true, e), events);
         self.drive_hammer(|h, e| h.release(true, e), events);
     }
@@ -455,8 +464,12 @@ impl Revolver {
         }
     }
 
-    /// The trigger's sear point: the hammer falls from full cock; with it down, a dry pull.
+    /// The trigger's sear point: the hammer falls from full cock; with it down, a dry pull; a
+    /// thumb holding it keeps it (it falls when the thumb lets go).
     fn resolve_shot(&mut self, events: &mut Vec<RevolverEvent>) {
+        if self.hammer.thumbed() {
+            return;
+        }
         let mut fell = false;
         self.drive_hammer(|h, e| fell = h.trigger(e), events);
         if !fell {
@@ -467,12 +480,7 @@ impl Revolver {
     /// Starts a twirl: in the hand, the trigger at rest, the hammer free of the thumb and not
     /// being cocked, the gate closed; else refused.
     pub fn request_twirl(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.state == RevolverState::Held
-            && self.trigger == TriggerPhase::Idle
-            && !self.hammer.thumbed()
-            && !self.cylinder.gate_open
-            && !self.twirl.active()
-        {
+        if self.can_twirl() {
             self.twirl.start();
             events.push(RevolverEvent::TwirlStarted);
         } else {
@@ -480,11 +488,20 @@ impl Revolver {
         }
     }
 
+    /// Whether a twirl would start now.
+    pub fn can_twirl(&self) -> bool {
+        self.state == RevolverState::Held
+            && self.trigger == TriggerPhase::Idle
+            && !self.hammer.thumbed()
+            && !self.cylinder.gate_open
+            && !self.twirl.active()
+    }
+
     /// The thumb holds the hammer at `travel` (0 down .. 1 full cock; an analog cock from a
     /// stick or the thumb's own travel): in the hand, not while the cocking clip runs. With
     /// the trigger held it can be eased down.
     pub fn thumb_hammer(&mut self, travel: f32, events: &mut Vec<RevolverEvent>) {
-        if self.state != RevolverState::Held {
+        if self.state != RevolverState::Held || self.twirl.active() {
             events.push(RevolverEvent::Refused(RefusedAction::Cock));
             return;
         }
@@ -506,7 +523,11 @@ impl Revolver {
     /// Opens the loading gate: in the hand, at half-cock; refused otherwise, and when open.
     pub fn open_gate(&mut self, events: &mut Vec<RevolverEvent>) {
         let half = self.hammer.position() == HammerPosition::HalfCock && !self.hammer.thumbed();
-        if self.state != RevolverState::Held || self.cylinder.gate_open || !half {
+        if self.state != RevolverState::Held
+            || self.cylinder.gate_open
+            || !half
+            || self.twirl.active()
+        {
             events.push(RevolverEvent::Refused(RefusedAction::OpenCylinder));
             return;
         }

@@ -86,7 +86,7 @@ impl Revolver {
     /// frees the round. One a frame: the next needs the cylinder turned.
     pub(super) fn load_rounds_at_gate(&mut self) {
         let c = &self.stage.cylinder;
-        if !c.gate_open || c.chambers[c.gate_chamber()] != Chamber::Empty {
+        if !self.is_in_hand() || !c.gate_open || c.chambers[c.gate_chamber()] != Chamber::Empty {
             return;
         }
         let gate = self.gate_global().origin;

@@ -16,7 +16,7 @@ impl Revolver {
     /// the ejector rod (each on its push, not while held).
     pub(super) fn read_gate_stick(&mut self, stick: Vector2) {
         let was = std::mem::replace(&mut self.last_stick, stick);
-        if !self.stage.gate_open() {
+        if !self.stage.gate_open() || !self.is_in_hand() {
             return;
         }
         if stick.x >= STICK_PUSH && was.x < STICK_PUSH {

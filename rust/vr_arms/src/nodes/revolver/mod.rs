@@ -321,14 +321,17 @@ impl IRigidBody3D for Revolver {
             draw_clear_point: vec3(clear),
             gun_holster_point: vec3(holster_point.origin),
             gun_rotation: pose(&me).rotation,
-            // Fanning: the other hand (its controller) and the hammer's spur.
             flick_rate_rad_s,
-            fan_palm: alive(&self.support_controller).map(|c| {
-                (
-                    vec3(c.get_global_position()),
-                    vec3(self.child_global("Hammer").origin),
-                )
-            }),
+            // Fanning: the other hand (its controller) and the hammer's spur; not while that
+            // hand holds the gun two-handed.
+            fan_palm: alive(&self.support_controller)
+                .filter(|_| !self.supported)
+                .map(|c| {
+                    (
+                        vec3(c.get_global_position()),
+                        vec3(self.child_global("Hammer").origin),
+                    )
+                }),
         };
         let mut events = std::mem::take(&mut self.events);
         events.clear();

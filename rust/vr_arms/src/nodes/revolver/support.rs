@@ -1,4 +1,4 @@
-//! Two-handed support and loading rounds brought to the open cylinder.
+//! Two-handed support.
 
 use godot::prelude::*;
 
@@ -6,9 +6,10 @@ use super::*;
 
 impl Revolver {
     /// Two-handed support: the other hand gripping near `SupportPoint` while the gun is held
-    /// routes its arm there; letting go (or the gun leaving the hand) routes it back.
+    /// routes its arm there; letting go (or the gun leaving the hand) routes it back. Not while
+    /// the loading gate is open: that hand is busy with cartridges.
     pub(super) fn update_support(&mut self) {
-        let held = self.is_in_hand();
+        let held = self.is_in_hand() && !self.stage.gate_open();
         let point = self.child_global("SupportPoint");
         let other = self.hand.other();
         let gripping = self
