@@ -126,6 +126,8 @@ func _key(key: Key) -> void:
 func _process(delta: float) -> void:
 	if simulator == null:
 		return
+	# The simulator wants poses in the XR origin's space.
+	var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
 	var head_basis := Basis(Vector3.UP, yaw) * Basis(Vector3.RIGHT, pitch)
 	var head := Vector3(0, head_height, 0)
 	simulator.set_head_pose(Transform3D(head_basis, head))
@@ -135,15 +137,13 @@ func _process(delta: float) -> void:
 		var pos := head + body.x * o.x + Vector3.UP * o.y - body.z * o.z
 		simulator.set_hand_pose(_hand(i), Transform3D(head_basis, pos))
 	if at_holster and holster:
-		# The holster's anchor is in world space; the simulator wants the origin's space.
-		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
+		# The holster's anchor is in world space.
 		var t := origin.affine_inverse() * RevolverBuilder.hand_on_holstered_gun(holster)
 		simulator.set_hand_pose(VRArms.Hand.RIGHT, t)
 	if _fan_frames > 0 and gun:
 		# The left palm from 20 cm above the hammer down onto it, at about 2 m/s at 90 frames a
 		# second.
 		_fan_frames -= 1
-		var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
 		var spur: Vector3 = gun.get_node("Hammer").global_position
 		var above := 0.2 * float(_fan_frames) / FAN_FRAMES
 		simulator.set_hand_pose(VRArms.Hand.LEFT, origin.affine_inverse() * Transform3D(Basis(), spur + Vector3(0, above, 0.04)))

@@ -411,8 +411,9 @@ impl Revolver {
                     }
                 }
                 HammerEvent::Indexed => {
-                    self.cylinder.index(&mut Vec::new());
-                    events.push(RevolverEvent::CylinderIndexed(self.cylinder.current));
+                    let mut e = Vec::new();
+                    self.cylinder.index(&mut e);
+                    self.cylinder_events(e, events);
                 }
                 HammerEvent::Fell => self.strike(events),
             }
@@ -522,24 +523,25 @@ impl Revolver {
 
     /// Opens the loading gate: in the hand, at half-cock; refused otherwise, and when open.
     pub fn open_gate(&mut self, events: &mut Vec<RevolverEvent>) {
-        let half = self.hammer.position() == HammerPosition::HalfCock && !self.hammer.thumbed();
-        if self.state != RevolverState::Held
-            || self.cylinder.gate_open
-            || !half
-            || self.twirl.active()
-        {
+        if self.cylinder.gate_open {
             events.push(RevolverEvent::Refused(RefusedAction::OpenCylinder));
             return;
         }
-        self.cylinder.open_gate(true, &mut Vec::new());
-        events.push(RevolverEvent::GateToggled(true));
+        // The cylinder's own rule (only at half-cock), with the hand's: held, the thumb off,
+        // no twirl.
+        let half = self.hammer.position() == HammerPosition::HalfCock
+            && !self.hammer.thumbed()
+            && self.state == RevolverState::Held
+            && !self.twirl.active();
+        let mut e = Vec::new();
+        self.cylinder.open_gate(half, &mut e);
+        self.cylinder_events(e, events);
     }
 
     pub fn close_gate(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.cylinder.gate_open {
-            self.cylinder.close_gate(&mut Vec::new());
-            events.push(RevolverEvent::GateToggled(false));
-        }
+        let mut e = Vec::new();
+        self.cylinder.close_gate(&mut e);
+        self.cylinder_events(e, events);
     }
 
     /// Turns the cylinder by hand `clicks` chambers on: with the gate open.
