@@ -387,3 +387,50 @@ func test_a_dedicated_server_relays_each_clients_body_and_events() -> void:
 		p.close()
 	for n in [server, a, b]:
 		get_tree().set_multiplayer(null, n.get_path())
+
+
+func test_an_avatar_appears_settled() -> void:
+	var port := _free_port()
+	var host_peer := ENetMultiplayerPeer.new()
+	check(host_peer.create_server(port, 4) == OK, "host listens on %d" % port)
+	var client_peer := ENetMultiplayerPeer.new()
+	check(client_peer.create_client("127.0.0.1", port) == OK, "client connects")
+	var host := _side("Host", host_peer)
+	var client := _side("Client", client_peer)
+	# A player standing still, both hands out to the right: the body turns toward them.
+	var player := _standing_player(client)
+	var points: Array = player.points
+	points[1].global_position = Vector3(0.2, 1.25, -0.35)
+	points[2].global_position = Vector3(0.5, 1.1, -0.15)
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	host.add_child(receiver)
+	check(await _connect(port, host_peer, client_peer), "connected")
+	var shown: Array = []  # the right hand bone, each frame the avatar is shown
+	var yaws: Array = []  # the avatar root's yaw
+	for i in 240:
+		await frames(1)
+		if _added.is_empty():
+			continue
+		var avatar: Node3D = _added[0][1]
+		var skeleton: Skeleton3D = avatar.get_node("Skeleton3D")
+		await skeleton.skeleton_updated
+		if avatar.is_visible_in_tree():
+			shown.append(bone_global_position(skeleton, "RightHand"))
+			yaws.append(avatar.global_basis.get_euler().y)
+		if shown.size() >= 60:
+			break
+	check(shown.size() == 60, "the avatar was shown for 60 frames (%d)" % shown.size())
+	var worst := 0.0
+	for k in range(1, shown.size()):
+		worst = maxf(worst, shown[k].distance_to(shown[k - 1]))
+	# (Before: the body started facing the head's way and swung toward the hands, and the
+	# hands eased in from rest: 2-3 cm a frame.)
+	check(worst < 0.003, "a still player's remote hand holds still from its first shown frame (largest step %.4f m)" % worst)
+	check(not yaws.is_empty() and absf(yaws[0] - yaws[-1]) < deg_to_rad(0.5) and absf(yaws[0]) > deg_to_rad(3.0), "the body stands turned toward the hands from the start (%s to %s rad)" % [yaws.front(), yaws.back()])
+	check(shown[0].distance_to(points[2].global_position) < 0.03, "the hand is at the player's (%.4f m off)" % shown[0].distance_to(points[2].global_position))
+	for p in [client_peer, host_peer]:
+		p.close()
+	for n in [host, client]:
+		get_tree().set_multiplayer(null, n.get_path())

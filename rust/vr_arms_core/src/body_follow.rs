@@ -279,15 +279,29 @@ impl BodyFollow {
             .sanitized(&Pose::from_position(Vec3::new(0.0, 1.6, 0.0)));
         let input = BodyFollowInput { head, ..*input };
         let head_yaw = head_yaw(&head.rotation);
-        let spring = self.spring.get_or_insert(CriticalSpring::new(head_yaw));
-        let (hands_yaw, weight) = {
-            let me = BodyFollow {
-                settings: s,
-                spring: None,
-            };
-            me.hands_yaw(&input, head_yaw, spring.value)
+        let me = BodyFollow {
+            settings: s,
+            spring: None,
         };
-        let goal_abs = head_yaw + weight * wrap_angle(hands_yaw - head_yaw);
+        let goal_from = |body_yaw: f32| {
+            let (hands_yaw, weight) = me.hands_yaw(&input, head_yaw, body_yaw);
+            (head_yaw + weight * wrap_angle(hands_yaw - head_yaw), weight)
+        };
+        // The first frame starts settled, where the goal (which depends on the body's own yaw)
+        // holds still: a body that appears does not swing into place.
+        let spring = self.spring.get_or_insert_with(|| {
+            let mut yaw = head_yaw;
+            for _ in 0..16 {
+                let next = goal_from(yaw).0;
+                let settled = wrap_angle(next - yaw).abs() < 1e-5;
+                yaw = next;
+                if settled {
+                    break;
+                }
+            }
+            CriticalSpring::new(yaw)
+        });
+        let (goal_abs, weight) = goal_from(spring.value);
         // Keep the spring's value unwrapped; aim at the nearest equivalent of the goal.
         let goal = spring.value + wrap_angle(goal_abs - spring.value);
         let yaw = spring.step(
@@ -343,6 +357,34 @@ mod tests {
             out = body.update(input, 1.0 / hz);
         }
         out
+    }
+
+    #[test]
+    fn the_first_frame_starts_settled() {
+        // Head facing +Z, both hands out to the side and forward: the body stands turned toward
+        // them from its first frame and stays there.
+        let input = BodyFollowInput {
+            head: head_facing(0.0),
+            left_hand: Some(Vec3::new(-0.05, 1.3, 0.35)),
+            right_hand: Some(Vec3::new(-0.45, 1.1, 0.2)),
+            left_grip: None,
+            right_grip: None,
+            floor_y: 0.0,
+        };
+        let mut body = BodyFollow::new(BodyFollowSettings::default());
+        let first = body.update(&input, 1.0 / 90.0);
+        let later = run(&mut body, &input, 1.0, 90.0);
+        assert!(
+            first.yaw.abs() > 0.05,
+            "turned toward the hands: {}",
+            first.yaw
+        );
+        assert!(
+            (later.yaw - first.yaw).abs() < 1e-4,
+            "{} then {}",
+            first.yaw,
+            later.yaw
+        );
     }
 
     #[test]

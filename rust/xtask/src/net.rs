@@ -86,6 +86,8 @@ pub struct Judged {
     pub frames_compared: usize,
     pub p95_m: f64,
     pub worst_step_m: f64,
+    /// Where the worst step was, and how the avatar was played on either side of it.
+    pub worst_step_at: String,
     pub state_bytes_per_s: f64,
     /// A state packet with its share of ENet's overhead (bytes).
     pub state_packet_bytes: f64,
@@ -108,13 +110,14 @@ pub fn judge(host: &Record, client: &Record) -> Judged {
     // A step of the shown hand beyond the sender's own step over the same time (the sender
     // itself may turn or teleport).
     let mut worst_step: f64 = 0.0;
+    let mut worst_step_at = String::new();
     // (A remote avatar is hidden while it waits for its first state.)
-    let mut last: Option<Frame> = None;
+    let mut last: Option<(Frame, &str)> = None;
     for (frame, playback) in &shown {
         if playback == "waiting" {
             continue;
         }
-        if let Some(prev) = last {
+        if let Some((prev, prev_playback)) = last {
             let own = (
                 local_at(&client.local, prev.time),
                 local_at(&client.local, frame.time),
@@ -124,10 +127,18 @@ pub fn judge(host: &Record, client: &Record) -> Judged {
                     (Some(a), Some(b)) => dist(a[h], b[h]),
                     _ => 0.0,
                 };
-                worst_step = worst_step.max(dist(frame.hands[h], prev.hands[h]) - sender_step);
+                let step = dist(frame.hands[h], prev.hands[h]) - sender_step;
+                if step > worst_step {
+                    worst_step = step;
+                    worst_step_at = format!(
+                        "the {} hand at sender time {:.3} s, {prev_playback} then {playback}",
+                        ["left", "right"][h],
+                        frame.time
+                    );
+                }
             }
         }
-        last = Some(*frame);
+        last = Some((*frame, playback.as_str()));
         if playback != "interpolated" {
             continue;
         }
@@ -152,7 +163,7 @@ pub fn judge(host: &Record, client: &Record) -> Judged {
     }
     if worst_step > 0.05 {
         problems.push(format!(
-            "a remote hand stepped {worst_step:.4} m between frames (at most 0.05)"
+            "a remote hand stepped {worst_step:.4} m between frames (at most 0.05): {worst_step_at}"
         ));
     }
     // The host drew the client's revolver in its avatar's hand, and its shots' flashes.
@@ -202,6 +213,7 @@ pub fn judge(host: &Record, client: &Record) -> Judged {
         frames_compared: errors.len() / 2,
         p95_m: p95,
         worst_step_m: worst_step,
+        worst_step_at,
         state_bytes_per_s: state_per_s,
         state_packet_bytes: (state_bytes + state_packets * overhead) / state_packets.max(1.0),
         event_bytes_per_s: event_per_s,
@@ -430,10 +442,11 @@ pub fn run_net_test(write: bool) -> Result<(), String> {
             "clean"
         };
         println!(
-            "net-test ({name}): {} frames compared, hands p95 {:.1} mm from the client's one delay earlier, worst step {:.1} mm; client upload {:.0} B/s (state stream {:.0} B/s, events {:.0} B/s, ENet overhead shared per packet); events {:?}",
+            "net-test ({name}): {} frames compared, hands p95 {:.1} mm from the client's one delay earlier, worst step {:.1} mm ({}); client upload {:.0} B/s (state stream {:.0} B/s, events {:.0} B/s, ENet overhead shared per packet); events {:?}",
             j.frames_compared,
             j.p95_m * 1000.0,
             j.worst_step_m * 1000.0,
+            j.worst_step_at,
             j.upload_bytes_per_s,
             j.state_bytes_per_s,
             j.event_bytes_per_s,
@@ -518,6 +531,7 @@ mod tests {
             frames_compared: 1000,
             p95_m,
             worst_step_m,
+            worst_step_at: String::new(),
             state_bytes_per_s: upload - 80.0,
             state_packet_bytes: 62.0,
             event_bytes_per_s: 10.0,

@@ -199,24 +199,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
     }
 
     fn process(&mut self, delta: f64) {
-        if skip_in_editor(false) || !self.follow_head || !self.base().is_active() {
-            return;
-        }
-        let [head, left, right] = self.tracked_inputs(0);
-        let (Some(head), Some(mut root)) = (head, self.root()) else {
-            return;
-        };
-        let floor = floor_height(&None, &self.head);
-        let settings = self.follow_settings;
-        place_root(
-            &mut self.follow,
-            settings,
-            head,
-            [left, right],
-            floor,
-            &mut root,
-            delta,
-        );
+        self.follow(delta);
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
@@ -367,6 +350,36 @@ impl VRRemoteBody {
 }
 
 impl VRRemoteBody {
+    /// A stream's first state is in the tracking nodes: the body starts afresh from it, its
+    /// root placed now rather than at the next `_process` (which ran this frame before the
+    /// nodes moved), so an avatar that appears does not swing into place.
+    pub(crate) fn start_from_stream(&mut self) {
+        self.reset();
+        self.follow(0.0);
+    }
+
+    /// Places the avatar root under the head (the body follow), when `follow_head`.
+    fn follow(&mut self, delta: f64) {
+        if skip_in_editor(false) || !self.follow_head || !self.base().is_active() {
+            return;
+        }
+        let [head, left, right] = self.tracked_inputs(0);
+        let (Some(head), Some(mut root)) = (head, self.root()) else {
+            return;
+        };
+        let floor = floor_height(&None, &self.head);
+        let settings = self.follow_settings;
+        place_root(
+            &mut self.follow,
+            settings,
+            head,
+            [left, right],
+            floor,
+            &mut root,
+            delta,
+        );
+    }
+
     /// The avatar root: `body_root`, else the skeleton's parent.
     fn root(&self) -> Option<Gd<Node3D>> {
         alive(&self.body_root).or_else(|| {

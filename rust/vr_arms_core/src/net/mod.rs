@@ -2,6 +2,7 @@
 //! jitter buffer that plays it back, and the revolver's events. Pure data and maths; the engine
 //! side sends and receives the bytes through Godot's multiplayer API.
 
+pub mod correction;
 pub mod events;
 pub mod impairment;
 pub mod jitter_buffer;

@@ -150,7 +150,8 @@ impl RemoteAvatar {
             return;
         }
         self.drawn = state;
-        if !self.holder.is_visible() {
+        let appearing = !self.holder.is_visible();
+        if appearing {
             self.holder.set_visible(true);
         }
         // As tall as the sender's avatar, so its arms reach as far.
@@ -171,8 +172,11 @@ impl RemoteAvatar {
         if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
             let hands = state.hands.map(|h| (h.tracked, h.grip, h.trigger));
             let curls = state.hands.map(|h| h.hand_tracking.then_some(h.curls));
-            body.bind_mut()
-                .set_stream_inputs(state.head_tracked, hands, curls);
+            let mut body = body.bind_mut();
+            body.set_stream_inputs(state.head_tracked, hands, curls);
+            if appearing {
+                body.start_from_stream();
+            }
         }
     }
 
