@@ -173,6 +173,7 @@ func _setup_revolver() -> void:
 	gun.controller_targets = body.controller_targets
 	gun.router = body.router
 	gun.hand_pose = body.right_hand_pose
+	gun.support_hand_pose = body.left_hand_pose
 	gun.hand = 1
 	add_child(gun)
 	# Held, the gun follows the visible hand bone after the arm solve (not the controller), so

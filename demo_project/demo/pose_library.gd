@@ -1,6 +1,6 @@
 ## Authors the demo's animations in code, as bone rotation tracks on the generated skeleton:
 ## hand poses for `HandPoseDriver` (states Default = relaxed, PreGrip, GripReady = revolver
-## grip, HammerCock, Shoot = trigger pull) and a leg set (idle, walk) for the locomotion blend.
+## grip, HammerCock, Shoot = trigger pull, GateLoading, Fanning, Twirl) and a leg set (idle, walk) for the locomotion blend.
 ##
 ## A finger curls about `finger direction x palm normal` (the rule `HandPoseCopy`'s procedural
 ## curl uses); a leg swings about the character's X axis. Both are written as the bone's rest
@@ -13,6 +13,12 @@ const HAND_POSES := {
 	"Default": {"thumb": 10.0, "index": 12.0, "rest": 18.0},
 	"PreGrip": {"thumb": 25.0, "index": 35.0, "rest": 40.0},
 	"GripReady": {"thumb": 45.0, "index": 28.0, "rest": 82.0},
+	# The revolver's handling: the gun hand at the open gate (index along the frame, thumb on
+	# the cylinder), the off hand's flat palm poised to fan, the index through the trigger
+	# guard for the twirl.
+	"GateLoading": {"thumb": 20.0, "index": 4.0, "rest": 82.0},
+	"Fanning": {"thumb": 0.0, "index": 0.0, "rest": 0.0},
+	"Twirl": {"thumb": 8.0, "index": 55.0, "rest": 12.0},
 }
 const FINGERS := ["Thumb", "Index", "Middle", "Ring", "Little"]
 

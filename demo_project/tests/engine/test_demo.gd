@@ -18,7 +18,11 @@ func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
 	var demo = _make_demo({"autopilot": ""})
 	check(not demo.vr, "desktop mode in headless Godot")
 	check(demo.autopilot != null, "the autopilot runs")
+	var poses := {"left": [], "right": []}
+	for side in poses:
+		demo.body[side + "_hand_pose"].pose_state_changed.connect(func(state: int, _n: String): poses[side].append(state))
 	await demo.autopilot.finished
+	check(poses.right.has(VRArms.HandPoseState.GATE_LOADING) and poses.left.has(VRArms.HandPoseState.FANNING), "the hands take the loading and fanning poses (right %s, left %s)" % [poses.right, poses.left])
 	var s: Dictionary = demo.summary
 	var events: Array = s.events
 	# A fanned shot at a target already down may miss it: hit or miss, it fired.

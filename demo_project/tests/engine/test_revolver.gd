@@ -55,6 +55,8 @@ func _make_scene() -> Dictionary:
 		n.name = part
 		gun.add_child(n)
 	gun.get_node("Muzzle").position = Vector3(0, 0, -0.2)
+	# On top at the back, as on the gun.
+	gun.get_node("Hammer").position = Vector3(0, 0.05, 0.06)
 	var gun_shape := CollisionShape3D.new()
 	var gbox := BoxShape3D.new()
 	gbox.size = Vector3(0.05, 0.12, 0.25)
@@ -608,3 +610,101 @@ func test_the_twirl_spins_the_gun_round_the_trigger_and_back() -> void:
 	sim.set_hand_pose(VRArms.Hand.RIGHT, aim)
 	await seconds(1.0)
 	check(twirls[0] == 2, "a flick twirls (%d)" % twirls[0])
+
+
+## Drops the drawn gun far from the holster, then holds it still at `at`, turned by `basis`,
+## and lets it fall: the events of the fall.
+func _drop_from(p: Dictionary, basis: Basis, at: Vector3) -> Array:
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	if gun.get_state() != VRArms.RevolverState.DROPPED:
+		await _draw(p)
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.3, 1.5, 0.5)))
+		await frames(3)
+		sim.set_input(VRArms.Hand.RIGHT, "grip", 0.0)
+		await frames(2)
+		# The hand goes away: no grip press near the gun picks it up again.
+		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.4, 1.0, 0.3)))
+	gun.global_transform = Transform3D(basis, at)
+	gun.linear_velocity = Vector3.ZERO
+	gun.angular_velocity = Vector3.ZERO
+	_events.clear()
+	await seconds(1.2)
+	return _events.duplicate()
+
+
+## The Single Action Army has no drop safety: landing hard on its hammer, down on a live round,
+## fires it. The dropped gun notices its landings itself.
+func test_a_dropped_gun_that_lands_on_its_hammer_fires() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var upright := await _drop_from(p, Basis(), Vector3(1.0, 1.6, 1.0))
+	check(gun.get_state() == VRArms.RevolverState.DROPPED and gun.global_position.y < 0.2, "it fell to the floor (%.2f m)" % gun.global_position.y)
+	check(not upright.has("fired_miss") and not upright.has("fired_hit") and gun.get_loaded_count() == 6, "right way up it does not fire: %s" % [upright])
+	var low := await _drop_from(p, Basis(Vector3.BACK, PI), Vector3(1.0, 0.25, 1.0))
+	check(not low.has("fired_miss") and gun.get_loaded_count() == 6, "upside down from 20 cm it does not: %s" % [low])
+	var high := await _drop_from(p, Basis(Vector3.BACK, PI), Vector3(1.0, 1.6, 1.0))
+	check(high.count("fired_miss") + high.count("fired_hit") == 1 and gun.get_loaded_count() == 5, "upside down from 1.6 m it fires, once: %s" % [high])
+
+
+func test_with_a_transfer_bar_a_dropped_gun_never_fires() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var path := "user://transfer_bar_test.toml"
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	f.store_string("[fanning]\ntransfer_bar = true\n")
+	f.close()
+	check(gun.load_profile(path), "a profile with a transfer bar")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	var high := await _drop_from(p, Basis(Vector3.BACK, PI), Vector3(1.0, 1.6, 1.0))
+	check(gun.global_position.y < 0.2 and not high.has("fired_miss") and gun.get_loaded_count() == 6, "upside down from 1.6 m it does not fire: %s" % [high])
+
+
+## The hands' handling poses: the gun hand twirling and at the open gate, the off hand poised
+## over the hammer to fan.
+func test_the_hands_take_the_handling_poses() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	var drivers := []
+	for side in [VRArms.Hand.LEFT, VRArms.Hand.RIGHT]:
+		var d := HandPoseDriver.new()
+		d.hand = side
+		add_child(d)
+		drivers.append(d)
+	var off: HandPoseDriver = drivers[0]
+	var hand: HandPoseDriver = drivers[1]
+	gun.hand_pose = hand
+	gun.support_hand_pose = off
+	gun.support_controller = p.left
+	await _draw(p)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
+	await seconds(0.3)
+	check(hand.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "in the hand: GripReady (%d)" % hand.get_pose_state())
+	sim.set_input(VRArms.Hand.RIGHT, "primary_click", true)
+	await frames(2)
+	sim.set_input(VRArms.Hand.RIGHT, "primary_click", false)
+	await frames(2)
+	check(hand.get_pose_state() == VRArms.HandPoseState.TWIRL, "twirling: Twirl (%d)" % hand.get_pose_state())
+	await seconds(1.0)
+	check(hand.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "back in the grip: GripReady (%d)" % hand.get_pose_state())
+	# The off hand over the hammer, the trigger held: poised to fan.
+	var hammer: Node3D = gun.get_node("Hammer")
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2, 0.05)))
+	await frames(3)
+	check(off.get_pose_state() == VRArms.HandPoseState.FANNING, "the off hand over the hammer: Fanning (%d)" % off.get_pose_state())
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(-0.5, -0.3, 0.0)))
+	await frames(3)
+	check(off.get_pose_state() == VRArms.HandPoseState.DEFAULT, "and away: Default (%d)" % off.get_pose_state())
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.0)
+	# (The pull played the Shoot pose.)
+	await seconds(0.6)
+	gun.thumb_hammer(0.45)
+	gun.release_hammer()
+	gun.open_gate()
+	await frames(3)
+	check(gun.is_gate_open() and hand.get_pose_state() == VRArms.HandPoseState.GATE_LOADING, "the gate open: GateLoading (%d)" % hand.get_pose_state())
+	gun.close_gate()
+	await frames(3)
+	check(hand.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "shut: GripReady (%d)" % hand.get_pose_state())

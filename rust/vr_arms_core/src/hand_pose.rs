@@ -10,7 +10,10 @@
 //! | any | true | `GripReady` |
 //!
 //! plus the one-shots `HammerCock` and `Shoot`, which play for their duration and then fall back
-//! to the table's pose.
+//! to the table's pose. The revolver's handling has three more, over the table: `Twirl` (the gun
+//! spinning on the trigger finger), `Fanning` (the off hand's flat palm over the hammer) and
+//! `GateLoading` (the gun hand with the loading gate open: index along the frame, thumb on the
+//! cylinder).
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -27,15 +30,24 @@ pub enum HandPoseState {
     GripReady = 2,
     HammerCock = 3,
     Shoot = 4,
+    /// The gun hand with the loading gate open.
+    GateLoading = 5,
+    /// The off hand fanning the hammer.
+    Fanning = 6,
+    /// The gun hand while the gun twirls.
+    Twirl = 7,
 }
 
 impl HandPoseState {
-    pub const ALL: [HandPoseState; 5] = [
+    pub const ALL: [HandPoseState; 8] = [
         Self::Default,
         Self::PreGrip,
         Self::GripReady,
         Self::HammerCock,
         Self::Shoot,
+        Self::GateLoading,
+        Self::Fanning,
+        Self::Twirl,
     ];
 
     pub fn name(self) -> &'static str {
@@ -45,6 +57,9 @@ impl HandPoseState {
             Self::GripReady => "GripReady",
             Self::HammerCock => "HammerCock",
             Self::Shoot => "Shoot",
+            Self::GateLoading => "GateLoading",
+            Self::Fanning => "Fanning",
+            Self::Twirl => "Twirl",
         }
     }
 
@@ -67,6 +82,12 @@ pub fn pose_for_flags(hand_in_holster_zone: bool, pistol_held: bool) -> HandPose
 pub struct HandPoseDriver {
     pub hand_in_holster_zone: bool,
     pub pistol_held: bool,
+    /// The revolver in this hand has its loading gate open.
+    pub gate_open: bool,
+    /// The revolver in this hand is twirling.
+    pub twirling: bool,
+    /// This (off) hand is over the revolver's hammer, ready to fan it.
+    pub fanning: bool,
     one_shot: Option<(HandPoseState, f32)>,
     current: HandPoseState,
 }
@@ -76,6 +97,9 @@ impl Default for HandPoseDriver {
         Self {
             hand_in_holster_zone: false,
             pistol_held: false,
+            gate_open: false,
+            twirling: false,
+            fanning: false,
             one_shot: None,
             current: HandPoseState::Default,
         }
@@ -97,6 +121,20 @@ impl HandPoseDriver {
         self.current
     }
 
+    /// The pose of the flags: the twirl, then fanning, then the open gate (with the gun in the
+    /// hand), over the bridge table.
+    pub fn handling_pose(&self) -> HandPoseState {
+        if self.twirling {
+            HandPoseState::Twirl
+        } else if self.fanning {
+            HandPoseState::Fanning
+        } else if self.gate_open && self.pistol_held {
+            HandPoseState::GateLoading
+        } else {
+            pose_for_flags(self.hand_in_holster_zone, self.pistol_held)
+        }
+    }
+
     /// Advances one-shots by `dt` and returns `Some(new)` when the pose changed.
     pub fn update(&mut self, dt: f32) -> Option<HandPoseState> {
         if let Some((state, left)) = self.one_shot {
@@ -105,7 +143,7 @@ impl HandPoseDriver {
         }
         let next = match self.one_shot {
             Some((state, _)) => state,
-            None => pose_for_flags(self.hand_in_holster_zone, self.pistol_held),
+            None => self.handling_pose(),
         };
         (next != self.current).then(|| {
             self.current = next;
@@ -242,6 +280,9 @@ pub struct Curl {
 /// | GripReady (gun in the hand) | 1 | trigger (follows the trigger) | 1 |
 /// | HammerCock | 1 | trigger | 0 (raised onto the hammer) |
 /// | Shoot | 1 | 1 | 1 |
+/// | GateLoading | 1 | 0 (along the frame) | 0.4 (on the cylinder) |
+/// | Fanning (off hand) | 0 | 0 | 0 (a flat palm) |
+/// | Twirl | 0.15 | 0.6 (through the trigger guard) | 0.1 |
 pub fn procedural_curl(state: HandPoseState, grip: f32, trigger: f32) -> Curl {
     let unit = |x: f32| {
         if x.is_finite() {
@@ -276,6 +317,21 @@ pub fn procedural_curl(state: HandPoseState, grip: f32, trigger: f32) -> Curl {
             grip: 1.0,
             trigger: 1.0,
             thumb: 1.0,
+        },
+        HandPoseState::GateLoading => Curl {
+            grip: 1.0,
+            trigger: 0.0,
+            thumb: 0.4,
+        },
+        HandPoseState::Fanning => Curl {
+            grip: 0.0,
+            trigger: 0.0,
+            thumb: 0.0,
+        },
+        HandPoseState::Twirl => Curl {
+            grip: 0.15,
+            trigger: 0.6,
+            thumb: 0.1,
         },
     }
 }
@@ -429,6 +485,50 @@ impl FingerCurl {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_revolvers_handling_poses_go_over_the_bridge_table() {
+        let mut d = HandPoseDriver {
+            pistol_held: true,
+            ..Default::default()
+        };
+        assert_eq!(d.handling_pose(), HandPoseState::GripReady);
+        d.gate_open = true;
+        assert_eq!(d.update(0.01), Some(HandPoseState::GateLoading));
+        d.twirling = true;
+        assert_eq!(d.update(0.01), Some(HandPoseState::Twirl));
+        d.twirling = false;
+        d.pistol_held = false;
+        assert_eq!(
+            d.update(0.01),
+            Some(HandPoseState::Default),
+            "an open gate alone is no loading pose: the gun is not in this hand"
+        );
+        let mut off = HandPoseDriver {
+            hand_in_holster_zone: true,
+            fanning: true,
+            ..Default::default()
+        };
+        assert_eq!(off.update(0.01), Some(HandPoseState::Fanning));
+        off.fanning = false;
+        assert_eq!(off.update(0.01), Some(HandPoseState::PreGrip));
+        // A one-shot plays over them.
+        d.pistol_held = true;
+        d.play_one_shot(HandPoseState::Shoot, 0.1);
+        assert_eq!(d.update(0.01), Some(HandPoseState::Shoot));
+        assert_eq!(d.update(0.2), Some(HandPoseState::GateLoading));
+    }
+
+    #[test]
+    fn the_handling_poses_curl_as_their_table_says() {
+        let c = |s| procedural_curl(s, 0.5, 0.5);
+        let gate = c(HandPoseState::GateLoading);
+        assert_eq!((gate.grip, gate.trigger, gate.thumb), (1.0, 0.0, 0.4));
+        let fan = c(HandPoseState::Fanning);
+        assert_eq!((fan.grip, fan.trigger, fan.thumb), (0.0, 0.0, 0.0));
+        let twirl = c(HandPoseState::Twirl);
+        assert_eq!((twirl.grip, twirl.trigger, twirl.thumb), (0.15, 0.6, 0.1));
+    }
 
     #[test]
     fn bridge_table() {
@@ -606,11 +706,21 @@ mod tests {
         let names: Vec<&str> = HandPoseState::ALL.iter().map(|s| s.name()).collect();
         assert_eq!(
             names,
-            ["Default", "PreGrip", "GripReady", "HammerCock", "Shoot"]
+            [
+                "Default",
+                "PreGrip",
+                "GripReady",
+                "HammerCock",
+                "Shoot",
+                "GateLoading",
+                "Fanning",
+                "Twirl"
+            ]
         );
         assert_eq!(HandPoseState::from_index(0), Some(HandPoseState::Default));
         assert_eq!(HandPoseState::from_index(4), Some(HandPoseState::Shoot));
-        assert_eq!(HandPoseState::from_index(5), None);
+        assert_eq!(HandPoseState::from_index(7), Some(HandPoseState::Twirl));
+        assert_eq!(HandPoseState::from_index(8), None);
         assert_eq!(HandPoseState::from_index(-1), None);
     }
 

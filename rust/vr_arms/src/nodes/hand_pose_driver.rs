@@ -18,15 +18,20 @@ use crate::problems::ProblemReport;
 
 /// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
 /// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
-/// `HammerCock` and `Shoot`. It plays the state's animation on the source rig's
-/// [AnimationPlayer] (the animation named like the state: `Default`, `PreGrip`, `GripReady`,
-/// `HammerCock`, `Shoot`) and reports [signal pose_state_changed].
+/// `HammerCock` and `Shoot`, and the revolver's handling poses over them: `GateLoading` (the
+/// gun hand with the loading gate open), `Twirl` (the gun spinning on the trigger finger) and
+/// `Fanning` (the off hand poised over the hammer). It plays the state's animation on the source
+/// rig's [AnimationPlayer] (the animation named like the state: `Default`, `PreGrip`,
+/// `GripReady`, `HammerCock`, `Shoot`, `GateLoading`, `Fanning`, `Twirl`) and reports
+/// [signal pose_state_changed].
 ///
 /// When no animation plays for the state (no player, or no animation of that name), it poses
 /// the source skeleton's fingers procedurally from the controller's grip (middle, ring, little,
 /// thumb) and trigger (index): `Default` follows both (with `curl_from_controller`), `PreGrip`
 /// is half open, `GripReady` closes the grip on the gun with the index following the trigger,
-/// `HammerCock` raises the thumb, `Shoot` pulls the index. `HandPoseCopy` then copies them onto
+/// `HammerCock` raises the thumb, `Shoot` pulls the index, `GateLoading` lays the index along
+/// the frame with the thumb on the cylinder, `Fanning` opens the hand flat, `Twirl` curls the
+/// index through the trigger guard with the other fingers open. `HandPoseCopy` then copies them onto
 /// the visible hand. The `HammerCock` length (the animation's, or `hammer_cock_duration_s`) is
 /// the revolver's cocking time.
 #[derive(GodotClass)]
@@ -189,7 +194,7 @@ impl INode for HandPoseDriver {
 #[godot_api]
 impl HandPoseDriver {
     /// The pose changed: `state` is a `VRArms.HandPoseState` (DEFAULT, PRE_GRIP, GRIP_READY,
-    /// HAMMER_COCK, SHOOT), `state_name` its name.
+    /// HAMMER_COCK, SHOOT, GATE_LOADING, FANNING, TWIRL), `state_name` its name.
     #[signal]
     fn pose_state_changed(state: i32, state_name: GString);
 
@@ -203,6 +208,26 @@ impl HandPoseDriver {
     pub fn set_pistol_held(&mut self, held: bool) {
         self.pistol_held = held;
         self.stage.pistol_held = held;
+    }
+
+    /// The revolver in this hand has its loading gate open: the `GateLoading` pose while it is
+    /// held (set by the [Revolver] each frame).
+    #[func]
+    pub fn set_gate_open(&mut self, open: bool) {
+        self.stage.gate_open = open;
+    }
+
+    /// The revolver in this hand is twirling: the `Twirl` pose (set by the [Revolver]).
+    #[func]
+    pub fn set_twirling(&mut self, twirling: bool) {
+        self.stage.twirling = twirling;
+    }
+
+    /// This (off) hand is poised over the revolver's hammer to fan it: the `Fanning` pose (set
+    /// by the [Revolver] whose `support_hand_pose` it is).
+    #[func]
+    pub fn set_fanning(&mut self, fanning: bool) {
+        self.stage.fanning = fanning;
     }
 
     /// Plays the hammer-cock pose once and returns how long it lasts (seconds): the

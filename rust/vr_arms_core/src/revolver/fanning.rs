@@ -71,6 +71,16 @@ pub struct FanDetector {
 }
 
 impl FanDetector {
+    /// Whether the palm was within `distance_m` of the hammer on the last frame.
+    pub fn palm_within(&self, distance_m: f32) -> bool {
+        self.last_distance.is_some_and(|d| d <= distance_m)
+    }
+
+    /// No palm this frame (the hand holds the gun two-handed, or there is none).
+    pub fn palm_gone(&mut self) {
+        self.last_distance = None;
+    }
+
     /// One frame: the palm and the hammer (one frame, any), `dt` seconds since the last, and
     /// whether the trigger is held. Returns true on the frame a fan strikes.
     pub fn update(

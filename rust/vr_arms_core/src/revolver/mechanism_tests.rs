@@ -1,5 +1,7 @@
 //! The Single Action Army's mechanism through the revolver: the hammer's notches, the loading
 //! gate, indexing, the ejector, loading by hand, fanning and the drop safety.
+use glam::{Quat, Vec3};
+
 use super::*;
 use HammerPosition::*;
 use RevolverEvent as E;
@@ -285,6 +287,38 @@ fn a_fanned_string_of_six_with_the_trigger_held() {
         i.fan_palm = Some((spur + Vec3::new(0.0, 0.20 - 0.022 * k as f32, 0.0), spur));
         assert!(step(&mut r, &i, dt).is_empty());
     }
+}
+
+#[test]
+fn the_off_hand_is_poised_to_fan_near_the_hammer_with_the_trigger_held() {
+    let (mut r, mut i) = held();
+    let spur = Vec3::new(0.2, 1.45, 0.45);
+    let dt = 1.0 / 90.0;
+    i.trigger = 1.0;
+    i.fan_palm = Some((spur + Vec3::new(0.0, 0.25, 0.0), spur));
+    step(&mut r, &i, dt);
+    assert!(r.fan_poised(), "25 cm above the hammer, the trigger held");
+    i.fan_palm = Some((spur + Vec3::new(0.0, 0.35, 0.0), spur));
+    step(&mut r, &i, dt);
+    assert!(!r.fan_poised(), "35 cm: beyond twice the fan radius");
+    i.fan_palm = Some((spur + Vec3::new(0.0, 0.2, 0.0), spur));
+    i.trigger = 0.0;
+    step(&mut r, &i, dt);
+    assert!(!r.fan_poised(), "the trigger let go");
+    i.trigger = 1.0;
+    i.fan_palm = None;
+    step(&mut r, &i, dt);
+    assert!(
+        !r.fan_poised(),
+        "no palm (the hand holds the gun two-handed)"
+    );
+    let (mut r, mut i) = held();
+    i.fan_palm = Some((spur + Vec3::new(0.0, 0.2, 0.0), spur));
+    thumb_to(&mut r, HalfCock.travel());
+    r.open_gate(&mut Vec::new());
+    i.trigger = 1.0;
+    step(&mut r, &i, dt);
+    assert!(!r.fan_poised(), "the gate open");
 }
 
 #[test]

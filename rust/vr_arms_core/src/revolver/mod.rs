@@ -4,10 +4,13 @@
 //! detection, with the real gun's mechanism). Pure logic: the Godot nodes move meshes, play sounds
 //! and cast rays from the events.
 //!
-//! One concern per file: this file is the grab state machine and what each input does; the
-//! mechanism is `hammer.rs`, `cylinder.rs`, `trigger.rs` and `fanning.rs` (with the drop safety);
-//! `timeline.rs` the cocking clip, `draw.rs` the draw and holstering, `settings.rs`, `profile.rs`
-//! (the bullet and the TOML profile) and `recoil.rs`.
+//! One concern per file: this file is the grab state machine and what each frame's input does;
+//! `io.rs` its states, input and events; `by_hand.rs` the mechanism worked by hand (thumb,
+//! gate, cylinder, ejector, cartridges, a landing); the mechanism itself is `hammer.rs`,
+//! `cylinder.rs`, `trigger.rs` and `fanning.rs` (with the drop safety), `landing.rs` tells a
+//! landing from the gun's motion, `twirl.rs` the twirl; `timeline.rs` the cocking clip,
+//! `draw.rs` the draw and holstering, `settings.rs`, `profile.rs` (the bullet and the TOML
+//! profile) and `recoil.rs`.
 //!
 //! States and transitions (the original design's table):
 //!
@@ -21,14 +24,16 @@
 //! Dropped   --grip pressed on the gun-------------> Held      (the press)
 //! ```
 
-use glam::{Quat, Vec3};
-use serde::{Deserialize, Serialize};
+use glam::Vec3;
 
+mod by_hand;
 pub mod cylinder;
 mod draw;
 pub mod fanning;
 pub mod hammer;
 mod holster;
+mod io;
+mod landing;
 mod profile;
 mod recoil;
 mod settings;
@@ -41,86 +46,14 @@ pub use draw::{draw_progress, should_auto_holster};
 pub use fanning::{FanDetector, FanSettings, drop_fires};
 pub use hammer::{Hammer, HammerEvent, HammerPosition};
 pub use holster::{HolsterBeltSettings, HolsterSettings};
+pub use io::{RefusedAction, RevolverEvent, RevolverInput, RevolverState};
+pub use landing::{Landing, LandingSettings};
 pub use profile::{BulletConfig, RecoilLayers, RevolverProfile};
 pub use recoil::{RecoilLayer, RecoilLayerSettings};
 pub use settings::RevolverSettings;
 pub use timeline::{CockPose, cock_pose, ease_in_out_cubic};
 use trigger::TriggerPhase;
 pub use twirl::{Twirl, TwirlSettings, is_flick};
-
-/// Grab state. The numbers are GDScript's `VRArms.RevolverState`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum RevolverState {
-    Holstered = 0,
-    Latched = 1,
-    Held = 2,
-    Cocking = 3,
-    Dropped = 4,
-}
-
-/// What happened this frame, in order, for signals and effects.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum RevolverEvent {
-    Latched,
-    /// The draw completed: the gun attaches to the hand.
-    Drawn,
-    Holstered,
-    Dropped,
-    PickedUp,
-    CockStarted,
-    /// The hammer clicked into a notch, or came to rest down.
-    HammerMoved(HammerPosition),
-    /// The cylinder turned one chamber: the chamber now under the hammer.
-    CylinderIndexed(usize),
-    /// The hammer arrived at full cock (the frame to play the cock sound).
-    Cocked,
-    /// A trigger pull started (every pull, before its outcome is known: haptics and the hand's
-    /// shoot pose, the original design's phase 1).
-    TriggerPulled,
-    /// The hammer fell on a live round: a shot.
-    Fired,
-    /// That shot fired the last loaded round (the original design's ammo-empty event).
-    AmmoEmpty,
-    /// The hammer fell on an empty chamber or a spent case.
-    EmptyClicked,
-    /// The trigger was pulled with the hammer down: nothing to let fall.
-    DryFired,
-    AmmoChanged(u32),
-    /// The loading gate opened (true) or closed.
-    GateToggled(bool),
-    /// A cartridge went into this chamber (at the gate).
-    CartridgeLoaded(usize),
-    /// The ejector rod pushed what was in this chamber out: a spent case, or a live round.
-    CaseEjected {
-        chamber: usize,
-        spent: bool,
-    },
-    /// The off hand's palm fanned the hammer.
-    Fanned,
-    /// A twirl started: the gun spins on the trigger finger.
-    TwirlStarted,
-    /// The twirl ended, the gun back in the grip.
-    Twirled,
-    /// An action was refused in the current state (for example cocking with the gate open).
-    Refused(RefusedAction),
-}
-
-/// Actions that can be refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RefusedAction {
-    Cock,
-    Fire,
-    /// Opening the loading gate (it opens only at half-cock, in the hand).
-    OpenCylinder,
-    Load,
-    /// Turning the cylinder by hand (the gate must be open).
-    Turn,
-    /// Pushing the ejector rod (the gate must be open, the chamber at it not empty).
-    Eject,
-    /// A twirl (in the hand, the trigger at rest, the hammer free, the gate closed, no twirl
-    /// running).
-    Twirl,
-}
 
 /// The revolver's state, mechanism and timelines.
 #[derive(Clone, Debug)]
@@ -143,33 +76,6 @@ pub struct Revolver {
     last_trigger: f32,
     /// Whether the grip was held last frame: latching and picking up need its press.
     last_grip: bool,
-}
-
-/// One frame of input.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RevolverInput {
-    /// Grip value of the hand that interacts (0..1).
-    pub grip: f32,
-    pub trigger: f32,
-    /// Thumbstick Y (-1 down .. 1 up).
-    pub stick_y: f32,
-    pub hand_position: Vec3,
-    /// The hand is inside the holster zone (for latching).
-    pub hand_in_holster_zone: bool,
-    /// The hand is touching the dropped gun (for picking it up).
-    pub hand_on_gun: bool,
-    pub holster_anchor: Vec3,
-    pub holster_rotation: Quat,
-    pub draw_clear_point: Vec3,
-    /// The gun's holster point and rotation now (for auto-holster on release).
-    pub gun_holster_point: Vec3,
-    pub gun_rotation: Quat,
-    /// For fanning: the off hand's palm and the hammer's spur, in one frame (`None`: no off
-    /// hand to fan with).
-    pub fan_palm: Option<(Vec3, Vec3)>,
-    /// How fast the gun hand turns about the gun's side axis (radians per second, either way):
-    /// a flick starts a twirl when the settings allow it.
-    pub flick_rate_rad_s: f32,
 }
 
 impl Default for Revolver {
@@ -234,6 +140,16 @@ impl Revolver {
             && !self.hammer.thumbed()
             && !self.cylinder.gate_open
             && !self.twirl.active()
+    }
+
+    /// The off hand is poised to fan (its pose): the gun in the hand, the trigger held and the
+    /// palm within twice the fan radius of the hammer.
+    pub fn fan_poised(&self) -> bool {
+        self.state == RevolverState::Held
+            && self.trigger_held()
+            && !self.cylinder.gate_open
+            && !self.twirl.active()
+            && self.fan.palm_within(2.0 * self.fan_settings.fan_radius_m)
     }
 
     fn trigger_held(&self) -> bool {
@@ -378,6 +294,8 @@ impl Revolver {
             {
                 self.fan_once(events);
             }
+        } else {
+            self.fan.palm_gone();
         }
     }
 
@@ -496,175 +414,6 @@ impl Revolver {
             && !self.hammer.thumbed()
             && !self.cylinder.gate_open
             && !self.twirl.active()
-    }
-
-    /// The thumb holds the hammer at `travel` (0 down .. 1 full cock; an analog cock from a
-    /// stick or the thumb's own travel): in the hand, not while the cocking clip runs. With
-    /// the trigger held it can be eased down.
-    pub fn thumb_hammer(&mut self, travel: f32, events: &mut Vec<RevolverEvent>) {
-        if self.state != RevolverState::Held || self.twirl.active() {
-            events.push(RevolverEvent::Refused(RefusedAction::Cock));
-            return;
-        }
-        let (held, gate_closed) = (self.trigger_held(), !self.cylinder.gate_open);
-        self.drive_hammer(|h, e| h.thumb(travel, held, gate_closed, e), events);
-    }
-
-    /// The thumb lets the hammer go: it falls back to the notch it passed (with the trigger
-    /// held, all the way: a shot).
-    pub fn release_hammer(&mut self, events: &mut Vec<RevolverEvent>) {
-        let held = self.trigger_held();
-        self.release_hammer_with(held, events);
-    }
-
-    fn release_hammer_with(&mut self, trigger_held: bool, events: &mut Vec<RevolverEvent>) {
-        self.drive_hammer(|h, e| h.release(trigger_held, e), events);
-    }
-
-    /// Opens the loading gate: in the hand, at half-cock; refused otherwise, and when open.
-    pub fn open_gate(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.cylinder.gate_open {
-            events.push(RevolverEvent::Refused(RefusedAction::OpenCylinder));
-            return;
-        }
-        // The cylinder's own rule (only at half-cock), with the hand's: held, the thumb off,
-        // no twirl.
-        let half = self.hammer.position() == HammerPosition::HalfCock
-            && !self.hammer.thumbed()
-            && self.state == RevolverState::Held
-            && !self.twirl.active();
-        let mut e = Vec::new();
-        self.cylinder.open_gate(half, &mut e);
-        self.cylinder_events(e, events);
-    }
-
-    pub fn close_gate(&mut self, events: &mut Vec<RevolverEvent>) {
-        let mut e = Vec::new();
-        self.cylinder.close_gate(&mut e);
-        self.cylinder_events(e, events);
-    }
-
-    /// Turns the cylinder by hand `clicks` chambers on: with the gate open.
-    pub fn turn_cylinder(&mut self, clicks: u32, events: &mut Vec<RevolverEvent>) {
-        let mut e = Vec::new();
-        self.cylinder.turn_by_hand(clicks, &mut e);
-        self.cylinder_events(e, events);
-    }
-
-    /// The ejector rod: pushes out what is in the chamber at the gate. Returns the chamber and
-    /// whether it was a spent case.
-    pub fn push_ejector(&mut self, events: &mut Vec<RevolverEvent>) -> Option<(usize, bool)> {
-        let mut e = Vec::new();
-        let out = self.cylinder.eject(&mut e);
-        self.cylinder_events(e, events);
-        if out.is_some_and(|(_, spent)| !spent) {
-            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
-        }
-        out
-    }
-
-    /// A cartridge pushed into the chamber at the open gate. Returns the chamber.
-    pub fn insert_cartridge(&mut self, events: &mut Vec<RevolverEvent>) -> Option<usize> {
-        let mut e = Vec::new();
-        let out = self.cylinder.load(&mut e);
-        self.cylinder_events(e, events);
-        if out.is_some() {
-            events.push(RevolverEvent::AmmoChanged(self.loaded_count()));
-        }
-        out
-    }
-
-    fn cylinder_events(&self, from: Vec<CylinderEvent>, events: &mut Vec<RevolverEvent>) {
-        events.extend(from.into_iter().map(|e| match e {
-            CylinderEvent::GateToggled(open) => RevolverEvent::GateToggled(open),
-            CylinderEvent::Indexed(c) => RevolverEvent::CylinderIndexed(c),
-            CylinderEvent::CartridgeLoaded(c) => RevolverEvent::CartridgeLoaded(c),
-            CylinderEvent::CaseEjected { chamber, spent } => {
-                RevolverEvent::CaseEjected { chamber, spent }
-            }
-            CylinderEvent::Refused(r) => RevolverEvent::Refused(match r {
-                CylinderRefusal::OpenGate => RefusedAction::OpenCylinder,
-                CylinderRefusal::Turn => RefusedAction::Turn,
-                CylinderRefusal::Load => RefusedAction::Load,
-                CylinderRefusal::Eject => RefusedAction::Eject,
-            }),
-        }));
-    }
-
-    /// The gun landed: `impact_speed_mps` and whether on the hammer. Without a transfer bar, a
-    /// hard blow on a lowered hammer over a live round fires it. Returns whether it fired.
-    pub fn landed(
-        &mut self,
-        impact_speed_mps: f32,
-        on_hammer: bool,
-        events: &mut Vec<RevolverEvent>,
-    ) -> bool {
-        let under = self.cylinder.chambers[self.cylinder.current];
-        if drop_fires(
-            &self.fan_settings,
-            self.hammer.position(),
-            under,
-            on_hammer,
-            impact_speed_mps,
-        ) {
-            self.strike(events);
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Opens the loading gate the way a shooter does: the hammer drawn to half-cock first (from
-    /// down or the safety notch). Refused with the hammer at full cock or outside the hand.
-    pub fn open_cylinder(&mut self, events: &mut Vec<RevolverEvent>) {
-        if self.state == RevolverState::Held
-            && self.hammer.position() < HammerPosition::HalfCock
-            && !self.hammer.thumbed()
-        {
-            self.drive_hammer(
-                |h, e| h.thumb(HammerPosition::HalfCock.travel(), false, true, e),
-                events,
-            );
-            self.drive_hammer(|h, e| h.release(false, e), events);
-        }
-        self.open_gate(events);
-    }
-
-    /// Closes the loading gate.
-    pub fn close_cylinder(&mut self, events: &mut Vec<RevolverEvent>) {
-        self.close_gate(events);
-    }
-
-    /// Turns the cylinder once round under the open gate, pushing out every spent case (the
-    /// rod once per case, a click per chamber). Returns how many; 0 with the gate closed.
-    pub fn eject_spent(&mut self, events: &mut Vec<RevolverEvent>) -> u32 {
-        if !self.cylinder.gate_open {
-            return 0;
-        }
-        let mut n = 0;
-        for _ in 0..CHAMBERS {
-            if self.cylinder.chambers[self.cylinder.gate_chamber()] == Chamber::Spent {
-                self.push_ejector(events);
-                n += 1;
-            }
-            self.turn_cylinder(1, events);
-        }
-        n
-    }
-
-    /// Turns the cylinder under the open gate to the next empty chamber and loads it. Returns
-    /// the chamber, or `None` (refused) with the gate closed or no empty chamber.
-    pub fn load_round(&mut self, events: &mut Vec<RevolverEvent>) -> Option<usize> {
-        if self.cylinder.gate_open {
-            for _ in 0..CHAMBERS {
-                if self.cylinder.chambers[self.cylinder.gate_chamber()] == Chamber::Empty {
-                    return self.insert_cartridge(events);
-                }
-                self.turn_cylinder(1, events);
-            }
-        }
-        events.push(RevolverEvent::Refused(RefusedAction::Load));
-        None
     }
 }
 

@@ -1,4 +1,6 @@
 //! The revolver state machine's tests: transitions, draw, cocking, firing, cylinder.
+use glam::{Quat, Vec3};
+
 use super::*;
 
 fn input() -> RevolverInput {

@@ -167,7 +167,9 @@ impl Revolver {
 
     /// The gun landed at `impact_speed` m/s, on its hammer or not. Without a transfer bar (the
     /// original gun), a hard landing on a lowered hammer over a live round fires it (`fired`).
-    /// Returns whether it fired.
+    /// Returns whether it fired. A dropped gun notices its own landings (an abrupt stop from
+    /// below; on the hammer when the `Hammer` child faces down): call this for one your game
+    /// tells otherwise.
     #[func]
     fn landed(&mut self, impact_speed: f32, on_hammer: bool) -> bool {
         self.act(|s, e| s.landed(impact_speed, on_hammer, e))

@@ -5,8 +5,8 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use vr_arms_core::revolver::{
-    Chamber, RecoilLayer, RefusedAction, Revolver as Stage, RevolverEvent, RevolverInput,
-    RevolverProfile, RevolverState,
+    Chamber, RecoilLayer, Revolver as Stage, RevolverEvent, RevolverInput, RevolverProfile,
+    RevolverState,
 };
 
 use crate::convert::{pose, to_transform, vec3};
@@ -21,6 +21,8 @@ use crate::problems::ProblemReport;
 
 mod effects;
 mod ejected;
+mod events;
+mod landing;
 mod mechanism;
 mod placement;
 mod problems;
@@ -73,9 +75,14 @@ pub struct Revolver {
     /// The draw override goes here.
     #[export]
     router: Option<Gd<TargetRouter>>,
-    /// Pose flags go here.
+    /// The gun hand's pose driver: the gun sets its flags (held, at the holster, gate open,
+    /// twirling) and plays its HammerCock and Shoot poses.
     #[export]
     hand_pose: Option<Gd<HandPoseDriver>>,
+    /// The other hand's pose driver: its `Fanning` pose while that hand is poised over the
+    /// hammer to fan it (optional).
+    #[export]
+    support_hand_pose: Option<Gd<HandPoseDriver>>,
     /// How the held gun sits on the attach point: `Offset` uses `grip_offset`; `GripPoint` moves
     /// and turns the gun so that its `GripPoint` child is exactly on the attach point.
     #[export(enum = (Offset = 0, GripPoint = 1))]
@@ -177,6 +184,8 @@ pub struct Revolver {
     attach_to_hand: Transform3D,
     /// Arm recoil shares last written (gun hand, support hand), to clear them once.
     arm_recoil_written: bool,
+    /// Watches the dropped gun for its landing.
+    landing: vr_arms_core::revolver::Landing,
     report: ProblemReport,
     base: Base<RigidBody3D>,
 }
@@ -194,6 +203,7 @@ impl IRigidBody3D for Revolver {
             controller_targets: None,
             router: None,
             hand_pose: None,
+            support_hand_pose: None,
             grip_alignment: 0,
             support_recoil_share: 0.5,
             hand: Hand::Right,
@@ -233,6 +243,7 @@ impl IRigidBody3D for Revolver {
             placed_by_hold: false,
             attach_to_hand: Transform3D::IDENTITY,
             arm_recoil_written: false,
+            landing: Default::default(),
             report: ProblemReport::new("Revolver"),
             base,
         }
@@ -360,6 +371,17 @@ impl IRigidBody3D for Revolver {
             let mut hp = hp.bind_mut();
             hp.set_hand_in_holster_zone(in_zone);
             hp.set_pistol_held(held);
+            hp.set_gate_open(self.stage.gate_open());
+            hp.set_twirling(self.stage.twirl.active());
+        }
+        if let Some(mut hp) = alive(&self.support_hand_pose) {
+            hp.bind_mut().set_fanning(self.stage.fan_poised());
+        }
+    }
+
+    fn physics_process(&mut self, _delta: f64) {
+        if !skip_in_editor(false) {
+            self.watch_landing();
         }
     }
 }
@@ -557,136 +579,5 @@ impl Revolver {
             p.recoil.mesh = self.mesh_recoil.settings;
             p.recoil.hand = self.hand_recoil.settings;
         })
-    }
-
-    fn handle(&mut self, e: RevolverEvent) {
-        let hand = self.hand;
-        match e {
-            RevolverEvent::Latched => {
-                if let (Some(mut r), Some(t)) = (alive(&self.router), alive(&self.draw_target)) {
-                    r.bind_mut().set_override(hand, Some(t.upcast()));
-                }
-                self.signals().latched().emit();
-            }
-            RevolverEvent::Drawn => {
-                self.release_router();
-                self.signals().drawn().emit();
-            }
-            RevolverEvent::Holstered => {
-                self.release_router();
-                self.base_mut().set_freeze_enabled(true);
-                self.signals().holstered().emit();
-            }
-            RevolverEvent::Dropped => {
-                self.release_router();
-                self.base_mut().set_freeze_enabled(false);
-                self.signals().dropped().emit();
-            }
-            RevolverEvent::PickedUp => {
-                self.base_mut().set_freeze_enabled(true);
-                self.signals().picked_up().emit();
-            }
-            RevolverEvent::CockStarted => {
-                // The hand's HammerCock pose sets the timeline's length (the original design: clip length
-                // over animator speed), so the thumb and the hammer arrive together.
-                if let Some(mut hp) = alive(&self.hand_pose) {
-                    let d = hp.bind_mut().play_hammer_cock();
-                    self.stage.settings.cock_duration_s = d;
-                    self.stage.settings.validate();
-                }
-            }
-            RevolverEvent::TriggerPulled => {
-                if let Some(mut c) = alive(&self.hand_controller) {
-                    c.trigger_haptic_pulse("haptic", 0.0, 0.8, 0.08, 0.0);
-                }
-                if let Some(mut hp) = alive(&self.hand_pose) {
-                    hp.bind_mut().play_shoot();
-                }
-                self.signals().trigger_pulled().emit();
-            }
-            RevolverEvent::AmmoEmpty => self.signals().ammo_empty().emit(),
-            RevolverEvent::Cocked => {
-                self.play_sound("CockSound");
-                self.signals().cocked().emit();
-            }
-            RevolverEvent::Fired => self.shoot(),
-            RevolverEvent::EmptyClicked => {
-                self.play_sound("ClickSound");
-                self.signals().empty_clicked().emit();
-            }
-            RevolverEvent::DryFired => {
-                self.play_sound("DryFireSound");
-                self.signals().dry_fired().emit();
-            }
-            RevolverEvent::AmmoChanged(n) => self.signals().ammo_changed().emit(n as i32),
-            RevolverEvent::GateToggled(open) => {
-                self.click("GateSound");
-                self.signals().gate_toggled().emit(open);
-                if open {
-                    self.signals().cylinder_opened().emit();
-                } else {
-                    self.signals().cylinder_closed().emit();
-                }
-            }
-            RevolverEvent::CartridgeLoaded(i) => {
-                self.click("LoadSound");
-                self.signals().cartridge_loaded().emit(i as i32);
-                self.signals().round_loaded().emit(i as i32);
-            }
-            RevolverEvent::HammerMoved(p) => {
-                // Full cock has its own sound (`cocked`).
-                if p != vr_arms_core::revolver::HammerPosition::FullCock {
-                    self.click("HammerSound");
-                }
-                self.signals().hammer_moved().emit(p as i32);
-            }
-            RevolverEvent::CylinderIndexed(c) => {
-                self.click("IndexSound");
-                self.signals().cylinder_indexed().emit(c as i32);
-            }
-            RevolverEvent::CaseEjected { chamber, spent } => {
-                self.click("EjectSound");
-                self.spawn_ejected(spent);
-                self.signals().case_ejected().emit(chamber as i32, spent);
-            }
-            RevolverEvent::Fanned => self.signals().fanned().emit(),
-            RevolverEvent::TwirlStarted => {}
-            RevolverEvent::Twirled => self.signals().twirled().emit(),
-            RevolverEvent::Refused(a) => {
-                let name = match a {
-                    RefusedAction::Cock => "cock",
-                    RefusedAction::Fire => "fire",
-                    RefusedAction::OpenCylinder => "open_cylinder",
-                    RefusedAction::Load => "load",
-                    RefusedAction::Turn => "turn",
-                    RefusedAction::Eject => "eject",
-                    RefusedAction::Twirl => "twirl",
-                };
-                self.signals().refused().emit(&GString::from(name));
-            }
-        }
-    }
-
-    /// Runs an action of the mechanism and handles what it did.
-    fn act<T>(&mut self, action: impl FnOnce(&mut Stage, &mut Vec<RevolverEvent>) -> T) -> T {
-        let mut e = Vec::new();
-        let out = action(&mut self.stage, &mut e);
-        e.into_iter().for_each(|e| self.handle(e));
-        out
-    }
-
-    /// A mechanical click: its sound (a child `AudioStreamPlayer3D` of that name, when there is
-    /// one) and a short, light haptic pulse on the gun hand.
-    fn click(&mut self, sound: &str) {
-        self.play_sound(sound);
-        if let Some(mut c) = alive(&self.hand_controller) {
-            c.trigger_haptic_pulse("haptic", 0.0, 0.25, 0.02, 0.0);
-        }
-    }
-
-    fn release_router(&mut self) {
-        if let Some(mut r) = alive(&self.router) {
-            r.bind_mut().clear_override(self.hand);
-        }
     }
 }
