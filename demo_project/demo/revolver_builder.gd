@@ -202,7 +202,8 @@ static func build_cartridge() -> Node3D:
 
 
 ## Twelve cartridges standing in loops along the belt's front left (belt frame: +Z forward, +X
-## the body's left), each under a node "Loop<n>" it goes back to when let go. Fills empty loops
+## the body's left), each under a node "Loop<n>" (a holder, group `vr_arms_cartridge_holders`)
+## it goes back to when let go. Fills empty loops
 ## again (a refill).
 static func fill_cartridge_loops(belt: Node3D) -> void:
 	for i in BELT_CARTRIDGES:
@@ -211,6 +212,8 @@ static func fill_cartridge_loops(belt: Node3D) -> void:
 		if loop == null:
 			var a := deg_to_rad(20.0 + 6.5 * i)
 			loop = _marker(belt, loop_name, Vector3(sin(a) * 0.16, -0.02, cos(a) * 0.13))
+			# A cartridge taken from it and let go goes back in (CartridgeHand).
+			loop.add_to_group("vr_arms_cartridge_holders")
 		if loop.get_child_count() == 0:
 			var round := build_cartridge()
 			# Standing up: the nose (its -Z) toward the sky.

@@ -443,9 +443,11 @@ func test_the_hand_keeps_its_grip_pose_through_the_draw() -> void:
 
 
 ## The Single Action Army by hand, through the node: half-cock, open the gate, turn and eject six
-## spent cases, load six cartridges at the gate, close, then six times thumb the hammer to full
-## cock and pull: the mechanism's signals in order, and six hits.
-func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
+## spent cases (they fall as objects), the left hand takes six cartridges from the belt's loops
+## and brings each to the gate (a `CartridgeHand`), close, then six times thumb the hammer to full
+## cock and pull: the mechanism's signals in order, six hits, and every case and cartridge where
+## it should be.
+func test_a_reload_by_hand_from_the_belt_then_six_shots() -> void:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
 	var sim: XRTrackingSimulator = p.simulator
@@ -501,9 +503,58 @@ func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
 	var gate_y: float = gun.get_node("Cylinder").global_position.y
 	await seconds(0.5)
 	check(cases.all(func(c): return c is RigidBody3D and c.global_position.y < gate_y - 0.3), "and they fell")
+	# Six cartridges from the belt's loops, one at a time, by the left hand: taken from its loop,
+	# brought to the open gate, loaded there (and freed), the cylinder turned a click.
+	var belt := Node3D.new()
+	belt.name = "Belt"
+	add_child(belt)
+	belt.global_position = Vector3(0.3, 0.95, 0.1)
+	RevolverBuilder.fill_cartridge_loops(belt)
+	var hand := CartridgeHand.new()
+	hand.controller = p.left
+	add_child(hand)
+	var taken := []
+	hand.cartridge_taken.connect(func(c: Node3D): taken.append(c))
+	var returned := []
+	hand.cartridge_let_go.connect(func(c: Node3D, back: bool): returned.append(back))
+	var gate_at: Vector3 = gun.get_node("Cylinder").global_position
+	# One taken and let go away from the gun goes back into its loop.
+	var first: Node3D = RevolverBuilder.belt_cartridges(belt)[0]
+	var first_loop := first.get_parent()
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), first.global_position))
+	await frames(2)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
+	await frames(2)
+	check(hand.get_held() == first and first.get_parent() == p.left, "the grip takes the cartridge at the hand")
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), first.global_position + Vector3(0.2, 0.2, 0.0)))
+	await frames(2)
+	sim.set_input(VRArms.Hand.LEFT, "grip", 0.0)
+	await frames(2)
+	check(first.get_parent() == first_loop and returned == [true] and hand.get_held() == null, "let go away from the gun, it goes back into its loop")
+	var loaded_rounds := []
 	for i in 6:
-		gun.insert_cartridge()
+		var round: Node3D = RevolverBuilder.belt_cartridges(belt)[0]
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), round.global_position))
+		await frames(2)
+		sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
+		await frames(2)
+		check(hand.get_held() == round, "cartridge %d in the hand" % i)
+		# The cartridge to the gate: the hand moves by where it holds it.
+		var hand_to_round: Vector3 = round.global_position - (p.left as Node3D).global_position
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), gate_at - hand_to_round))
+		var before := gun.get_loaded_count()
+		for k in 30:
+			await frames(1)
+			if gun.get_loaded_count() > before:
+				break
+		sim.set_input(VRArms.Hand.LEFT, "grip", 0.0)
+		await frames(2)
+		loaded_rounds.append(round)
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.4, 1.0, 0.3)))
 		gun.turn_cylinder(1)
+	check(taken.size() == 7 and returned == [true], "seven taken, one let go (%d, %s)" % [taken.size(), returned])
+	check(loaded_rounds.all(func(r): return not is_instance_valid(r)), "each loaded cartridge is gone from the world (now in the cylinder)")
+	check(RevolverBuilder.belt_cartridges(belt).size() == RevolverBuilder.BELT_CARTRIDGES - 6, "six loops empty, the rest in theirs (%d left)" % RevolverBuilder.belt_cartridges(belt).size())
 	check(gun.insert_cartridge() == -1, "a full cylinder takes no more")
 	gun.close_gate()
 	var want := ["hammer 1", "hammer 2", "gate true"]
@@ -528,6 +579,8 @@ func test_a_reload_by_hand_at_the_gate_then_six_shots() -> void:
 		await _pull_trigger(sim)
 	check(_events.count("fired_hit") == 6, "six shots hit: %s" % [_events])
 	check(p.target.hits.size() - hits_before == 6, "the target took six hits (%d)" % (p.target.hits.size() - hits_before))
+	# The six cases still lie about (freed after case_lifetime_s), nothing else of the reload.
+	check(cases.all(func(c): return is_instance_valid(c)), "the six cases lie on the floor")
 
 
 ## Fanning through the node: the trigger held back, the other hand sweeps over the hammer six

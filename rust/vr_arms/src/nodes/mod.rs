@@ -8,6 +8,7 @@ pub mod body_follow;
 pub mod bone_list;
 pub mod bone_map_apply;
 pub mod budget;
+pub mod cartridge_hand;
 pub mod clavicle_follow;
 pub mod common;
 pub mod controller_targets;

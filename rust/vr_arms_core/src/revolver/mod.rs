@@ -8,7 +8,7 @@
 //! `io.rs` its states, input and events; `by_hand.rs` the mechanism worked by hand (thumb,
 //! gate, cylinder, ejector, cartridges, a landing); the mechanism itself is `hammer.rs`,
 //! `cylinder.rs`, `trigger.rs` and `fanning.rs` (with the drop safety), `landing.rs` tells a
-//! landing from the gun's motion, `twirl.rs` the twirl; `timeline.rs` the cocking clip,
+//! landing from the gun's motion, `cartridge_grip.rs` a hand taking cartridges, `twirl.rs` the twirl; `timeline.rs` the cocking clip,
 //! `draw.rs` the draw and holstering, `settings.rs`, `profile.rs` (the bullet and the TOML
 //! profile) and `recoil.rs`.
 //!
@@ -27,6 +27,7 @@
 use glam::Vec3;
 
 mod by_hand;
+pub mod cartridge_grip;
 pub mod cylinder;
 mod draw;
 pub mod fanning;
@@ -41,6 +42,7 @@ mod timeline;
 mod trigger;
 pub mod twirl;
 
+pub use cartridge_grip::{GripEdge, GripEdges, nearest_within};
 pub use cylinder::{CHAMBERS, Chamber, Cylinder, CylinderEvent, CylinderRefusal};
 pub use draw::{draw_progress, should_auto_holster};
 pub use fanning::{FanDetector, FanSettings, drop_fires};
