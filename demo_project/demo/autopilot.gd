@@ -281,17 +281,17 @@ func _fan_at(target: Node3D) -> void:
 	var hammer: Node3D = gun.get_node("Hammer")
 	# The left hand above the hammer first (on the way it may pass the hammer: the trigger is not
 	# held yet, so that is no fan).
-	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2, 0.04)))
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), DemoActions.fan_palm(hammer.global_position, 0.0)))
 	await _seconds(0.05)
 	simulator.set_input(VRArms.Hand.RIGHT, "trigger", 1.0)
 	await _seconds(0.1)
 	for sweep in 2:
 		# From 20 cm above the spur, in at 2 m/s (or as fast as the hands may move), then out.
-		_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2, 0.04)))
+		_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), DemoActions.fan_palm(hammer.global_position, 0.0)))
 		await _seconds(0.05)
 		var t := 0.0
-		while t < 0.1:
-			_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), hammer.global_position + Vector3(0, 0.2 - 2.0 * t, 0.04)))
+		while t < DemoActions.FAN_SWEEP_S:
+			_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), DemoActions.fan_palm(hammer.global_position, t)))
 			await get_tree().process_frame
 			t += get_process_delta_time()
 		await _seconds(0.02)

@@ -14,6 +14,16 @@ static func quick_reload(gun: Revolver) -> void:
 	gun.close_cylinder()
 
 
+## A fanning sweep lasts this long (seconds): 20 cm at 2 m/s.
+const FAN_SWEEP_S := 0.1
+
+
+## Where the fanning palm is `t` seconds into a sweep over the hammer's spur at `spur`: from
+## 20 cm above it (4 cm behind) straight down onto it at 2 m/s, then resting on it.
+static func fan_palm(spur: Vector3, t: float) -> Vector3:
+	return spur + Vector3(0, 0.2 * (1.0 - clampf(t / FAN_SWEEP_S, 0.0, 1.0)), 0.04)
+
+
 ## Stands every target back up.
 static func reset_targets(targets: Array) -> void:
 	for t in targets:

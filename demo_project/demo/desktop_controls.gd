@@ -145,8 +145,8 @@ func _process(delta: float) -> void:
 		# second.
 		_fan_frames -= 1
 		var spur: Vector3 = gun.get_node("Hammer").global_position
-		var above := 0.2 * float(_fan_frames) / FAN_FRAMES
-		simulator.set_hand_pose(VRArms.Hand.LEFT, origin.affine_inverse() * Transform3D(Basis(), spur + Vector3(0, above, 0.04)))
+		var t := DemoActions.FAN_SWEEP_S * float(FAN_FRAMES - _fan_frames) / FAN_FRAMES
+		simulator.set_hand_pose(VRArms.Hand.LEFT, origin.affine_inverse() * Transform3D(Basis(), DemoActions.fan_palm(spur, t)))
 	simulator.set_input(_hand(active), "trigger", 1.0 if Input.is_physical_key_pressed(KEY_SPACE) else 0.0)
 	simulator.set_input(_hand(1 - active), "trigger", 0.0)
 	simulator.set_input(VRArms.Hand.RIGHT, "primary", Vector2(0, -1) if Input.is_physical_key_pressed(KEY_C) else Vector2.ZERO)

@@ -761,3 +761,36 @@ func test_the_hands_take_the_handling_poses() -> void:
 	gun.close_gate()
 	await frames(3)
 	check(hand.get_pose_state() == VRArms.HandPoseState.GRIP_READY, "shut: GripReady (%d)" % hand.get_pose_state())
+
+
+## At the open gate, the other hand's open palm on the cylinder rolls it the Colt's way
+## (clockwise from behind): a click a sixth of a turn. Gripping (a cartridge), it rolls nothing.
+func test_the_other_hand_rolls_the_cylinder_at_the_open_gate() -> void:
+	var p := _make_scene()
+	var gun: Revolver = p.gun
+	var sim: XRTrackingSimulator = p.simulator
+	gun.support_controller = p.left
+	var clicks := []
+	gun.cylinder_indexed.connect(func(c: int): clicks.append(c))
+	await _draw(p)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, _aim())
+	await seconds(0.3)
+	DemoActions.half_cock(gun)
+	gun.open_gate()
+	await frames(2)
+	clicks.clear()
+	var cylinder: Vector3 = gun.get_node("Cylinder").position
+	var roll := func(grip: float) -> void:
+		sim.set_input(VRArms.Hand.LEFT, "grip", grip)
+		for k in 31:
+			var a := deg_to_rad(90.0 - 130.0 * k / 30.0)
+			var at: Vector3 = gun.global_transform * (cylinder + Vector3(cos(a), sin(a), 0.0) * 0.045)
+			sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), at))
+			await frames(1)
+		sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.4, 1.0, 0.3)))
+		await frames(2)
+	var from: int = gun.get_current_chamber()
+	await roll.call(0.0)
+	check(clicks.size() == 2 and gun.get_current_chamber() == (from + 2) % 6, "130 degrees of the open palm: two clicks (%s)" % [clicks])
+	await roll.call(1.0)
+	check(clicks.size() == 2, "a gripping hand rolls nothing (%s)" % [clicks])

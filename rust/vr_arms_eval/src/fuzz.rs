@@ -210,6 +210,7 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                     gun_rotation: ovr.rotation,
                     fan_palm: Some((l.position, ovr.position)),
                     flick_rate_rad_s: stick * 40.0,
+                    cylinder_palm: Some(l.position - r.position),
                 },
                 dt,
                 &mut events,

@@ -105,4 +105,7 @@ pub struct RevolverInput {
     /// How fast the gun hand turns about the gun's side axis (radians per second, either way):
     /// a flick starts a twirl when the settings allow it.
     pub flick_rate_rad_s: f32,
+    /// The other hand's palm in the cylinder's frame (origin its centre, +Z back along its axis
+    /// toward the shooter, +Y up), when it may roll the cylinder; `None` otherwise.
+    pub cylinder_palm: Option<Vec3>,
 }

@@ -26,6 +26,7 @@ fn held() -> (Revolver, RevolverInput) {
         gun_rotation: Quat::IDENTITY,
         fan_palm: None,
         flick_rate_rad_s: 0.0,
+        cylinder_palm: None,
     };
     (r, i)
 }
@@ -287,6 +288,36 @@ fn a_fanned_string_of_six_with_the_trigger_held() {
         i.fan_palm = Some((spur + Vec3::new(0.0, 0.20 - 0.022 * k as f32, 0.0), spur));
         assert!(step(&mut r, &i, dt).is_empty());
     }
+}
+
+#[test]
+fn the_other_hands_palm_rolls_the_cylinder_at_the_open_gate() {
+    let (mut r, mut i) = held();
+    let dt = 1.0 / 90.0;
+    // A third of a turn the Colt's way (clockwise from behind), in 20 steps.
+    let roll = |r: &mut Revolver, i: &mut RevolverInput| {
+        let mut all = Vec::new();
+        for k in 0..=20 {
+            let a = (90.0f32 - 120.0 * k as f32 / 20.0).to_radians();
+            i.cylinder_palm = Some(Vec3::new(a.cos(), a.sin(), 0.0) * 0.045);
+            all.extend(step(r, i, dt));
+        }
+        i.cylinder_palm = None;
+        all.extend(step(r, i, dt));
+        all
+    };
+    let from = r.cylinder.current;
+    assert!(roll(&mut r, &mut i).is_empty(), "gate shut: nothing turns");
+    assert_eq!(r.cylinder.current, from);
+    thumb_to(&mut r, HalfCock.travel());
+    r.open_gate(&mut Vec::new());
+    let e = roll(&mut r, &mut i);
+    let turned: Vec<_> = e
+        .iter()
+        .filter(|e| matches!(e, E::CylinderIndexed(_)))
+        .collect();
+    assert_eq!(turned.len(), 2, "two clicks: {e:?}");
+    assert_eq!(r.cylinder.current, (from + 2) % CHAMBERS);
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! `io.rs` its states, input and events; `by_hand.rs` the mechanism worked by hand (thumb,
 //! gate, cylinder, ejector, cartridges, a landing); the mechanism itself is `hammer.rs`,
 //! `cylinder.rs`, `trigger.rs` and `fanning.rs` (with the drop safety), `landing.rs` tells a
-//! landing from the gun's motion, `cartridge_grip.rs` a hand taking cartridges, `twirl.rs` the twirl; `timeline.rs` the cocking clip,
+//! landing from the gun's motion, `cartridge_grip.rs` a hand taking cartridges, `cylinder_spin.rs` the other hand
+//! rolling the cylinder, `twirl.rs` the twirl; `timeline.rs` the cocking clip,
 //! `draw.rs` the draw and holstering, `settings.rs`, `profile.rs` (the bullet and the TOML
 //! profile) and `recoil.rs`.
 //!
@@ -29,6 +30,7 @@ use glam::Vec3;
 mod by_hand;
 pub mod cartridge_grip;
 pub mod cylinder;
+mod cylinder_spin;
 mod draw;
 pub mod fanning;
 pub mod hammer;
@@ -44,6 +46,7 @@ pub mod twirl;
 
 pub use cartridge_grip::{GripEdge, GripEdges, nearest_within};
 pub use cylinder::{CHAMBERS, Chamber, Cylinder, CylinderEvent, CylinderRefusal};
+pub use cylinder_spin::{CylinderSpin, SpinReach};
 pub use draw::{draw_progress, should_auto_holster};
 pub use fanning::{FanDetector, FanSettings, drop_fires};
 pub use hammer::{Hammer, HammerEvent, HammerPosition};
@@ -74,6 +77,7 @@ pub struct Revolver {
     cock_t: Option<f32>,
     trigger: TriggerPhase,
     fan: FanDetector,
+    spin: CylinderSpin,
     last_stick_y: f32,
     last_trigger: f32,
     /// Whether the grip was held last frame: latching and picking up need its press.
@@ -102,6 +106,7 @@ impl Revolver {
             cock_t: None,
             trigger: TriggerPhase::Idle,
             fan: FanDetector::default(),
+            spin: CylinderSpin::default(),
             last_stick_y: 0.0,
             last_trigger: 0.0,
             last_grip: false,
@@ -298,6 +303,15 @@ impl Revolver {
             }
         } else {
             self.fan.palm_gone();
+        }
+
+        // The other hand's palm rolling the cylinder at the open gate: a click a sixth of a turn.
+        let on_cylinder = input
+            .cylinder_palm
+            .filter(|_| self.state == RevolverState::Held && self.cylinder.gate_open);
+        let clicks = self.spin.update(on_cylinder, &SpinReach::default());
+        if clicks > 0 {
+            self.turn_cylinder(clicks, events);
         }
     }
 

@@ -18,6 +18,7 @@ fn input() -> RevolverInput {
         gun_rotation: Quat::IDENTITY,
         fan_palm: None,
         flick_rate_rad_s: 0.0,
+        cylinder_palm: None,
     }
 }
 

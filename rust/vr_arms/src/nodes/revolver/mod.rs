@@ -332,6 +332,7 @@ impl IRigidBody3D for Revolver {
             gun_holster_point: vec3(holster_point.origin),
             gun_rotation: pose(&me).rotation,
             flick_rate_rad_s,
+            cylinder_palm: self.cylinder_palm(),
             // Fanning: the other hand (its controller) and the hammer's spur; not while that
             // hand holds the gun two-handed.
             fan_palm: alive(&self.support_controller)

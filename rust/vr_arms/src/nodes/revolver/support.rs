@@ -56,3 +56,23 @@ impl Revolver {
         }
     }
 }
+
+impl Revolver {
+    /// The other hand's palm in the cylinder's frame (origin the `Cylinder` child, the gun's
+    /// axes: +Z back toward the shooter), while the gate is open and that hand is open and free:
+    /// it rolls the cylinder. A gripping hand holds a cartridge, and rolls nothing.
+    pub(super) fn cylinder_palm(&self) -> Option<glam::Vec3> {
+        if !self.stage.gate_open() || self.supported {
+            return None;
+        }
+        let c = alive(&self.support_controller)?;
+        if c.get_float(&self.grip_action) >= self.stage.settings.grip_threshold {
+            return None;
+        }
+        let me = self.base().get_global_transform();
+        let centre = self.child_global("Cylinder").origin;
+        Some(vec3(
+            me.basis.inverse() * (c.get_global_position() - centre),
+        ))
+    }
+}
