@@ -81,6 +81,17 @@ func _side(side_name: String, peer: ENetMultiplayerPeer) -> Node3D:
 	return node
 
 
+## A host and a client on a free port, each a subtree with its own multiplayer API
+## ("host_peer", "client_peer", "host", "client"); they connect over the next frames.
+func _host_and_client() -> Dictionary:
+	var port := _free_port()
+	var host_peer := ENetMultiplayerPeer.new()
+	check(host_peer.create_server(port, 4) == OK, "host listens on %d" % port)
+	var client_peer := ENetMultiplayerPeer.new()
+	check(client_peer.create_client("127.0.0.1", port) == OK, "client connects")
+	return {"host_peer": host_peer, "client_peer": client_peer, "host": _side("Host", host_peer), "client": _side("Client", client_peer)}
+
+
 func _free_port() -> int:
 	return 20000 + (Time.get_ticks_usec() % 20000)
 
@@ -94,13 +105,11 @@ func _connect(port: int, host_peer: ENetMultiplayerPeer, client_peer: ENetMultip
 
 
 func test_the_clients_body_moves_on_the_host() -> void:
-	var port := _free_port()
-	var host_peer := ENetMultiplayerPeer.new()
-	check(host_peer.create_server(port, 4) == OK, "host listens on %d" % port)
-	var client_peer := ENetMultiplayerPeer.new()
-	check(client_peer.create_client("127.0.0.1", port) == OK, "client connects")
-	var host := _side("Host", host_peer)
-	var client := _side("Client", client_peer)
+	var pair := _host_and_client()
+	var host_peer: ENetMultiplayerPeer = pair.host_peer
+	var client_peer: ENetMultiplayerPeer = pair.client_peer
+	var host: Node3D = pair.host
+	var client: Node3D = pair.client
 
 	# The client's local player: a root and three plain tracked nodes.
 	var root := Node3D.new()
@@ -390,13 +399,11 @@ func test_a_dedicated_server_relays_each_clients_body_and_events() -> void:
 
 
 func test_an_avatar_appears_settled() -> void:
-	var port := _free_port()
-	var host_peer := ENetMultiplayerPeer.new()
-	check(host_peer.create_server(port, 4) == OK, "host listens on %d" % port)
-	var client_peer := ENetMultiplayerPeer.new()
-	check(client_peer.create_client("127.0.0.1", port) == OK, "client connects")
-	var host := _side("Host", host_peer)
-	var client := _side("Client", client_peer)
+	var pair := _host_and_client()
+	var host_peer: ENetMultiplayerPeer = pair.host_peer
+	var client_peer: ENetMultiplayerPeer = pair.client_peer
+	var host: Node3D = pair.host
+	var client: Node3D = pair.client
 	# A player standing still, both hands out to the right: the body turns toward them.
 	var player := _standing_player(client)
 	var points: Array = player.points

@@ -85,6 +85,17 @@ func _make_scene() -> Dictionary:
 	return p
 
 
+## Loads a revolver profile of `text` into `gun` (through a file, removed after).
+func _load_profile(gun: Revolver, text: String) -> bool:
+	var path := "user://revolver_test_profile.toml"
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	f.store_string(text)
+	f.close()
+	var ok := gun.load_profile(path)
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	return ok
+
+
 ## Aim forward (+Z, where the avatar faces): the controller's -Z points at the target.
 func _aim() -> Transform3D:
 	return Transform3D(Basis(Vector3.UP, PI), Vector3(-0.2, 1.3, 0.3))
@@ -650,12 +661,7 @@ func test_the_twirl_spins_the_gun_round_the_trigger_and_back() -> void:
 	var back := hand.global_transform.affine_inverse() * gun.global_transform
 	check(back.origin.distance_to(rest.origin) < 0.001 and rad_to_deg(back.basis.get_rotation_quaternion().angle_to(rest.basis.get_rotation_quaternion())) < 0.5, "back in the grip")
 	# A flick of the wrist, with flicks on in the profile.
-	var path := "user://twirl_flick_test.toml"
-	var f := FileAccess.open(path, FileAccess.WRITE)
-	f.store_string("[twirl]\nflick_speed_rad_s = 12.0\n")
-	f.close()
-	check(gun.load_profile(path), "a profile with flicks")
-	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	check(_load_profile(gun, "[twirl]\nflick_speed_rad_s = 12.0\n"), "a profile with flicks")
 	var aim := _aim()
 	for k in 4:
 		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(aim.basis * Basis(Vector3.RIGHT, -0.25 * (k + 1)), aim.origin))
@@ -703,12 +709,7 @@ func test_a_dropped_gun_that_lands_on_its_hammer_fires() -> void:
 func test_with_a_transfer_bar_a_dropped_gun_never_fires() -> void:
 	var p := _make_scene()
 	var gun: Revolver = p.gun
-	var path := "user://transfer_bar_test.toml"
-	var f := FileAccess.open(path, FileAccess.WRITE)
-	f.store_string("[fanning]\ntransfer_bar = true\n")
-	f.close()
-	check(gun.load_profile(path), "a profile with a transfer bar")
-	DirAccess.remove_absolute(ProjectSettings.globalize_path(path))
+	check(_load_profile(gun, "[fanning]\ntransfer_bar = true\n"), "a profile with a transfer bar")
 	var high := await _drop_from(p, Basis(Vector3.BACK, PI), Vector3(1.0, 1.6, 1.0))
 	check(gun.global_position.y < 0.2 and not high.has("fired_miss") and gun.get_loaded_count() == 6, "upside down from 1.6 m it does not fire: %s" % [high])
 
