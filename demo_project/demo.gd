@@ -164,6 +164,7 @@ func _setup_revolver() -> void:
 	var cartridges := CartridgeHand.new()
 	cartridges.name = "CartridgeHand"
 	cartridges.controller = parts.left
+	cartridges.hand_pose = body.left_hand_pose
 	add_child(cartridges)
 	gun = RevolverBuilder.build()
 	gun.hand_controller = parts.right

@@ -14,4 +14,4 @@ enum RevolverState { HOLSTERED = 0, LATCHED = 1, HELD = 2, COCKING = 3, DROPPED 
 enum HammerPosition { DOWN = 0, SAFETY = 1, HALF_COCK = 2, FULL_COCK = 3 }
 
 ## `HandPoseDriver.get_pose_state()` and `pose_state_changed`: the finger pose.
-enum HandPoseState { DEFAULT = 0, PRE_GRIP = 1, GRIP_READY = 2, HAMMER_COCK = 3, SHOOT = 4, GATE_LOADING = 5, FANNING = 6, TWIRL = 7 }
+enum HandPoseState { DEFAULT = 0, PRE_GRIP = 1, GRIP_READY = 2, HAMMER_COCK = 3, SHOOT = 4, GATE_LOADING = 5, FANNING = 6, TWIRL = 7, PINCH = 8 }

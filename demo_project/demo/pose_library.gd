@@ -1,6 +1,6 @@
 ## Authors the demo's animations in code, as bone rotation tracks on the generated skeleton:
 ## hand poses for `HandPoseDriver` (states Default = relaxed, PreGrip, GripReady = revolver
-## grip, HammerCock, Shoot = trigger pull, GateLoading, Fanning, Twirl) and a leg set (idle, walk) for the locomotion blend.
+## grip, HammerCock, Shoot = trigger pull, GateLoading, Fanning, Twirl, Pinch) and a leg set (idle, walk) for the locomotion blend.
 ##
 ## A finger curls about `finger direction x palm normal` (the rule `HandPoseCopy`'s procedural
 ## curl uses); a leg swings about the character's X axis. Both are written as the bone's rest
@@ -19,6 +19,8 @@ const HAND_POSES := {
 	"GateLoading": {"thumb": 20.0, "index": 4.0, "rest": 82.0},
 	"Fanning": {"thumb": 0.0, "index": 0.0, "rest": 0.0},
 	"Twirl": {"thumb": 8.0, "index": 55.0, "rest": 12.0},
+	# A cartridge held between thumb and index.
+	"Pinch": {"thumb": 35.0, "index": 40.0, "rest": 60.0},
 }
 const FINGERS := ["Thumb", "Index", "Middle", "Ring", "Little"]
 

@@ -96,7 +96,7 @@ func _free_port() -> int:
 	return 20000 + (Time.get_ticks_usec() % 20000)
 
 
-func _connect(port: int, host_peer: ENetMultiplayerPeer, client_peer: ENetMultiplayerPeer) -> bool:
+func _connect(host_peer: ENetMultiplayerPeer, client_peer: ENetMultiplayerPeer) -> bool:
 	for i in 600:
 		await frames(1)
 		if client_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED and host_peer.get_connection_status() == MultiplayerPeer.CONNECTION_CONNECTED:
@@ -135,7 +135,7 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	receiver.remote_avatar_removed.connect(_on_removed)
 	receiver.remote_revolver_event.connect(_on_event)
 	host.add_child(receiver)
-	check(await _connect(port, host_peer, client_peer), "connected")
+	check(await _connect(host_peer, client_peer), "connected")
 
 	# The player faces -Z with the hands in front; the right hand sweeps side to side.
 	var history: Array = []  # [time, right hand position]
@@ -413,7 +413,7 @@ func test_an_avatar_appears_settled() -> void:
 	receiver.remote_avatar_scene = _avatar_scene()
 	receiver.remote_avatar_added.connect(_on_added)
 	host.add_child(receiver)
-	check(await _connect(port, host_peer, client_peer), "connected")
+	check(await _connect(host_peer, client_peer), "connected")
 	var shown: Array = []  # the right hand bone, each frame the avatar is shown
 	var yaws: Array = []  # the avatar root's yaw
 	for i in 240:

@@ -22,7 +22,7 @@ func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
 	for side in poses:
 		demo.body[side + "_hand_pose"].pose_state_changed.connect(func(state: int, _n: String): poses[side].append(state))
 	await demo.autopilot.finished
-	check(poses.right.has(VRArms.HandPoseState.GATE_LOADING) and poses.left.has(VRArms.HandPoseState.FANNING), "the hands take the loading and fanning poses (right %s, left %s)" % [poses.right, poses.left])
+	check(poses.right.has(VRArms.HandPoseState.GATE_LOADING) and poses.left.has(VRArms.HandPoseState.PINCH) and poses.left.has(VRArms.HandPoseState.FANNING), "the hands take the loading, cartridge and fanning poses (right %s, left %s)" % [poses.right, poses.left])
 	var s: Dictionary = demo.summary
 	var events: Array = s.events
 	var key := events.filter(func(e): return e in ["drawn", "cocked", "fired_hit", "fired_miss", "cylinder_opened", "cylinder_closed", "fanned", "holstered", "dropped"])

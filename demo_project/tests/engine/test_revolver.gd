@@ -523,6 +523,10 @@ func test_a_reload_by_hand_from_the_belt_then_six_shots() -> void:
 	RevolverBuilder.fill_cartridge_loops(belt)
 	var hand := CartridgeHand.new()
 	hand.controller = p.left
+	var fingers := HandPoseDriver.new()
+	fingers.hand = VRArms.Hand.LEFT
+	add_child(fingers)
+	hand.hand_pose = fingers
 	add_child(hand)
 	var taken := []
 	hand.cartridge_taken.connect(func(c: Node3D): taken.append(c))
@@ -537,11 +541,13 @@ func test_a_reload_by_hand_from_the_belt_then_six_shots() -> void:
 	sim.set_input(VRArms.Hand.LEFT, "grip", 1.0)
 	await frames(2)
 	check(hand.get_held() == first and first.get_parent() == p.left, "the grip takes the cartridge at the hand")
+	check(fingers.get_pose_state() == VRArms.HandPoseState.PINCH, "and holds it in a pinch (%d)" % fingers.get_pose_state())
 	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), first.global_position + Vector3(0.2, 0.2, 0.0)))
 	await frames(2)
 	sim.set_input(VRArms.Hand.LEFT, "grip", 0.0)
 	await frames(2)
 	check(first.get_parent() == first_loop and returned == [true] and hand.get_held() == null, "let go away from the gun, it goes back into its loop")
+	check(fingers.get_pose_state() != VRArms.HandPoseState.PINCH, "the pinch opens (%d)" % fingers.get_pose_state())
 	var loaded_rounds := []
 	for i in 6:
 		var round: Node3D = RevolverBuilder.belt_cartridges(belt)[0]

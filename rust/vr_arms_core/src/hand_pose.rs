@@ -13,7 +13,7 @@
 //! to the table's pose. The revolver's handling has three more, over the table: `Twirl` (the gun
 //! spinning on the trigger finger), `Fanning` (the off hand's flat palm over the hammer) and
 //! `GateLoading` (the gun hand with the loading gate open: index along the frame, thumb on the
-//! cylinder).
+//! cylinder), and `Pinch` (a hand holding a cartridge).
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -36,10 +36,12 @@ pub enum HandPoseState {
     Fanning = 6,
     /// The gun hand while the gun twirls.
     Twirl = 7,
+    /// A hand holding a cartridge between thumb and fingers.
+    Pinch = 8,
 }
 
 impl HandPoseState {
-    pub const ALL: [HandPoseState; 8] = [
+    pub const ALL: [HandPoseState; 9] = [
         Self::Default,
         Self::PreGrip,
         Self::GripReady,
@@ -48,6 +50,7 @@ impl HandPoseState {
         Self::GateLoading,
         Self::Fanning,
         Self::Twirl,
+        Self::Pinch,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,6 +63,7 @@ impl HandPoseState {
             Self::GateLoading => "GateLoading",
             Self::Fanning => "Fanning",
             Self::Twirl => "Twirl",
+            Self::Pinch => "Pinch",
         }
     }
 
@@ -88,6 +92,8 @@ pub struct HandPoseDriver {
     pub twirling: bool,
     /// This (off) hand is over the revolver's hammer, ready to fan it.
     pub fanning: bool,
+    /// This hand holds a cartridge.
+    pub pinching: bool,
     one_shot: Option<(HandPoseState, f32)>,
     current: HandPoseState,
 }
@@ -100,6 +106,7 @@ impl Default for HandPoseDriver {
             gate_open: false,
             twirling: false,
             fanning: false,
+            pinching: false,
             one_shot: None,
             current: HandPoseState::Default,
         }
@@ -121,13 +128,15 @@ impl HandPoseDriver {
         self.current
     }
 
-    /// The pose of the flags: the twirl, then fanning, then the open gate (with the gun in the
-    /// hand), over the bridge table.
+    /// The pose of the flags: the twirl, then fanning, then a cartridge held, then the open gate
+    /// (with the gun in the hand), over the bridge table.
     pub fn handling_pose(&self) -> HandPoseState {
         if self.twirling {
             HandPoseState::Twirl
         } else if self.fanning {
             HandPoseState::Fanning
+        } else if self.pinching {
+            HandPoseState::Pinch
         } else if self.gate_open && self.pistol_held {
             HandPoseState::GateLoading
         } else {
@@ -283,6 +292,7 @@ pub struct Curl {
 /// | GateLoading | 1 | 0 (along the frame) | 0.4 (on the cylinder) |
 /// | Fanning (off hand) | 0 | 0 | 0 (a flat palm) |
 /// | Twirl | 0.15 | 0.6 (through the trigger guard) | 0.1 |
+/// | Pinch (a cartridge held) | 0.7 | 0.55 | 0.6 |
 pub fn procedural_curl(state: HandPoseState, grip: f32, trigger: f32) -> Curl {
     let unit = |x: f32| {
         if x.is_finite() {
@@ -332,6 +342,11 @@ pub fn procedural_curl(state: HandPoseState, grip: f32, trigger: f32) -> Curl {
             grip: 0.15,
             trigger: 0.6,
             thumb: 0.1,
+        },
+        HandPoseState::Pinch => Curl {
+            grip: 0.7,
+            trigger: 0.55,
+            thumb: 0.6,
         },
     }
 }
@@ -510,7 +525,11 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(off.update(0.01), Some(HandPoseState::Fanning));
+        off.pinching = true;
+        assert_eq!(off.update(0.01), None, "fanning over a cartridge held");
         off.fanning = false;
+        assert_eq!(off.update(0.01), Some(HandPoseState::Pinch));
+        off.pinching = false;
         assert_eq!(off.update(0.01), Some(HandPoseState::PreGrip));
         // A one-shot plays over them.
         d.pistol_held = true;
@@ -528,6 +547,8 @@ mod tests {
         assert_eq!((fan.grip, fan.trigger, fan.thumb), (0.0, 0.0, 0.0));
         let twirl = c(HandPoseState::Twirl);
         assert_eq!((twirl.grip, twirl.trigger, twirl.thumb), (0.15, 0.6, 0.1));
+        let pinch = c(HandPoseState::Pinch);
+        assert_eq!((pinch.grip, pinch.trigger, pinch.thumb), (0.7, 0.55, 0.6));
     }
 
     #[test]
@@ -714,13 +735,14 @@ mod tests {
                 "Shoot",
                 "GateLoading",
                 "Fanning",
-                "Twirl"
+                "Twirl",
+                "Pinch"
             ]
         );
         assert_eq!(HandPoseState::from_index(0), Some(HandPoseState::Default));
         assert_eq!(HandPoseState::from_index(4), Some(HandPoseState::Shoot));
-        assert_eq!(HandPoseState::from_index(7), Some(HandPoseState::Twirl));
-        assert_eq!(HandPoseState::from_index(8), None);
+        assert_eq!(HandPoseState::from_index(8), Some(HandPoseState::Pinch));
+        assert_eq!(HandPoseState::from_index(9), None);
         assert_eq!(HandPoseState::from_index(-1), None);
     }
 

@@ -7,6 +7,7 @@ use vr_arms_core::revolver::{GripEdge, GripEdges, nearest_within};
 
 use crate::convert::vec3;
 use crate::nodes::common::{alive, refresh_warnings_on_set, skip_in_editor, unset_problem};
+use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::problems::ProblemReport;
 
 /// The group of cartridges a hand can take (the [Revolver] loads them at its open gate).
@@ -19,7 +20,8 @@ const HOLDERS: &str = "vr_arms_cartridge_holders";
 /// `hold_offset`. Brought to a [Revolver]'s open loading gate, the gun loads it (and frees it).
 /// Let go elsewhere, a cartridge taken from a holder (its parent in the group
 /// `vr_arms_cartridge_holders`, as a belt's loops) goes back into it; any other falls where it
-/// is (a [RigidBody3D] is unfrozen). Runs in `_process` at priority -740, after the gun.
+/// is (a [RigidBody3D] is unfrozen). With `hand_pose` set, the hand shows its `Pinch` pose while
+/// it holds one. Runs in `_process` at priority -740, after the gun.
 #[derive(GodotClass)]
 #[class(base = Node, tool)]
 pub struct CartridgeHand {
@@ -40,6 +42,9 @@ pub struct CartridgeHand {
     /// fingers, nose forward.
     #[export]
     hold_offset: Transform3D,
+    /// The hand's pose driver (optional): its `Pinch` pose while it holds a cartridge.
+    #[export]
+    hand_pose: Option<Gd<HandPoseDriver>>,
 
     grip: GripEdges,
     held: Option<Gd<Node3D>>,
@@ -59,6 +64,7 @@ impl INode for CartridgeHand {
             grip_action: StringName::from("grip"),
             reach_m: 0.07,
             hold_offset: Transform3D::new(Basis::IDENTITY, Vector3::new(0.0, -0.01, -0.05)),
+            hand_pose: None,
             grip: GripEdges::default(),
             held: None,
             home: None,
@@ -80,6 +86,10 @@ impl INode for CartridgeHand {
         if self.held.as_ref().is_some_and(|h| !h.is_instance_valid()) {
             self.held = None;
             self.home = None;
+        }
+        let pinching = self.held.is_some();
+        if let Some(mut hp) = alive(&self.hand_pose) {
+            hp.bind_mut().set_pinching(pinching);
         }
         let Some(controller) = alive(&self.controller) else {
             return;

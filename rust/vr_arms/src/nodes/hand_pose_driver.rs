@@ -20,9 +20,10 @@ use crate::problems::ProblemReport;
 /// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
 /// `HammerCock` and `Shoot`, and the revolver's handling poses over them: `GateLoading` (the
 /// gun hand with the loading gate open), `Twirl` (the gun spinning on the trigger finger) and
-/// `Fanning` (the off hand poised over the hammer). It plays the state's animation on the source
+/// `Fanning` (the off hand poised over the hammer), and `Pinch` (a cartridge held, set by a
+/// [CartridgeHand]). It plays the state's animation on the source
 /// rig's [AnimationPlayer] (the animation named like the state: `Default`, `PreGrip`,
-/// `GripReady`, `HammerCock`, `Shoot`, `GateLoading`, `Fanning`, `Twirl`) and reports
+/// `GripReady`, `HammerCock`, `Shoot`, `GateLoading`, `Fanning`, `Twirl`, `Pinch`) and reports
 /// [signal pose_state_changed].
 ///
 /// When no animation plays for the state (no player, or no animation of that name), it poses
@@ -31,7 +32,8 @@ use crate::problems::ProblemReport;
 /// is half open, `GripReady` closes the grip on the gun with the index following the trigger,
 /// `HammerCock` raises the thumb, `Shoot` pulls the index, `GateLoading` lays the index along
 /// the frame with the thumb on the cylinder, `Fanning` opens the hand flat, `Twirl` curls the
-/// index through the trigger guard with the other fingers open. `HandPoseCopy` then copies them onto
+/// index through the trigger guard with the other fingers open, `Pinch` holds a cartridge
+/// between thumb and index. `HandPoseCopy` then copies them onto
 /// the visible hand. The `HammerCock` length (the animation's, or `hammer_cock_duration_s`) is
 /// the revolver's cocking time.
 #[derive(GodotClass)]
@@ -194,7 +196,7 @@ impl INode for HandPoseDriver {
 #[godot_api]
 impl HandPoseDriver {
     /// The pose changed: `state` is a `VRArms.HandPoseState` (DEFAULT, PRE_GRIP, GRIP_READY,
-    /// HAMMER_COCK, SHOOT, GATE_LOADING, FANNING, TWIRL), `state_name` its name.
+    /// HAMMER_COCK, SHOOT, GATE_LOADING, FANNING, TWIRL, PINCH), `state_name` its name.
     #[signal]
     fn pose_state_changed(state: i32, state_name: GString);
 
@@ -228,6 +230,12 @@ impl HandPoseDriver {
     #[func]
     pub fn set_fanning(&mut self, fanning: bool) {
         self.stage.fanning = fanning;
+    }
+
+    /// This hand holds a cartridge: the `Pinch` pose (set by its [CartridgeHand]).
+    #[func]
+    pub fn set_pinching(&mut self, pinching: bool) {
+        self.stage.pinching = pinching;
     }
 
     /// Plays the hammer-cock pose once and returns how long it lasts (seconds): the
