@@ -41,10 +41,11 @@ impl Correction {
             .chain(std::iter::once(&root))
             .map(|p| p.length())
             .fold(0.0f32, f32::max);
-        let turned = rotations
-            .iter()
-            .any(|q| q.w.abs() < 1.0 - 1e-7 && q.is_finite());
-        let finite = largest.is_finite() && rotations.iter().all(|q| q.is_finite());
+        let turned = rotations.iter().any(|q| q.w.abs() < 1.0 - 1e-7);
+        // (`f32::max` passes over a NaN: the positions are checked themselves.)
+        let finite = root.is_finite()
+            && positions.iter().all(|p| p.is_finite())
+            && rotations.iter().all(|q| q.is_finite());
         if !finite || largest > MAX_CORRECTED_M || (largest < 1e-5 && !turned) {
             return None;
         }
@@ -127,6 +128,10 @@ mod tests {
             None
         );
         let mut bad = state(0.0, 0.0);
+        bad.hands[0].pose.position.x = f32::NAN;
+        assert_eq!(Correction::between(&bad, &state(0.0, 0.0), 0.0), None);
+        // A NaN beside a real difference elsewhere: still none.
+        let mut bad = state(0.1, 0.0);
         bad.hands[0].pose.position.x = f32::NAN;
         assert_eq!(Correction::between(&bad, &state(0.0, 0.0), 0.0), None);
     }
