@@ -94,6 +94,36 @@ func curl_of(skeleton: Skeleton3D, bone: String) -> float:
 	return rad_to_deg(skeleton.get_bone_pose_rotation(i).angle_to(skeleton.get_bone_rest(i).basis.get_rotation_quaternion()))
 
 
+## The hand a player sees, measured from the skeleton's posed finger bones: at the hand bone,
+## -Z along the fingers (wrist to the knuckles' mean), +Y across the knuckles toward the index
+## finger (the thumb's side), +X = Y x Z (out of the left palm, out of the back of the right
+## hand). A player's hand holding a controller has the controller's grip frame: this is what it
+## is compared with. `side` is "Left" or "Right".
+func palm_transform(skeleton: Skeleton3D, side: String) -> Transform3D:
+	var hand := bone_global_position(skeleton, side + "Hand")
+	var knuckles: Array[Vector3] = []
+	for finger in ["Index", "Middle", "Ring", "Little"]:
+		if skeleton.find_bone(side + finger + "Proximal") >= 0:
+			knuckles.append(bone_global_position(skeleton, side + finger + "Proximal"))
+	if knuckles.size() < 2:
+		check(false, "%s hand: at least two knuckles to see its palm" % side)
+		return Transform3D(Basis(), hand)
+	var centre := Vector3.ZERO
+	for k in knuckles:
+		centre += k
+	centre /= knuckles.size()
+	var fingers := (centre - hand).normalized()
+	var line: Vector3 = knuckles[0] - knuckles[knuckles.size() - 1]
+	var y := (line - fingers * line.dot(fingers)).normalized()
+	var z := -fingers
+	return Transform3D(Basis(y.cross(z), y, z), hand)
+
+
+## Angle (degrees) between two rotations.
+func angle_deg(a: Basis, b: Basis) -> float:
+	return rad_to_deg(a.orthonormalized().get_rotation_quaternion().angle_to(b.orthonormalized().get_rotation_quaternion()))
+
+
 func bone_global_basis(skeleton: Skeleton3D, bone: String) -> Basis:
 	var idx := skeleton.find_bone(bone)
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).basis

@@ -98,12 +98,27 @@ func test_a_mixamo_named_skeleton_works_through_a_bone_map() -> void:
 	check_near(curl_of(skeleton, "LeftMiddleIntermediate"), 75.0, 1.0, "a grip curls the renamed middle finger")
 
 
-func test_a_mixamo_named_skeleton_without_a_bone_map_is_refused_untouched() -> void:
-	expect_errors(1)
+func test_a_mixamo_named_skeleton_without_a_bone_map_is_set_up_by_its_names() -> void:
 	var m := make_mixamo_character()
 	var skeleton: Skeleton3D = m.skeleton
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(not b.is_empty(), "set up")
+	check(b.get("rig_naming", "") == "Mixamo", "recognised as Mixamo (%s)" % b.get("rig_naming", ""))
+	check(skeleton.find_bone("LeftUpperArm") >= 0 and skeleton.find_bone("mixamorig_LeftArm") < 0, "bones renamed to the humanoid names")
+	check(m.animation.track_get_path(0) == NodePath("Skeleton3D:Hips"), "the animation follows the new names")
+	await frames(1)
+
+
+func test_a_skeleton_of_unknown_names_without_a_bone_map_is_refused_untouched() -> void:
+	expect_errors(1)
+	var holder := Node3D.new()
+	add_child(holder)
+	var skeleton := HumanoidBuilder.build()
+	holder.add_child(skeleton)
+	for i in skeleton.get_bone_count():
+		skeleton.set_bone_name(i, "Bone.%03d" % i)
 	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "nothing created")
-	check(skeleton.find_bone("mixamorig_LeftArm") >= 0, "bones keep their names")
+	check(skeleton.find_bone("Bone.000") >= 0, "bones keep their names")
 	await frames(1)
 
 

@@ -1,9 +1,9 @@
-## After the one-click setup the hand bone has the controller's rotation (through the
-## calibration offset), on every test skeleton; the simulator's defaults put each hand on its
-## own side in front of a -Z-facing head.
+## After the one-click setup the hand a player sees (its knuckle line and palm, measured from
+## the posed finger bones) holds each controller as the player's hand does, on every test
+## skeleton; the simulator's defaults put each hand on its own side in front of a -Z-facing head.
 extends EngineTest
 
-## Largest angle (degrees) between the hand bone and controller x calibration offset.
+## Largest angle (degrees) between the visible hand and the player's hand on the controller.
 const MAX_HAND_ANGLE_DEG := 2.0
 
 
@@ -14,17 +14,6 @@ func _set_up(skeleton: Skeleton3D, holder: Node3D) -> Dictionary:
 	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	b.merge({"skeleton": skeleton, "simulator": sim})
 	return b
-
-
-## The rotation the hand bone must have for a controller: its basis times the calibration.
-func _expected_hand_basis(controller: Node3D, targets: Node, side: String) -> Basis:
-	var deg: Vector3 = targets.get(side + "_rotation_offset_deg")
-	var offset := Basis.from_euler(Vector3(deg_to_rad(deg.x), deg_to_rad(deg.y), deg_to_rad(deg.z)))
-	return (controller.global_basis * offset).orthonormalized()
-
-
-func _angle_deg(a: Basis, b: Basis) -> float:
-	return rad_to_deg(a.get_rotation_quaternion().angle_to(b.get_rotation_quaternion()))
 
 
 func _check_hands_follow_controllers(b: Dictionary, label: String) -> void:
@@ -42,10 +31,13 @@ func _check_hands_follow_controllers(b: Dictionary, label: String) -> void:
 		await skeleton.skeleton_updated
 		for side in ["left", "right"]:
 			var controller: Node3D = b[side + "_controller"]
-			var want := _expected_hand_basis(controller, b.controller_targets, side)
-			var got := bone_global_basis(skeleton, side.capitalize() + "Hand").orthonormalized()
-			var angle := _angle_deg(got, want)
-			check(angle <= MAX_HAND_ANGLE_DEG, "%s, %s pose: %s hand is %.2f deg from its controller (at most %.1f)" % [label, name, side, angle, MAX_HAND_ANGLE_DEG])
+			var seen := palm_transform(skeleton, side.capitalize()).basis
+			var angle := angle_deg(seen, controller.global_basis)
+			check(angle <= MAX_HAND_ANGLE_DEG, "%s, %s pose: the %s hand the player sees is %.2f deg from the player's hand on its controller (at most %.1f)" % [label, name, side, angle, MAX_HAND_ANGLE_DEG])
+			# The palm faces the way the player's palm does: +X for the left hand, -X for the right.
+			var palm_normal := seen.x * (1.0 if side == "left" else -1.0)
+			var want := controller.global_basis.x * (1.0 if side == "left" else -1.0)
+			check(palm_normal.dot(want) > 0.98, "%s, %s pose: the %s palm faces the controller's %s side" % [label, name, side, "+X" if side == "left" else "-X"])
 
 
 func test_hand_rotation_is_the_controllers_on_the_test_humanoid() -> void:

@@ -325,7 +325,7 @@ func test_a_held_gun_stays_on_the_hand_bone_through_recoil() -> void:
 	for i in 40:
 		await p.skeleton.skeleton_updated
 		var hand: Transform3D = p.skeleton.global_transform * p.skeleton.get_bone_global_pose(p.skeleton.find_bone("RightHand"))
-		var want: Transform3D = hand * hold.attach_offset * gun.grip_offset
+		var want: Transform3D = palm_transform(p.skeleton, "Right") * hold.attach_offset * gun.grip_offset
 		worst = maxf(worst, gun.global_position.distance_to(want.origin))
 		worst = maxf(worst, (gun.global_basis * Vector3.FORWARD).distance_to(want.basis * Vector3.FORWARD))
 		hand_off_controller = maxf(hand_off_controller, hand.origin.distance_to(p.right.global_position))
@@ -346,8 +346,7 @@ func test_grip_point_alignment_puts_the_grip_point_on_the_hand() -> void:
 	await _draw(p)
 	await frames(3)
 	await p.skeleton.skeleton_updated
-	var hand: Transform3D = p.skeleton.global_transform * p.skeleton.get_bone_global_pose(p.skeleton.find_bone("RightHand"))
-	var attach: Transform3D = hand * hold.attach_offset
+	var attach: Transform3D = palm_transform(p.skeleton, "Right") * hold.attach_offset
 	check_vec_near(grip.global_position, attach.origin, 1e-3, "GripPoint on the attach point")
 	check((grip.global_basis * Vector3.FORWARD).distance_to(attach.basis * Vector3.FORWARD) < 1e-3, "GripPoint turned like the attach point")
 

@@ -7,7 +7,9 @@
 use glam::{Quat, Vec3};
 
 use crate::finite::direction;
+use crate::hand_frame::HandRest;
 use crate::pose::Pose;
+use crate::side::Side;
 use crate::soft_ik::{SoftIk, SoftIkSettings};
 use crate::two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone_with_reach};
 
@@ -30,6 +32,11 @@ pub struct ArmCalibration {
     pub upper_length: f32,
     /// Forearm length (metres, skeleton space).
     pub lower_length: f32,
+    /// The hand bone's rotation in the palm frame (see [`crate::hand_frame`]): the hand bone
+    /// takes `target rotation x hand_from_palm`. Measured from the fingers by
+    /// [`with_hand`](Self::with_hand); [`from_rest`](Self::from_rest) alone assumes a palm
+    /// facing down along the forearm.
+    pub hand_from_palm: Quat,
 }
 
 impl ArmCalibration {
@@ -50,11 +57,32 @@ impl ArmCalibration {
         let hinge = bent
             .or_else(|| direction(upper_dir.cross(forward)))
             .unwrap_or_else(|| upper_dir.any_orthonormal_vector());
+        // Without fingers: the side from where the arm points (the left arm lies on the
+        // character's left of its forward, in a Y-up rest), the palm down along the forearm.
+        let palm = HandRest {
+            side: if upper_dir.cross(forward).dot(Vec3::Y) >= 0.0 {
+                Side::Right
+            } else {
+                Side::Left
+            },
+            hand: bones.hand,
+            lower_arm: bones.lower.position,
+            up: Vec3::Y,
+            knuckles: [None; 4],
+            thumb: None,
+        };
         Self {
             hinge_in_upper: bones.upper.rotation.inverse() * hinge,
             upper_length: upper_vec.length(),
             lower_length: lower_vec.length(),
+            hand_from_palm: palm.measure().hand_from_palm,
         }
+    }
+
+    /// This arm with its hand measured from the rig's fingers (see [`HandRest::measure`]).
+    pub fn with_hand(mut self, hand: &HandRest) -> Self {
+        self.hand_from_palm = hand.measure().hand_from_palm;
+        self
     }
 
     /// Total arm length (metres).
@@ -73,7 +101,7 @@ pub fn body_forward_from_rest(left_shoulder: Vec3, right_shoulder: Vec3, up: Vec
 /// What the arm should do this frame (skeleton space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ArmGoal {
-    /// Wrist target: position, and the hand bone's desired rotation.
+    /// Wrist target: position, and the palm frame's rotation (see [`crate::hand_frame`]).
     pub target: Pose,
     /// Elbow hint (pole) position.
     pub hint: Vec3,
@@ -130,7 +158,7 @@ fn solve_sanitized(b: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -
     let forearm_turn = ik.lower_delta * ik.upper_delta;
     let lower_rot = (forearm_turn * b.lower.rotation).normalize();
     let hand_rot = if goal.apply_hand_rotation {
-        target.rotation
+        (target.rotation * calibration.hand_from_palm).normalize()
     } else {
         (forearm_turn * b.hand.rotation).normalize()
     };
@@ -435,7 +463,13 @@ mod tests {
             "{}",
             hand.position
         );
-        assert!(hand.rotation.angle_between(target.rotation) < 1e-3);
+        // The hand bone takes the palm frame through the rig's own hand axes.
+        assert!(
+            hand.rotation
+                .angle_between(target.rotation * cal.hand_from_palm)
+                < 1e-3
+        );
+        assert!(cal.hand_from_palm.angle_between(Quat::IDENTITY) > 0.1);
         // Elbow bends toward the hint (down and back).
         assert!(lower.position.y < 1.4 && lower.position.z < 0.3);
     }

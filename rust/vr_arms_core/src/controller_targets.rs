@@ -19,10 +19,11 @@ pub struct HandCalibration {
     /// Wrist position in the controller's local space (metres). The OpenXR grip pose sits in
     /// the middle of the fist; the wrist is a few centimetres behind it (+Z).
     pub position_offset: [f32; 3],
-    /// Hand-bone rotation relative to the controller, as Euler angles in degrees (Y, X, Z order
-    /// as Godot's `Basis.from_euler` default). The default maps the OpenXR grip frame (-Z along
-    /// the fist, +Y up, +X right) onto a humanoid hand bone (+Y along the fingers, +X out of the
-    /// left palm, +Z toward the thumb).
+    /// The avatar's palm frame relative to the controller, as Euler angles in degrees (Y, X, Z
+    /// order as Godot's `Basis.from_euler` default). Zero, the default, holds the avatar's hand
+    /// as the player's hand holds the controller (the palm frame of [`crate::hand_frame`]:
+    /// fingers along the grip's -Z, the thumb's side up, +Y, the left palm facing +X and the
+    /// right palm -X) on every rig; the rig's own hand-bone axes are measured from its fingers.
     pub rotation_offset_deg: [f32; 3],
 }
 
@@ -30,7 +31,7 @@ impl Default for HandCalibration {
     fn default() -> Self {
         Self {
             position_offset: [0.0, 0.0, 0.0],
-            rotation_offset_deg: [-90.0, 0.0, 0.0],
+            rotation_offset_deg: [0.0, 0.0, 0.0],
         }
     }
 }
@@ -262,11 +263,14 @@ mod tests {
         let mut stage = ControllerTargets::default();
         let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
         let before = stage.update(Side::Left, &controller, 0.01);
-        stage.settings.left.rotation_offset_deg = [0.0, 0.0, 0.0];
+        stage.settings.left.rotation_offset_deg = [-90.0, 0.0, 0.0];
         stage.settings.left.position_offset = [0.0, 0.05, 0.0];
         let after = stage.update(Side::Left, &controller, 0.01);
         assert!(
-            after.rotation.angle_between(Quat::IDENTITY) < 1e-6,
+            after
+                .rotation
+                .angle_between(Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2))
+                < 1e-6,
             "{after:?}"
         );
         assert!((after.position - Vec3::new(0.2, 1.05, 0.3)).length() < 1e-6);
@@ -289,14 +293,15 @@ mod tests {
     }
 
     #[test]
-    fn default_calibration_maps_grip_onto_hand_bone() {
-        let stage = ControllerTargets::default();
-        let mut stage = stage;
-        let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
+    fn default_calibration_puts_the_palm_frame_on_the_grip() {
+        let mut stage = ControllerTargets::default();
+        let controller = Pose::new(
+            Vec3::new(0.2, 1.0, 0.3),
+            Quat::from_euler(EulerRot::YXZ, 0.3, -0.5, 0.2),
+        );
         let raw = stage.update(Side::Left, &controller, 1.0 / 90.0);
-        // Hand bone +Y (fingers) along the controller's -Z, +Z (thumb) along the controller's +Y.
-        assert!((raw.rotation * Vec3::Y).distance(Vec3::NEG_Z) < 1e-5);
-        assert!((raw.rotation * Vec3::Z).distance(Vec3::Y) < 1e-5);
+        // The palm frame is the grip frame: fingers along the grip's -Z, thumb side +Y.
+        assert!(raw.rotation.angle_between(controller.rotation) < 1e-5);
         assert!(raw.position.distance(controller.position) < 1e-6);
     }
 

@@ -37,10 +37,11 @@ pub struct ElbowHintSettings {
     pub overhead_full_dot: f32,
     /// Weight (0..1) of the forearm cue against the torso-frame pole.
     pub forearm_cue_weight: f32,
-    /// The forearm axis in the hand target's local space: the direction from elbow to wrist
-    /// (unit). +Y (the hand bone's long axis, which after calibration is the controller's
-    /// forward) would be a wrist held straight; the default leans it a little toward the hand's
-    /// -Z (0.1 per 1), the mean wrist posture of the motion capture the defaults were chosen on.
+    /// The forearm axis in the hand target's palm frame (see [`crate::hand_frame`], the same on
+    /// every rig): the direction from elbow to wrist (unit). -Z (along the fingers, the
+    /// controller's forward) would be a wrist held straight; the default leans it a little
+    /// toward the little finger's side, -Y (0.1 per 1), the mean wrist posture of the motion
+    /// capture the defaults were chosen on.
     pub forearm_axis: [f32; 3],
     /// The forearm cue counts only where its elbow guess is further off the shoulder-hand line
     /// than this, per metre of forearm; full confidence 0.3 per metre further. The default is
@@ -69,9 +70,9 @@ impl Default for ElbowHintSettings {
             overhead_start_dot: 0.35,
             overhead_full_dot: 0.75,
             forearm_cue_weight: 1.0,
-            // +Y tilted 0.1 toward -Z (about 5.7 degrees): chosen by leave-one-clip-out
+            // -Z tilted 0.1 toward -Y (about 5.7 degrees): chosen by leave-one-clip-out
             // cross-validation on motion capture (docs/evaluation.md). Unit length.
-            forearm_axis: [0.0, 0.995_037_1, -0.099_503_72],
+            forearm_axis: [0.0, -0.099_503_72, -0.995_037_1],
             forearm_cue_dead_zone: 0.099_503_72,
             smoothing_rate: 120.0,
             avoidance_enabled: true,
@@ -110,7 +111,7 @@ impl ElbowHintSettings {
             1.0,
             d.forearm_cue_dead_zone,
         );
-        self.forearm_axis = unit_axis(self.forearm_axis, Vec3::Y);
+        self.forearm_axis = unit_axis(self.forearm_axis, Vec3::NEG_Z);
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
         self.avoidance_near_m = finite_clamp(self.avoidance_near_m, 0.0, 2.0, d.avoidance_near_m);
         self.push_outward_m = finite_clamp(self.push_outward_m, 0.0, 1.0, d.push_outward_m);
@@ -247,11 +248,12 @@ mod tests {
     use super::*;
     use glam::Quat;
 
-    /// The default settings with a straight wrist (the forearm along the hand's +Y) and the
-    /// original smoothing rate (30 per second), which the known answers below assume.
+    /// The default settings with a straight wrist (the forearm along the fingers, the palm
+    /// frame's -Z) and the original smoothing rate (30 per second), which the known answers
+    /// below assume.
     fn straight() -> ElbowHintSettings {
         ElbowHintSettings {
-            forearm_axis: [0.0, 1.0, 0.0],
+            forearm_axis: [0.0, 0.0, -1.0],
             forearm_cue_dead_zone: 0.0,
             smoothing_rate: 30.0,
             ..Default::default()
@@ -267,7 +269,7 @@ mod tests {
         let d = ElbowHintSettings::default();
         let axis = Vec3::from_array(d.forearm_axis);
         assert!((axis.length() - 1.0).abs() < 1e-6);
-        assert!(axis.distance(Vec3::new(0.0, 1.0, -0.1).normalize()) < 1e-6);
+        assert!(axis.distance(Vec3::new(0.0, -0.1, -1.0).normalize()) < 1e-6);
         let mut validated = d;
         validated.validate();
         assert!(Vec3::from_array(validated.forearm_axis).distance(axis) < 1e-7);
@@ -309,8 +311,8 @@ mod tests {
         for (given, want) in [
             ([0.0, 2.0, 0.0], [0.0, 1.0, 0.0]),
             ([0.0, 0.0, -3.0], [0.0, 0.0, -1.0]),
-            ([f32::NAN, 1.0, 0.0], [0.0, 1.0, 0.0]),
-            ([0.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+            ([f32::NAN, 1.0, 0.0], [0.0, 0.0, -1.0]),
+            ([0.0, 0.0, 0.0], [0.0, 0.0, -1.0]),
         ] {
             let mut s = ElbowHintSettings {
                 forearm_axis: given,
@@ -339,10 +341,16 @@ mod tests {
         assert!((w - 1.0 / 3.0).abs() < 1e-4, "{w}");
     }
 
+    /// The solver's input for a hand given as a bone whose +Y runs along the fingers, +Z toward
+    /// the thumb and +X out of the left palm (the convention these tests were written in): its
+    /// palm frame is the bone turned +90 degrees about X.
     fn input(hand: Pose) -> ElbowHintInput {
         ElbowHintInput {
             shoulder: Vec3::new(0.17, 1.41, 0.0),
-            hand,
+            hand: Pose::new(
+                hand.position,
+                hand.rotation * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+            ),
             upper_length: 0.28,
             lower_length: 0.24,
             body: BodyFrame::new(Pose::IDENTITY),
@@ -364,7 +372,9 @@ mod tests {
     #[test]
     fn wrist_roll_does_not_move_the_hint() {
         let solver = ElbowHintSolver::default();
-        let forearm = Vec3::from_array(solver.settings.forearm_axis);
+        // The forearm axis in the bone convention of `input`.
+        let forearm = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)
+            * Vec3::from_array(solver.settings.forearm_axis);
         let base = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
         let a = solver
             .desired(

@@ -358,7 +358,8 @@ fn fixed_pole(bones: &ArmBones, cal: &ArmCalibration, target: Vec3) -> (Vec3, Ve
 
 fn lookat(shoulder: Vec3, cal: &ArmCalibration, target: &Pose) -> (Vec3, Vec3) {
     let (a, b) = (cal.upper_length, cal.lower_length);
-    let forward = target.rotation * Vec3::Y;
+    // Along the fingers: the palm frame's -Z.
+    let forward = target.rotation * Vec3::NEG_Z;
     let to = target.position - shoulder;
     let guess = if to.length() >= a + b {
         shoulder + to.normalize_or_zero() * a

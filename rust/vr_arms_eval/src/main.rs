@@ -106,17 +106,17 @@ const TUNED: [Tuned; 6] = [
         metric_name: "elbow mean, arm-only (cm)",
     },
     Tuned {
-        name: "forearm_axis tilt (-Z per +Y)",
+        name: "forearm_axis tilt (-Y per -Z, palm frame)",
         values: &[0.0, 0.05, 0.1, 0.15, 0.2, 0.25],
         // The cue's dead zone follows the tilt (its sine): a hand held along its arm says nothing.
         set: |p, v| {
-            let axis = Vec3::new(0.0, 1.0, -v).normalize();
+            let axis = Vec3::new(0.0, -v, -1.0).normalize();
             p.elbow_hint.forearm_axis = axis.to_array();
-            p.elbow_hint.forearm_cue_dead_zone = -axis.z;
+            p.elbow_hint.forearm_cue_dead_zone = -axis.y;
         },
         get: |p| {
             let a = p.elbow_hint.forearm_axis;
-            ((-a[2] / a[1]) * 1000.0).round() / 1000.0
+            ((a[1] / a[2]) * 1000.0).round() / 1000.0
         },
         method: "ours",
         mode: "arm-only",

@@ -313,10 +313,10 @@ impl AvatarCalibrator {
     fn watch_start_height(&mut self, dt: f32) {
         let floor = read_pose(&self.origin).map(|p| p.position.y).unwrap_or(0.0);
         let eye = read_pose(&self.head).map(|p| p.position.y - floor);
-        let skeleton = &self.skeleton;
+        let (skeleton, root) = (&self.skeleton, alive(&self.avatar_root));
         match self
             .start_height
-            .sample(eye, dt, || measure_avatar(skeleton))
+            .sample(eye, dt, || measure_avatar(skeleton, root.as_ref()))
         {
             Some(Ok(c)) => {
                 self.current = c;
@@ -341,22 +341,26 @@ impl AvatarCalibrator {
 
     /// The avatar's own height and arm span from its rest pose, in the avatar root's units.
     fn avatar_measures(&self) -> AvatarMeasures {
-        measure_avatar(&self.skeleton)
+        measure_avatar(&self.skeleton, alive(&self.avatar_root).as_ref())
     }
 }
 
 /// The avatar's own height and arm span from `skeleton`'s rest pose, in the avatar root's units
-/// (a 1.75 m default without a skeleton).
-fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>) -> AvatarMeasures {
+/// and axes (the skeleton may lie in a Z-up, centimetre space under an imported node), a
+/// 1.75 m default without a skeleton.
+fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) -> AvatarMeasures {
     let Some(s) = skeleton.as_ref().filter(|s| s.is_instance_valid()) else {
         return AvatarMeasures {
             height_m: 1.75,
             arm_span_m: 1.75,
         };
     };
+    let to_root = root.map_or(Transform3D::IDENTITY, |r| {
+        crate::nodes::rest_measure::skeleton_in(r, s)
+    });
     let at = |name: &str| {
         let i = s.find_bone(name);
-        (i >= 0).then(|| vec3(s.get_bone_global_rest(i).origin))
+        (i >= 0).then(|| vec3(to_root * s.get_bone_global_rest(i).origin))
     };
     let top = match (at("LeftEye"), at("RightEye"), at("Head")) {
         (Some(l), Some(r), _) => (l + r).y * 0.5 + 0.11,

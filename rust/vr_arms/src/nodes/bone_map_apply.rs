@@ -35,9 +35,6 @@ pub fn apply_bone_map(
             profile.get_class()
         ));
     }
-    let bones: Vec<String> = (0..skeleton.get_bone_count())
-        .map(|i| skeleton.get_bone_name(i).to_string())
-        .collect();
     let mapping: Vec<(String, String)> = (0..profile.get_bone_size())
         .map(|i| {
             let name = profile.get_bone_name(i);
@@ -45,7 +42,22 @@ pub fn apply_bone_map(
             (name.to_string(), mapped)
         })
         .collect();
-    let plan = plan_bone_renames(&bones, &mapping).map_err(|e| e.to_string())?;
+    apply_mapping(skeleton, &mapping, character)
+}
+
+/// Renames `skeleton`'s bones by `mapping` ((profile name, skeleton bone name) pairs: a bone map
+/// of Godot's, one found from the names by [`vr_arms_core::rig_names::auto_map`] or a VRM
+/// humanoid table), and the bone tracks, skin binds and attachments that name them, as
+/// [`apply_bone_map`] says. Returns how many bones were renamed, or why nothing was.
+pub fn apply_mapping(
+    skeleton: &mut Gd<Skeleton3D>,
+    mapping: &[(String, String)],
+    character: &Gd<Node>,
+) -> Result<usize, String> {
+    let bones: Vec<String> = (0..skeleton.get_bone_count())
+        .map(|i| skeleton.get_bone_name(i).to_string())
+        .collect();
+    let plan = plan_bone_renames(&bones, mapping).map_err(|e| e.to_string())?;
     // Two passes, so that names swapped between bones are never held twice at once.
     for r in &plan {
         skeleton.set_bone_name(r.bone as i32, &format!("__vr_arms_rename_{}", r.bone));

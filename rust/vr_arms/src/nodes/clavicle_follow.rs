@@ -122,6 +122,8 @@ impl ISkeletonModifier3D for ClavicleFollow {
         }
         self.stage.settings = self.core_settings();
         let to_skeleton = skeleton.get_global_transform().affine_inverse();
+        // The world's up in the skeleton's space (another axis under a Z-up import node).
+        let up = vec3(to_skeleton.basis * Vector3::UP).normalize_or(glam::Vec3::Y);
         // Both sides are read before either is written (a read after a write recomputes every
         // bone under the written one).
         let inputs = Side::BOTH.map(|side| {
@@ -148,7 +150,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
                     shoulder: vec3(skeleton.get_bone_global_pose(upper).origin),
                     target: vec3(to_skeleton * crate::convert::to_vector3(target)),
                     arm_length: cal.arm_length(),
-                    up: glam::Vec3::Y,
+                    up,
                 },
             ))
         });

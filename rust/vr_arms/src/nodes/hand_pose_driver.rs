@@ -4,11 +4,11 @@ use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::hand_pose::{
-    CurlTurns, FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState, finger_bones,
-    hand_bone, procedural_curl,
+    CurlTurns, FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState,
+    procedural_curl,
 };
 
-use crate::convert::{pose, to_quaternion, vec3};
+use crate::convert::to_quaternion;
 use crate::nodes::common::{
     alive, apply_profile, refresh_warnings_on_set, store_profile, unset_problem,
 };
@@ -350,25 +350,11 @@ impl HandPoseDriver {
             self.curl_for = Some(key);
             self.curled_with = None;
             self.curl_bones.clear();
-            let hand = skeleton.find_bone(hand_bone(side));
-            let middle = skeleton.find_bone(if side == Side::Left {
-                "LeftMiddleProximal"
-            } else {
-                "RightMiddleProximal"
-            });
-            if hand < 0 || middle < 0 {
-                return;
-            }
-            let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
-                - pose(&skeleton.get_bone_global_rest(hand)).position;
-            // The palm faces down in a humanoid's T-pose rest.
-            let palm = glam::Vec3::NEG_Y;
-            for (i, name) in finger_bones(side).iter().enumerate() {
-                let bone = skeleton.find_bone(name.as_str());
-                if bone >= 0 {
-                    let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
-                    let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
-                    let curl = FingerCurl::new(rest_local, rest_global, finger_dir, palm);
+            for (i, found) in crate::nodes::rest_measure::finger_curls(&skeleton, side)
+                .into_iter()
+                .enumerate()
+            {
+                if let Some((bone, curl)) = found {
                     self.curl_bones.push((i, bone, curl));
                 }
             }

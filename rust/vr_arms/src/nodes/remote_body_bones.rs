@@ -5,12 +5,11 @@ use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use vr_arms_core::arm_solve::ArmBones;
 use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
-use vr_arms_core::hand_pose::{FingerCurl, finger_bones};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
-use crate::convert::{pose, vec3};
+use crate::convert::pose;
 use crate::nodes::vr_remote_body::{ARMS, SPINE};
 
 /// The pipeline bound to one skeleton and its bones.
@@ -124,32 +123,9 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         }
     });
     let hand_rest = [left, right].map(|a| pose(&skeleton.get_bone_rest(a[3])));
-    let fingers = Side::BOTH.map(|side| finger_bones(side).map(|n| skeleton.find_bone(n.as_str())));
-    let curls = Side::BOTH.map(|side| {
-        let hand = [left, right][side.index()][3];
-        let middle = fingers[side.index()][6];
-        let mut out = [None; FINGERS];
-        if middle < 0 {
-            return out;
-        }
-        // As HandPoseDriver: the fingers point from the hand to the middle finger's root; the
-        // palm faces down in a humanoid's T-pose rest.
-        let finger_dir = vec3(skeleton.get_bone_global_rest(middle).origin)
-            - pose(&skeleton.get_bone_global_rest(hand)).position;
-        for (o, &bone) in out.iter_mut().zip(&fingers[side.index()]) {
-            if bone >= 0 {
-                let rest_local = pose(&skeleton.get_bone_rest(bone)).rotation;
-                let rest_global = pose(&skeleton.get_bone_global_rest(bone)).rotation;
-                *o = Some(FingerCurl::new(
-                    rest_local,
-                    rest_global,
-                    finger_dir,
-                    glam::Vec3::NEG_Y,
-                ));
-            }
-        }
-        out
-    });
+    let measured = Side::BOTH.map(|side| crate::nodes::rest_measure::finger_curls(skeleton, side));
+    let fingers = measured.map(|hand| hand.map(|f| f.map_or(-1, |(bone, _)| bone)));
+    let curls = measured.map(|hand| hand.map(|f| f.map(|(_, curl)| curl)));
     let bones = BodyBones {
         chest_parent: chest_parent_index,
         spine: spine_index,
@@ -161,14 +137,22 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
     let by_locals = tree_bones.iter().all(|&b| {
         unit(skeleton.get_bone_rest(b).basis.get_scale()) && unit(skeleton.get_bone_pose_scale(b))
     });
+    let mut pipeline = BodyPipeline::new(
+        profile,
+        &PerSide::new(rest[0], rest[1]),
+        bones,
+        PerSide::new(hand_rest[0], hand_rest[1]),
+        PerSide::new(curls[0], curls[1]),
+    );
+    // Each hand bone's axes in the palm frame, from its fingers.
+    for side in Side::BOTH {
+        let hand = [left, right][side.index()][3];
+        let measured = crate::nodes::rest_measure::hand_rest(skeleton, hand, side);
+        let cal = pipeline.arms.calibration.get_mut(side);
+        *cal = cal.with_hand(&measured);
+    }
     Ok(Bound {
-        pipeline: BodyPipeline::new(
-            profile,
-            &PerSide::new(rest[0], rest[1]),
-            bones,
-            PerSide::new(hand_rest[0], hand_rest[1]),
-            PerSide::new(curls[0], curls[1]),
-        ),
+        pipeline,
         tree,
         tree_bones,
         fingers,

@@ -3,9 +3,8 @@
 
 use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::controller_targets::HandCalibration;
 
-use crate::convert::{quat, to_quaternion, to_transform};
+use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::nodes::hand::Hand;
@@ -29,9 +28,10 @@ pub struct RevolverHold {
     /// The hand bone; empty picks `LeftHand` or `RightHand` from the revolver's hand.
     #[export]
     hand_bone: GString,
-    /// The attach point in the hand bone's frame. The default is the controller's grip frame
-    /// (-Z along the fist, +Y up) as the default calibration maps it onto a humanoid hand bone,
-    /// so a gun authored for the controller sits the same on the hand.
+    /// The attach point in the hand's palm frame (the controller's grip frame as the avatar's
+    /// hand holds it: -Z along the fingers, +Y the thumb's side; measured from the rig's fingers,
+    /// whatever its hand bone's axes). The default, identity, makes a gun authored for the
+    /// controller sit the same in the hand.
     #[export]
     attach_offset: Transform3D,
     /// Hold in the editor too (off by default).
@@ -40,7 +40,8 @@ pub struct RevolverHold {
     editor_preview: bool,
 
     /// (skeleton, version, name) -> bone index.
-    bone: Option<(InstanceId, u64, GString, i32)>,
+    /// The bound skeleton, its version and the bone name; the bone and the palm frame in it.
+    bone: Option<(InstanceId, u64, GString, i32, Transform3D)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -57,11 +58,10 @@ impl ISkeletonModifier3D for RevolverHold {
     }
 
     fn init(base: Base<SkeletonModifier3D>) -> Self {
-        let calibration = HandCalibration::default().offset();
         Self {
             revolver: None,
             hand_bone: GString::new(),
-            attach_offset: to_transform(&calibration.inverse()),
+            attach_offset: Transform3D::IDENTITY,
             editor_preview: false,
             bone: None,
             report: ProblemReport::new("RevolverHold"),
@@ -89,20 +89,22 @@ impl ISkeletonModifier3D for RevolverHold {
         if !in_hand {
             return;
         }
-        let bone = self.bone_index(&skeleton, side);
+        let (bone, palm_in_hand) = self.bone_index(&skeleton, side);
         if bone < 0 {
             return;
         }
         if recoil != glam::Vec3::ZERO {
+            // The kick turns the palm frame; in the bone's own axes that is the kick conjugated.
             let kick = glam::Quat::from_euler(glam::EulerRot::YXZ, recoil.y, recoil.x, recoil.z);
-            let local = quat(skeleton.get_bone_pose_rotation(bone)) * kick;
+            let palm = quat(palm_in_hand.basis.get_quaternion());
+            let local = quat(skeleton.get_bone_pose_rotation(bone)) * palm * kick * palm.inverse();
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local.normalize()));
         }
         let hand = skeleton.get_global_transform() * skeleton.get_bone_global_pose(bone);
-        revolver.bind_mut().place_on_hand(
-            hand * self.attach_offset,
-            self.attach_offset.affine_inverse(),
-        );
+        let attach = palm_in_hand * self.attach_offset;
+        revolver
+            .bind_mut()
+            .place_on_hand(hand * attach, attach.affine_inverse());
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -126,15 +128,26 @@ impl RevolverHold {
         }
     }
 
-    fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, hand: Hand) -> i32 {
+    /// The hand bone and the palm frame in the bone's space (measured once per skeleton
+    /// version).
+    fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, hand: Hand) -> (i32, Transform3D) {
         let name = self.bone_name(hand);
         let key = (skeleton.instance_id(), skeleton.get_version(), name.clone());
         match &self.bone {
-            Some((id, v, n, b)) if (*id, *v, n) == (key.0, key.1, &key.2) => *b,
+            Some((id, v, n, b, palm)) if (*id, *v, n) == (key.0, key.1, &key.2) => (*b, *palm),
             _ => {
                 let b = skeleton.find_bone(&name);
-                self.bone = Some((key.0, key.1, key.2, b));
-                b
+                let palm = if b >= 0 {
+                    let frame = crate::nodes::rest_measure::measure_hand(skeleton, b, hand.side());
+                    Transform3D::new(
+                        Basis::from_quaternion(to_quaternion(frame.hand_from_palm.inverse())),
+                        Vector3::ZERO,
+                    )
+                } else {
+                    Transform3D::IDENTITY
+                };
+                self.bone = Some((key.0, key.1, key.2, b, palm));
+                (b, palm)
             }
         }
     }

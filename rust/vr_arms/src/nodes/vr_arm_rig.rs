@@ -135,6 +135,9 @@ pub struct VRArmRig {
     bound_to: Option<(InstanceId, u64)>,
     /// This frame's measurements for the target stages (see [RigFrame]).
     frame: Option<RigFrame>,
+    /// The body's facing in the skeleton's space (+Z forward, +Y up), measured at bind: the
+    /// body frame without a `body_root`.
+    body_in_skeleton: glam::Quat,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -215,6 +218,7 @@ impl ISkeletonModifier3D for VRArmRig {
             markers: DebugMarkers::default(),
             bound_to: None,
             frame: None,
+            body_in_skeleton: glam::Quat::IDENTITY,
             editor_preview: false,
             report: ProblemReport::new("VRArmRig"),
             base,

@@ -9,7 +9,7 @@ use godot::prelude::*;
 use crate::nodes::avatar_calibrator::AvatarCalibrator;
 use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
-use crate::nodes::bone_map_apply::apply_bone_map;
+use crate::nodes::bone_map_apply::{apply_bone_map, apply_mapping};
 use crate::nodes::clavicle_follow::ClavicleFollow;
 use crate::nodes::common::{alive, own_by};
 use crate::nodes::controller_targets::ControllerTargets;
@@ -19,9 +19,11 @@ use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::reach_clamp::ReachClamp;
+use crate::nodes::rest_measure::{body_root_for, stand_up};
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
 use crate::nodes::vr_arm_rig::VRArmRig;
+use vr_arms_core::rig_names::auto_map;
 
 /// Sets up vr_arms on a humanoid [Skeleton3D] (Godot humanoid bone names, as after importing
 /// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
@@ -38,18 +40,29 @@ pub struct VRArmsSetup {
 #[godot_api]
 impl VRArmsSetup {
     /// Sets up `skeleton`. `xr_origin` may be null: an [XROrigin3D] in the same scene is used, or
-    /// one is created beside the character. The character root (the skeleton's parent) is what
-    /// `BodyFollow` moves.
+    /// one is created beside the character.
     ///
-    /// `bone_map` may be null. For a character loaded at run time with its own bone names
-    /// (Mixamo, VRM, Ready Player Me), pass a [BoneMap] whose profile is a
-    /// [SkeletonProfileHumanoid]: the mapped bones are renamed to the humanoid names first, as
-    /// Godot's importer does when it retargets, and the bone tracks of the character's
-    /// animations and its [BoneAttachment3D]s follow the new names.
+    /// The character root is what `BodyFollow` moves: the skeleton's parent, or the node above
+    /// it while that one is tilted or scaled unevenly (an imported scene's turned `root`). Its
+    /// own tilt and scale (Mixamo's `Armature`: +90 degrees about X, 0.01) move onto its
+    /// children, and a character that lies down or faces away inside it (a Z-up skeleton, a VRM
+    /// 0.x character facing -Z) is turned to stand up facing +Z: it looks as it did, and one
+    /// line in the log says what was done. Every frame the pipeline needs (up, forward, each
+    /// palm) is measured from the rest pose.
     ///
-    /// Returns the created nodes by name (and `"renamed_bones"`, how many the bone map renamed);
-    /// empty (with one error, and the skeleton untouched) when the skeleton already has a
-    /// `VRArmRig`, the bone map cannot be applied, or the skeleton is not humanoid.
+    /// `bone_map` may be null: then bones named as Godot's humanoid profile, Mixamo
+    /// (`mixamorig:LeftArm`), VRoid (`J_Bip_L_UpperArm`), Unreal (`upperarm_l`) or Blender /
+    /// Rigify (`upper_arm.L`) are recognised by name. Otherwise pass a [BoneMap] whose profile
+    /// is a [SkeletonProfileHumanoid] (for a VRM file, [method bone_map_from_vrm] reads its
+    /// humanoid table): the mapped bones are renamed to the humanoid names first, and the bone
+    /// tracks of the character's animations, its skins' bone names and its
+    /// [BoneAttachment3D]s follow the new names. (Godot's importer, retargeting at import,
+    /// also rotates bone rests; this run-time rename does not need to: every axis is measured.)
+    ///
+    /// Returns the created nodes by name, `"renamed_bones"` (how many were renamed) and
+    /// `"rig_naming"` (which naming was recognised); empty (with one error, and the skeleton
+    /// untouched) when the skeleton already has a `VRArmRig`, the bone map cannot be applied,
+    /// or the skeleton is not humanoid.
     #[func]
     pub fn setup_skeleton(
         skeleton: Option<Gd<Skeleton3D>>,
@@ -65,14 +78,19 @@ impl VRArmsSetup {
         };
         let mut skeleton = skeleton;
         let bone_map = alive(&bone_map);
-        if !has_humanoid_arms(&skeleton, bone_map.as_ref()) {
+        // No bone map and no humanoid names: the names say which rig it is (Mixamo, VRoid,
+        // Unreal, Blender / Rigify).
+        let auto = (bone_map.is_none() && !has_humanoid_arms(&skeleton, None))
+            .then(|| auto_map(&bone_names(&skeleton)))
+            .flatten();
+        if !has_humanoid_arms(&skeleton, bone_map.as_ref()) && auto.is_none() {
             godot_error!(
-                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import, or pass one as `bone_map`",
+                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import, or pass one as `bone_map` (for a VRM file: VRArmsSetup.bone_map_from_vrm(path))",
                 skeleton.get_name(),
                 if bone_map.is_some() {
                     ", even through the bone map"
                 } else {
-                    ""
+                    ", and its bone names are none of the rigs recognised (Godot, Mixamo, VRoid, VRM, Unreal, Blender / Rigify)"
                 }
             );
             return out;
@@ -88,23 +106,32 @@ impl VRArmsSetup {
             );
             return out;
         }
-        let avatar = skeleton
-            .get_parent()
-            .and_then(|p| p.try_cast::<Node3D>().ok())
-            .unwrap_or_else(|| skeleton.clone().upcast());
-        let renamed_bones = match &bone_map {
-            Some(map) => match apply_bone_map(&mut skeleton, map, &avatar.clone().upcast()) {
-                Ok(n) => n,
-                Err(why) => {
-                    godot_error!(
-                        "VRArmsSetup: cannot apply the bone map to \"{}\": {why}",
-                        skeleton.get_name()
-                    );
-                    return out;
-                }
-            },
-            None => 0,
+        let avatar = body_root_for(&skeleton);
+        let renamed = match (&bone_map, &auto) {
+            (Some(map), _) => apply_bone_map(&mut skeleton, map, &avatar.clone().upcast()),
+            (None, Some(found)) => {
+                apply_mapping(&mut skeleton, &found.mapping, &avatar.clone().upcast())
+            }
+            (None, None) => Ok(0),
         };
+        let renamed_bones = match renamed {
+            Ok(n) => n,
+            Err(why) => {
+                godot_error!(
+                    "VRArmsSetup: cannot apply the bone map to \"{}\": {why}",
+                    skeleton.get_name()
+                );
+                return out;
+            }
+        };
+        // The character root must be clean (the body follow writes its transform) and the
+        // character upright facing +Z inside it: an import transform moves onto its children.
+        let mut avatar = avatar;
+        if avatar != skeleton.clone().upcast::<Node3D>()
+            && let Some(what) = stand_up(&mut avatar, &skeleton)
+        {
+            godot_print!("VRArmsSetup: \"{}\": {what}.", avatar.get_name());
+        }
         let mut scene = avatar
             .get_parent()
             .unwrap_or_else(|| avatar.clone().upcast());
@@ -169,6 +196,17 @@ impl VRArmsSetup {
         let mut copy = HandPoseCopy::new_alloc();
         copy.set_name("HandPoseCopy");
         copy.set("source_skeleton", &source.to_variant());
+        // Only the finger bones this rig has (one without ring fingers is fine, and quiet).
+        let present: PackedStringArray = copy
+            .get("copied_bones")
+            .try_to::<PackedStringArray>()
+            .unwrap_or_default()
+            .as_slice()
+            .iter()
+            .filter(|n| skeleton.find_bone(*n) >= 0)
+            .cloned()
+            .collect();
+        copy.set("copied_bones", &present.to_variant());
         // Target pipeline, body follow, hand poses and calibration beside the character.
         let mut stages = Node3D::new_alloc();
         stages.set_name("VRArmsStages");
@@ -186,12 +224,18 @@ impl VRArmsSetup {
         for node in stages.get_children().iter_shared() {
             own(&node);
         }
-        // A lost controller's hand eases to rest beside the body.
-        if let Some(mut ct) = wired
-            .get("controller_targets")
-            .and_then(|v| v.try_to::<Gd<Node>>().ok())
-        {
-            ct.set("body_root", &avatar.to_variant());
+        // The body frame of every stage is the character root's (a lost controller's hand
+        // eases to rest beside it): upright, facing +Z, scaled as the avatar is, whatever
+        // units and axes the skeleton has under it.
+        for stage in [
+            "controller_targets",
+            "body_avoidance",
+            "reach_clamp",
+            "elbow_hints",
+        ] {
+            if let Some(mut node) = wired.get(stage).and_then(|v| v.try_to::<Gd<Node>>().ok()) {
+                node.set("body_root", &avatar.to_variant());
+            }
         }
         // Into the skeleton only now that the rig has its targets (no warning at its ready).
         for node in [
@@ -269,6 +313,19 @@ impl VRArmsSetup {
             ("first_person_head", first_person.to_variant()),
             ("pipeline", stages.to_variant()),
             ("renamed_bones", (renamed_bones as i64).to_variant()),
+            (
+                "rig_naming",
+                auto.as_ref()
+                    .map_or(
+                        if bone_map.is_some() {
+                            "bone map"
+                        } else {
+                            "Godot humanoid"
+                        },
+                        |a| a.family.label(),
+                    )
+                    .to_variant(),
+            ),
         ] {
             out.set(k, &v);
         }
@@ -304,6 +361,22 @@ impl VRArmsSetup {
         remote_avatar_scene: Option<Gd<PackedScene>>,
     ) -> Option<Gd<crate::nodes::avatar_sync::VRAvatarSync>> {
         crate::nodes::avatar_sync_setup::add_avatar_sync(&mut setup, remote_avatar_scene)
+    }
+
+    /// A [BoneMap] (profile [SkeletonProfileHumanoid]) from the humanoid table of the VRM file
+    /// at `path` (VRM 0.x or 1.0), for a VRM character loaded as glTF (`GLTFDocument`, or a
+    /// `.vrm` renamed `.glb`): pass it to [method setup_skeleton]. VRM 0.x's thumb bones are
+    /// renamed as Godot's humanoid names them (its `thumbProximal` is Godot's
+    /// `ThumbMetacarpal`). Null, with one error saying why, for a file without a VRM table.
+    #[func]
+    pub fn bone_map_from_vrm(path: GString) -> Option<Gd<BoneMap>> {
+        match crate::nodes::vrm_bone_map::bone_map_from_vrm(&path) {
+            Ok((map, _, _)) => Some(map),
+            Err(why) => {
+                godot_error!("VRArmsSetup.bone_map_from_vrm: \"{path}\": {why}");
+                None
+            }
+        }
     }
 
     /// Adds the target pipeline under `parent` between two controllers and a rig:
@@ -432,6 +505,13 @@ fn has_humanoid_arms(skeleton: &Gd<Skeleton3D>, bone_map: Option<&Gd<BoneMap>>) 
             .filter(|n| !n.is_empty());
         skeleton.find_bone(mapped.as_deref().unwrap_or(name)) >= 0
     })
+}
+
+/// The skeleton's bone names, by index.
+fn bone_names(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
+    (0..skeleton.get_bone_count())
+        .map(|i| skeleton.get_bone_name(i).to_string())
+        .collect()
 }
 
 /// The first descendant of `root` of class `T` (depth first).

@@ -66,12 +66,18 @@ impl VRArmRig {
             Some([find(u)?, find(l)?, find(h)?])
         });
         let rest = |i: i32| pose(&skeleton.get_bone_global_rest(i));
+        // Up and forward in the skeleton's own space, which an imported node above it may
+        // have turned (Mixamo's Z-up `Armature`).
+        let up = crate::nodes::rest_measure::skeleton_up(skeleton);
         let forward = match (indices[LEFT], indices[RIGHT]) {
             (Some(l), Some(r)) => {
-                body_forward_from_rest(rest(l[0]).position, rest(r[0]).position, glam::Vec3::Y)
+                body_forward_from_rest(rest(l[0]).position, rest(r[0]).position, up)
             }
             _ => glam::Vec3::Z,
         };
+        self.body_in_skeleton = vr_arms_core::rest_facing::RestFacing { up, forward }
+            .upright_turn()
+            .inverse();
         self.arms = [LEFT, RIGHT].map(|side| {
             let [upper, lower, hand] = indices[side]?;
             let parent = skeleton.get_bone_parent(upper);
@@ -85,13 +91,15 @@ impl VRArmRig {
                 lower: rest(lower),
                 hand: rest(hand),
             };
+            let side_of = [vr_arms_core::Side::Left, vr_arms_core::Side::Right][side];
+            let hand_rest = crate::nodes::rest_measure::hand_rest(skeleton, hand, side_of);
             Some(BoundArm {
                 parent,
                 upper,
                 lower,
                 hand,
-                calibration: ArmCalibration::from_rest(&bones, forward),
-                default_pole: (glam::Vec3::NEG_Y - forward * 0.5).normalize(),
+                calibration: ArmCalibration::from_rest(&bones, forward).with_hand(&hand_rest),
+                default_pole: (-up - forward * 0.5).normalize(),
             })
         });
     }

@@ -25,8 +25,9 @@ impl VRArmRig {
         info
     }
 
-    /// The body frame for the target stages: `body_root`'s pose, else the skeleton's, at the
-    /// skeleton's scale (measured once per frame and `body_root`).
+    /// The body frame for the target stages: `body_root`'s pose and scale, else the skeleton's
+    /// pose turned to the body's facing, at the skeleton's scale (measured once per frame and
+    /// `body_root`).
     pub fn body_frame(&mut self, body_root: &Option<Gd<Node3D>>) -> Option<BodyFrame> {
         self.current_frame()?;
         let frame = self.frame.as_mut()?;
@@ -36,9 +37,22 @@ impl VRArmRig {
         {
             return Some(body);
         }
-        let root =
-            crate::nodes::common::read_pose(body_root).unwrap_or_else(|| pose(&frame.to_world));
-        let body = BodyFrame::scaled(root, frame.scale);
+        // Without a body root: the skeleton's pose turned to the body's measured facing (a
+        // skeleton may be Z-up or face -Z inside its character).
+        let body_in_skeleton = self.body_in_skeleton;
+        let frame = self.frame.as_mut()?;
+        let root = crate::nodes::common::read_pose(body_root).unwrap_or_else(|| {
+            let s = pose(&frame.to_world);
+            vr_arms_core::Pose::new(s.position, (s.rotation * body_in_skeleton).normalize())
+        });
+        // The avatar's scale is its root's (a calibrated avatar); without a root, its
+        // skeleton's. A skeleton in centimetres under a clean root is no smaller an avatar.
+        let scale = alive(body_root)
+            .filter(|n| n.is_inside_tree())
+            .map_or(frame.scale, |n| {
+                crate::nodes::common::uniform_scale(&n.get_global_transform())
+            });
+        let body = BodyFrame::scaled(root, scale);
         frame.body = Some((key, body));
         Some(body)
     }

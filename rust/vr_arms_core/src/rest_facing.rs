@@ -1,0 +1,138 @@
+//! Which way a character stands and faces in its rest pose, whatever the axes it was made with
+//! (a Z-up Mixamo `Armature`, a VRM 0.x character facing -Z), and the turn that stands it up
+//! facing +Z, Godot's humanoid convention, which the body follow and every body-space stage use.
+
+use glam::{Mat3, Quat, Vec3};
+
+use crate::finite::direction;
+
+/// The rest positions the facing is measured from, in one space (any scale).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RestBody {
+    pub left_shoulder: Vec3,
+    pub right_shoulder: Vec3,
+    /// The hips, or the pelvis.
+    pub hips: Option<Vec3>,
+    /// The head (or the neck).
+    pub head: Option<Vec3>,
+}
+
+/// A character's up and forward at rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RestFacing {
+    pub up: Vec3,
+    pub forward: Vec3,
+}
+
+impl RestBody {
+    /// Up runs from the hips to the head (the shoulders' midpoint without a head), across the
+    /// shoulders; forward is `(left - right) x up`. `fallback_up` stands in without hips.
+    pub fn facing(&self, fallback_up: Vec3) -> RestFacing {
+        let across = direction(self.left_shoulder - self.right_shoulder).unwrap_or(Vec3::X);
+        let top = self
+            .head
+            .unwrap_or((self.left_shoulder + self.right_shoulder) * 0.5);
+        let raw_up = self
+            .hips
+            .and_then(|h| direction(top - h))
+            .or_else(|| direction(fallback_up))
+            .unwrap_or(Vec3::Y);
+        let up = direction(raw_up - across * raw_up.dot(across))
+            .unwrap_or_else(|| across.any_orthonormal_vector());
+        let forward = direction(across.cross(up)).unwrap_or(Vec3::Z);
+        RestFacing { up, forward }
+    }
+}
+
+impl RestFacing {
+    /// The turn that stands this character up (+Y) facing +Z: `turn * up = +Y`,
+    /// `turn * forward = +Z`.
+    pub fn upright_turn(&self) -> Quat {
+        let left = self.up.cross(self.forward);
+        // The rotation whose columns are the character's left, up and forward maps +X, +Y, +Z
+        // onto them; its inverse stands the character up.
+        Quat::from_mat3(&Mat3::from_cols(left, self.up, self.forward))
+            .normalize()
+            .inverse()
+    }
+
+    /// Whether the character already stands up facing +Z within `tolerance_deg`.
+    pub fn is_upright_facing_z(&self, tolerance_deg: f32) -> bool {
+        self.upright_turn().angle_between(Quat::IDENTITY) <= tolerance_deg.to_radians()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t_pose() -> RestBody {
+        RestBody {
+            left_shoulder: Vec3::new(0.18, 1.45, 0.0),
+            right_shoulder: Vec3::new(-0.18, 1.45, 0.0),
+            hips: Some(Vec3::new(0.0, 0.95, 0.02)),
+            head: Some(Vec3::new(0.0, 1.6, 0.0)),
+        }
+    }
+
+    fn turned(b: &RestBody, q: Quat, scale: f32) -> RestBody {
+        RestBody {
+            left_shoulder: q * b.left_shoulder * scale,
+            right_shoulder: q * b.right_shoulder * scale,
+            hips: b.hips.map(|v| q * v * scale),
+            head: b.head.map(|v| q * v * scale),
+        }
+    }
+
+    #[test]
+    fn an_upright_character_facing_z_needs_no_turn() {
+        let f = t_pose().facing(Vec3::Y);
+        assert!(f.forward.distance(Vec3::Z) < 1e-5);
+        assert!(f.is_upright_facing_z(1.0));
+    }
+
+    #[test]
+    fn a_vrm0_character_facing_minus_z_turns_half_round() {
+        let b = turned(&t_pose(), Quat::from_rotation_y(std::f32::consts::PI), 1.0);
+        let f = b.facing(Vec3::Y);
+        assert!(f.forward.distance(Vec3::NEG_Z) < 1e-5);
+        assert!(!f.is_upright_facing_z(10.0));
+        let turn = f.upright_turn();
+        assert!(
+            (turn * (b.left_shoulder - b.right_shoulder))
+                .normalize()
+                .distance(Vec3::X)
+                < 1e-5
+        );
+        assert!((turn * b.head.unwrap()).y > 1.5);
+    }
+
+    #[test]
+    fn a_z_up_centimetre_skeleton_stands_up() {
+        // Mixamo in Blender's axes: Z up, facing -Y, in centimetres.
+        let q = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+        let b = turned(&t_pose(), q, 100.0);
+        let f = b.facing(Vec3::Y);
+        assert!(f.up.distance(Vec3::Z) < 1e-3, "{:?}", f.up);
+        let turn = f.upright_turn();
+        assert!(turn.angle_between(q.inverse()) < 1e-3);
+        let head = turn * b.head.unwrap();
+        assert!((head - Vec3::new(0.0, 160.0, 0.0)).length() < 0.1, "{head}");
+    }
+
+    #[test]
+    fn without_hips_the_fallback_up_is_used_and_degenerate_input_stays_finite() {
+        let mut b = t_pose();
+        b.hips = None;
+        assert!(b.facing(Vec3::Y).forward.distance(Vec3::Z) < 1e-5);
+        let bad = RestBody {
+            left_shoulder: Vec3::NAN,
+            right_shoulder: Vec3::ZERO,
+            hips: Some(Vec3::INFINITY),
+            head: None,
+        };
+        let f = bad.facing(Vec3::ZERO);
+        assert!(f.up.is_finite() && f.forward.is_finite());
+        assert!(f.upright_turn().is_finite());
+    }
+}

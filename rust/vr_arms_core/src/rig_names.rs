@@ -1,0 +1,631 @@
+//! Bone names of the rigs people bring, mapped onto Godot's humanoid profile names
+//! (`SkeletonProfileHumanoid`: `Hips`, `LeftUpperArm`, `LeftIndexProximal`, ...).
+//!
+//! Recognised: Godot's own names, Mixamo (`mixamorig:LeftArm`, or `mixamorig_LeftArm` as Godot's
+//! importer writes it), VRoid / VRM (`J_Bip_L_UpperArm`), VRM's humanoid bone names
+//! (`leftUpperArm`, 0.x and 1.0, see [`vrm_bone`]), Unreal's mannequin (`upperarm_l`,
+//! `index_01_l`) and Blender / Rigify (`upper_arm.L`, `DEF-upper_arm.L`, `f_index.01.L`). The
+//! result is a bone map: the plan of [`crate::bone_rename`] applies it.
+
+use std::collections::HashMap;
+
+/// The five fingers, in Godot's humanoid order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Finger {
+    Thumb = 0,
+    Index = 1,
+    Middle = 2,
+    Ring = 3,
+    Little = 4,
+}
+
+/// Which finger a bone's name speaks of (any rig's naming), and whether the bone is that
+/// finger's metacarpal (in the palm, before the knuckle).
+pub fn finger_of(name: &str) -> Option<(Finger, bool)> {
+    let n = name.to_ascii_lowercase();
+    let finger = if n.contains("thumb") {
+        Finger::Thumb
+    } else if n.contains("index") {
+        Finger::Index
+    } else if n.contains("middle") {
+        Finger::Middle
+    } else if n.contains("ring") {
+        Finger::Ring
+    } else if n.contains("little") || n.contains("pinky") {
+        Finger::Little
+    } else {
+        return None;
+    };
+    Some((finger, n.contains("metacarpal")))
+}
+
+/// A naming family this module recognises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigFamily {
+    Godot,
+    Mixamo,
+    Vroid,
+    VrmHumanoid,
+    Unreal,
+    Rigify,
+}
+
+impl RigFamily {
+    pub const ALL: [RigFamily; 6] = [
+        RigFamily::Godot,
+        RigFamily::Mixamo,
+        RigFamily::Vroid,
+        RigFamily::VrmHumanoid,
+        RigFamily::Unreal,
+        RigFamily::Rigify,
+    ];
+
+    /// How people call it.
+    pub fn label(self) -> &'static str {
+        match self {
+            RigFamily::Godot => "Godot humanoid",
+            RigFamily::Mixamo => "Mixamo",
+            RigFamily::Vroid => "VRoid / VRM (J_Bip_)",
+            RigFamily::VrmHumanoid => "VRM humanoid names",
+            RigFamily::Unreal => "Unreal mannequin",
+            RigFamily::Rigify => "Blender / Rigify",
+        }
+    }
+
+    /// The profile name of a bone named `name` in this family, if it is one of its bones.
+    pub fn profile_name(self, name: &str) -> Option<String> {
+        match self {
+            RigFamily::Godot => PROFILE_BONES
+                .iter()
+                .find(|p| **p == name)
+                .map(|p| p.to_string()),
+            RigFamily::Mixamo => mixamo(name),
+            RigFamily::Vroid => vroid(name),
+            RigFamily::VrmHumanoid => vrm_bone(name, VrmVersion::V1),
+            RigFamily::Unreal => unreal(name),
+            RigFamily::Rigify => rigify(name),
+        }
+    }
+}
+
+/// Godot's humanoid profile, the bones this module maps onto (`Root` and the eyes and jaw,
+/// which no stage uses, are left out).
+pub const PROFILE_BONES: [&str; 52] = [
+    "Hips",
+    "Spine",
+    "Chest",
+    "UpperChest",
+    "Neck",
+    "Head",
+    "LeftShoulder",
+    "LeftUpperArm",
+    "LeftLowerArm",
+    "LeftHand",
+    "LeftThumbMetacarpal",
+    "LeftThumbProximal",
+    "LeftThumbDistal",
+    "LeftIndexProximal",
+    "LeftIndexIntermediate",
+    "LeftIndexDistal",
+    "LeftMiddleProximal",
+    "LeftMiddleIntermediate",
+    "LeftMiddleDistal",
+    "LeftRingProximal",
+    "LeftRingIntermediate",
+    "LeftRingDistal",
+    "LeftLittleProximal",
+    "LeftLittleIntermediate",
+    "LeftLittleDistal",
+    "RightShoulder",
+    "RightUpperArm",
+    "RightLowerArm",
+    "RightHand",
+    "RightThumbMetacarpal",
+    "RightThumbProximal",
+    "RightThumbDistal",
+    "RightIndexProximal",
+    "RightIndexIntermediate",
+    "RightIndexDistal",
+    "RightMiddleProximal",
+    "RightMiddleIntermediate",
+    "RightMiddleDistal",
+    "RightRingProximal",
+    "RightRingIntermediate",
+    "RightRingDistal",
+    "RightLittleProximal",
+    "RightLittleIntermediate",
+    "RightLittleDistal",
+    "LeftUpperLeg",
+    "LeftLowerLeg",
+    "LeftFoot",
+    "LeftToes",
+    "RightUpperLeg",
+    "RightLowerLeg",
+    "RightFoot",
+    "RightToes",
+];
+
+const FINGER_PROFILE: [&str; 5] = ["Thumb", "Index", "Middle", "Ring", "Little"];
+/// Joint names of the thumb (metacarpal first) and of the other fingers, in profile terms.
+const THUMB_JOINTS: [&str; 3] = ["Metacarpal", "Proximal", "Distal"];
+const FINGER_JOINTS: [&str; 3] = ["Proximal", "Intermediate", "Distal"];
+
+/// The profile name of `finger`'s `joint`-th bone (0, 1, 2) on `side` ("Left" / "Right").
+fn finger_profile(side: &str, finger: Finger, joint: usize) -> Option<String> {
+    let joints = if finger == Finger::Thumb {
+        THUMB_JOINTS
+    } else {
+        FINGER_JOINTS
+    };
+    Some(format!(
+        "{side}{}{}",
+        FINGER_PROFILE[finger as usize],
+        joints.get(joint)?
+    ))
+}
+
+fn finger_word(word: &str) -> Option<Finger> {
+    Some(match word {
+        "thumb" => Finger::Thumb,
+        "index" => Finger::Index,
+        "middle" => Finger::Middle,
+        "ring" => Finger::Ring,
+        "little" | "pinky" => Finger::Little,
+        _ => return None,
+    })
+}
+
+/// The body bones (no fingers) shared by Mixamo's and Godot's side-prefixed names.
+fn limb(side: &str, part: &str) -> Option<String> {
+    let p = match part {
+        "Shoulder" => "Shoulder",
+        "Arm" | "UpperArm" => "UpperArm",
+        "ForeArm" | "LowerArm" => "LowerArm",
+        "Hand" => "Hand",
+        "UpLeg" | "UpperLeg" => "UpperLeg",
+        "Leg" | "LowerLeg" => "LowerLeg",
+        "Foot" => "Foot",
+        "ToeBase" | "Toes" => "Toes",
+        _ => return None,
+    };
+    Some(format!("{side}{p}"))
+}
+
+/// `Left` / `Right` and the rest, for a name that starts with one of them.
+fn split_side(name: &str) -> Option<(&'static str, &str)> {
+    if let Some(rest) = name.strip_prefix("Left") {
+        Some(("Left", rest))
+    } else {
+        name.strip_prefix("Right").map(|rest| ("Right", rest))
+    }
+}
+
+/// Mixamo: `mixamorig:Hips`, `mixamorig_Spine1`, `mixamorig1:LeftHandIndex1`, ... (any
+/// `mixamorig` prefix, with `:` or `_`).
+fn mixamo(name: &str) -> Option<String> {
+    let lower = name.to_ascii_lowercase();
+    let start = lower.find("mixamorig")?;
+    let rest = &name[start + "mixamorig".len()..];
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix('_'))?;
+    match rest {
+        "Hips" => return Some("Hips".into()),
+        "Spine" => return Some("Spine".into()),
+        "Spine1" => return Some("Chest".into()),
+        "Spine2" => return Some("UpperChest".into()),
+        "Neck" => return Some("Neck".into()),
+        "Head" => return Some("Head".into()),
+        _ => {}
+    }
+    let (side, part) = split_side(rest)?;
+    if let Some(finger_part) = part.strip_prefix("Hand").filter(|f| !f.is_empty()) {
+        let digits = finger_part.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+        let word = &finger_part[..finger_part.len() - digits.len()];
+        let finger = finger_word(&word.to_ascii_lowercase())?;
+        let joint: usize = digits.parse().ok()?;
+        return finger_profile(side, finger, joint.checked_sub(1)?);
+    }
+    limb(side, part)
+}
+
+/// VRoid's `J_Bip_C_Hips`, `J_Bip_L_UpperArm`, `J_Bip_L_Index1`, `J_Bip_L_ToeBase`.
+fn vroid(name: &str) -> Option<String> {
+    let rest = name.strip_prefix("J_Bip_")?;
+    let (side, part) = if let Some(p) = rest.strip_prefix("C_") {
+        ("", p)
+    } else if let Some(p) = rest.strip_prefix("L_") {
+        ("Left", p)
+    } else {
+        ("Right", rest.strip_prefix("R_")?)
+    };
+    if side.is_empty() {
+        return ["Hips", "Spine", "Chest", "UpperChest", "Neck", "Head"]
+            .iter()
+            .find(|p| **p == part)
+            .map(|p| p.to_string());
+    }
+    let digits = part.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    if !digits.is_empty() {
+        let word = &part[..part.len() - digits.len()];
+        let finger = finger_word(&word.to_ascii_lowercase())?;
+        let joint: usize = digits.parse().ok()?;
+        return finger_profile(side, finger, joint.checked_sub(1)?);
+    }
+    limb(side, part)
+}
+
+/// Which VRM humanoid table a name comes from: VRM 0.x calls the thumb's three bones
+/// proximal, intermediate and distal; VRM 1.0 (as Godot) metacarpal, proximal and distal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VrmVersion {
+    V0,
+    V1,
+}
+
+/// The profile name of a VRM humanoid bone name (`hips`, `leftUpperArm`, `leftThumbProximal`,
+/// ...). VRM 0.x's `leftThumbProximal` is Godot's `LeftThumbMetacarpal`.
+pub fn vrm_bone(name: &str, version: VrmVersion) -> Option<String> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    if !first.is_ascii_lowercase() {
+        return None;
+    }
+    let pascal: String = first.to_ascii_uppercase().to_string() + chars.as_str();
+    if let Some((side, part)) = split_side(&pascal) {
+        for (fi, word) in FINGER_PROFILE.iter().enumerate() {
+            if let Some(joint) = part.strip_prefix(word) {
+                let finger = [
+                    Finger::Thumb,
+                    Finger::Index,
+                    Finger::Middle,
+                    Finger::Ring,
+                    Finger::Little,
+                ][fi];
+                let joints: &[&str] = if finger == Finger::Thumb && version == VrmVersion::V0 {
+                    &["Proximal", "Intermediate", "Distal"]
+                } else if finger == Finger::Thumb {
+                    &THUMB_JOINTS
+                } else {
+                    &FINGER_JOINTS
+                };
+                let j = joints.iter().position(|j| *j == joint)?;
+                return finger_profile(side, finger, j);
+            }
+        }
+        if part == "Eye" {
+            return None;
+        }
+        return limb(side, part);
+    }
+    ["Hips", "Spine", "Chest", "UpperChest", "Neck", "Head"]
+        .iter()
+        .find(|p| **p == pascal)
+        .map(|p| p.to_string())
+}
+
+/// A VRM humanoid table ((VRM bone name, node name) pairs, as a VRM file lists them) as a bone
+/// map of (profile name, node name) pairs in profile order. Node names are written as Godot's
+/// glTF importer names bones (`:` and `/` become `_`). Entries naming no profile bone (eyes,
+/// jaw) are left out.
+pub fn vrm_mapping(table: &[(String, String)], version: VrmVersion) -> Vec<(String, String)> {
+    let mut by_profile: HashMap<String, String> = HashMap::new();
+    for (bone, node) in table {
+        if let Some(p) = vrm_bone(bone, version) {
+            by_profile
+                .entry(p)
+                .or_insert_with(|| node.replace([':', '/'], "_"));
+        }
+    }
+    PROFILE_BONES
+        .iter()
+        .filter_map(|p| by_profile.get(*p).map(|n| (p.to_string(), n.clone())))
+        .collect()
+}
+
+/// Unreal's mannequin: `pelvis`, `spine_01`..`spine_03` (..`_05` in UE5), `neck_01`, `head`,
+/// `clavicle_l`, `upperarm_l`, `lowerarm_l`, `hand_l`, `thumb_01_l`, `index_01_l`, `pinky_03_l`,
+/// `thigh_l`, `calf_l`, `foot_l`, `ball_l`. Twist and metacarpal bones are not profile bones.
+fn unreal(name: &str) -> Option<String> {
+    let n = name.to_ascii_lowercase();
+    match n.as_str() {
+        "pelvis" => return Some("Hips".into()),
+        "spine_01" => return Some("Spine".into()),
+        "spine_02" => return Some("Chest".into()),
+        "spine_03" => return Some("UpperChest".into()),
+        "neck_01" => return Some("Neck".into()),
+        "head" => return Some("Head".into()),
+        _ => {}
+    }
+    // `_l` as Unreal has it; `.l` as Blender exports of the mannequin (GDQuest's Mannequiny).
+    let (base, side) = if let Some(b) = n.strip_suffix("_l").or_else(|| n.strip_suffix(".l")) {
+        (b, "Left")
+    } else {
+        (
+            n.strip_suffix("_r").or_else(|| n.strip_suffix(".r"))?,
+            "Right",
+        )
+    };
+    if let Some((word, joint)) = base.split_once('_') {
+        let finger = finger_word(word)?;
+        let joint: usize = joint.parse().ok()?;
+        return finger_profile(side, finger, joint.checked_sub(1)?);
+    }
+    let part = match base {
+        "clavicle" => "Shoulder",
+        "upperarm" => "UpperArm",
+        "lowerarm" => "LowerArm",
+        "hand" => "Hand",
+        "thigh" => "UpperLeg",
+        "calf" => "LowerLeg",
+        "foot" => "Foot",
+        "ball" => "Toes",
+        _ => return None,
+    };
+    Some(format!("{side}{part}"))
+}
+
+/// Blender's metarig and Rigify's deform bones: `spine` (the hips) .. `spine.006` (the head),
+/// `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
+/// `thigh.L`, `shin.L`, `foot.L`, `toe.L`, with or without `DEF-` / `ORG-`.
+fn rigify(name: &str) -> Option<String> {
+    let n = name
+        .strip_prefix("DEF-")
+        .or_else(|| name.strip_prefix("ORG-"))
+        .unwrap_or(name);
+    match n {
+        "spine" => return Some("Hips".into()),
+        "spine.001" => return Some("Spine".into()),
+        "spine.002" => return Some("Chest".into()),
+        "spine.003" => return Some("UpperChest".into()),
+        "spine.004" => return Some("Neck".into()),
+        "spine.006" => return Some("Head".into()),
+        _ => {}
+    }
+    let (base, side) = if let Some(b) = n.strip_suffix(".L").or_else(|| n.strip_suffix("_L")) {
+        (b, "Left")
+    } else {
+        (
+            n.strip_suffix(".R").or_else(|| n.strip_suffix("_R"))?,
+            "Right",
+        )
+    };
+    if let Some((word, joint)) = base.split_once('.') {
+        let finger = finger_word(word.trim_start_matches("f_"))?;
+        let joint: usize = joint.parse().ok()?;
+        return finger_profile(side, finger, joint.checked_sub(1)?);
+    }
+    let part = match base {
+        "shoulder" => "Shoulder",
+        "upper_arm" => "UpperArm",
+        "forearm" => "LowerArm",
+        "hand" => "Hand",
+        "thigh" => "UpperLeg",
+        "shin" => "LowerLeg",
+        "foot" => "Foot",
+        "toe" => "Toes",
+        _ => return None,
+    };
+    Some(format!("{side}{part}"))
+}
+
+/// A bone map found from the names alone: the family that names the most bones (both upper
+/// arms at least), and its (profile name, skeleton bone name) pairs in profile order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AutoMap {
+    pub family: RigFamily,
+    pub mapping: Vec<(String, String)>,
+}
+
+impl AutoMap {
+    /// The skeleton bone given the profile name `profile`, if mapped.
+    pub fn bone(&self, profile: &str) -> Option<&str> {
+        self.mapping
+            .iter()
+            .find(|(p, _)| p == profile)
+            .map(|(_, b)| b.as_str())
+    }
+
+    /// Profile bones the rig lacks (a rig without ring fingers or toes is fine: these are for
+    /// the record, never a per-frame message).
+    pub fn missing(&self) -> Vec<&'static str> {
+        PROFILE_BONES
+            .iter()
+            .filter(|p| self.bone(p).is_none())
+            .copied()
+            .collect()
+    }
+}
+
+/// The best bone map for a skeleton whose bones are `bones`, or `None` when no family names
+/// both upper arms. A profile bone named twice in one family (Unreal's `spine_04` after
+/// `spine_03`...) keeps its first bone in skeleton order.
+pub fn auto_map(bones: &[String]) -> Option<AutoMap> {
+    let mut best: Option<AutoMap> = None;
+    for family in RigFamily::ALL {
+        let mut by_profile: HashMap<String, String> = HashMap::new();
+        for bone in bones {
+            if let Some(p) = family.profile_name(bone) {
+                by_profile.entry(p).or_insert_with(|| bone.clone());
+            }
+        }
+        if !(by_profile.contains_key("LeftUpperArm") && by_profile.contains_key("RightUpperArm")) {
+            continue;
+        }
+        let mapping: Vec<(String, String)> = PROFILE_BONES
+            .iter()
+            .filter_map(|p| by_profile.get(*p).map(|b| (p.to_string(), b.clone())))
+            .collect();
+        if best
+            .as_ref()
+            .is_none_or(|b| mapping.len() > b.mapping.len())
+        {
+            best = Some(AutoMap { family, mapping });
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn fingers_are_told_by_name_on_every_rig() {
+        for (name, want) in [
+            ("LeftIndexProximal", Some((Finger::Index, false))),
+            ("mixamorig:RightHandPinky1", Some((Finger::Little, false))),
+            ("J_Bip_L_Thumb1", Some((Finger::Thumb, false))),
+            ("index_metacarpal_l", Some((Finger::Index, true))),
+            ("DEF-f_ring.01.L", Some((Finger::Ring, false))),
+            ("LeftHand", None),
+        ] {
+            assert_eq!(finger_of(name), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn mixamo_names_map_with_either_separator() {
+        for prefix in ["mixamorig:", "mixamorig_", "mixamorig1:"] {
+            let m = |n: &str| mixamo(&format!("{prefix}{n}"));
+            assert_eq!(m("Hips").as_deref(), Some("Hips"));
+            assert_eq!(m("Spine1").as_deref(), Some("Chest"));
+            assert_eq!(m("LeftArm").as_deref(), Some("LeftUpperArm"));
+            assert_eq!(m("LeftHand").as_deref(), Some("LeftHand"));
+            assert_eq!(m("RightForeArm").as_deref(), Some("RightLowerArm"));
+            assert_eq!(m("LeftHandThumb1").as_deref(), Some("LeftThumbMetacarpal"));
+            assert_eq!(m("LeftHandPinky3").as_deref(), Some("LeftLittleDistal"));
+            assert_eq!(m("RightUpLeg").as_deref(), Some("RightUpperLeg"));
+            assert_eq!(m("LeftToeBase").as_deref(), Some("LeftToes"));
+            assert_eq!(
+                m("LeftHandIndex4"),
+                None,
+                "the end bones are no profile bones"
+            );
+        }
+        assert_eq!(mixamo("LeftArm"), None);
+    }
+
+    #[test]
+    fn vroid_vrm_unreal_and_rigify_names_map() {
+        for (name, want) in [
+            ("J_Bip_C_UpperChest", "UpperChest"),
+            ("J_Bip_L_UpperArm", "LeftUpperArm"),
+            ("J_Bip_R_Little2", "RightLittleIntermediate"),
+            ("J_Bip_L_Thumb1", "LeftThumbMetacarpal"),
+            ("J_Bip_R_ToeBase", "RightToes"),
+        ] {
+            assert_eq!(vroid(name).as_deref(), Some(want), "{name}");
+        }
+        for (name, want) in [
+            ("pelvis", "Hips"),
+            ("spine_02", "Chest"),
+            ("clavicle_l", "LeftShoulder"),
+            ("upperarm_r", "RightUpperArm"),
+            ("lowerarm_l", "LeftLowerArm"),
+            ("index_01_l", "LeftIndexProximal"),
+            ("thumb_01_r", "RightThumbMetacarpal"),
+            ("pinky_03_l", "LeftLittleDistal"),
+            ("calf_r", "RightLowerLeg"),
+            ("ball_l", "LeftToes"),
+        ] {
+            assert_eq!(unreal(name).as_deref(), Some(want), "{name}");
+        }
+        assert_eq!(unreal("upperarm.l").as_deref(), Some("LeftUpperArm"));
+        assert_eq!(unreal("index_01.r").as_deref(), Some("RightIndexProximal"));
+        assert_eq!(unreal("upperarm_twist_01_l"), None);
+        assert_eq!(unreal("index_metacarpal_l"), None);
+        for (name, want) in [
+            ("spine", "Hips"),
+            ("DEF-spine.003", "UpperChest"),
+            ("upper_arm.L", "LeftUpperArm"),
+            ("DEF-forearm.R", "RightLowerArm"),
+            ("f_index.01.L", "LeftIndexProximal"),
+            ("thumb.01.R", "RightThumbMetacarpal"),
+            ("shin.L", "LeftLowerLeg"),
+        ] {
+            assert_eq!(rigify(name).as_deref(), Some(want), "{name}");
+        }
+    }
+
+    #[test]
+    fn vrm_thumbs_differ_between_versions() {
+        assert_eq!(
+            vrm_bone("leftThumbProximal", VrmVersion::V0).as_deref(),
+            Some("LeftThumbMetacarpal")
+        );
+        assert_eq!(
+            vrm_bone("leftThumbIntermediate", VrmVersion::V0).as_deref(),
+            Some("LeftThumbProximal")
+        );
+        assert_eq!(
+            vrm_bone("leftThumbMetacarpal", VrmVersion::V1).as_deref(),
+            Some("LeftThumbMetacarpal")
+        );
+        assert_eq!(
+            vrm_bone("rightIndexIntermediate", VrmVersion::V1).as_deref(),
+            Some("RightIndexIntermediate")
+        );
+        assert_eq!(
+            vrm_bone("upperChest", VrmVersion::V1).as_deref(),
+            Some("UpperChest")
+        );
+        assert_eq!(vrm_bone("leftEye", VrmVersion::V1), None);
+        assert_eq!(vrm_bone("LeftUpperArm", VrmVersion::V1), None);
+    }
+
+    #[test]
+    fn a_vrm0_table_maps_its_thumb_and_keeps_node_names() {
+        let table: Vec<(String, String)> = [
+            ("hips", "pelvis_Armature"),
+            ("leftUpperArm", "upper_arm.l_Armature"),
+            ("leftThumbProximal", "thumb.01.l"),
+            ("leftIndexProximal", "Finger:1"),
+            ("leftEye", "eye.l"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        let m = vrm_mapping(&table, VrmVersion::V0);
+        let want: Vec<(String, String)> = [
+            ("Hips", "pelvis_Armature"),
+            ("LeftUpperArm", "upper_arm.l_Armature"),
+            ("LeftThumbMetacarpal", "thumb.01.l"),
+            ("LeftIndexProximal", "Finger_1"),
+        ]
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect();
+        assert_eq!(m, want);
+    }
+
+    #[test]
+    fn auto_map_picks_the_family_that_names_the_arms() {
+        let bones = names(&[
+            "mixamorig_Hips",
+            "mixamorig_Spine",
+            "mixamorig_LeftArm",
+            "mixamorig_RightArm",
+            "mixamorig_LeftHand",
+            "Head", // a stray Godot-looking name does not win
+        ]);
+        let m = auto_map(&bones).unwrap();
+        assert_eq!(m.family, RigFamily::Mixamo);
+        assert_eq!(m.bone("LeftUpperArm"), Some("mixamorig_LeftArm"));
+        assert_eq!(m.bone("Head"), None);
+        assert!(m.missing().contains(&"LeftRingProximal"));
+        assert!(auto_map(&names(&["Bone", "Bone.001"])).is_none());
+    }
+
+    #[test]
+    fn godot_names_map_onto_themselves() {
+        let bones: Vec<String> = PROFILE_BONES.iter().map(|s| s.to_string()).collect();
+        let m = auto_map(&bones).unwrap();
+        assert_eq!(m.family, RigFamily::Godot);
+        assert_eq!(m.mapping.len(), PROFILE_BONES.len());
+        assert!(m.mapping.iter().all(|(a, b)| a == b));
+    }
+}
