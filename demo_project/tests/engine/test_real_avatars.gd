@@ -1,0 +1,152 @@
+## Characters made by others (tests/avatars, README there: sources and licences), loaded at run
+## time as glTF and set up through the documented route for their rig: upright, facing the
+## player, each hand on its controller and held as the player's hand holds it, elbows out of
+## the torso, fingers curling toward the palm.
+extends EngineTest
+
+const AVATARS := "res://tests/avatars/"
+## Hand off its controller (m), visible hand off the player's hand (degrees).
+const MAX_HAND_M := 0.005
+const MAX_HAND_DEG := 10.0
+
+
+## The character in `file` loaded as glTF under a holder, set up by the route the docs give
+## for its rig: `vrm` passes the VRM file's humanoid table as the bone map, else the bone
+## names are recognised. Returns setup_skeleton's dictionary plus "skeleton", "simulator".
+func _load(file: String, vrm: bool) -> Dictionary:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	var err := doc.append_from_file(AVATARS + file, state)
+	if not check(err == OK, "%s loads as glTF (%s)" % [file, error_string(err)]):
+		return {}
+	var character: Node3D = doc.generate_scene(state)
+	add_child(character)
+	# The skeleton with the most bones (spring bones may come as skeletons of their own).
+	var skeleton: Skeleton3D = null
+	for found in character.find_children("*", "Skeleton3D", true, false):
+		if skeleton == null or found.get_bone_count() > skeleton.get_bone_count():
+			skeleton = found
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0)))
+	var map: BoneMap = VRArmsSetup.bone_map_from_vrm(AVATARS + file) if vrm else null
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, map)
+	if not check(not b.is_empty(), "%s: set up" % file):
+		var names := []
+		for i in skeleton.get_bone_count():
+			names.append(skeleton.get_bone_name(i))
+		print("%s bones: %s" % [file, names])
+		return {}
+	b.merge({"skeleton": skeleton, "simulator": sim, "file": file})
+	return b
+
+
+## The body's up and forward as the skeleton shows it (hips to head; the shoulders' line).
+func _body_axes(s: Skeleton3D) -> Dictionary:
+	var l := bone_global_position(s, "LeftUpperArm")
+	var r := bone_global_position(s, "RightUpperArm")
+	var up := (bone_global_position(s, "Head") - bone_global_position(s, "Hips")).normalized()
+	return {"up": up, "forward": (l - r).cross(up).normalized(), "left": l, "right": r}
+
+
+## Controller poses for the player in front of the avatar's own shoulders, scaled by its arm
+## length (poses the avatar can reach): at the sides, reach forward, crossed, hand on the belly,
+## hand behind the head, aiming with two hands. The player looks down -Z.
+func _poses(b: Dictionary) -> Dictionary:
+	var rig: VRArmRig = b.rig
+	var sl := rig.get_shoulder_global_position(0)
+	var sr := rig.get_shoulder_global_position(1)
+	var arm := rig.get_arm_length(0) * (b.skeleton as Skeleton3D).global_basis.get_scale().x
+	var mid := (sl + sr) * 0.5
+	var fwd := Vector3(0, 0, -1)
+	# Away from the body's midline, for each side.
+	var out_l := (sl - mid).normalized()
+	var out_r := (sr - mid).normalized()
+	var aim := Basis.looking_at(fwd, Vector3.UP)
+	var p := {}
+	var side_l := sl + out_l * 0.15 * arm + Vector3(0, -0.85 * arm, -0.1 * arm)
+	var side_r := sr + out_r * 0.15 * arm + Vector3(0, -0.85 * arm, -0.1 * arm)
+	p["at sides"] = [Transform3D(Basis(), side_l), Transform3D(Basis(), side_r)]
+	p["reach forward"] = [Transform3D(Basis(), sl + fwd * 0.85 * arm), Transform3D(Basis(), sr + fwd * 0.85 * arm)]
+	p["crossed"] = [Transform3D(Basis.from_euler(Vector3(0, -0.8, 0)), mid + Vector3(0.25 * arm, -0.15 * arm, -0.55 * arm)), Transform3D(Basis.from_euler(Vector3(0, 0.8, 0)), mid + Vector3(-0.25 * arm, -0.25 * arm, -0.5 * arm))]
+	p["hand on belly"] = [Transform3D(Basis.from_euler(Vector3(0, -1.2, 0)), mid + Vector3(0.05 * arm, -0.55 * arm, -0.35 * arm)), Transform3D(Basis(), side_r)]
+	p["hand behind head"] = [Transform3D(Basis.from_euler(Vector3(1.2, 0, 0)), mid + Vector3(-0.15 * arm, 0.45 * arm, 0.1 * arm)), Transform3D(Basis(), side_r)]
+	p["aiming two hands"] = [Transform3D(aim, mid + Vector3(0.03 * arm, -0.05 * arm, -0.75 * arm)), Transform3D(aim, mid + Vector3(-0.02 * arm, -0.02 * arm, -0.8 * arm))]
+	return p
+
+
+## The elbow's distance from the spine's line (hips to neck), per unit of half the shoulders'
+## span: under 1 is inside the shoulders' width, deep under it inside the torso.
+func _elbow_out(s: Skeleton3D, side: String) -> float:
+	var hips := bone_global_position(s, "Hips")
+	var neck := bone_global_position(s, "Neck")
+	var axis := (neck - hips).normalized()
+	var e := bone_global_position(s, side + "LowerArm") - hips
+	var half := bone_global_position(s, "LeftUpperArm").distance_to(bone_global_position(s, "RightUpperArm")) * 0.5
+	return (e - axis * e.dot(axis)).length() / half
+
+
+func _check_avatar(file: String, vrm: bool) -> void:
+	var b := await _load(file, vrm)
+	if b.is_empty():
+		return
+	var s: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	await seconds(1.0)
+	await s.skeleton_updated
+	var axes := _body_axes(s)
+	check(axes.up.dot(Vector3.UP) > 0.95, "%s stands upright (hips to head %s)" % [file, axes.up])
+	check(axes.forward.dot(Vector3(0, 0, -1)) > 0.95, "%s faces where the player looks, -Z (it faces %s)" % [file, axes.forward])
+	check(bone_global_position(s, "Head").distance_to(b.camera.global_position) < 0.25, "%s: the head is at the headset (%.2f m off)" % [file, bone_global_position(s, "Head").distance_to(b.camera.global_position)])
+	var poses := _poses(b)
+	for name in poses:
+		sim.set_hand_pose(VRArms.Hand.LEFT, poses[name][0])
+		sim.set_hand_pose(VRArms.Hand.RIGHT, poses[name][1])
+		await seconds(0.5)
+		await s.skeleton_updated
+		for side in ["Left", "Right"]:
+			var controller: Node3D = b[side.to_lower() + "_controller"]
+			var off := bone_global_position(s, side + "Hand").distance_to(controller.global_position)
+			var reach := bone_global_position(s, side + "UpperArm").distance_to(controller.global_position) / ((b.rig as VRArmRig).get_arm_length(0 if side == "Left" else 1) * s.global_basis.get_scale().x)
+			if not check(off <= MAX_HAND_M, "%s, %s: %s hand %.1f mm off its controller (at most %.0f; the controller at %.2f of the arm's reach)" % [file, name, side, off * 1000.0, MAX_HAND_M * 1000.0, reach]):
+				var m: Dictionary = b.markers
+				var sd: String = side.to_lower()
+				var at := func(k: String) -> Vector3: return VRArmTargets.global_position_of(m[sd + "_" + k]) - controller.global_position
+				print("  from the controller: raw %s avoided %s clamped %s final %s hand %s" % [at.call("raw"), at.call("avoided"), at.call("clamped"), at.call("final"), bone_global_position(s, side + "Hand") - controller.global_position])
+			var angle := angle_deg(palm_transform(s, side).basis, controller.global_basis)
+			check(angle <= MAX_HAND_DEG, "%s, %s: the %s hand is turned %.1f deg from the player's hand on the controller (at most %.0f)" % [file, name, side, angle, MAX_HAND_DEG])
+			var out := _elbow_out(s, side)
+			check(out > 0.55, "%s, %s: the %s elbow stays out of the torso (%.2f half-shoulder spans from the spine)" % [file, name, side, out])
+	# Fingers curl toward the palm on grip.
+	sim.set_hand_pose(VRArms.Hand.LEFT, poses["reach forward"][0])
+	sim.set_hand_pose(VRArms.Hand.RIGHT, poses["reach forward"][1])
+	var tips := {}
+	for grip in [0, 1]:
+		sim.set_input(VRArms.Hand.LEFT, "grip", float(grip))
+		sim.set_input(VRArms.Hand.RIGHT, "grip", float(grip))
+		await seconds(0.5)
+		await s.skeleton_updated
+		for side in ["Left", "Right"]:
+			var palm := palm_transform(s, side)
+			var normal := palm.basis.x * (1.0 if side == "Left" else -1.0)
+			var tip := bone_global_position(s, side + "MiddleDistal")
+			tips[side + "%d" % grip] = (tip - palm.origin).dot(normal)
+	for side in ["Left", "Right"]:
+		var moved: float = tips[side + "1"] - tips[side + "0"]
+		check(moved > 0.01, "%s: the %s middle finger curls toward the palm on grip (%.1f mm)" % [file, side, moved * 1000.0])
+
+
+func test_mixamo_style_rig_by_its_names() -> void:
+	await _check_avatar("mixamo_style.glb", false)
+
+
+func test_unreal_style_mannequin_by_its_names() -> void:
+	await _check_avatar("mannequiny.glb", false)
+
+
+func test_vrm0_by_its_humanoid_table() -> void:
+	await _check_avatar("Godette_vrm_v4.vrm", true)
+
+
+func test_vrm1_by_its_humanoid_table() -> void:
+	await _check_avatar("VRMConstraintTest_vrm1.vrm", true)
