@@ -150,3 +150,48 @@ func test_vrm0_by_its_humanoid_table() -> void:
 
 func test_vrm1_by_its_humanoid_table() -> void:
 	await _check_avatar("VRMConstraintTest_vrm1.vrm", true)
+
+
+## Godette's arms are short for her height (a chibi): fitted to the player's height alone, her
+## hands stop short of controllers a player reaches easily. A calibration with the arms out
+## lengthens them (`fit_arm_length`, on by default) so they reach; with it off they do not.
+func _reach_after_calibration(fit: bool) -> Dictionary:
+	var b := await _load("Godette_vrm_v4.vrm", true)
+	var s: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	var cal: AvatarCalibrator = b.calibrator
+	var rig: VRArmRig = b.rig
+	cal.player_name = "test_real_avatars_arms"
+	cal.fit_arm_length = fit
+	await seconds(1.0)
+	# In the skeleton's own units: the avatar's scale changes with the calibration too.
+	var before := rig.get_arm_length(1)
+	# The player: eyes at 1.65 m, arms out, the controllers 1.8 m apart (a reach of 0.72 m
+	# from each shoulder).
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(-0.9, 1.45, 0)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.9, 1.45, 0)))
+	cal.start_calibration()
+	await seconds(1.5)
+	var after := rig.get_arm_length(1)
+	# Reach straight ahead to 0.7 m from the shoulder: within this player's reach.
+	var shoulder := rig.get_shoulder_global_position(1)
+	var target := shoulder + Vector3(0, 0, -0.7)
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), target))
+	await seconds(0.5)
+	await s.skeleton_updated
+	var off := bone_global_position(s, "RightHand").distance_to(target)
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(cal.get_calibration_path()))
+	return {"before": before, "after": after, "off": off, "scale": cal.get_arm_length_scale()}
+
+
+func test_a_short_armed_avatar_reaches_once_its_arms_are_fitted() -> void:
+	var fitted := await _reach_after_calibration(true)
+	check(fitted.scale > 1.15, "the calibration lengthened the arms (x%.2f)" % fitted.scale)
+	check_near(fitted.after / fitted.before, fitted.scale, 0.01, "the rig's arms are that much longer (%.3f -> %.3f skeleton units)" % [fitted.before, fitted.after])
+	check(fitted.off <= MAX_HAND_M, "the hand reaches the controller (%.1f mm off)" % (fitted.off * 1000.0))
+
+
+func test_without_fitting_a_short_armed_avatar_stops_short() -> void:
+	var kept := await _reach_after_calibration(false)
+	check(kept.scale == 1.0, "the arms keep their length (x%.2f)" % kept.scale)
+	check(kept.off > 0.03, "the hand stops short of the controller (%.1f mm off)" % (kept.off * 1000.0))

@@ -21,6 +21,10 @@ pub struct PlayerCalibration {
     pub arm_span_m: f32,
     /// Uniform scale applied to the avatar.
     pub avatar_scale: f32,
+    /// The avatar's arms (upper arm, forearm) lengthened by this on top of `avatar_scale`, so
+    /// that a short-armed (stylised) avatar's hands reach the player's controllers; 1 keeps the
+    /// avatar's own proportions.
+    pub arm_length_scale: f32,
 }
 
 impl Default for PlayerCalibration {
@@ -29,7 +33,38 @@ impl Default for PlayerCalibration {
             player_height_m: 1.75,
             arm_span_m: 1.75,
             avatar_scale: 1.0,
+            arm_length_scale: 1.0,
         }
+    }
+}
+
+/// Arm length scales a calibration may set.
+pub const ARM_LENGTH_SCALES: std::ops::RangeInclusive<f32> = 0.7..=1.6;
+
+/// Half the distance between a person's shoulder joints, per metre of height (anthropometric
+/// tables give shoulder joints about a fifth of the height apart).
+pub const SHOULDER_HALF_SPAN_PER_HEIGHT: f32 = 0.1;
+
+/// How much longer (or shorter) the avatar's arms (upper arm and forearm) must be, on top of
+/// `avatar_scale`, to reach from its shoulder to where the player holds a controller: the
+/// player's reach is half the distance between the controllers held out to the sides, less
+/// half the player's shoulder span ([`SHOULDER_HALF_SPAN_PER_HEIGHT`]); within
+/// [`ARM_LENGTH_SCALES`]; 1 when the avatar's arms cannot be measured. Hands are left as they
+/// are: a stylised avatar's big hands do not count as reach.
+pub fn arm_length_scale(
+    controller_distance_m: f32,
+    player_height_m: f32,
+    avatar: &AvatarMeasures,
+    avatar_scale: f32,
+) -> f32 {
+    let player_reach =
+        controller_distance_m * 0.5 - SHOULDER_HALF_SPAN_PER_HEIGHT * player_height_m;
+    let avatar_reach = avatar.arm_length_m * avatar_scale;
+    let k = player_reach / avatar_reach;
+    if k.is_finite() && avatar_reach > 0.05 && player_reach > 0.0 {
+        k.clamp(*ARM_LENGTH_SCALES.start(), *ARM_LENGTH_SCALES.end())
+    } else {
+        1.0
     }
 }
 
@@ -62,6 +97,16 @@ impl PlayerCalibration {
                 self.arm_span_m
             ));
         }
+        if !ok(
+            self.arm_length_scale,
+            *ARM_LENGTH_SCALES.start(),
+            *ARM_LENGTH_SCALES.end(),
+        ) {
+            return Err(format!(
+                "arm length scale {} is not plausible (0.7..1.6)",
+                self.arm_length_scale
+            ));
+        }
         if !ok(self.avatar_scale, 0.3, 3.0) {
             return Err(format!(
                 "avatar scale {} is not plausible (0.3..3)",
@@ -84,6 +129,9 @@ pub struct CalibrationSettings {
     pub grip_to_fingertip_m: f32,
     /// Share of the arm-span ratio in the avatar scale (0 = height only, 1 = arm span only).
     pub arm_span_share: f32,
+    /// Lengthen (or shorten) the avatar's arms so its fingertip span is the player's, after
+    /// the uniform scale (see [`arm_length_scale`]).
+    pub fit_arm_length: bool,
 }
 
 impl Default for CalibrationSettings {
@@ -93,6 +141,7 @@ impl Default for CalibrationSettings {
             eye_to_top_m: 0.11,
             grip_to_fingertip_m: 0.1,
             arm_span_share: 0.0,
+            fit_arm_length: true,
         }
     }
 }
@@ -112,7 +161,10 @@ impl CalibrationSettings {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AvatarMeasures {
     pub height_m: f32,
+    /// Fingertip to fingertip, arms out.
     pub arm_span_m: f32,
+    /// One arm, shoulder joint to wrist (upper arm and forearm).
+    pub arm_length_m: f32,
 }
 
 /// Collects samples while the player holds the calibration pose.
@@ -190,10 +242,21 @@ impl Calibrator {
         let by_height = height / avatar.height_m;
         let by_span = span / avatar.arm_span_m;
         let share = self.settings.arm_span_share;
+        let avatar_scale = by_height * (1.0 - share) + by_span * share;
         let c = PlayerCalibration {
             player_height_m: height,
             arm_span_m: span,
-            avatar_scale: by_height * (1.0 - share) + by_span * share,
+            avatar_scale,
+            arm_length_scale: if self.settings.fit_arm_length {
+                arm_length_scale(
+                    span - 2.0 * self.settings.grip_to_fingertip_m,
+                    height,
+                    avatar,
+                    avatar_scale,
+                )
+            } else {
+                1.0
+            },
         };
         c.check().map(|_| c)
     }
@@ -214,6 +277,7 @@ mod tests {
     const AVATAR: AvatarMeasures = AvatarMeasures {
         height_m: 1.75,
         arm_span_m: 1.56,
+        arm_length_m: 0.58,
     };
 
     #[test]
@@ -243,6 +307,57 @@ mod tests {
     }
 
     #[test]
+    fn a_short_armed_avatar_gets_longer_arms() {
+        // A 1.75 m player holding the controllers 1.55 m apart reaches 0.775 - 0.175 = 0.6 m
+        // from each shoulder; an avatar of 0.5 m arms at scale 1 needs them 1.2 times longer.
+        let short = AvatarMeasures {
+            height_m: 1.75,
+            arm_span_m: 1.5,
+            arm_length_m: 0.5,
+        };
+        assert!((arm_length_scale(1.55, 1.75, &short, 1.0) - 1.2).abs() < 1e-5);
+        // Scaled to the player: the scale counts.
+        assert!((arm_length_scale(1.55, 1.75, &short, 1.2) - 1.0).abs() < 1e-5);
+        // Far off, or unmeasurable: clamped, or left alone.
+        assert_eq!(arm_length_scale(9.0, 1.75, &short, 1.0), 1.6);
+        assert_eq!(arm_length_scale(0.9, 1.75, &short, 1.0), 0.7);
+        let none = AvatarMeasures {
+            arm_length_m: 0.0,
+            ..short
+        };
+        assert_eq!(arm_length_scale(1.55, 1.75, &none, 1.0), 1.0);
+        assert_eq!(arm_length_scale(f32::NAN, 1.75, &short, 1.0), 1.0);
+        assert_eq!(
+            arm_length_scale(0.3, 1.75, &short, 1.0),
+            1.0,
+            "no reach left"
+        );
+    }
+
+    #[test]
+    fn a_calibration_fits_the_arms_unless_told_not_to() {
+        let run = |fit: bool| {
+            let mut c = Calibrator::new(CalibrationSettings {
+                fit_arm_length: fit,
+                ..CalibrationSettings::default()
+            });
+            c.start();
+            // Height 1.64 + 0.11 = 1.75 (scale 1); controllers 1.55 m apart: a 0.6 m reach.
+            let (l, r) = (Vec3::new(0.775, 1.45, 0.0), Vec3::new(-0.775, 1.45, 0.0));
+            let short = AvatarMeasures {
+                height_m: 1.75,
+                arm_span_m: 1.5,
+                arm_length_m: 0.5,
+            };
+            c.sample(Vec3::new(0.0, 1.64, 0.0), l, r, 0.0, 2.0, &short)
+                .unwrap()
+                .unwrap()
+        };
+        assert!((run(true).arm_length_scale - 1.2).abs() < 1e-4);
+        assert_eq!(run(false).arm_length_scale, 1.0);
+    }
+
+    #[test]
     fn implausible_measures_fail() {
         let mut c = Calibrator::default();
         c.start();
@@ -266,6 +381,7 @@ mod tests {
             player_height_m: 1.62,
             arm_span_m: 1.6,
             avatar_scale: 0.93,
+            arm_length_scale: 1.12,
         };
         assert_eq!(
             PlayerCalibration::from_toml_str(&c.to_toml_string()).unwrap(),
@@ -297,6 +413,7 @@ mod tests {
             eye_to_top_m: -1.0,
             grip_to_fingertip_m: 2.0,
             arm_span_share: 1.5,
+            fit_arm_length: false,
         };
         s.validate();
         assert_eq!(
@@ -405,10 +522,12 @@ mod tests {
     fn an_avatar_that_cannot_be_measured_is_an_error() {
         for avatar in [
             AvatarMeasures {
+                arm_length_m: 0.58,
                 height_m: 0.1,
                 arm_span_m: 1.56,
             },
             AvatarMeasures {
+                arm_length_m: 0.58,
                 height_m: 1.75,
                 arm_span_m: 0.1,
             },

@@ -70,7 +70,7 @@ mod tests {
         RestBody {
             left_shoulder: Vec3::new(0.18, 1.45, 0.0),
             right_shoulder: Vec3::new(-0.18, 1.45, 0.0),
-            hips: Some(Vec3::new(0.0, 0.95, 0.02)),
+            hips: Some(Vec3::new(0.0, 0.95, 0.0)),
             head: Some(Vec3::new(0.0, 1.6, 0.0)),
         }
     }

@@ -115,6 +115,8 @@ impl StartHeight {
             player_height_m: height,
             arm_span_m: avatar.arm_span_m * scale,
             avatar_scale: scale,
+            // The player's arms are not measured yet: the avatar keeps its proportions.
+            arm_length_scale: 1.0,
         };
         Some(c.check().map(|_| c))
     }
@@ -127,6 +129,7 @@ mod tests {
     const AVATAR_1_5: AvatarMeasures = AvatarMeasures {
         height_m: 1.5,
         arm_span_m: 1.5,
+        arm_length_m: 0.5,
     };
 
     fn run(start: &mut StartHeight, eye: Option<f32>, frames: usize) -> Option<PlayerCalibration> {
@@ -184,6 +187,7 @@ mod tests {
         let tiny = AvatarMeasures {
             height_m: 0.2,
             arm_span_m: 0.2,
+            arm_length_m: 0.06,
         };
         let mut result = None;
         for _ in 0..50 {

@@ -59,6 +59,13 @@ pub struct AvatarCalibrator {
     /// Share of the arm span in the avatar scale (0 = height only).
     #[export(range = (0.0, 1.0))]
     arm_span_share: f32,
+    /// Lengthen (or shorten) the avatar's arms so that its fingertip span is the player's, once
+    /// a calibration measured it (arms out): a stylised avatar with short arms then reaches the
+    /// controllers. Sets the rig's `arm_length_scale` (0.7 to 1.6); off keeps the avatar's own
+    /// proportions (its hands stop short of far controllers: the reach clamp holds them at
+    /// the arm's reach).
+    #[export]
+    fit_arm_length: bool,
     /// Fit the avatar to the headset's height when tracking starts, until a calibration (saved
     /// or new) replaces it. Off: the avatar keeps its own size until calibrated.
     #[export]
@@ -85,6 +92,7 @@ impl INode for AvatarCalibrator {
             auto_load: true,
             sample_seconds: 1.0,
             arm_span_share: 0.0,
+            fit_arm_length: true,
             scale_at_tracking_start: true,
             calibrator: Calibrator::default(),
             start_height: StartHeight::new(StartHeightSettings::default()),
@@ -222,6 +230,7 @@ impl AvatarCalibrator {
         self.calibrator = Calibrator::new(CalibrationSettings {
             sample_seconds: self.sample_seconds,
             arm_span_share: self.arm_span_share,
+            fit_arm_length: self.fit_arm_length,
             ..Default::default()
         });
         self.calibrator.start();
@@ -275,6 +284,12 @@ impl AvatarCalibrator {
     #[func]
     fn get_avatar_scale(&self) -> f32 {
         self.current.avatar_scale
+    }
+
+    /// How much the current calibration lengthened the avatar's arms (1: as made).
+    #[func]
+    fn get_arm_length_scale(&self) -> f32 {
+        self.current.arm_length_scale
     }
 
     /// Where this player's calibration is saved.
@@ -337,6 +352,18 @@ impl AvatarCalibrator {
             let s = self.current.avatar_scale;
             root.set_scale(Vector3::new(s, s, s));
         }
+        // The arms' own scale goes to the skeleton's arm rig(s) (left alone when not fitted:
+        // a scale set on the rig by hand stays).
+        if let Some(skeleton) = alive(&self.skeleton).filter(|_| self.fit_arm_length) {
+            for child in skeleton.get_children().iter_shared() {
+                if let Ok(mut rig) = child.try_cast::<crate::nodes::vr_arm_rig::VRArmRig>() {
+                    rig.set(
+                        "arm_length_scale",
+                        &self.current.arm_length_scale.to_variant(),
+                    );
+                }
+            }
+        }
     }
 
     /// The avatar's own height and arm span from its rest pose, in the avatar root's units.
@@ -353,6 +380,7 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         return AvatarMeasures {
             height_m: 1.75,
             arm_span_m: 1.75,
+            arm_length_m: 0.58,
         };
     };
     let to_root = root.map_or(Transform3D::IDENTITY, |r| {
@@ -372,8 +400,13 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         (Some(l), Some(r), None) => l.distance(r) + 0.36,
         _ => top,
     };
+    let arm_length_m = match (at("LeftUpperArm"), at("LeftLowerArm"), at("LeftHand")) {
+        (Some(u), Some(l), Some(h)) => u.distance(l) + l.distance(h),
+        _ => 0.33 * top,
+    };
     AvatarMeasures {
         height_m: top,
         arm_span_m: span,
+        arm_length_m,
     }
 }

@@ -85,6 +85,14 @@ pub struct VRArmRig {
     #[export_group(name = "Solve")]
     #[export]
     apply_hand_rotation: bool,
+    /// Both arms lengthened (or shortened) by this: the bones from the elbow to the wrist are
+    /// moved out along their rest offsets every frame, and the solve reaches that far. For a
+    /// stylised avatar with short arms (a big head, a chibi), so its hands reach the player's
+    /// controllers; `AvatarCalibrator` sets it from the player's arm span when
+    /// `fit_arm_length` is on. 1: the arms as made.
+    #[export(range = (0.7, 1.6, 0.01))]
+    #[var(set = set_arm_length_scale)]
+    arm_length_scale: f32,
 
     /// Soft IK: keep a minimum elbow bend and ease the last part of the reach (the stability note).
     #[export_group(name = "Soft IK", prefix = "soft_ik_")]
@@ -127,6 +135,9 @@ pub struct VRArmRig {
     debug_draw: bool,
 
     arms: [Option<BoundArm>; 2],
+    /// Per arm: the bones below the upper arm down to the hand, with their rest offsets (what
+    /// `arm_length_scale` stretches).
+    chains: [Vec<(i32, Vector3)>; 2],
     solvers: [ArmSolver; 2],
     budget: Budget,
     /// Per arm: the last two solves' rotations, replayed between solves.
@@ -201,6 +212,7 @@ impl ISkeletonModifier3D for VRArmRig {
             right_lower_arm_bone: "RightLowerArm".into(),
             right_hand_bone: "RightHand".into(),
             apply_hand_rotation: true,
+            arm_length_scale: 1.0,
             soft_ik_enabled: false,
             soft_ik_exact_hands: false,
             soft_ik_min_elbow_bend_deg: 0.0,
@@ -214,6 +226,7 @@ impl ISkeletonModifier3D for VRArmRig {
             held: Default::default(),
             debug_draw: false,
             arms: [None, None],
+            chains: Default::default(),
             solvers: [ArmSolver::default(); 2],
             markers: DebugMarkers::default(),
             bound_to: None,
@@ -257,6 +270,7 @@ impl ISkeletonModifier3D for VRArmRig {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
+        self.stretch_arms(&mut skeleton);
 
         let budget = self.budget;
         if !budget.solving() {
@@ -379,6 +393,17 @@ impl VRArmRig {
         self.right_lower_arm_bone = name;
         self.changed(true);
     }
+    #[func]
+    fn set_arm_length_scale(&mut self, scale: f32) {
+        let range = vr_arms_core::calibration::ARM_LENGTH_SCALES;
+        self.arm_length_scale = if scale.is_finite() {
+            scale.clamp(*range.start(), *range.end())
+        } else {
+            1.0
+        };
+        self.changed(true);
+    }
+
     #[func]
     fn set_right_hand_bone(&mut self, name: GString) {
         self.right_hand_bone = name;

@@ -78,6 +78,18 @@ impl VRArmRig {
         self.body_in_skeleton = vr_arms_core::rest_facing::RestFacing { up, forward }
             .upright_turn()
             .inverse();
+        self.chains = [LEFT, RIGHT].map(|side| {
+            let Some([upper, _, hand]) = indices[side] else {
+                return Vec::new();
+            };
+            let mut chain = Vec::new();
+            let mut b = hand;
+            while b >= 0 && b != upper && chain.len() < 16 {
+                chain.push((b, skeleton.get_bone_rest(b).origin));
+                b = skeleton.get_bone_parent(b);
+            }
+            if b == upper { chain } else { Vec::new() }
+        });
         self.arms = [LEFT, RIGHT].map(|side| {
             let [upper, lower, hand] = indices[side]?;
             let parent = skeleton.get_bone_parent(upper);
@@ -92,16 +104,33 @@ impl VRArmRig {
                 hand: rest(hand),
             };
             let side_of = [vr_arms_core::Side::Left, vr_arms_core::Side::Right][side];
+            let mut calibration = ArmCalibration::from_rest(&bones, forward);
+            calibration.upper_length *= self.arm_length_scale;
+            calibration.lower_length *= self.arm_length_scale;
             let hand_rest = crate::nodes::rest_measure::hand_rest(skeleton, hand, side_of);
             Some(BoundArm {
                 parent,
                 upper,
                 lower,
                 hand,
-                calibration: ArmCalibration::from_rest(&bones, forward).with_hand(&hand_rest),
+                calibration: calibration.with_hand(&hand_rest),
                 default_pole: (-up - forward * 0.5).normalize(),
             })
         });
+    }
+
+    /// With `arm_length_scale` other than 1: every bone from the elbow down to the wrist moved
+    /// out along its rest offset by the scale (a pose the modifier pass writes every frame, as
+    /// it writes the rotations).
+    pub(super) fn stretch_arms(&mut self, skeleton: &mut Gd<Skeleton3D>) {
+        if (self.arm_length_scale - 1.0).abs() < 1e-4 {
+            return;
+        }
+        for chain in &self.chains {
+            for (bone, rest) in chain {
+                skeleton.set_bone_pose_position(*bone, *rest * self.arm_length_scale);
+            }
+        }
     }
 
     /// Everything wrong with the setup, in words a user can act on.
