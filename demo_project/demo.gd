@@ -60,12 +60,27 @@ func _ready() -> void:
 	var room := RoomBuilder.build(self)
 	mirror = room.mirror
 	targets = room.targets
-	var character := CharacterBuilder.build()
+	# The generated character, or one of your own (UserCharacter: --character=PATH).
+	var own := {}
+	var own_path := UserCharacter.path_from(options)
+	if own_path != "":
+		own = UserCharacter.load_character(own_path)
+	var character: Node3D = own.get("character", null)
+	if character == null:
+		character = CharacterBuilder.build()
 	add_child(character)
-	var skeleton: Skeleton3D = character.get_node("Skeleton3D")
+	var skeleton: Skeleton3D = own.get("skeleton", character.get_node_or_null("Skeleton3D"))
 	parts.skeleton = skeleton
-	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, null)
-	_setup_body(character, skeleton)
+	body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, own.get("bone_map", null))
+	if body.is_empty() and not own.is_empty():
+		push_error("vr_arms demo: the character \"%s\" could not be set up; the generated one plays" % own_path)
+		character.queue_free()
+		character = CharacterBuilder.build()
+		add_child(character)
+		skeleton = character.get_node("Skeleton3D")
+		parts.skeleton = skeleton
+		body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, null)
+	_setup_body(body.avatar, skeleton)
 	_setup_revolver()
 	# The player's own eyes do not see the inside of the avatar's head (FirstPersonHead, made by
 	# the setup); the mirror sees the whole avatar.
@@ -113,8 +128,10 @@ func _parseoptions(args: PackedStringArray) -> Dictionary:
 ## Forearm twist bones, hand-pose animations, leg animations.
 func _setup_body(character: Node3D, skeleton: Skeleton3D) -> void:
 	var twist = body.forearm_twist
-	twist.left_wrist_twist_bone = "LeftLowerArmTwist"
-	twist.right_wrist_twist_bone = "RightLowerArmTwist"
+	# The generated character's twist bones (another character may have none, or its own).
+	if skeleton.find_bone("LeftLowerArmTwist") >= 0:
+		twist.left_wrist_twist_bone = "LeftLowerArmTwist"
+		twist.right_wrist_twist_bone = "RightLowerArmTwist"
 	var source: Skeleton3D = body.hand_pose_source
 	for side in ["Left", "Right"]:
 		var player := AnimationPlayer.new()
@@ -126,7 +143,9 @@ func _setup_body(character: Node3D, skeleton: Skeleton3D) -> void:
 	_legs = AnimationTree.new()
 	_legs.name = "Legs"
 	character.add_child(_legs)
-	_legs.add_animation_library("", PoseLibrary.leg_library(skeleton, String(character.get_path_to(skeleton))))
+	# The legs swing about the character's left-right axis, in the skeleton's own axes.
+	var across := (skeleton.global_basis.inverse() * character.global_basis.x).normalized()
+	_legs.add_animation_library("", PoseLibrary.leg_library(skeleton, String(character.get_path_to(skeleton)), across))
 	var blend := AnimationNodeBlendSpace1D.new()
 	var idle := AnimationNodeAnimation.new()
 	idle.animation = "idle"

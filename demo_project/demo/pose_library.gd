@@ -46,8 +46,9 @@ static func hand_library(skeleton: Skeleton3D, side: String, skeleton_path: Stri
 	return lib
 
 
-## "idle" and "walk" for the legs of `skeleton`, track paths `skeleton_path:Bone`.
-static func leg_library(skeleton: Skeleton3D, skeleton_path: String) -> AnimationLibrary:
+## "idle" and "walk" for the legs of `skeleton`, track paths `skeleton_path:Bone`; `across`
+## is the character's left-right axis in the skeleton's frame (its +X for the generated one).
+static func leg_library(skeleton: Skeleton3D, skeleton_path: String, across := Vector3.RIGHT) -> AnimationLibrary:
 	var lib := AnimationLibrary.new()
 	var idle := Animation.new()
 	idle.length = 3.0
@@ -55,8 +56,8 @@ static func leg_library(skeleton: Skeleton3D, skeleton_path: String) -> Animatio
 	# Idle: a slow, slight knee flex, as weight shifts.
 	for side in ["Left", "Right"]:
 		var phase := 0.0 if side == "Left" else PI
-		_leg_track(idle, skeleton, skeleton_path, side + "UpperLeg", func(t): return -2.0 - 1.5 * sin(TAU * t / 3.0 + phase), 3.0)
-		_leg_track(idle, skeleton, skeleton_path, side + "LowerLeg", func(t): return 3.0 + 3.0 * sin(TAU * t / 3.0 + phase), 3.0)
+		_leg_track(idle, skeleton, skeleton_path, side + "UpperLeg", func(t): return -2.0 - 1.5 * sin(TAU * t / 3.0 + phase), 3.0, across)
+		_leg_track(idle, skeleton, skeleton_path, side + "LowerLeg", func(t): return 3.0 + 3.0 * sin(TAU * t / 3.0 + phase), 3.0, across)
 	lib.add_animation("idle", idle)
 	var walk := Animation.new()
 	walk.length = WALK_CYCLE_S
@@ -64,32 +65,34 @@ static func leg_library(skeleton: Skeleton3D, skeleton_path: String) -> Animatio
 	for side in ["Left", "Right"]:
 		var phase := 0.0 if side == "Left" else PI
 		# Thigh: +25 degrees forward to -25 back; knee: bent in swing; foot: toe-off.
-		_leg_track(walk, skeleton, skeleton_path, side + "UpperLeg", func(t): return -25.0 * cos(TAU * t / WALK_CYCLE_S + phase), WALK_CYCLE_S)
-		_leg_track(walk, skeleton, skeleton_path, side + "LowerLeg", func(t): return 8.0 + 32.0 * maxf(0.0, sin(TAU * t / WALK_CYCLE_S + phase)), WALK_CYCLE_S)
-		_leg_track(walk, skeleton, skeleton_path, side + "Foot", func(t): return -12.0 * sin(TAU * t / WALK_CYCLE_S + phase + 0.6), WALK_CYCLE_S)
+		_leg_track(walk, skeleton, skeleton_path, side + "UpperLeg", func(t): return -25.0 * cos(TAU * t / WALK_CYCLE_S + phase), WALK_CYCLE_S, across)
+		_leg_track(walk, skeleton, skeleton_path, side + "LowerLeg", func(t): return 8.0 + 32.0 * maxf(0.0, sin(TAU * t / WALK_CYCLE_S + phase)), WALK_CYCLE_S, across)
+		_leg_track(walk, skeleton, skeleton_path, side + "Foot", func(t): return -12.0 * sin(TAU * t / WALK_CYCLE_S + phase + 0.6), WALK_CYCLE_S, across)
 	lib.add_animation("walk", walk)
 	return lib
 
 
-## A rotation track for `bone` turning it by `degrees_at(t)` about the character's X axis
-## (positive: the part below the joint swings backward), sampled 12 times over `length`.
-static func _leg_track(anim: Animation, skeleton: Skeleton3D, path: String, bone: String, degrees_at: Callable, length: float) -> void:
+## A rotation track for `bone` turning it by `degrees_at(t)` about the character's left-right
+## axis `across` (positive: the part below the joint swings backward), sampled 12 times over
+## `length`. Nothing for a bone the skeleton lacks.
+static func _leg_track(anim: Animation, skeleton: Skeleton3D, path: String, bone: String, degrees_at: Callable, length: float, across: Vector3) -> void:
 	var b := skeleton.find_bone(bone)
+	if b < 0:
+		return
 	var track := anim.add_track(Animation.TYPE_ROTATION_3D)
 	anim.track_set_path(track, "%s:%s" % [path, bone])
 	var steps := 12
 	for i in steps + 1:
 		var t := length * i / steps
-		anim.rotation_track_insert_key(track, t, _turned(skeleton, b, Vector3.RIGHT, deg_to_rad(degrees_at.call(t))))
+		anim.rotation_track_insert_key(track, t, _turned(skeleton, b, across, deg_to_rad(degrees_at.call(t))))
 
 
 static func _hand_animation(skeleton: Skeleton3D, side: String, path: String, keys: Array) -> Animation:
 	var anim := Animation.new()
 	anim.length = keys[-1][0]
-	var hand := skeleton.find_bone(side + "Hand")
-	var finger_dir := skeleton.get_bone_global_rest(skeleton.find_bone(side + "MiddleProximal")).origin - skeleton.get_bone_global_rest(hand).origin
-	# The palm faces down in the T-pose rest.
-	var axis := finger_dir.cross(Vector3.DOWN).normalized()
+	# The palm as the rig has it at rest (measured from its finger bones, as the pipeline does).
+	var hand := VRArmsSetup.measure_hand(skeleton, VRArms.Hand.LEFT if side == "Left" else VRArms.Hand.RIGHT)
+	var axis: Vector3 = (hand.fingers as Vector3).cross(hand.palm_normal).normalized()
 	for finger in FINGERS:
 		var names: Array = ["ThumbMetacarpal", "ThumbProximal", "ThumbDistal"] if finger == "Thumb" else [finger + "Proximal", finger + "Intermediate", finger + "Distal"]
 		var key := "thumb" if finger == "Thumb" else ("index" if finger == "Index" else "rest")

@@ -53,6 +53,35 @@ func test_the_demo_loads_cleanly_and_the_autopilot_session_completes() -> void:
 	await frames(2)
 
 
+## A character of the user's own (`--character=PATH`): someone else's model, loaded and set up
+## by its bone names, plays the whole autopilot session: every target hit, back in the holster.
+func test_the_demo_plays_with_a_character_of_ones_own() -> void:
+	TestLogger.current.take_warnings()
+	var demo = _make_demo({"autopilot": "", "character": "res://tests/avatars/mannequiny.glb"})
+	var skeleton: Skeleton3D = demo.parts.skeleton
+	check(skeleton.get_bone_count() == 45 and skeleton.find_bone("LeftUpperArm") >= 0, "the avatar is the given model, its bones renamed (%d bones)" % skeleton.get_bone_count())
+	check(demo.body.get("rig_naming", "") == "Unreal mannequin", "recognised by its names (%s)" % demo.body.get("rig_naming", ""))
+	await demo.autopilot.finished
+	var s: Dictionary = demo.summary
+	check(s.targets_hit == demo.targets.size(), "every target hit: %s" % [s.hits])
+	check(demo.gun.get_state() == VRArms.RevolverState.HOLSTERED, "back in the holster (%s)" % demo.gun.get_state_name())
+	var up := (bone_global_position(skeleton, "Head") - bone_global_position(skeleton, "Hips")).normalized()
+	check(up.dot(Vector3.UP) > 0.9, "the avatar stands upright (%s)" % up)
+	var warnings := TestLogger.current.take_warnings()
+	check(warnings.is_empty(), "no warnings: %s" % [warnings])
+	demo.queue_free()
+	await frames(2)
+
+
+func test_a_character_that_cannot_load_gives_one_error_and_the_generated_one_plays() -> void:
+	expect_errors(1)
+	var demo = _make_demo({"character": "res://tests/avatars/no_such_file.glb"})
+	await frames(3)
+	check(demo.parts.skeleton.find_bone("LeftLowerArmTwist") >= 0, "the generated character plays")
+	demo.queue_free()
+	await frames(2)
+
+
 func test_desktop_mode_keys_move_the_hands_and_grip() -> void:
 	var demo = _make_demo({"desktop": ""})
 	var desktop: DesktopControls = demo.get_node("DesktopControls")

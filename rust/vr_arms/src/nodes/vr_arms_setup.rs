@@ -379,6 +379,55 @@ impl VRArmsSetup {
         }
     }
 
+    /// How `skeleton`'s hand `hand` ([enum VRArms.Hand]) lies in its rest pose, in the
+    /// skeleton's space, measured from its finger bones as the pipeline measures it:
+    /// `"fingers"` (wrist to knuckles), `"palm_normal"` (the way the palm faces), `"thumb_side"`
+    /// (across the knuckles toward the index finger), `"hand_from_palm"` (the hand bone's rotation
+    /// in the palm frame, a [Quaternion]) and `"measured_from"` (`"knuckles"`, `"thumb"` or
+    /// `"forearm"`). For authoring hand poses on any rig: a finger curls about
+    /// `fingers x palm_normal`. Empty, with one error, without a skeleton or that hand bone
+    /// (its humanoid name, `LeftHand` / `RightHand`).
+    #[func]
+    pub fn measure_hand(
+        skeleton: Option<Gd<Skeleton3D>>,
+        hand: crate::nodes::hand::Hand,
+    ) -> VarDictionary {
+        let mut out = VarDictionary::new();
+        let Some(skeleton) = alive(&skeleton) else {
+            godot_error!("VRArmsSetup.measure_hand: `skeleton` is null");
+            return out;
+        };
+        let side = hand.side();
+        let bone = skeleton.find_bone(vr_arms_core::hand_pose::hand_bone(side));
+        if bone < 0 {
+            godot_error!(
+                "VRArmsSetup.measure_hand: \"{}\" has no bone \"{}\"",
+                skeleton.get_name(),
+                vr_arms_core::hand_pose::hand_bone(side)
+            );
+            return out;
+        }
+        let frame = crate::nodes::rest_measure::measure_hand(&skeleton, bone, side);
+        let v = |x: glam::Vec3| crate::convert::to_vector3(x).to_variant();
+        out.set("fingers", &v(frame.fingers_at_rest()));
+        out.set("palm_normal", &v(frame.palm_normal_at_rest(side)));
+        out.set("thumb_side", &v(frame.palm_at_rest * glam::Vec3::Y));
+        out.set(
+            "hand_from_palm",
+            &crate::convert::to_quaternion(frame.hand_from_palm).to_variant(),
+        );
+        out.set(
+            "measured_from",
+            &match frame.measured_from {
+                vr_arms_core::hand_frame::MeasuredFrom::Knuckles => "knuckles",
+                vr_arms_core::hand_frame::MeasuredFrom::Thumb => "thumb",
+                vr_arms_core::hand_frame::MeasuredFrom::Forearm => "forearm",
+            }
+            .to_variant(),
+        );
+        out
+    }
+
     /// Adds the target pipeline under `parent` between two controllers and a rig:
     /// ControllerTargets -> BodyAvoidance -> ReachClamp -> TargetRouter -> ElbowHintSolver, each
     /// writing into a [Marker3D] the next one reads, and points the rig at the final targets and
