@@ -47,6 +47,8 @@ var _frames := 0
 var _speed := 0.0
 var _last_avatar_position := Vector3.ZERO
 var _legs: AnimationTree
+## The path of the user's own character playing (UserCharacter), or "" for the generated one.
+var own_character := ""
 
 
 func _ready() -> void:
@@ -80,6 +82,8 @@ func _ready() -> void:
 		skeleton = character.get_node("Skeleton3D")
 		parts.skeleton = skeleton
 		body = VRArmsSetup.setup_skeleton(skeleton, parts.origin, null)
+	if not own.is_empty() and skeleton == own.skeleton:
+		own_character = own_path
 	_setup_body(body.avatar, skeleton)
 	_setup_revolver()
 	# The player's own eyes do not see the inside of the avatar's head (FirstPersonHead, made by
@@ -234,6 +238,11 @@ func _start_autopilot() -> void:
 	autopilot.render_check = options.has("render-check")
 	autopilot.move_speed = float(options.get("move-speed", "0"))
 	autopilot.character = body.avatar
+	# A character of your own is calibrated first (its arms fitted to the player's reach), under
+	# a player name of its own.
+	if own_character != "":
+		body.calibrator.player_name = "demo_" + own_character.get_file().get_basename().validate_filename()
+		autopilot.calibrator = body.calibrator
 	if options.has("screenshots"):
 		var dir: String = options.screenshots
 		DirAccess.make_dir_recursive_absolute(dir)

@@ -25,6 +25,9 @@ var loop := false
 var render_check := false
 ## The character, hidden for one frame by the render check.
 var character: Node3D
+## Calibrate first (arms out for a second), as a player with an avatar of their own does: a
+## short-armed one gets arms that reach the holster. Null: no calibration.
+var calibrator: AvatarCalibrator
 
 var events: Array[String] = []
 var frames := 0
@@ -132,6 +135,8 @@ func summary() -> Dictionary:
 
 
 func _session() -> void:
+	if calibrator != null and frames < 10:
+		await _calibrate()
 	await _look_around()
 	await _reach_everywhere()
 	await _draw()
@@ -313,6 +318,16 @@ func _holster() -> void:
 	await _seconds(0.3)
 	_hands_at_rest()
 	await _seconds(0.5)
+
+
+## Arms out to the sides, the controllers 1.56 m apart (a 1.76 m player), for a calibration.
+func _calibrate() -> void:
+	_set_head(_head)
+	_set_hand(VRArms.Hand.LEFT, Transform3D(_head.basis, _head * Vector3(-0.78, -0.2, 0.0)))
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(_head.basis, _head * Vector3(0.78, -0.2, 0.0)))
+	await _seconds(0.3)
+	calibrator.start_calibration()
+	await _seconds(1.3)
 
 
 func _set_head(t: Transform3D) -> void:
