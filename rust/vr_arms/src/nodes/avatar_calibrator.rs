@@ -384,7 +384,7 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         };
     };
     let to_root = root.map_or(Transform3D::IDENTITY, |r| {
-        crate::nodes::rest_measure::skeleton_in(r, s)
+        crate::nodes::character_root::skeleton_in(r, s)
     });
     let at = |name: &str| {
         let i = s.find_bone(name);

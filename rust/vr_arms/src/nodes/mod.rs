@@ -9,6 +9,7 @@ pub mod bone_list;
 pub mod bone_map_apply;
 pub mod budget;
 pub mod cartridge_hand;
+pub mod character_root;
 pub mod clavicle_follow;
 pub mod common;
 pub mod controller_targets;

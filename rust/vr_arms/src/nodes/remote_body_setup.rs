@@ -32,6 +32,29 @@ pub fn setup_remote(
         );
         return out;
     }
+    // The avatar root (the node the body moves) must have a parent for the created tracking
+    // nodes; checked before anything changes.
+    let scene = crate::nodes::character_root::body_root_for(&skeleton).get_parent();
+    if scene.is_none() && points.iter().any(|p| alive(p).is_none()) {
+        godot_error!(
+            "VRArmsSetup.setup_remote: the avatar root (the skeleton's parent) has no parent to hold the created tracking nodes (under the avatar they would move with it); pass head, left_hand and right_hand, or give the avatar a parent"
+        );
+        return out;
+    }
+    // Humanoid names (a recognised rig's), and a clean root upright facing +Z, as the local
+    // setup makes them: a remote avatar instanced from the same scene comes as the file has it.
+    let mut skeleton = skeleton;
+    let prepared = match crate::nodes::character_root::prepare_character(
+        &mut skeleton,
+        None,
+        "VRArmsSetup.setup_remote",
+    ) {
+        Ok(p) => p,
+        Err(why) => {
+            godot_error!("VRArmsSetup.setup_remote: {why}");
+            return out;
+        }
+    };
     let problems: Vec<String> = ARMS
         .iter()
         .flat_map(|a| &a[1..])
@@ -49,14 +72,6 @@ pub fn setup_remote(
     let mut body = VRRemoteBody::new_alloc();
     body.set_name("VRRemoteBody");
     let owner = skeleton.get_owner();
-    let character = skeleton.get_parent();
-    let scene = character.as_ref().and_then(|c| c.get_parent());
-    if scene.is_none() && points.iter().any(|p| alive(p).is_none()) {
-        godot_error!(
-            "VRArmsSetup.setup_remote: the avatar root (the skeleton's parent) has no parent to hold the created tracking nodes (under the avatar they would move with it); pass head, left_hand and right_hand, or give the avatar a parent"
-        );
-        return out;
-    }
     let mut holder: Option<Gd<Node3D>> = None;
     let names = ["Head", "LeftHand", "RightHand"];
     let points = points.into_iter().zip(names).map(|(p, name)| {
@@ -81,6 +96,7 @@ pub fn setup_remote(
         body.set(*name, &node.to_variant());
     }
     body.set("profile", &GString::from(REMOTE_PROFILE).to_variant());
+    body.set("body_root", &prepared.root.to_variant());
     let mut sk = skeleton.clone().upcast::<Node>();
     sk.add_child(&body);
     own_by(&body.clone().upcast(), owner.as_ref());

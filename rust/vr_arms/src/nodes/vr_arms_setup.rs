@@ -9,7 +9,7 @@ use godot::prelude::*;
 use crate::nodes::avatar_calibrator::AvatarCalibrator;
 use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
-use crate::nodes::bone_map_apply::{apply_bone_map, apply_mapping};
+use crate::nodes::character_root::prepare_character;
 use crate::nodes::clavicle_follow::ClavicleFollow;
 use crate::nodes::common::{alive, own_by};
 use crate::nodes::controller_targets::ControllerTargets;
@@ -19,11 +19,9 @@ use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::reach_clamp::ReachClamp;
-use crate::nodes::rest_measure::{body_root_for, stand_up};
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
 use crate::nodes::vr_arm_rig::VRArmRig;
-use vr_arms_core::rig_names::auto_map;
 
 /// Sets up vr_arms on a humanoid [Skeleton3D] (Godot humanoid bone names, as after importing
 /// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
@@ -78,23 +76,6 @@ impl VRArmsSetup {
         };
         let mut skeleton = skeleton;
         let bone_map = alive(&bone_map);
-        // No bone map and no humanoid names: the names say which rig it is (Mixamo, VRoid,
-        // Unreal, Blender / Rigify).
-        let auto = (bone_map.is_none() && !has_humanoid_arms(&skeleton, None))
-            .then(|| auto_map(&bone_names(&skeleton)))
-            .flatten();
-        if !has_humanoid_arms(&skeleton, bone_map.as_ref()) && auto.is_none() {
-            godot_error!(
-                "VRArmsSetup: \"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import, or pass one as `bone_map` (for a VRM file: VRArmsSetup.bone_map_from_vrm(path))",
-                skeleton.get_name(),
-                if bone_map.is_some() {
-                    ", even through the bone map"
-                } else {
-                    ", and its bone names are none of the rigs recognised (Godot, Mixamo, VRoid, VRM, Unreal, Blender / Rigify)"
-                }
-            );
-            return out;
-        }
         if skeleton.get_children().iter_shared().any(|c| {
             c.clone().try_cast::<VRArmRig>().is_ok()
                 || c.try_cast::<crate::nodes::vr_remote_body::VRRemoteBody>()
@@ -106,32 +87,16 @@ impl VRArmsSetup {
             );
             return out;
         }
-        let avatar = body_root_for(&skeleton);
-        let renamed = match (&bone_map, &auto) {
-            (Some(map), _) => apply_bone_map(&mut skeleton, map, &avatar.clone().upcast()),
-            (None, Some(found)) => {
-                apply_mapping(&mut skeleton, &found.mapping, &avatar.clone().upcast())
-            }
-            (None, None) => Ok(0),
-        };
-        let renamed_bones = match renamed {
-            Ok(n) => n,
+        // Humanoid names (a bone map, a recognised rig), and a clean root for the body follow
+        // with the character upright facing +Z inside it.
+        let prepared = match prepare_character(&mut skeleton, bone_map.as_ref(), "VRArmsSetup") {
+            Ok(p) => p,
             Err(why) => {
-                godot_error!(
-                    "VRArmsSetup: cannot apply the bone map to \"{}\": {why}",
-                    skeleton.get_name()
-                );
+                godot_error!("VRArmsSetup: {why}");
                 return out;
             }
         };
-        // The character root must be clean (the body follow writes its transform) and the
-        // character upright facing +Z inside it: an import transform moves onto its children.
-        let mut avatar = avatar;
-        if avatar != skeleton.clone().upcast::<Node3D>()
-            && let Some(what) = stand_up(&mut avatar, &skeleton)
-        {
-            godot_print!("VRArmsSetup: \"{}\": {what}.", avatar.get_name());
-        }
+        let avatar = prepared.root.clone();
         let mut scene = avatar
             .get_parent()
             .unwrap_or_else(|| avatar.clone().upcast());
@@ -312,20 +277,11 @@ impl VRArmsSetup {
             ("calibrator", calibrator.to_variant()),
             ("first_person_head", first_person.to_variant()),
             ("pipeline", stages.to_variant()),
-            ("renamed_bones", (renamed_bones as i64).to_variant()),
             (
-                "rig_naming",
-                auto.as_ref()
-                    .map_or(
-                        if bone_map.is_some() {
-                            "bone map"
-                        } else {
-                            "Godot humanoid"
-                        },
-                        |a| a.family.label(),
-                    )
-                    .to_variant(),
+                "renamed_bones",
+                (prepared.renamed_bones as i64).to_variant(),
             ),
+            ("rig_naming", prepared.rig_naming.to_variant()),
         ] {
             out.set(k, &v);
         }
@@ -543,24 +499,6 @@ fn hand_pose_source(skeleton: &Gd<Skeleton3D>) -> Gd<Skeleton3D> {
     }
     s.reset_bone_poses();
     s
-}
-
-/// Whether `skeleton` has both upper arms under their humanoid names, or will have once
-/// `bone_map` renamed its bones.
-fn has_humanoid_arms(skeleton: &Gd<Skeleton3D>, bone_map: Option<&Gd<BoneMap>>) -> bool {
-    ["LeftUpperArm", "RightUpperArm"].iter().all(|name| {
-        let mapped = bone_map
-            .map(|m| m.get_skeleton_bone_name(*name).to_string())
-            .filter(|n| !n.is_empty());
-        skeleton.find_bone(mapped.as_deref().unwrap_or(name)) >= 0
-    })
-}
-
-/// The skeleton's bone names, by index.
-fn bone_names(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
-    (0..skeleton.get_bone_count())
-        .map(|i| skeleton.get_bone_name(i).to_string())
-        .collect()
 }
 
 /// The first descendant of `root` of class `T` (depth first).
