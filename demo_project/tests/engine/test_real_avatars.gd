@@ -195,3 +195,58 @@ func test_without_fitting_a_short_armed_avatar_stops_short() -> void:
 	var kept := await _reach_after_calibration(false)
 	check(kept.scale == 1.0, "the arms keep their length (x%.2f)" % kept.scale)
 	check(kept.off > 0.03, "the hand stops short of the controller (%.1f mm off)" % (kept.off * 1000.0))
+
+
+## A remote player's avatar made by someone else (`setup_remote`, as `VRAvatarSync` sets up the
+## avatars of other players): recognised by its names, stood up facing where its head looks,
+## its hands on the tracked hands.
+func test_a_remote_avatar_made_by_others_stands_and_reaches() -> void:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	check(doc.append_from_file(AVATARS + "mixamo_style.glb", state) == OK, "loads")
+	var character: Node3D = doc.generate_scene(state)
+	add_child(character)
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	if not check(not made.is_empty(), "set up as a remote body"):
+		return
+	var head: Node3D = made.head
+	var left: Node3D = made.left_hand
+	var right: Node3D = made.right_hand
+	# The remote player looks down -Z from 1.5 m (the avatar keeps its own size here).
+	head.global_transform = Transform3D(Basis(), Vector3(0, 1.5, 0))
+	await seconds(0.5)
+	await skeleton.skeleton_updated
+	var axes := _body_axes(skeleton)
+	check(axes.up.dot(Vector3.UP) > 0.95, "upright (%s)" % axes.up)
+	check(axes.forward.dot(Vector3(0, 0, -1)) > 0.95, "faces where its head looks (%s)" % axes.forward)
+	var sl := bone_global_position(skeleton, "LeftUpperArm")
+	var sr := bone_global_position(skeleton, "RightUpperArm")
+	var arm := bone_global_position(skeleton, "LeftUpperArm").distance_to(bone_global_position(skeleton, "LeftLowerArm")) + bone_global_position(skeleton, "LeftLowerArm").distance_to(bone_global_position(skeleton, "LeftHand"))
+	var mid := (sl + sr) * 0.5
+	# Reaching forward; then the left hand behind the head (where body-space limits in metres,
+	# read in a centimetre skeleton's units, would push it away).
+	var poses := [
+		[Transform3D(Basis.from_euler(Vector3(0.3, 0.2, 0)), sl + Vector3(0, -0.3 * arm, -0.5 * arm)), Transform3D(Basis.from_euler(Vector3(0.2, -0.4, 0)), sr + Vector3(0, -0.2 * arm, -0.55 * arm))],
+		[Transform3D(Basis.from_euler(Vector3(1.2, 0, 0)), mid + Vector3(-0.15 * arm, 0.45 * arm, 0.1 * arm)), Transform3D(Basis(), sr + Vector3(0, -0.2 * arm, -0.55 * arm))],
+		[Transform3D(Basis.from_euler(Vector3(0, -1.2, 0)), mid + Vector3(0.05 * arm, -0.55 * arm, -0.3 * arm)), Transform3D(Basis.from_euler(Vector3(0, 1.2, 0)), mid + Vector3(-0.05 * arm, -0.5 * arm, -0.3 * arm))],
+	]
+	for i in poses.size():
+		var pose: Array = poses[i]
+		left.global_transform = pose[0]
+		right.global_transform = pose[1]
+		await seconds(1.0)
+		await skeleton.skeleton_updated
+		for side in ["Left", "Right"]:
+			var node: Node3D = left if side == "Left" else right
+			var off := bone_global_position(skeleton, side + "Hand").distance_to(node.global_position)
+			check(off < 0.01, "%s hand on its tracked hand (%.1f mm)" % [side, off * 1000.0])
+			var angle := angle_deg(palm_transform(skeleton, side).basis, node.global_basis)
+			check(angle <= MAX_HAND_DEG, "the %s hand turned as the tracked one (%.1f deg)" % [side, angle])
+			var out := _elbow_out(skeleton, side)
+			check(out > 0.75, "the %s elbow stays out of the torso (%.2f half-shoulder spans from the spine)" % [side, out])
+			# Both hands on the belly: the elbow hints' push away from the body (within 0.3 m,
+			# 0.2 m outward, in the avatar's metres, not the skeleton's centimetres) holds the
+			# elbows well out to the sides.
+			if i == 2:
+				check(out > 1.5, "hands on the belly: the %s elbow pushed out to the side (%.2f half-shoulder spans)" % [side, out])

@@ -358,6 +358,17 @@ pub fn body_frame(
     ))
 }
 
+/// A basis without its scale: its columns made unit (a rotation for a uniformly scaled one),
+/// whatever the scale (Godot's `orthonormalized` refuses a basis scaled 0.01, whose
+/// determinant it takes for zero).
+pub fn rotation_of(b: &Basis) -> Basis {
+    let unit = |v: Vector3| {
+        let l = v.length();
+        if l > 0.0 && l.is_finite() { v / l } else { v }
+    };
+    Basis::from_cols(unit(b.col_a()), unit(b.col_b()), unit(b.col_c()))
+}
+
 /// The mean of a transform's axis scales (its uniform scale when it is uniform).
 pub fn uniform_scale(t: &Transform3D) -> f32 {
     let s = t.basis.get_scale();

@@ -232,13 +232,23 @@ impl ISkeletonModifier3D for VRRemoteBody {
         // The core works in the skeleton's own units: world poses are taken into its frame
         // without its scale, so lengths stay in proportion on a scaled avatar.
         let global = skeleton.get_global_transform();
-        let unscaled = Transform3D::new(global.basis.orthonormalized(), global.origin);
+        let unscaled = Transform3D::new(
+            crate::nodes::common::rotation_of(&global.basis),
+            global.origin,
+        );
         let to_core = unscaled * global.affine_inverse();
+        // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton
+        // under a clean root): body-space settings, in metres, are that many core units.
+        let units = crate::nodes::common::uniform_scale(&global)
+            / crate::nodes::common::uniform_scale(&root.get_global_transform()).max(1e-6);
         let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
         let [head, left, right] = self.tracked_inputs(1);
         let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
         let input = BodyInput {
-            body: BodyFrame::new(pose(&(to_core * root.get_global_transform()))),
+            body: BodyFrame::scaled(
+                pose(&(to_core * root.get_global_transform())),
+                1.0 / units.max(1e-6),
+            ),
             skeleton: pose(&unscaled),
             up: glam::Vec3::Y,
             head: core(head),
