@@ -322,90 +322,118 @@ pub fn vrm_mapping(table: &[(String, String)], version: VrmVersion) -> Vec<(Stri
         .collect()
 }
 
+/// A naming whose sides are suffixes (`upperarm_l`, `upper_arm.L`): its spine by whole names,
+/// its side suffixes, its fingers as `WORD<sep>NUMBER` and its limbs by their base names.
+struct SuffixNaming {
+    /// Lower-case the name first (Unreal's names are matched in any case).
+    lower_case: bool,
+    prefixes: &'static [&'static str],
+    spine: &'static [(&'static str, &'static str)],
+    left: &'static [&'static str],
+    right: &'static [&'static str],
+    finger_separator: char,
+    finger_prefix: &'static str,
+    limbs: &'static [(&'static str, &'static str)],
+}
+
+impl SuffixNaming {
+    fn profile_name(&self, name: &str) -> Option<String> {
+        let lowered;
+        let mut n = if self.lower_case {
+            lowered = name.to_ascii_lowercase();
+            lowered.as_str()
+        } else {
+            name
+        };
+        if let Some(rest) = self.prefixes.iter().find_map(|p| n.strip_prefix(p)) {
+            n = rest;
+        }
+        if let Some((_, p)) = self.spine.iter().find(|(bone, _)| *bone == n) {
+            return Some(p.to_string());
+        }
+        let strip = |suffixes: &[&str]| suffixes.iter().find_map(|s| n.strip_suffix(s));
+        let (base, side) = match (strip(self.left), strip(self.right)) {
+            (Some(b), _) => (b, "Left"),
+            (None, Some(b)) => (b, "Right"),
+            (None, None) => return None,
+        };
+        if let Some((word, joint)) = base.split_once(self.finger_separator) {
+            let finger = finger_word(word.trim_start_matches(self.finger_prefix))?;
+            let joint: usize = joint.parse().ok()?;
+            return finger_profile(side, finger, joint.checked_sub(1)?);
+        }
+        let (_, part) = self.limbs.iter().find(|(bone, _)| *bone == base)?;
+        Some(format!("{side}{part}"))
+    }
+}
+
 /// Unreal's mannequin: `pelvis`, `spine_01`..`spine_03` (..`_05` in UE5), `neck_01`, `head`,
 /// `clavicle_l`, `upperarm_l`, `lowerarm_l`, `hand_l`, `thumb_01_l`, `index_01_l`, `pinky_03_l`,
-/// `thigh_l`, `calf_l`, `foot_l`, `ball_l`. Twist and metacarpal bones are not profile bones.
-fn unreal(name: &str) -> Option<String> {
-    let n = name.to_ascii_lowercase();
-    match n.as_str() {
-        "pelvis" => return Some("Hips".into()),
-        "spine_01" => return Some("Spine".into()),
-        "spine_02" => return Some("Chest".into()),
-        "spine_03" => return Some("UpperChest".into()),
-        "neck_01" => return Some("Neck".into()),
-        "head" => return Some("Head".into()),
-        _ => {}
-    }
-    // `_l` as Unreal has it; `.l` as Blender exports of the mannequin (GDQuest's Mannequiny).
-    let (base, side) = if let Some(b) = n.strip_suffix("_l").or_else(|| n.strip_suffix(".l")) {
-        (b, "Left")
-    } else {
-        (
-            n.strip_suffix("_r").or_else(|| n.strip_suffix(".r"))?,
-            "Right",
-        )
-    };
-    if let Some((word, joint)) = base.split_once('_') {
-        let finger = finger_word(word)?;
-        let joint: usize = joint.parse().ok()?;
-        return finger_profile(side, finger, joint.checked_sub(1)?);
-    }
-    let part = match base {
-        "clavicle" => "Shoulder",
-        "upperarm" => "UpperArm",
-        "lowerarm" => "LowerArm",
-        "hand" => "Hand",
-        "thigh" => "UpperLeg",
-        "calf" => "LowerLeg",
-        "foot" => "Foot",
-        "ball" => "Toes",
-        _ => return None,
-    };
-    Some(format!("{side}{part}"))
-}
+/// `thigh_l`, `calf_l`, `foot_l`, `ball_l`, also with `.l` as Blender exports of the mannequin
+/// have it (GDQuest's Mannequiny). Twist and metacarpal bones are not profile bones.
+const UNREAL: SuffixNaming = SuffixNaming {
+    lower_case: true,
+    prefixes: &[],
+    spine: &[
+        ("pelvis", "Hips"),
+        ("spine_01", "Spine"),
+        ("spine_02", "Chest"),
+        ("spine_03", "UpperChest"),
+        ("neck_01", "Neck"),
+        ("head", "Head"),
+    ],
+    left: &["_l", ".l"],
+    right: &["_r", ".r"],
+    finger_separator: '_',
+    finger_prefix: "",
+    limbs: &[
+        ("clavicle", "Shoulder"),
+        ("upperarm", "UpperArm"),
+        ("lowerarm", "LowerArm"),
+        ("hand", "Hand"),
+        ("thigh", "UpperLeg"),
+        ("calf", "LowerLeg"),
+        ("foot", "Foot"),
+        ("ball", "Toes"),
+    ],
+};
 
 /// Blender's metarig and Rigify's deform bones: `spine` (the hips) .. `spine.006` (the head),
 /// `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
 /// `thigh.L`, `shin.L`, `foot.L`, `toe.L`, with or without `DEF-` / `ORG-`.
+const RIGIFY: SuffixNaming = SuffixNaming {
+    lower_case: false,
+    prefixes: &["DEF-", "ORG-"],
+    spine: &[
+        ("spine", "Hips"),
+        ("spine.001", "Spine"),
+        ("spine.002", "Chest"),
+        ("spine.003", "UpperChest"),
+        ("spine.004", "Neck"),
+        ("spine.006", "Head"),
+    ],
+    left: &[".L", "_L"],
+    right: &[".R", "_R"],
+    finger_separator: '.',
+    finger_prefix: "f_",
+    limbs: &[
+        ("shoulder", "Shoulder"),
+        ("upper_arm", "UpperArm"),
+        ("forearm", "LowerArm"),
+        ("hand", "Hand"),
+        ("thigh", "UpperLeg"),
+        ("shin", "LowerLeg"),
+        ("foot", "Foot"),
+        ("toe", "Toes"),
+    ],
+};
+
+fn unreal(name: &str) -> Option<String> {
+    UNREAL.profile_name(name)
+}
+
 fn rigify(name: &str) -> Option<String> {
-    let n = name
-        .strip_prefix("DEF-")
-        .or_else(|| name.strip_prefix("ORG-"))
-        .unwrap_or(name);
-    match n {
-        "spine" => return Some("Hips".into()),
-        "spine.001" => return Some("Spine".into()),
-        "spine.002" => return Some("Chest".into()),
-        "spine.003" => return Some("UpperChest".into()),
-        "spine.004" => return Some("Neck".into()),
-        "spine.006" => return Some("Head".into()),
-        _ => {}
-    }
-    let (base, side) = if let Some(b) = n.strip_suffix(".L").or_else(|| n.strip_suffix("_L")) {
-        (b, "Left")
-    } else {
-        (
-            n.strip_suffix(".R").or_else(|| n.strip_suffix("_R"))?,
-            "Right",
-        )
-    };
-    if let Some((word, joint)) = base.split_once('.') {
-        let finger = finger_word(word.trim_start_matches("f_"))?;
-        let joint: usize = joint.parse().ok()?;
-        return finger_profile(side, finger, joint.checked_sub(1)?);
-    }
-    let part = match base {
-        "shoulder" => "Shoulder",
-        "upper_arm" => "UpperArm",
-        "forearm" => "LowerArm",
-        "hand" => "Hand",
-        "thigh" => "UpperLeg",
-        "shin" => "LowerLeg",
-        "foot" => "Foot",
-        "toe" => "Toes",
-        _ => return None,
-    };
-    Some(format!("{side}{part}"))
+    RIGIFY.profile_name(name)
 }
 
 /// A bone map found from the names alone: the family that names the most bones (both upper
