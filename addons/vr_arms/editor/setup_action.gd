@@ -30,9 +30,14 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, wi
 		return {}
 	var before := {}
 	_collect(scene_root, before)
+	var was := _snapshot(scene_root, skeleton)
 	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
 	if created.is_empty():
 		return created
+	# What the setup changed on nodes that were there: bone names (a recognised rig's renamed to
+	# the humanoid ones, with the tracks, skin binds and attachments naming them) and 3D
+	# transforms (an import node's turn or scale moved onto its children).
+	var changed := _changed(was, _snapshot(scene_root, skeleton))
 	if with_sync:
 		VRArmsSetup.add_avatar_sync(created, null)
 	var added := []
@@ -41,6 +46,10 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, wi
 		undo_redo.create_action(_action_name(skeleton, with_sync), UndoRedo.MERGE_DISABLE, scene_root)
 	else:
 		undo_redo.create_action(_action_name(skeleton, with_sync))
+	for call in _restore_calls(changed.after):
+		_add_do(undo_redo, call[0], call[1], call[2])
+	for call in _restore_calls(changed.before):
+		_add_undo(undo_redo, call[0], call[1], call[2])
 	for node: Node in added:
 		var parent := node.get_parent()
 		_add_do(undo_redo, parent, &"add_child", [node])
@@ -59,6 +68,79 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, wi
 	# The setup already ran: record it without running it again.
 	undo_redo.commit_action(false)
 	return created
+
+
+## What the setup may change on what was there: the skeleton's bone names, every 3D node's
+## transform, attachments' bones, skins' bind names and animations' track paths, as a list of
+## [object, kind, value].
+static func _snapshot(scene_root: Node, skeleton: Skeleton3D) -> Array:
+	var names := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		names.append(skeleton.get_bone_name(i))
+	var out := [[skeleton, "bones", names]]
+	for node: Node in [scene_root] + scene_root.find_children("*", "", true, false):
+		if node is Node3D:
+			out.append([node, "transform", (node as Node3D).transform])
+		if node is BoneAttachment3D:
+			out.append([node, "bone_name", (node as BoneAttachment3D).bone_name])
+		if node is MeshInstance3D and (node as MeshInstance3D).skin != null:
+			var skin := (node as MeshInstance3D).skin
+			var binds := []
+			for b in skin.get_bind_count():
+				binds.append(skin.get_bind_name(b))
+			out.append([skin, "binds", binds])
+		if node is AnimationMixer:
+			var mixer := node as AnimationMixer
+			for library_name in mixer.get_animation_library_list():
+				var library := mixer.get_animation_library(library_name)
+				for animation_name in library.get_animation_list():
+					var animation := library.get_animation(animation_name)
+					var paths := []
+					for t in animation.get_track_count():
+						paths.append(animation.track_get_path(t))
+					out.append([animation, "tracks", paths])
+	return out
+
+
+## The entries of two snapshots whose values differ: {"before": [...], "after": [...]}.
+static func _changed(was: Array, now: Array) -> Dictionary:
+	var now_by := {}
+	for entry in now:
+		now_by[[entry[0].get_instance_id(), entry[1]]] = entry
+	var out := {"before": [], "after": []}
+	for entry in was:
+		var key := [entry[0].get_instance_id(), entry[1]]
+		if now_by.has(key) and now_by[key][2] != entry[2]:
+			out.before.append(entry)
+			out.after.append(now_by[key])
+	return out
+
+
+## The engine calls that put a snapshot's values back (undo) or forward (redo), as
+## [object, method, arguments].
+static func _restore_calls(state: Array) -> Array:
+	var out := []
+	for entry in state:
+		var object: Object = entry[0]
+		var value = entry[2]
+		match entry[1]:
+			"bones":
+				# Two passes, so that names swapped between bones are never held twice at once.
+				for i in value.size():
+					out.append([object, &"set_bone_name", [i, "__vr_arms_undo_%d" % i]])
+				for i in value.size():
+					out.append([object, &"set_bone_name", [i, value[i]]])
+			"transform":
+				out.append([object, &"set_transform", [value]])
+			"bone_name":
+				out.append([object, &"set_bone_name", [value]])
+			"binds":
+				for b in value.size():
+					out.append([object, &"set_bind_name", [b, value[b]]])
+			"tracks":
+				for t in value.size():
+					out.append([object, &"track_set_path", [t, value[t]]])
+	return out
 
 
 static func _action_name(skeleton: Skeleton3D, with_sync: bool) -> String:

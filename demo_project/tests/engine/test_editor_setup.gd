@@ -133,3 +133,77 @@ func test_the_setup_for_multiplayer_adds_a_wired_avatar_sync_in_the_same_action(
 	expect_errors(1)
 	check(VRArmsSetup.add_avatar_sync({}, null) == null, "a dictionary that is no setup gives one error and no node")
 	ur.free()
+
+
+## A Mixamo-named character whose Armature is turned and scaled as imported: the setup renames
+## its bones and moves the Armature's turn onto its children; undo puts the names (and the
+## animation's tracks, the skin's binds, the attachment's bone) and the transforms back, redo
+## does it all again.
+func test_undo_puts_a_recognised_rigs_names_and_import_transform_back() -> void:
+	var scene := Node3D.new()
+	scene.name = "Scene"
+	add_child(scene)
+	var character := Node3D.new()
+	character.name = "Character"
+	scene.add_child(character)
+	character.owner = scene
+	var armature := Node3D.new()
+	armature.name = "Armature"
+	armature.transform = Transform3D(Basis(Vector3.RIGHT, deg_to_rad(90.0)).scaled(Vector3.ONE * 0.01), Vector3.ZERO)
+	character.add_child(armature)
+	armature.owner = scene
+	var skeleton := HumanoidBuilder.build()
+	# Lying in the Armature's frame as an imported one does: the Armature stands it up.
+	skeleton.transform = Transform3D(Basis(Vector3.RIGHT, deg_to_rad(-90.0)).scaled(Vector3.ONE * 100.0), Vector3.ZERO)
+	var before_names := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		var n := skeleton.get_bone_name(i)
+		skeleton.set_bone_name(i, "mixamorig_" + n if n in ["Hips", "Spine", "Neck", "Head"] else n)
+	# Mixamo's own names for the arms.
+	for pair in [["LeftUpperArm", "mixamorig_LeftArm"], ["RightUpperArm", "mixamorig_RightArm"], ["LeftLowerArm", "mixamorig_LeftForeArm"], ["RightLowerArm", "mixamorig_RightForeArm"], ["LeftHand", "mixamorig_LeftHand"], ["RightHand", "mixamorig_RightHand"]]:
+		skeleton.set_bone_name(skeleton.find_bone(pair[0]), pair[1])
+	for i in skeleton.get_bone_count():
+		before_names.append(skeleton.get_bone_name(i))
+	armature.add_child(skeleton)
+	skeleton.owner = scene
+	var animation := Animation.new()
+	var track := animation.add_track(Animation.TYPE_ROTATION_3D)
+	animation.track_set_path(track, NodePath("Armature/Skeleton3D:mixamorig_LeftArm"))
+	var library := AnimationLibrary.new()
+	library.add_animation("idle", animation)
+	var player := AnimationPlayer.new()
+	player.add_animation_library("", library)
+	character.add_child(player)
+	player.owner = scene
+	var armature_before := armature.transform
+	var skeleton_before := skeleton.transform
+	var ur := UndoRedo.new()
+	var created := SetupAction.set_up(ur, skeleton, scene)
+	if not check(created.has("rig"), "the setup ran on the Mixamo-named skeleton"):
+		return
+	check(created.rig_naming == "Mixamo", "recognised as Mixamo (%s)" % created.rig_naming)
+	check(skeleton.find_bone("LeftUpperArm") >= 0, "renamed to the humanoid names")
+	check(animation.track_get_path(0) == NodePath("Armature/Skeleton3D:LeftUpperArm"), "the track follows: %s" % animation.track_get_path(0))
+	check(not armature.transform.basis.is_equal_approx(armature_before.basis), "the Armature's turn and scale moved onto its children")
+	var renamed := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		renamed.append(skeleton.get_bone_name(i))
+	var stood := [armature.transform, skeleton.transform]
+
+	ur.undo()
+	var names := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		names.append(skeleton.get_bone_name(i))
+	check(names == before_names, "undo puts the bone names back")
+	check(animation.track_get_path(0) == NodePath("Armature/Skeleton3D:mixamorig_LeftArm"), "and the track: %s" % animation.track_get_path(0))
+	check(armature.transform.is_equal_approx(armature_before) and skeleton.transform.is_equal_approx(skeleton_before), "and the import transforms")
+
+	ur.redo()
+	names = PackedStringArray()
+	for i in skeleton.get_bone_count():
+		names.append(skeleton.get_bone_name(i))
+	check(names == renamed, "redo renames again")
+	check(armature.transform.is_equal_approx(stood[0]) and skeleton.transform.is_equal_approx(stood[1]), "and stands it up again")
+	ur.undo()
+	ur.free()
+	await frames(1)

@@ -61,7 +61,13 @@ pub fn prepare_character(
         ));
     }
     let mut root = body_root_for(skeleton);
-    let character = root.clone().upcast::<Node>();
+    // Animations that play on this skeleton may sit beside the root (an imported scene's
+    // AnimationPlayer beside its Armature): the renames look through the whole tree above it
+    // (only tracks that reach this skeleton are rewritten).
+    let mut character = skeleton.clone().upcast::<Node>();
+    while let Some(parent) = character.get_parent() {
+        character = parent;
+    }
     let renamed_bones = match (bone_map, &auto) {
         (Some(map), _) => apply_bone_map(skeleton, map, &character),
         (None, Some(found)) => apply_mapping(skeleton, &found.mapping, &character),
