@@ -250,3 +250,25 @@ func test_a_remote_avatar_made_by_others_stands_and_reaches() -> void:
 			# elbows well out to the sides.
 			if i == 2:
 				check(out > 1.5, "hands on the belly: the %s elbow pushed out to the side (%.2f half-shoulder spans)" % [side, out])
+
+
+## A character facing away inside its root, whose rest pose leans a little (the head ahead of
+## the hips, one shoulder lower, as people model them): the setup turns it round by a half turn
+## and nothing more; the lean is the character's own.
+func test_only_an_imports_quarter_turns_are_undone_not_a_rest_poses_lean() -> void:
+	var holder := Node3D.new()
+	add_child(holder)
+	var skeleton := HumanoidBuilder.build()
+	var head := skeleton.find_bone("Head")
+	var rest := skeleton.get_bone_rest(head)
+	skeleton.set_bone_rest(head, Transform3D(rest.basis, rest.origin + Vector3(0, 0, 0.08)))
+	var arm := skeleton.find_bone("RightUpperArm")
+	rest = skeleton.get_bone_rest(arm)
+	skeleton.set_bone_rest(arm, Transform3D(rest.basis, rest.origin + Vector3(0, -0.012, 0)))
+	skeleton.reset_bone_poses()
+	skeleton.transform = Transform3D(Basis(Vector3.UP, PI), Vector3.ZERO)
+	holder.add_child(skeleton)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(not b.is_empty(), "set up")
+	check(skeleton.transform.basis.is_equal_approx(Basis()), "turned back by exactly the half turn (%s)" % skeleton.transform.basis.get_euler())
+	await frames(1)

@@ -56,9 +56,29 @@ impl RestFacing {
             .inverse()
     }
 
-    /// Whether the character already stands up facing +Z within `tolerance_deg`.
-    pub fn is_upright_facing_z(&self, tolerance_deg: f32) -> bool {
-        self.upright_turn().angle_between(Quat::IDENTITY) <= tolerance_deg.to_radians()
+    /// [`upright_turn`](Self::upright_turn) to the nearest quarter turns: the turn an import
+    /// made (a Z-up skeleton, a character facing -Z) is always one of the 24 rotations of a
+    /// cube, while a rest pose's own small lean (a head ahead of the hips, one shoulder lower)
+    /// is the character's and stays. Identity for a character already standing facing +Z.
+    pub fn quarter_turn(&self) -> Quat {
+        let turn = self.upright_turn();
+        let snap = |v: Vec3| {
+            let a = v.abs();
+            if a.x >= a.y && a.x >= a.z {
+                Vec3::X * v.x.signum()
+            } else if a.y >= a.z {
+                Vec3::Y * v.y.signum()
+            } else {
+                Vec3::Z * v.z.signum()
+            }
+        };
+        // The turned up and forward, each to its nearest axis; forward kept off up's axis.
+        let up = snap(turn * Vec3::Y);
+        let mut forward = turn * Vec3::Z;
+        forward -= up * forward.dot(up);
+        let forward = snap(forward);
+        let left = up.cross(forward);
+        Quat::from_mat3(&Mat3::from_cols(left, up, forward)).normalize()
     }
 }
 
@@ -88,7 +108,7 @@ mod tests {
     fn an_upright_character_facing_z_needs_no_turn() {
         let f = t_pose().facing(Vec3::Y);
         assert!(f.forward.distance(Vec3::Z) < 1e-5);
-        assert!(f.is_upright_facing_z(1.0));
+        assert!(f.quarter_turn().angle_between(Quat::IDENTITY) < 1e-6);
     }
 
     #[test]
@@ -96,8 +116,8 @@ mod tests {
         let b = turned(&t_pose(), Quat::from_rotation_y(std::f32::consts::PI), 1.0);
         let f = b.facing(Vec3::Y);
         assert!(f.forward.distance(Vec3::NEG_Z) < 1e-5);
-        assert!(!f.is_upright_facing_z(10.0));
-        let turn = f.upright_turn();
+        let turn = f.quarter_turn();
+        assert!((turn.angle_between(Quat::IDENTITY) - std::f32::consts::PI).abs() < 1e-5);
         assert!(
             (turn * (b.left_shoulder - b.right_shoulder))
                 .normalize()
@@ -114,10 +134,29 @@ mod tests {
         let b = turned(&t_pose(), q, 100.0);
         let f = b.facing(Vec3::Y);
         assert!(f.up.distance(Vec3::Z) < 1e-3, "{:?}", f.up);
-        let turn = f.upright_turn();
-        assert!(turn.angle_between(q.inverse()) < 1e-3);
+        let turn = f.quarter_turn();
+        assert!(turn.angle_between(q.inverse()) < 1e-5);
         let head = turn * b.head.unwrap();
         assert!((head - Vec3::new(0.0, 160.0, 0.0)).length() < 0.1, "{head}");
+    }
+
+    #[test]
+    fn a_rest_pose_s_own_lean_stays_and_an_import_turn_under_it_is_undone() {
+        // Head 8 cm ahead of the hips, the right shoulder 1.2 cm low: no turn at all.
+        let mut b = t_pose();
+        b.head = Some(Vec3::new(0.0, 1.6, 0.08));
+        b.right_shoulder.y -= 0.012;
+        let f = b.facing(Vec3::Y);
+        assert!(
+            f.upright_turn().angle_between(Quat::IDENTITY) > 0.05,
+            "it does lean"
+        );
+        assert!(f.quarter_turn().angle_between(Quat::IDENTITY) < 1e-6);
+        // The same pose lying in a Z-up skeleton and facing away: only the import's turn.
+        let import = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2)
+            * Quat::from_rotation_y(std::f32::consts::PI);
+        let lying = turned(&b, import, 100.0).facing(Vec3::Y);
+        assert!(lying.quarter_turn().angle_between(import.inverse()) < 1e-5);
     }
 
     #[test]
@@ -134,5 +173,6 @@ mod tests {
         let f = bad.facing(Vec3::ZERO);
         assert!(f.up.is_finite() && f.forward.is_finite());
         assert!(f.upright_turn().is_finite());
+        assert!(f.quarter_turn().is_finite() && f.quarter_turn().is_normalized());
     }
 }

@@ -163,15 +163,17 @@ pub fn stand_up(avatar: &mut Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<St
             rest.get_euler()
         ));
     }
-    if let Some(facing) = rest_facing(avatar, skeleton)
-        && !facing.is_upright_facing_z(5.0)
-    {
-        let turn = Basis::from_quaternion(crate::convert::to_quaternion(facing.upright_turn()));
-        fold_into_children(avatar, &turn);
-        done.push(format!(
-            "its children turned to stand it up facing +Z (it faced {:?}, up {:?})",
-            facing.forward, facing.up
-        ));
+    if let Some(facing) = rest_facing(avatar, skeleton) {
+        // Quarter turns only: an import's; the rest pose's own lean is the character's.
+        let quarter = facing.quarter_turn();
+        if quarter.angle_between(glam::Quat::IDENTITY) > 1e-3 {
+            let turn = Basis::from_quaternion(crate::convert::to_quaternion(quarter));
+            fold_into_children(avatar, &turn);
+            done.push(format!(
+                "its children turned to stand it up facing +Z (it faced {:?}, up {:?})",
+                facing.forward, facing.up
+            ));
+        }
     }
     (!done.is_empty()).then(|| done.join("; "))
 }

@@ -76,7 +76,7 @@ impl VRArmRig {
             _ => glam::Vec3::Z,
         };
         self.body_in_skeleton = vr_arms_core::rest_facing::RestFacing { up, forward }
-            .upright_turn()
+            .quarter_turn()
             .inverse();
         self.chains = [LEFT, RIGHT].map(|side| {
             let Some([upper, _, hand]) = indices[side] else {
