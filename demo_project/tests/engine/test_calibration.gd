@@ -136,3 +136,42 @@ func test_the_avatar_is_fitted_to_the_headset_when_tracking_starts() -> void:
 		var f := FileAccess.open(DEFAULT, FileAccess.WRITE)
 		f.store_string(kept)
 		f.close()
+
+
+## A player's saved calibration is the player's height and span: loaded with another character
+## it scales that character to the player, not by the first character's scale.
+func test_a_saved_calibration_fits_a_character_it_was_not_made_on() -> void:
+	var scales := []
+	for avatar_height in [1.5, 2.0]:
+		var character := Node3D.new()
+		add_child(character)
+		var skeleton := _avatar_of_height(avatar_height)
+		character.add_child(skeleton)
+		var sim := XRTrackingSimulator.new()
+		add_child(sim)
+		var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
+		var calibrator: AvatarCalibrator = made.calibrator
+		calibrator.player_name = "test_two_characters"
+		if avatar_height == 1.5:
+			DirAccess.remove_absolute(ProjectSettings.globalize_path(calibrator.get_calibration_path()))
+			# A 1.90 m player, arms out, calibrates on the first character.
+			sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.79, 0)))
+			sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.86, 1.45, 0)))
+			sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.86, 1.45, 0)))
+			calibrator.start_calibration()
+			await seconds(1.3)
+		else:
+			check(calibrator.load_calibration(), "the second character loads the player's calibration")
+		check_near(calibrator.get_player_height(), 1.90, 0.001, "%.1f m character: the player's height" % avatar_height)
+		var fitted: float = 1.90 / (1.64 * avatar_height / 1.75 + 0.11)
+		check_near(character.scale.x, fitted, 0.002, "%.1f m character: scaled to the player" % avatar_height)
+		scales.append(character.scale.x)
+		sim.queue_free()
+		character.queue_free()
+		for key in made:
+			var n = made[key]
+			if n is Node and is_instance_valid(n) and not n.is_queued_for_deletion() and n.is_inside_tree() and not character.is_ancestor_of(n):
+				n.queue_free()
+		await frames(2)
+	check(absf(scales[0] - scales[1]) > 0.1, "the two characters got scales of their own (%.3f, %.3f)" % scales)
+	DirAccess.remove_absolute(ProjectSettings.globalize_path("user://vr_arms/calibration_test_two_characters.toml"))

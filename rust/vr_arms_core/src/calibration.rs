@@ -69,6 +69,37 @@ pub fn arm_length_scale(
 }
 
 impl PlayerCalibration {
+    /// A player of `height_m` and fingertip span `arm_span_m` on `avatar`: the avatar's scale
+    /// (height, or a share of the span ratio) and its arms' length scale (with
+    /// `fit_arm_length`). A saved calibration is fitted again this way to the avatar it is
+    /// loaded on: the player's measures are the player's, the scales are the avatar's.
+    pub fn fitted(
+        height_m: f32,
+        arm_span_m: f32,
+        avatar: &AvatarMeasures,
+        settings: &CalibrationSettings,
+    ) -> Self {
+        let by_height = height_m / avatar.height_m;
+        let by_span = arm_span_m / avatar.arm_span_m;
+        let share = settings.arm_span_share;
+        let avatar_scale = by_height * (1.0 - share) + by_span * share;
+        PlayerCalibration {
+            player_height_m: height_m,
+            arm_span_m,
+            avatar_scale,
+            arm_length_scale: if settings.fit_arm_length {
+                arm_length_scale(
+                    arm_span_m - 2.0 * settings.grip_to_fingertip_m,
+                    height_m,
+                    avatar,
+                    avatar_scale,
+                )
+            } else {
+                1.0
+            },
+        }
+    }
+
     pub fn from_toml_str(text: &str) -> Result<Self, ProfileError> {
         let c: PlayerCalibration = parse_toml(text)?;
         c.check().map_err(|message| ProfileError {
@@ -239,25 +270,7 @@ impl Calibrator {
         if !(avatar.height_m > 0.1 && avatar.arm_span_m > 0.1) {
             return Err("the avatar's own height or arm span could not be measured".into());
         }
-        let by_height = height / avatar.height_m;
-        let by_span = span / avatar.arm_span_m;
-        let share = self.settings.arm_span_share;
-        let avatar_scale = by_height * (1.0 - share) + by_span * share;
-        let c = PlayerCalibration {
-            player_height_m: height,
-            arm_span_m: span,
-            avatar_scale,
-            arm_length_scale: if self.settings.fit_arm_length {
-                arm_length_scale(
-                    span - 2.0 * self.settings.grip_to_fingertip_m,
-                    height,
-                    avatar,
-                    avatar_scale,
-                )
-            } else {
-                1.0
-            },
-        };
+        let c = PlayerCalibration::fitted(height, span, avatar, &self.settings);
         c.check().map(|_| c)
     }
 }
@@ -355,6 +368,31 @@ mod tests {
         };
         assert!((run(true).arm_length_scale - 1.2).abs() < 1e-4);
         assert_eq!(run(false).arm_length_scale, 1.0);
+    }
+
+    #[test]
+    fn a_saved_calibration_fits_another_avatar_again() {
+        let settings = CalibrationSettings::default();
+        let small = AvatarMeasures {
+            height_m: 1.5,
+            arm_span_m: 1.45,
+            arm_length_m: 0.5,
+        };
+        let tall = AvatarMeasures {
+            height_m: 2.0,
+            arm_span_m: 2.0,
+            arm_length_m: 0.68,
+        };
+        let on_small = PlayerCalibration::fitted(1.8, 1.8, &small, &settings);
+        let on_tall = PlayerCalibration::fitted(
+            on_small.player_height_m,
+            on_small.arm_span_m,
+            &tall,
+            &settings,
+        );
+        assert!((on_small.avatar_scale - 1.2).abs() < 1e-5);
+        assert!((on_tall.avatar_scale - 0.9).abs() < 1e-5);
+        assert!(on_tall.arm_length_scale != on_small.arm_length_scale);
     }
 
     #[test]

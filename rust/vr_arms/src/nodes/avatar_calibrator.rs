@@ -227,12 +227,7 @@ impl AvatarCalibrator {
     #[func]
     fn start_calibration(&mut self) {
         self.start_height.finish();
-        self.calibrator = Calibrator::new(CalibrationSettings {
-            sample_seconds: self.sample_seconds,
-            arm_span_share: self.arm_span_share,
-            fit_arm_length: self.fit_arm_length,
-            ..Default::default()
-        });
+        self.calibrator = Calibrator::new(self.calibration_settings());
         self.calibrator.start();
     }
 
@@ -252,7 +247,23 @@ impl AvatarCalibrator {
         }
         let text = FileAccess::get_file_as_string(&path).to_string();
         match PlayerCalibration::from_toml_str(&text) {
-            Ok(c) => {
+            Ok(saved) => {
+                // The player's measures are the player's; the scales are fitted again to this
+                // avatar (the file may come from another character).
+                let c = PlayerCalibration::fitted(
+                    saved.player_height_m,
+                    saved.arm_span_m,
+                    &self.avatar_measures(),
+                    &self.calibration_settings(),
+                );
+                if let Err(why) = c.check() {
+                    godot_error!(
+                        "AvatarCalibrator: calibration \"{path}\" does not fit this avatar: {why}; using defaults"
+                    );
+                    self.current = PlayerCalibration::default();
+                    self.apply();
+                    return false;
+                }
                 self.current = c;
                 self.apply();
                 // The player's own calibration: no estimate from the headset replaces it.
@@ -364,6 +375,18 @@ impl AvatarCalibrator {
                 }
             }
         }
+    }
+
+    /// How this node measures and fits (its inspector settings).
+    fn calibration_settings(&self) -> CalibrationSettings {
+        let mut s = CalibrationSettings {
+            sample_seconds: self.sample_seconds,
+            arm_span_share: self.arm_span_share,
+            fit_arm_length: self.fit_arm_length,
+            ..Default::default()
+        };
+        s.validate();
+        s
     }
 
     /// The avatar's own height and arm span from its rest pose, in the avatar root's units.
