@@ -56,7 +56,7 @@ pub fn prepare_character(
             if bone_map.is_some() {
                 ", even through the bone map"
             } else {
-                ", and its bone names are none of the rigs recognised (Godot, Mixamo, VRoid, VRM, Unreal, Blender / Rigify)"
+                ", and its bone names are none of the rigs recognised (Godot, Mixamo, VRoid, VRM, Unreal, Blender / Rigify) nor common bone words (L_UpperArm, forearm.R)"
             }
         ));
     }

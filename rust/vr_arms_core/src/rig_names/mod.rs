@@ -9,6 +9,8 @@
 
 use std::collections::HashMap;
 
+mod generic;
+
 /// The five fingers, in Godot's humanoid order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Finger {
@@ -48,9 +50,12 @@ pub enum RigFamily {
     VrmHumanoid,
     Unreal,
     Rigify,
+    /// Common words (`L_UpperArm`, `forearm.R`): the last resort.
+    Generic,
 }
 
 impl RigFamily {
+    /// The known namings, tried first; [`RigFamily::Generic`] only when none names both arms.
     pub const ALL: [RigFamily; 6] = [
         RigFamily::Godot,
         RigFamily::Mixamo,
@@ -69,6 +74,7 @@ impl RigFamily {
             RigFamily::VrmHumanoid => "VRM humanoid names",
             RigFamily::Unreal => "Unreal mannequin",
             RigFamily::Rigify => "Blender / Rigify",
+            RigFamily::Generic => "common bone words",
         }
     }
 
@@ -84,6 +90,7 @@ impl RigFamily {
             RigFamily::VrmHumanoid => vrm_bone(name, VrmVersion::V1),
             RigFamily::Unreal => unreal(name),
             RigFamily::Rigify => rigify(name),
+            RigFamily::Generic => generic::profile_name(name),
         }
     }
 }
@@ -437,7 +444,8 @@ fn rigify(name: &str) -> Option<String> {
 }
 
 /// A bone map found from the names alone: the family that names the most bones (both upper
-/// arms at least), and its (profile name, skeleton bone name) pairs in profile order.
+/// arms at least; common words only when no known naming does), and its (profile name,
+/// skeleton bone name) pairs in profile order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AutoMap {
     pub family: RigFamily,
@@ -468,8 +476,13 @@ impl AutoMap {
 /// both upper arms. A profile bone named twice in one family (Unreal's `spine_04` after
 /// `spine_03`...) keeps its first bone in skeleton order.
 pub fn auto_map(bones: &[String]) -> Option<AutoMap> {
+    map_by(RigFamily::ALL.as_slice(), bones).or_else(|| map_by(&[RigFamily::Generic], bones))
+}
+
+/// The best of `families` for `bones` (see [`auto_map`]).
+fn map_by(families: &[RigFamily], bones: &[String]) -> Option<AutoMap> {
     let mut best: Option<AutoMap> = None;
-    for family in RigFamily::ALL {
+    for &family in families {
         let mut by_profile: HashMap<String, String> = HashMap::new();
         for bone in bones {
             if let Some(p) = family.profile_name(bone) {
@@ -646,6 +659,10 @@ mod tests {
         assert_eq!(m.bone("Head"), None);
         assert!(m.missing().contains(&"LeftRingProximal"));
         assert!(auto_map(&names(&["Bone", "Bone.001"])).is_none());
+        // Names of no known naming: common words, as a last resort.
+        let own = auto_map(&names(&["Pelvis", "L_UpperArm", "R_UpperArm", "L_Forearm"])).unwrap();
+        assert_eq!(own.family, RigFamily::Generic);
+        assert_eq!(own.bone("LeftLowerArm"), Some("L_Forearm"));
     }
 
     #[test]
