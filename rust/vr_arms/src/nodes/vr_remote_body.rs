@@ -239,16 +239,14 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let to_core = unscaled * global.affine_inverse();
         // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton
         // under a clean root): body-space settings, in metres, are that many core units.
+        let root_global = root.get_global_transform();
         let units = crate::nodes::common::uniform_scale(&global)
-            / crate::nodes::common::uniform_scale(&root.get_global_transform()).max(1e-6);
+            / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
         let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
         let [head, left, right] = self.tracked_inputs(1);
         let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
         let input = BodyInput {
-            body: BodyFrame::scaled(
-                pose(&(to_core * root.get_global_transform())),
-                1.0 / units.max(1e-6),
-            ),
+            body: BodyFrame::scaled(pose(&(to_core * root_global)), 1.0 / units.max(1e-6)),
             skeleton: pose(&unscaled),
             up: glam::Vec3::Y,
             head: core(head),
