@@ -123,7 +123,14 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         }
     });
     let hand_rest = [left, right].map(|a| pose(&skeleton.get_bone_rest(a[3])));
-    let measured = Side::BOTH.map(|side| crate::nodes::rest_measure::finger_curls(skeleton, side));
+    // Each hand's rest, read once: its palm frame bends the fingers and turns the hand bone.
+    let hands = Side::BOTH.map(|side| {
+        crate::nodes::rest_measure::hand_rest(skeleton, [left, right][side.index()][3], side)
+    });
+    let measured = Side::BOTH.map(|side| {
+        let frame = hands[side.index()].measure();
+        crate::nodes::rest_measure::finger_curls_in(skeleton, side, &frame)
+    });
     let fingers = measured.map(|hand| hand.map(|f| f.map_or(-1, |(bone, _)| bone)));
     let curls = measured.map(|hand| hand.map(|f| f.map(|(_, curl)| curl)));
     let bones = BodyBones {
@@ -146,10 +153,8 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
     );
     // Each hand bone's axes in the palm frame, from its fingers.
     for side in Side::BOTH {
-        let hand = [left, right][side.index()][3];
-        let measured = crate::nodes::rest_measure::hand_rest(skeleton, hand, side);
         let cal = pipeline.arms.calibration.get_mut(side);
-        *cal = cal.with_hand(&measured);
+        *cal = cal.with_hand(&hands[side.index()]);
     }
     Ok(Bound {
         pipeline,

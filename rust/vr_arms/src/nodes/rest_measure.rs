@@ -120,13 +120,24 @@ pub fn finger_curls(
     skeleton: &Gd<Skeleton3D>,
     side: Side,
 ) -> [Option<(i32, FingerCurl)>; vr_arms_core::body_pipeline::FINGERS] {
-    let mut out = [None; vr_arms_core::body_pipeline::FINGERS];
     let hand = skeleton.find_bone(vr_arms_core::hand_pose::hand_bone(side));
+    if hand < 0 {
+        return [None; vr_arms_core::body_pipeline::FINGERS];
+    }
+    finger_curls_in(skeleton, side, &measure_hand(skeleton, hand, side))
+}
+
+/// [`finger_curls`] for a hand whose palm frame is measured already.
+pub fn finger_curls_in(
+    skeleton: &Gd<Skeleton3D>,
+    side: Side,
+    frame: &HandFrame,
+) -> [Option<(i32, FingerCurl)>; vr_arms_core::body_pipeline::FINGERS] {
+    let mut out = [None; vr_arms_core::body_pipeline::FINGERS];
     let names = vr_arms_core::hand_pose::finger_bones(side);
-    if hand < 0 || skeleton.find_bone(names[6].as_str()) < 0 {
+    if skeleton.find_bone(names[6].as_str()) < 0 {
         return out;
     }
-    let frame = measure_hand(skeleton, hand, side);
     let (finger_dir, palm) = (frame.fingers_at_rest(), frame.palm_normal_at_rest(side));
     for (o, name) in out.iter_mut().zip(&names) {
         let bone = skeleton.find_bone(name.as_str());
