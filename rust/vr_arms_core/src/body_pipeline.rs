@@ -97,9 +97,30 @@ pub struct BodyOutput {
     pub written: u32,
     /// A hand that lost or regained tracking this frame.
     pub tracking: PerSide<Option<TrackingEvent>>,
+    /// Each arm's bones (skeleton space) as the solve found them: after the spine and clavicles
+    /// moved them, before the arm solve (what a baseline solver would start from).
+    pub arms_before_solve: PerSide<Option<ArmBones>>,
     /// Each hand's finger-bone local rotations, in `hand_pose::finger_bones` order (`None`
     /// for a bone without a prepared curl: not written).
     pub fingers: PerSide<[Option<Quat>; FINGERS]>,
+}
+
+/// Which of the upper body's steps run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Steps {
+    /// Chest, neck and head toward the headset ([`UpperBodyFollow`]).
+    pub spine: bool,
+    /// Clavicles toward the targets ([`ClavicleFollow`]).
+    pub clavicles: bool,
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Self {
+            spine: true,
+            clavicles: true,
+        }
+    }
 }
 
 /// Every bone-writing stage for one avatar.
@@ -113,6 +134,8 @@ pub struct BodyPipeline {
     pub tracking_loss: TrackingLossSettings,
     /// Where a lost hand rests, in the avatar root's frame.
     pub rest_positions: PerSide<Vec3>,
+    /// Which of the upper body's steps run (all by default).
+    pub steps: Steps,
     loss: PerSide<TrackingLoss>,
     bones: BodyBones,
     /// Each hand bone's rest (local): its twist reference, and the forearm axis (its position).
@@ -141,6 +164,7 @@ impl BodyPipeline {
             hand_pose: p.hand_pose,
             tracking_loss: TrackingLossSettings::default(),
             rest_positions: PerSide::new(DEFAULT_REST_POSITIONS[0], DEFAULT_REST_POSITIONS[1]),
+            steps: Steps::default(),
             loss: PerSide::default(),
             bones,
             hand_rest,
@@ -205,7 +229,8 @@ impl BodyPipeline {
             self.last_head = Some(head);
         }
         // As `UpperBodyFollow`: no chest bone, no spine follow.
-        if let (Some(head), Some(_)) = (self.last_head, b.spine[0]) {
+        let spine = self.steps.spine.then_some(self.last_head).flatten();
+        if let (Some(head), Some(_)) = (spine, b.spine[0]) {
             let to_skeleton = skeleton.rotation.inverse();
             // Each spine bone's own parent, where it is not the spine bone before it (a
             // humanoid's UpperChest between Chest and Neck).
@@ -237,7 +262,7 @@ impl BodyPipeline {
         let to_skeleton = skeleton.inverse();
         let clavicles = Side::BOTH.map(|side| {
             let tree = &mut *tree;
-            let clavicle = (*b.clavicles.get(side))?;
+            let clavicle = (*b.clavicles.get(side)).filter(|_| self.steps.clavicles)?;
             let target = targets.get(side).as_ref()?;
             let c = tree.global(clavicle);
             let parent = match tree.parent(clavicle) {
@@ -260,11 +285,13 @@ impl BodyPipeline {
         }
 
         // The arms, then each lower arm's share of the hand's twist.
+        let mut before_solve = PerSide::new(None, None);
         for side in Side::BOTH {
             let Some(target) = targets.get(side) else {
                 continue;
             };
             let bones = arm_bones(tree, side);
+            *before_solve.get_mut(side) = Some(bones);
             let solve = self.arms.solve(side, &bones, target, &skeleton, dt);
             let [_, upper, lower, hand] = *b.arms.get(side);
             write(tree, upper, solve.upper_local);
@@ -285,6 +312,7 @@ impl BodyPipeline {
             targets,
             written,
             tracking,
+            arms_before_solve: before_solve,
             fingers: PerSide::new(fingers[0], fingers[1]),
         }
     }

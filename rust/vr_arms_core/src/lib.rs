@@ -9,6 +9,7 @@
 //! ever comes out.
 
 pub mod arm_solve;
+pub mod body;
 pub mod body_avoidance;
 pub mod body_follow;
 pub mod body_frame;

@@ -203,6 +203,12 @@ impl Clip {
         (self.rest[self.joints.neck], self.rest[self.joints.head])
     }
 
+    /// The rest pose's lowest joint's height: where it stands on the floor (the clips' floor is
+    /// at height 0, their rest pose at its hips).
+    pub fn rest_floor(&self) -> f32 {
+        self.rest.iter().map(|p| p.y).fold(f32::INFINITY, f32::min)
+    }
+
     fn headset_rest(&self) -> Vec3 {
         match self.joints.eyes {
             Some((l, r)) => (self.rest[l] + self.rest[r]) * 0.5,

@@ -1,9 +1,10 @@
 //! Runs the pipeline and the baselines on a clip and measures them against the clip.
 //!
 //! Modes: **arm-only** (the clip's true shoulders and chest are given: isolates the elbow and
-//! hand heuristics) and **full** (shoulders and chest come from our body model, driven by the
-//! headset and hands: `BodyFollow` yaw, `UpperBodyFollow` chest share, a rigid upper body hanging
-//! from the headset).
+//! hand heuristics) and **full** (the engine's whole body, [`vr_arms_core::body::Body`] as
+//! `VRRemoteBody` runs it, on a skeleton with the clip's bone lengths standing on the floor:
+//! the root follows the headset, the spine, clavicles and arms follow; see [`crate::clip_body`]).
+//! Both modes run the same composition (arm-only without its follow, spine and clavicle steps).
 //!
 //! Methods: `ours` (the whole pipeline), `lookat` (the simple LookAt method: elbow one forearm
 //! length behind the hand along the hand's forward axis), `lookat_pole` (that LookAt elbow used as
@@ -12,16 +13,15 @@
 //! methods get the same calibrated wrist target.
 
 use glam::{Quat, Vec3};
-use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput, wrap_angle, yaw_of};
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::pipeline::{ArmPipeline, PipelineInput};
+use vr_arms_core::body::Tracking;
+use vr_arms_core::body_follow::{head_yaw, wrap_angle, yaw_of};
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::soft_ik::min_bend_reach;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
-use vr_arms_core::upper_body_follow::{UpperBodyFollow, head_yaw_pitch};
 use vr_arms_core::{ArmBones, ArmCalibration, PerSide, Pose, Side};
 
 use crate::clip::{Clip, GRIP_OFFSET, align};
+use crate::clip_body::{CHEST, ClipBody, HEAD, NECK, arm_indices};
 
 /// A swivel change larger than this (degrees) within [`FLIP_WINDOW_S`], while the arm is clearly
 /// bent, is a flip: a reversal spread over several frames counts as well as a one-frame jump,
@@ -286,24 +286,9 @@ pub fn chest_yaw_error_deg(estimate: f32, chest: Quat) -> f32 {
 
 /// The body root for a chest: the root stands so that the chest sits at body-local height 1.25 m
 /// (the torso band body avoidance expects), turned by `yaw`.
-fn body_for(chest: Vec3, yaw: f32, scale: f32) -> BodyFrame {
+fn root_for(chest: Vec3, yaw: f32, scale: f32) -> Pose {
     let r = Quat::from_rotation_y(yaw);
-    BodyFrame::scaled(
-        Pose::new(chest - r * Vec3::new(0.0, 1.25 * scale, 0.0), r),
-        scale,
-    )
-}
-
-/// Arm bones with every position `k` times as far from the skeleton's origin (a uniformly
-/// scaled avatar).
-fn scaled_arms(arms: PerSide<ArmBones>, k: f32) -> PerSide<ArmBones> {
-    let s = |b: ArmBones| ArmBones {
-        parent: Pose::new(b.parent.position * k, b.parent.rotation),
-        upper: Pose::new(b.upper.position * k, b.upper.rotation),
-        lower: Pose::new(b.lower.position * k, b.lower.rotation),
-        hand: Pose::new(b.hand.position * k, b.hand.rotation),
-    };
-    PerSide::new(s(arms.left), s(arms.right))
+    Pose::new(chest - r * Vec3::new(0.0, 1.25 * scale, 0.0), r)
 }
 
 /// `bones` moved (not turned) so that the upper arm starts at `shoulder`.
@@ -389,17 +374,10 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
     } else {
         1.0
     };
-    let rest = scaled_arms(clip.rest_arms(), scale);
-    let (rest_chest, rest_headset) = clip.rest_torso();
-    let (rest_chest, rest_headset) = (rest_chest * scale, rest_headset * scale);
-    let (rest_neck, rest_head) = clip.rest_neck_head();
-    let (rest_neck, rest_head) = (rest_neck * scale, rest_head * scale);
     let profile = options.profile;
-    let mut arm_only = ArmPipeline::new(&profile, &rest);
-    let mut full = ArmPipeline::new(&profile, &rest);
-    let cal = arm_only.calibration;
-    let mut body = BodyFollow::new(profile.body_follow.in_avatar_units(scale));
-    let upper_body = UpperBodyFollow::new(profile.upper_body_follow);
+    let mut arm_only = ClipBody::new(clip, scale, &profile).arms_only();
+    let mut full = ClipBody::new(clip, scale, &profile);
+    let cal = full.body.pipeline.arms.calibration;
     let dt = clip.frame_time;
     let err_rot = Quat::from_axis_angle(
         Vec3::new(1.0, 1.0, 0.0).normalize(),
@@ -443,35 +421,27 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             }
         }
 
-        // Our body model for the full mode.
-        let bf = body.update(
-            &BodyFollowInput {
-                head: f.headset,
-                left_hand: Some(controllers.left.position),
-                right_hand: Some(controllers.right.position),
-                left_grip: Some(controllers.left.rotation),
-                right_grip: Some(controllers.right.rotation),
-                floor_y: 0.0,
-            },
-            dt,
-        );
-        let (rel_yaw, rel_pitch) = head_yaw_pitch(bf.root.rotation, f.headset.rotation);
-        let chest_share = upper_body.cumulative_angles(rel_yaw, rel_pitch)[0].0;
-        let chest_yaw_ours = bf.yaw + chest_share;
-        let chest_rot = Quat::from_rotation_y(chest_yaw_ours);
-        let chest_ours = f.headset.position - chest_rot * (rest_headset - rest_chest);
+        // The full mode: the engine's whole body, from the headset and controllers.
+        let tracking = Tracking {
+            head: Some(f.headset),
+            controllers: PerSide::new(Some(controllers.left), Some(controllers.right)),
+            ..Default::default()
+        };
+        let full_out = full.full_frame(&tracking, dt);
+        let chest_yaw_ours = yaw_of_rotation(full.rotation(CHEST));
         metrics[0][1]
             .chest_yaw_deg
             .push(chest_yaw_error_deg(chest_yaw_ours, f.chest.rotation));
-        torso_headset_only
-            .chest_yaw_deg
-            .push(chest_yaw_error_deg(bf.head_yaw, f.chest.rotation));
+        torso_headset_only.chest_yaw_deg.push(chest_yaw_error_deg(
+            head_yaw(&f.headset.rotation),
+            f.chest.rotation,
+        ));
 
         // Arm-only: the avatar's shoulders on the performer's (its bones its own length).
         let true_arm = |side: Side| {
             let clavicle = f.clavicle.get(side);
-            let bones =
-                bones_from_clavicle(rest.get(side), clavicle.position, clavicle.rotation, side);
+            let rest = arm_only.rest_arms(side);
+            let bones = bones_from_clavicle(&rest, clavicle.position, clavicle.rotation, side);
             moved_to(bones, *f.shoulder.get(side))
         };
         let bones_true = PerSide::new(true_arm(Side::Left), true_arm(Side::Right));
@@ -487,55 +457,46 @@ pub fn evaluate_clip(clip: &Clip, options: &EvalOptions) -> ClipResult {
             f.wrist.right,
         ];
         clip_upper.push(truth);
-        let torso_ours = |p: Vec3| chest_ours + chest_rot * (p - rest_chest);
-        let clav =
-            |side: Side| chest_ours + chest_rot * (rest.get(side).parent.position - rest_chest);
-        let bones_ours = PerSide::new(
-            bones_from_clavicle(&rest.left, clav(Side::Left), chest_rot, Side::Left),
-            bones_from_clavicle(&rest.right, clav(Side::Right), chest_rot, Side::Right),
+        let arm_out = arm_only.arms_frame(
+            &tracking,
+            root_for(f.chest.position, chest_yaw_true, scale),
+            [
+                f.chest,
+                Pose::from_position(f.neck),
+                Pose::from_position(f.head),
+            ],
+            bones_true,
+            dt,
         );
 
-        for (mode, (pipeline, bones, body_frame)) in [
-            (
-                &mut arm_only,
-                bones_true,
-                body_for(f.chest.position, chest_yaw_true, scale),
-            ),
-            (
-                &mut full,
-                bones_ours,
-                body_for(chest_ours, chest_yaw_ours, scale),
-            ),
-        ]
-        .into_iter()
-        .enumerate()
+        for (mode, (cb, out)) in [(&mut arm_only, arm_out), (&mut full, full_out)]
+            .into_iter()
+            .enumerate()
         {
-            let input = PipelineInput {
-                body: body_frame,
-                skeleton: Pose::IDENTITY,
-                up: Vec3::Y,
-                controllers: PerSide::new(Some(controllers.left), Some(controllers.right)),
-                overrides: PerSide::default(),
-                bones,
-            };
-            let out = pipeline.update(&input, dt);
+            // Each arm as the solve found it (world): after the spine and clavicles.
+            let bones =
+                Side::BOTH.map(|side| out.arms_before_solve.get(side).map(|b| cb.arm_to_world(&b)));
             // This mode's head, neck, chest and shoulders (the truth's in arm-only).
             let mut frame_joints: UpperBody = truth;
             if mode == 1 {
-                frame_joints[0] = torso_ours(rest_head);
-                frame_joints[1] = torso_ours(rest_neck);
-                frame_joints[2] = chest_ours;
+                frame_joints[0] = cb.position(HEAD);
+                frame_joints[1] = cb.position(NECK);
+                frame_joints[2] = cb.position(CHEST);
             }
-            frame_joints[3] = bones.left.upper.position;
-            frame_joints[4] = bones.right.upper.position;
+            for side in Side::BOTH {
+                frame_joints[3 + side.index()] = cb.position(arm_indices(side)[1]);
+            }
             let mut per_method = [frame_joints; METHODS.len()];
             for side in Side::BOTH {
-                let Some(arm) = *out.get(side) else { continue };
-                let b = bones.get(side);
+                let (Some(arm), Some(b)) = (*out.targets.get(side), bones[side.index()]) else {
+                    continue;
+                };
+                let b = &b;
                 let c = cal.get(side);
                 let shoulder = b.upper.position;
+                let [_, _, lower, hand] = arm_indices(side);
                 let results = [
-                    (arm.solve.lower.position, arm.solve.hand.position),
+                    (cb.position(lower), cb.position(hand)),
                     lookat(shoulder, c, &arm.raw),
                     lookat_pole(b, c, &arm.raw),
                     fixed_pole(b, c, arm.raw.position),
@@ -762,14 +723,8 @@ mod tests {
     }
 
     #[test]
-    fn a_scaled_avatar_keeps_its_shoulders_on_the_performers() {
-        let arms = PerSide::new(
-            vr_arms_core::pipeline::reference_arm_bones(Side::Left),
-            vr_arms_core::pipeline::reference_arm_bones(Side::Right),
-        );
-        let big = scaled_arms(arms, 1.1);
-        let b = big.left;
-        assert!((b.lower.position.distance(b.upper.position) - 0.28 * 1.1).abs() < 1e-5);
+    fn the_avatars_arm_moves_onto_the_performers_shoulder() {
+        let b = vr_arms_core::pipeline::reference_arm_bones(Side::Left);
         let moved = moved_to(b, Vec3::new(0.2, 1.4, 0.1));
         assert_eq!(moved.upper.position, Vec3::new(0.2, 1.4, 0.1));
         assert!(

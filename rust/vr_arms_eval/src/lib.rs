@@ -4,6 +4,7 @@
 
 pub mod bvh;
 pub mod clip;
+pub mod clip_body;
 pub mod eval;
 pub mod fuzz;
 pub mod report;

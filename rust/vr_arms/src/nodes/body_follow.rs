@@ -2,14 +2,14 @@
 
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
-use vr_arms_core::body_follow::{BodyFollow as Stage, BodyFollowInput, BodyFollowSettings};
+use vr_arms_core::body::{FollowStep, Placement, Tracking};
+use vr_arms_core::body_follow::BodyFollowSettings;
 
 use crate::convert::{to_quaternion, to_vector3};
-use crate::nodes::common::{alive, is_tracked, read_pose, read_tracked};
+use crate::nodes::common::{alive, read_pose, read_raw};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
-use vr_arms_core::Pose;
 
 /// Moves the avatar root under the player: horizontally under the headset (slightly behind the
 /// head, on the XR origin's floor) and turned by a yaw that never follows the headset's pitch.
@@ -90,9 +90,8 @@ pub struct BodyFollow {
     #[export(range = (-0.3, 0.3, suffix = "m"))]
     head_back_offset_m: f32,
 
-    stage: Stage,
+    step: FollowStep,
     head_tracked: bool,
-    head_guard: vr_arms_core::input_guard::InputGuard,
     head_input_reported: bool,
     report: ProblemReport,
     base: Base<Node3D>,
@@ -128,9 +127,8 @@ impl INode3D for BodyFollow {
             forearm_length_m: 0.0,
             max_hands_offset_deg: 0.0,
             head_back_offset_m: 0.0,
-            stage: Stage::default(),
+            step: FollowStep::new(BodyFollowSettings::default()),
             head_tracked: true,
-            head_guard: Default::default(),
             head_input_reported: false,
             report: ProblemReport::new("BodyFollow"),
             base,
@@ -147,44 +145,38 @@ impl INode3D for BodyFollow {
             let problems = self.problems();
             self.report.runtime(&problems);
         }
-        let Some(head_node) = alive(&self.head).filter(|h| h.is_inside_tree()) else {
+        let inside = |n: &Option<Gd<Node3D>>| alive(n).filter(|n| n.is_inside_tree());
+        if inside(&self.head).is_none() {
+            return;
+        }
+        let Some(mut root) = inside(&self.body_root) else {
             return;
         };
-        // A non-finite or absurd headset pose counts as lost tracking (counted, reported once).
-        let head = read_tracked(&head_node, &mut self.head_guard);
-        if self.head_guard.counts.total() > 0 && !self.head_input_reported {
+        let tracking = Tracking {
+            head: read_raw(&self.head),
+            controllers: vr_arms_core::PerSide::new(
+                read_raw(&self.left_controller),
+                read_raw(&self.right_controller),
+            ),
+            ..Default::default()
+        };
+        let floor = floor_height(&self.origin, &self.head);
+        let settings = self.core_settings();
+        place_root(&mut self.step, settings, &tracking, floor, &mut root, delta);
+        // A non-finite or absurd pose counts as lost tracking (counted, reported once).
+        let counts = self.step.head_input_counts();
+        if counts.total() > 0 && !self.head_input_reported {
             self.head_input_reported = true;
             godot_warn!(
-                "BodyFollow: the headset gave unusable poses ({:?}); the body freezes on such frames. Reported once.",
-                self.head_guard.counts
+                "BodyFollow: the headset gave unusable poses ({counts:?}); the body freezes on such frames. Reported once."
             );
         }
         // The headset lost tracking: the body freezes where it is until it comes back.
-        let tracked = head.is_some();
-        let head = head.unwrap_or_default();
+        let tracked = self.step.head_tracked();
         if tracked != self.head_tracked {
             self.head_tracked = tracked;
             self.signals().head_tracking_changed().emit(tracked);
         }
-        if !tracked {
-            return;
-        }
-        let grip = |c: &Option<Gd<Node3D>>| alive(c).filter(is_tracked).and_then(|_| read_pose(c));
-        let (left, right) = (grip(&self.left_controller), grip(&self.right_controller));
-        let Some(mut root) = alive(&self.body_root).filter(|n| n.is_inside_tree()) else {
-            return;
-        };
-        let floor = floor_height(&self.origin, &self.head);
-        let settings = self.core_settings();
-        place_root(
-            &mut self.stage,
-            settings,
-            head,
-            [left, right],
-            floor,
-            &mut root,
-            delta,
-        );
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -260,32 +252,30 @@ pub fn floor_height(origin: &Option<Gd<Node3D>>, head: &Option<Gd<Node3D>>) -> f
         .map_or(0.0, |p| p.position.y)
 }
 
-/// One step of the body follow: `root` placed from the headset, the hands (controller poses,
-/// when tracked) and the floor height, its scale kept. Lengths are in the avatar's own metres,
-/// so a scaled avatar follows in proportion. Shared by `BodyFollow` and `VRRemoteBody`.
+/// One step of the body follow (the core's [`FollowStep`]): `root` placed from the headset and
+/// the controllers (world poses as read, `None` when not tracked) and the floor height, its
+/// scale kept. Lengths are in the avatar's own metres, so a scaled avatar follows in
+/// proportion. Shared by `BodyFollow` and `VRRemoteBody`.
 pub fn place_root(
-    stage: &mut Stage,
+    step: &mut FollowStep,
     settings: BodyFollowSettings,
-    head: Pose,
-    [left, right]: [Option<Pose>; 2],
+    tracking: &Tracking,
     floor_y: f32,
     root: &mut Gd<Node3D>,
     delta: f64,
 ) {
     let global = root.get_global_transform();
-    stage.settings = settings.in_avatar_units(crate::nodes::common::uniform_scale(&global));
-    let out = stage.update(
-        &BodyFollowInput {
-            head,
-            left_hand: left.map(|p| p.position),
-            right_hand: right.map(|p| p.position),
-            left_grip: left.map(|p| p.rotation),
-            right_grip: right.map(|p| p.rotation),
-            floor_y,
-        },
-        delta as f32,
-    );
+    step.stage.settings = settings;
+    let placement = Placement {
+        root: crate::convert::pose(&global),
+        scale: crate::nodes::common::uniform_scale(&global),
+        floor_y,
+        ..Default::default()
+    };
+    let Some(out) = step.place_root(tracking, &placement, delta as f32) else {
+        return;
+    };
     let basis =
-        Basis::from_quaternion(to_quaternion(out.root.rotation)).scaled(global.basis.get_scale());
-    root.set_global_transform(Transform3D::new(basis, to_vector3(out.root.position)));
+        Basis::from_quaternion(to_quaternion(out.rotation)).scaled(global.basis.get_scale());
+    root.set_global_transform(Transform3D::new(basis, to_vector3(out.position)));
 }

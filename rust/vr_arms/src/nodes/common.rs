@@ -110,6 +110,18 @@ fn head_tracked() -> bool {
 /// A tracked node's pose when it is usable this frame: the node is tracked ([fn is_tracked]) and
 /// `guard` accepts the pose as it came (finite, within range; rotation repaired; rejections
 /// counted). None otherwise: the caller holds its last good input instead of a repaired pose.
+/// A tracked node's world pose as it is (unchecked: the core's guards check it), or `None`
+/// while it is not tracked (see [`is_tracked`]) or gone.
+pub fn read_raw(node: &Option<Gd<Node3D>>) -> Option<Pose> {
+    let node = alive(node)?;
+    if !is_tracked(&node) {
+        return None;
+    }
+    Some(crate::convert::pose_unrepaired(
+        &node.get_global_transform(),
+    ))
+}
+
 pub fn read_tracked(
     node: &Gd<Node3D>,
     guard: &mut vr_arms_core::input_guard::InputGuard,

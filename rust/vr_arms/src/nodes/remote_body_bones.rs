@@ -4,6 +4,7 @@
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use vr_arms_core::arm_solve::ArmBones;
+use vr_arms_core::body::Body;
 use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
@@ -12,9 +13,9 @@ use vr_arms_core::{PerSide, Pose, Side};
 use crate::convert::pose;
 use crate::nodes::vr_remote_body::{ARMS, SPINE};
 
-/// The pipeline bound to one skeleton and its bones.
+/// The body bound to one skeleton and its bones.
 pub(crate) struct Bound {
-    pub(crate) pipeline: BodyPipeline,
+    pub(crate) body: Body,
     pub(crate) tree: PoseTree,
     /// Engine bone index of each tree bone.
     pub(crate) tree_bones: Vec<i32>,
@@ -157,7 +158,7 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         *cal = cal.with_hand(&hands[side.index()]);
     }
     Ok(Bound {
-        pipeline,
+        body: Body::new(pipeline, profile.body_follow),
         tree,
         tree_bones,
         fingers,

@@ -2,12 +2,10 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, XrController3D};
 use godot::prelude::*;
-use vr_arms_core::body_follow::BodyFollow as FollowStage;
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::body_pipeline::{BodyInput, HandInput};
+use vr_arms_core::body::{Placement, Tracking};
+use vr_arms_core::body_pipeline::HandInput;
 use vr_arms_core::budget::Budget;
 use vr_arms_core::hand_tracking::TrackingFade;
-use vr_arms_core::input_guard::InputGuard;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
@@ -15,7 +13,7 @@ use vr_arms_core::{PerSide, Pose, Side};
 use crate::convert::{pose, vec3};
 use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::budget::effective_interval;
-use crate::nodes::common::{alive, load_profile, parent_skeleton, read_tracked, skip_in_editor};
+use crate::nodes::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
 use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
@@ -135,14 +133,10 @@ pub struct VRRemoteBody {
     input_reported: bool,
     /// What `bound` was made for: skeleton, its version, the profile path.
     bound_to: Option<(InstanceId, u64, GString)>,
-    follow: FollowStage,
     /// Where this avatar is in its update interval.
     budget: Budget,
     /// Frames solved since the last bind (see `get_solved_frames`).
     solved_frames: i64,
-    follow_settings: vr_arms_core::body_follow::BodyFollowSettings,
-    /// Input checks of the head and hands: for the body follow, and for the pass.
-    guards: [[InputGuard; 3]; 2],
     controllers: [Option<(InstanceId, Option<Gd<XrController3D>>)>; 2],
     /// Per hand: the hand-tracked finger curls, when there are any, and how much they show.
     tracked_curls: [Option<[f32; 5]>; 2],
@@ -184,12 +178,9 @@ impl ISkeletonModifier3D for VRRemoteBody {
             head_tracked: true,
             left_hand_tracked: true,
             right_hand_tracked: true,
-            follow: FollowStage::default(),
             update_interval_frames: 1,
             budget: Budget::new(1),
             solved_frames: 0,
-            follow_settings: Default::default(),
-            guards: Default::default(),
             controllers: [None, None],
             tracked_curls: [None, None],
             curl_fades: Default::default(),
@@ -243,15 +234,19 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let units = crate::nodes::common::uniform_scale(&global)
             / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
         let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
-        let [head, left, right] = self.tracked_inputs(1);
+        let [head, left, right] = self.tracked_inputs();
         let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
-        let input = BodyInput {
-            body: BodyFrame::scaled(pose(&(to_core * root_global)), 1.0 / units.max(1e-6)),
-            skeleton: pose(&unscaled),
-            up: glam::Vec3::Y,
+        let tracking = Tracking {
             head: core(head),
             controllers: PerSide::new(core(left), core(right)),
             hands: PerSide::new(hands[0], hands[1]),
+        };
+        let root_core = pose(&(to_core * root_global));
+        let placement = Placement {
+            root: root_core,
+            scale: 1.0 / units.max(1e-6),
+            skeleton_in_root: root_core.inverse().mul_pose(&pose(&unscaled)),
+            ..Default::default()
         };
         let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
         let loss = TrackingLossSettings {
@@ -261,10 +256,14 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let Some(b) = self.bound.as_mut() else {
             return;
         };
-        b.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
-        b.pipeline.tracking_loss = loss;
+        b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
+        b.body.pipeline.tracking_loss = loss;
         crate::nodes::remote_body_pass::read_chain(&skeleton, b);
-        let out = b.pipeline.update(&input, &mut b.tree, dt);
+        let out = b.body.pose_bones(&tracking, &placement, &mut b.tree, dt);
+        self.report_unusable_input();
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
         crate::nodes::remote_body_pass::gather_solved(b, &out);
         crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
         for side in Side::BOTH {
@@ -353,7 +352,6 @@ impl VRRemoteBody {
         self.curl_fades = Default::default();
         self.bound_to = None;
         self.bound = None;
-        self.follow = FollowStage::default();
     }
 }
 
@@ -366,26 +364,54 @@ impl VRRemoteBody {
         self.follow(0.0);
     }
 
-    /// Places the avatar root under the head (the body follow), when `follow_head`.
+    /// Places the avatar root under the head (the body's first step), when `follow_head`.
     fn follow(&mut self, delta: f64) {
-        if skip_in_editor(false) || !self.follow_head || !self.base().is_active() {
+        if skip_in_editor(false) || !self.base().is_active() {
             return;
         }
-        let [head, left, right] = self.tracked_inputs(0);
-        let (Some(head), Some(mut root)) = (head, self.root()) else {
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        self.bind(&skeleton);
+        let [head, left, right] = self.tracked_inputs();
+        let Some(mut root) = self.root() else {
             return;
         };
         let floor = floor_height(&None, &self.head);
-        let settings = self.follow_settings;
-        place_root(
-            &mut self.follow,
-            settings,
+        let follow_head = self.follow_head;
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
+        b.body.follow.follow_head = follow_head;
+        let settings = b.body.follow.stage.settings;
+        let tracking = Tracking {
             head,
-            [left, right],
+            controllers: PerSide::new(left, right),
+            ..Default::default()
+        };
+        place_root(
+            &mut b.body.follow,
+            settings,
+            &tracking,
             floor,
             &mut root,
             delta,
         );
+        self.report_unusable_input();
+    }
+
+    /// Warns once when the body's checks rejected or repaired a head or hand pose.
+    fn report_unusable_input(&mut self) {
+        let rejected = self
+            .bound
+            .as_ref()
+            .map_or(0, |b| b.body.input_counts().total());
+        if rejected > 0 && !self.input_reported {
+            self.input_reported = true;
+            godot_warn!(
+                "VRRemoteBody: a head or hand pose was unusable (non-finite or absurdly far); such frames count as lost tracking. Reported once."
+            );
+        }
     }
 
     /// The avatar root: `body_root`, else the skeleton's parent.
@@ -399,33 +425,24 @@ impl VRRemoteBody {
         })
     }
 
-    /// The head and hands (world), when tracked, read now: the body follow reads them in
-    /// `_process` (`pass` 0), the modification again (`pass` 1), as the node graph's stages do,
-    /// so a script that moves them in between is seen.
-    fn tracked_inputs(&mut self, pass: usize) -> [Option<Pose>; 3] {
-        let nodes = [&self.head, &self.left_hand, &self.right_hand].map(alive);
+    /// The head and hands (world, unchecked: the body checks them), when tracked, read now:
+    /// the body follow reads them in `_process`, the modification again, as the node graph's
+    /// stages do, so a script that moves them in between is seen.
+    fn tracked_inputs(&self) -> [Option<Pose>; 3] {
         let flags = [
             self.head_tracked,
             self.left_hand_tracked,
             self.right_hand_tracked,
         ];
+        let nodes = [&self.head, &self.left_hand, &self.right_hand];
         let mut poses = [None; 3];
-        for (((p, node), guard), tracked) in poses
-            .iter_mut()
-            .zip(nodes)
-            .zip(&mut self.guards[pass])
-            .zip(flags)
-        {
-            *p = node
-                .filter(|n| tracked && n.is_inside_tree())
-                .and_then(|n| read_tracked(&n, guard));
-        }
-        let rejected: u64 = self.guards.iter().flatten().map(|g| g.counts.total()).sum();
-        if rejected > 0 && !self.input_reported {
-            self.input_reported = true;
-            godot_warn!(
-                "VRRemoteBody: a head or hand pose was unusable (non-finite or absurdly far); such frames count as lost tracking. Reported once."
-            );
+        for ((p, node), tracked) in poses.iter_mut().zip(nodes).zip(flags) {
+            let inside = alive(node).is_some_and(|n| n.is_inside_tree());
+            *p = if tracked && inside {
+                read_raw(node)
+            } else {
+                None
+            };
         }
         poses
     }
@@ -493,7 +510,6 @@ impl VRRemoteBody {
                 }
             }
         };
-        self.follow_settings = profile.body_follow;
         // A new binding starts a new interval: its first frame solves.
         self.budget = Budget::new(self.budget.interval);
         self.solved_frames = 0;

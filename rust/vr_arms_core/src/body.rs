@@ -1,0 +1,364 @@
+//! The whole body, composed once: every step from the tracked points to the written bones.
+//!
+//! [`Body`] is what every entry point runs: `VRRemoteBody` (the engine), the motion-capture
+//! evaluation (both of its modes), the benchmark and the fuzzer. Its steps, in order:
+//!
+//! 1. [`Body::place_root`] (the engine runs it in `_process`): the head and controllers checked
+//!    ([`InputGuard`]: non-finite or absurdly far counts as not tracked), then [`BodyFollow`]:
+//!    the avatar root on the floor under the head, turned by the body's yaw.
+//! 2. [`Body::pose_bones`] (the engine runs it as the skeleton's modification): the inputs
+//!    checked again (a script may move them in between), then [`BodyPipeline`]: controller
+//!    targets, tracking loss, body avoidance, reach clamp, router, elbow hints, the spine,
+//!    clavicles, soft IK and the two-bone solve, forearm twist and the fingers.
+//!
+//! [`Body::update`] runs both, the second from where the first put the root.
+//!
+//! Coordinates: every pose is in one world frame whose lengths are the skeleton's units
+//! ([`Placement::scale`] converts the avatar's metres, in which the settings are written, into
+//! them).
+
+use glam::Vec3;
+
+use crate::body_follow::{BodyFollow, BodyFollowInput, BodyFollowSettings};
+use crate::body_frame::BodyFrame;
+use crate::body_pipeline::{BodyInput, BodyOutput, BodyPipeline, HandInput};
+use crate::input_guard::{InputCounts, InputGuard};
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::side::PerSide;
+
+/// One frame of the tracked points and the hands' inputs, as the tracking reports them (not
+/// checked yet). `None`: not tracked.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tracking {
+    /// The headset (a camera: it looks along its -Z).
+    pub head: Option<Pose>,
+    pub controllers: PerSide<Option<Pose>>,
+    pub hands: PerSide<HandInput>,
+}
+
+/// Where the avatar stands this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Placement {
+    /// The avatar root (rigid; its +Z is the character's forward).
+    pub root: Pose,
+    /// World units per avatar metre (the root's scale against the skeleton's units; 1 for an
+    /// unscaled avatar in metres).
+    pub scale: f32,
+    /// The skeleton node relative to the root (rigid, world units).
+    pub skeleton_in_root: Pose,
+    /// The floor's height (the XR origin's).
+    pub floor_y: f32,
+    /// World up.
+    pub up: Vec3,
+}
+
+impl Default for Placement {
+    fn default() -> Self {
+        Self {
+            root: Pose::IDENTITY,
+            scale: 1.0,
+            skeleton_in_root: Pose::IDENTITY,
+            floor_y: 0.0,
+            up: Vec3::Y,
+        }
+    }
+}
+
+impl Placement {
+    /// The skeleton node's world pose.
+    pub fn skeleton(&self) -> Pose {
+        self.root.mul_pose(&self.skeleton_in_root)
+    }
+}
+
+/// The three tracked points checked by one set of guards: head, left, right.
+#[derive(Clone, Copy, Debug, Default)]
+struct Guards([InputGuard; 3]);
+
+impl Guards {
+    fn check(&mut self, t: &Tracking) -> Tracking {
+        let [h, l, r] = &mut self.0;
+        Tracking {
+            head: t.head.and_then(|p| h.check(&p)),
+            controllers: PerSide::new(
+                t.controllers.left.and_then(|p| l.check(&p)),
+                t.controllers.right.and_then(|p| r.check(&p)),
+            ),
+            hands: t.hands,
+        }
+    }
+
+    fn counts(&self) -> InputCounts {
+        self.0
+            .iter()
+            .fold(InputCounts::default(), |a, g| InputCounts {
+                non_finite: a.non_finite + g.counts.non_finite,
+                too_far: a.too_far + g.counts.too_far,
+                normalised: a.normalised + g.counts.normalised,
+                rotation_replaced: a.rotation_replaced + g.counts.rotation_replaced,
+            })
+    }
+}
+
+/// Step 1, the root under the head: what `BodyFollow` (the node graph) and [`Body`] run.
+#[derive(Clone, Debug)]
+pub struct FollowStep {
+    /// The stage; its settings are in the avatar's metres.
+    pub stage: BodyFollow,
+    /// Whether [`FollowStep::place_root`] moves the root (off: it stays where the caller has it).
+    pub follow_head: bool,
+    guards: Guards,
+    head_tracked: bool,
+}
+
+impl FollowStep {
+    pub fn new(settings: BodyFollowSettings) -> Self {
+        Self {
+            stage: BodyFollow::new(settings),
+            follow_head: true,
+            guards: Guards::default(),
+            head_tracked: true,
+        }
+    }
+
+    /// The root's new pose under the head, or `None` (the follow is off, or the headset is not
+    /// tracked or its pose is unusable: the root stays).
+    pub fn place_root(
+        &mut self,
+        tracking: &Tracking,
+        placement: &Placement,
+        dt: f32,
+    ) -> Option<Pose> {
+        let t = self.guards.check(tracking);
+        self.head_tracked = t.head.is_some();
+        if !self.follow_head {
+            return None;
+        }
+        let head = t.head?;
+        let settings = self.stage.settings;
+        self.stage.settings = settings.in_avatar_units(placement.scale);
+        let out = self.stage.update(
+            &BodyFollowInput {
+                head,
+                left_hand: t.controllers.left.map(|p| p.position),
+                right_hand: t.controllers.right.map(|p| p.position),
+                left_grip: t.controllers.left.map(|p| p.rotation),
+                right_grip: t.controllers.right.map(|p| p.rotation),
+                floor_y: placement.floor_y,
+            },
+            dt,
+        );
+        self.stage.settings = settings;
+        Some(out.root)
+    }
+
+    /// Whether the last [`FollowStep::place_root`] had a usable headset pose.
+    pub fn head_tracked(&self) -> bool {
+        self.head_tracked
+    }
+
+    /// Forgets the spring (a teleport, a respawn): the next frame starts settled.
+    pub fn reset(&mut self) {
+        self.stage = BodyFollow::new(self.stage.settings);
+    }
+
+    /// Inputs this step rejected or repaired so far.
+    pub fn input_counts(&self) -> InputCounts {
+        self.guards.counts()
+    }
+
+    /// The headset's poses this step rejected or repaired so far.
+    pub fn head_input_counts(&self) -> InputCounts {
+        self.guards.0[0].counts
+    }
+}
+
+/// The whole body of one avatar.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// Step 1: the root under the head.
+    pub follow: FollowStep,
+    /// Step 2: every bone-writing stage.
+    pub pipeline: BodyPipeline,
+    pose_guards: Guards,
+}
+
+impl Body {
+    pub fn new(pipeline: BodyPipeline, follow: BodyFollowSettings) -> Self {
+        Self {
+            follow: FollowStep::new(follow),
+            pipeline,
+            pose_guards: Guards::default(),
+        }
+    }
+
+    /// Step 1: the root's new pose under the head (see [`FollowStep::place_root`]).
+    pub fn place_root(
+        &mut self,
+        tracking: &Tracking,
+        placement: &Placement,
+        dt: f32,
+    ) -> Option<Pose> {
+        self.follow.place_root(tracking, placement, dt)
+    }
+
+    /// Step 2: every bone, on `tree` (this frame's bones as they came in, skeleton space).
+    pub fn pose_bones(
+        &mut self,
+        tracking: &Tracking,
+        placement: &Placement,
+        tree: &mut PoseTree,
+        dt: f32,
+    ) -> BodyOutput {
+        let t = self.pose_guards.check(tracking);
+        let input = BodyInput {
+            body: BodyFrame::scaled(placement.root, placement.scale),
+            skeleton: placement.skeleton(),
+            up: placement.up,
+            head: t.head,
+            controllers: t.controllers,
+            hands: t.hands,
+        };
+        self.pipeline.update(&input, tree, dt)
+    }
+
+    /// Both steps: the root placed (written into `placement`), then every bone.
+    pub fn update(
+        &mut self,
+        tracking: &Tracking,
+        placement: &mut Placement,
+        tree: &mut PoseTree,
+        dt: f32,
+    ) -> BodyOutput {
+        if let Some(root) = self.place_root(tracking, placement, dt) {
+            placement.root = root;
+        }
+        self.pose_bones(tracking, placement, tree, dt)
+    }
+
+    /// Inputs rejected or repaired so far by either step's checks.
+    pub fn input_counts(&self) -> InputCounts {
+        let (a, b) = (self.follow.input_counts(), self.pose_guards.counts());
+        InputCounts {
+            non_finite: a.non_finite + b.non_finite,
+            too_far: a.too_far + b.too_far,
+            normalised: a.normalised + b.normalised,
+            rotation_replaced: a.rotation_replaced + b.rotation_replaced,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body_pipeline::{reference_body, reference_pipeline};
+    use crate::profile::ArmProfile;
+    use glam::Quat;
+
+    fn body() -> Body {
+        let profile = ArmProfile::default();
+        Body::new(reference_pipeline(&profile), profile.body_follow)
+    }
+
+    /// A headset at `at` looking along +Z (a camera looks along its -Z), a left controller ahead.
+    fn tracking(at: Vec3) -> Tracking {
+        Tracking {
+            head: Some(Pose::new(at, Quat::from_rotation_y(std::f32::consts::PI))),
+            controllers: PerSide::new(
+                Some(Pose::new(
+                    at + Vec3::new(0.25, -0.45, 0.35),
+                    Quat::from_rotation_x(-1.2),
+                )),
+                None,
+            ),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_root_stands_on_the_floor_under_the_head_and_the_hand_reaches_the_controller() {
+        let mut b = body();
+        let mut placement = Placement {
+            floor_y: 0.25,
+            ..Default::default()
+        };
+        let t = tracking(Vec3::new(2.0, 1.85, -1.0));
+        let mut out = None;
+        for _ in 0..60 {
+            let (mut tree, _) = reference_body();
+            out = Some((b.update(&t, &mut placement, &mut tree, 1.0 / 90.0), tree));
+        }
+        let (out, mut tree) = out.unwrap();
+        let root = placement.root.position;
+        assert!((root.y - 0.25).abs() < 1e-6, "on the floor: {root}");
+        let flat = Vec3::new(root.x - 2.0, 0.0, root.z + 1.0).length();
+        let back = b.follow.stage.settings.head_back_offset_m;
+        assert!((flat - back.abs()).abs() < 1e-3, "under the head: {flat}");
+        let target = out.targets.left.unwrap().target.position;
+        let hand = placement
+            .skeleton()
+            .transform_point(tree.global(6).position);
+        assert!(hand.distance(target) < 1e-3, "{hand} vs {target}");
+    }
+
+    #[test]
+    fn a_non_finite_or_far_controller_counts_as_lost_in_both_steps() {
+        let mut b = body();
+        let mut placement = Placement::default();
+        let mut t = tracking(Vec3::new(0.0, 1.7, 0.0));
+        let (mut tree, _) = reference_body();
+        b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+        assert_eq!(b.input_counts().total(), 0);
+        t.controllers.left = Some(Pose::from_position(Vec3::new(f32::NAN, 0.0, 0.0)));
+        t.head = Some(Pose::from_position(Vec3::splat(5000.0)));
+        let before = placement.root;
+        let (mut tree, _) = reference_body();
+        let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+        let c = b.input_counts();
+        assert_eq!((c.non_finite, c.too_far), (2, 2), "{c:?}");
+        assert_eq!(placement.root, before, "a far head does not move the root");
+        assert!(out.targets.left.unwrap().target.position.is_finite());
+    }
+
+    #[test]
+    fn without_follow_the_root_stays_where_the_caller_put_it() {
+        let mut b = body();
+        b.follow.follow_head = false;
+        let start = Pose::from_position(Vec3::new(1.0, 0.0, 1.0));
+        let mut placement = Placement {
+            root: start,
+            ..Default::default()
+        };
+        let (mut tree, _) = reference_body();
+        b.update(
+            &tracking(Vec3::new(0.0, 1.7, 0.0)),
+            &mut placement,
+            &mut tree,
+            0.1,
+        );
+        assert_eq!(placement.root, start);
+    }
+
+    #[test]
+    fn a_scaled_avatar_stands_its_scaled_offset_behind_the_head() {
+        let (mut a, mut b) = (body(), body());
+        let (mut pa, mut pb) = (
+            Placement::default(),
+            Placement {
+                scale: 2.0,
+                ..Default::default()
+            },
+        );
+        let t = tracking(Vec3::new(0.0, 1.7, 0.0));
+        let (mut ta, _) = reference_body();
+        let (mut tb, _) = reference_body();
+        a.update(&t, &mut pa, &mut ta, 0.1);
+        b.update(&t, &mut pb, &mut tb, 0.1);
+        let head = Vec3::new(0.0, 0.0, 0.0);
+        let da = Vec3::new(pa.root.position.x, 0.0, pa.root.position.z).distance(head);
+        let db = Vec3::new(pb.root.position.x, 0.0, pb.root.position.z).distance(head);
+        assert!(da > 1e-3, "{da}");
+        assert!((db - 2.0 * da).abs() < 1e-5, "{da} {db}");
+    }
+}
