@@ -1,26 +1,29 @@
 //! Adversarial frames through the whole core (`vr_arms_fuzz [FRAMES] [SEED]`).
 //!
-//! Every frame feeds the arm pipeline (both arms, overrides switching on and off), body follow,
-//! upper body, clavicles, twist, tracking loss, the input guard and the revolver and hand-pose
-//! state machines with random and hostile input:
-//! NaN, infinities, 1e9 m poses, zero and non-normalised quaternions, dt of 0, negative, NaN and
-//! 1 s hitches. It counts panics (caught per frame) and non-finite outputs.
+//! Every frame feeds the core's one composition of the whole body ([`Body`]: input checks, body
+//! follow, tracking loss, both arms with overrides switching on and off, spine, clavicles, twist,
+//! fingers from grip and trigger or from hand-tracked curls), the revolver and hand-pose state
+//! machines, a [`PoseTree`] of random shape, the network's packet decoders (arbitrary bytes of
+//! any length, and mangled real packets) and the jitter buffer (arbitrary arrival orders and
+//! clocks), with random and hostile input: NaN, infinities, 1e9 m poses, zero and non-normalised
+//! quaternions, dt of 0, negative, NaN and 1 s hitches. It counts panics (caught per frame) and
+//! non-finite outputs.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
-use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use vr_arms_core::forearm_twist::ForearmTwist;
+use vr_arms_core::body::{Body, Placement, Tracking};
+use vr_arms_core::body_pipeline::{BodyOutput, HandInput, reference_body, reference_pipeline};
 use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
-use vr_arms_core::input_guard::InputGuard;
-use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
+use vr_arms_core::net::events::decode_event;
+use vr_arms_core::net::jitter_buffer::{JitterBuffer, JitterSettings};
+use vr_arms_core::net::state_packet::{
+    AvatarState, HandState, StateHeader, StateLimits, decode_state, encode_state,
+};
+use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::revolver::{Revolver, RevolverInput};
-use vr_arms_core::tracking_loss::{TrackingLoss, TrackingLossSettings};
-use vr_arms_core::upper_body_follow::UpperBodyFollow;
-use vr_arms_core::{PerSide, Pose, Side};
+use vr_arms_core::{PerSide, Pose};
 
 /// xorshift64*: deterministic, seedable.
 struct Rng(u64);
@@ -100,30 +103,155 @@ pub struct FuzzReport {
     pub non_finite: u64,
 }
 
+fn new_body() -> Body {
+    let profile = ArmProfile::default();
+    Body::new(reference_pipeline(&profile), profile.body_follow)
+}
+
+/// Non-finite outputs of one body frame: targets, hints, every tree bone, the fingers, and the
+/// root when it was finite before (a root the caller placed is the caller's input).
+fn bad_body(out: &BodyOutput, tree: &mut PoseTree, placement: &Placement, before: &Pose) -> u64 {
+    let mut bad = u64::from(finite_pose(before) && !finite_pose(&placement.root));
+    for t in [out.targets.left, out.targets.right].into_iter().flatten() {
+        bad += u64::from(!(finite_pose(&t.target) && t.hint.is_finite()));
+    }
+    for i in 0..tree.len() {
+        bad += u64::from(!finite_pose(&tree.global(i)));
+    }
+    for q in out.fingers.left.iter().chain(&out.fingers.right).flatten() {
+        bad += u64::from(!q.is_finite());
+    }
+    bad
+}
+
+/// A tree of up to 12 bones with random parents (sometimes not a tree: refused) and random
+/// poses: every global and local pose it gives is finite.
+fn fuzz_tree(rng: &mut Rng) -> u64 {
+    let n = (rng.next() % 12) as usize;
+    let parents: Vec<Option<usize>> = (0..n)
+        .map(|i| match rng.next() % 8 {
+            0 => None,
+            1 => Some((rng.next() % 16) as usize), // maybe ahead, maybe out of range
+            _ if i > 0 => Some((rng.next() as usize) % i),
+            _ => None,
+        })
+        .collect();
+    let Ok(mut tree) = PoseTree::new(&parents) else {
+        return 0;
+    };
+    let poses: Vec<Pose> = (0..n).map(|_| rng.pose()).collect();
+    if rng.next().is_multiple_of(2) {
+        tree.set_globals(&poses);
+    } else {
+        tree.set_locals(&poses);
+    }
+    let mut bad = 0;
+    for i in 0..n {
+        if rng.next().is_multiple_of(3) {
+            tree.set_local_rotation(i, rng.quat());
+        }
+        bad += u64::from(!(finite_pose(&tree.global(i)) && finite_pose(&tree.local(i))));
+    }
+    bad
+}
+
+/// A plausible state packet's bytes, for mangling.
+fn packet(rng: &mut Rng) -> Vec<u8> {
+    let hand = |rng: &mut Rng| HandState {
+        pose: Pose::new(rng.vec(0.5), rng.quat()),
+        tracked: rng.next().is_multiple_of(2),
+        hand_tracking: rng.next().is_multiple_of(3),
+        grip: rng.value(1.0),
+        trigger: rng.value(1.0),
+        curls: std::array::from_fn(|_| rng.value(1.0)),
+    };
+    let state = AvatarState {
+        scale: rng.value(2.0),
+        root: rng.vec(10.0),
+        head: Pose::new(rng.vec(1.0), rng.quat()),
+        head_tracked: rng.next().is_multiple_of(2),
+        hands: [hand(rng), hand(rng)],
+        revolver: rng.next().is_multiple_of(2).then(|| rng.next() as u8),
+    };
+    let header = StateHeader {
+        sequence: rng.next() as u8,
+        time_ms: rng.next() as u16,
+    };
+    encode_state(header, &state)
+}
+
+/// The decoders on arbitrary bytes of any length and on mangled real packets, and what they
+/// accept fed to the jitter buffer at an arbitrary clock: everything that comes out is finite.
+fn fuzz_network(rng: &mut Rng, buffer: &mut JitterBuffer, clock: &mut f64) -> u64 {
+    let mut bytes = if rng.next().is_multiple_of(2) {
+        let len = (rng.next() % 96) as usize;
+        (0..len).map(|_| rng.next() as u8).collect()
+    } else {
+        packet(rng)
+    };
+    // Mangle: flip bytes, cut or extend.
+    for _ in 0..(rng.next() % 4) {
+        if let Some(i) = (!bytes.is_empty()).then(|| (rng.next() as usize) % bytes.len()) {
+            bytes[i] ^= rng.next() as u8;
+        }
+    }
+    match rng.next() % 4 {
+        0 => bytes.truncate((rng.next() as usize) % (bytes.len() + 1)),
+        1 => bytes.push(rng.next() as u8),
+        _ => {}
+    }
+    let mut bad = 0;
+    if let Ok((_, event)) = decode_event(&bytes) {
+        bad += u64::from(format!("{event:?}").contains("NaN"));
+    }
+    // The clock: forward, backward, stuck, jumping, non-finite.
+    *clock = match rng.next() % 10 {
+        0 => *clock - 1.0,
+        1 => *clock + 1e6,
+        2 => f64::NAN,
+        3 => 0.0,
+        _ => *clock + rng.unit() as f64 * 0.05,
+    };
+    if !clock.is_finite() && rng.next().is_multiple_of(2) {
+        *clock = 0.0;
+    }
+    if let Ok((header, state)) = decode_state(&bytes, &StateLimits::default()) {
+        buffer.receive(header, state, *clock);
+    }
+    let (state, _) = buffer.sample(*clock);
+    let hands_ok = state.hands.iter().all(|h| {
+        finite_pose(&h.pose) && h.grip.is_finite() && h.curls.iter().all(|c| c.is_finite())
+    });
+    bad += u64::from(
+        !(state.scale.is_finite()
+            && state.root.is_finite()
+            && finite_pose(&state.head)
+            && hands_ok),
+    );
+    bad
+}
+
 /// Runs `frames` adversarial frames from `seed`.
 pub fn run(frames: u64, seed: u64) -> FuzzReport {
     let mut rng = Rng(seed | 1);
-    let rig = reference_rig();
-    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &rig);
-    let mut body = BodyFollow::default();
-    let upper = UpperBodyFollow::default();
-    let clavicle = ClavicleFollow::default();
-    let mut twist = ForearmTwist::default();
+    let mut body = new_body();
+    let mut placement = Placement::default();
+    let (template, _) = reference_body();
+    let mut tree = template.clone();
     let mut revolver = Revolver::default();
-    let mut loss = TrackingLoss::default();
-    let mut guard = InputGuard::default();
     let mut hand_pose = HandPoseDriver::default();
-    let loss_settings = TrackingLossSettings::default();
+    let mut buffer = JitterBuffer::new(JitterSettings::default());
+    let mut clock = 0.0f64;
     let mut events = Vec::with_capacity(16);
     let (mut panics, mut non_finite) = (0u64, 0u64);
     for f in 0..frames {
         // Now and then start over, so state built from garbage is also tried from scratch.
         if f % 100_000 == 0 && f > 0 {
-            pipeline = ArmPipeline::new(&ArmProfile::default(), &rig);
-            body = BodyFollow::default();
+            body = new_body();
+            placement = Placement::default();
             revolver = Revolver::default();
-            loss = TrackingLoss::default();
             hand_pose = HandPoseDriver::default();
+            buffer = JitterBuffer::new(JitterSettings::default());
         }
         let dt = rng.dt();
         let (l, r, head, root, ovr) = (rng.pose(), rng.pose(), rng.pose(), rng.pose(), rng.pose());
@@ -132,68 +260,51 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
         let trigger = rng.value(1.0);
         let stick = rng.value(1.0);
         let hand_q = rng.quat();
+        let drop = rng.next();
+        let curls: [f32; 5] = std::array::from_fn(|_| rng.value(1.0));
+        let weight = rng.value(1.0);
+        let scale = rng.value(2.0);
         let result = catch_unwind(AssertUnwindSafe(|| {
             let mut bad = 0u64;
+            let router = &mut body.pipeline.arms.routers.left;
             if use_override {
-                pipeline.routers.left.set_override();
+                router.set_override();
             } else {
-                pipeline.routers.left.clear_override();
+                router.clear_override();
             }
-            let input = PipelineInput {
-                body: BodyFrame::new(root),
-                skeleton: root,
-                up: Vec3::Y,
-                controllers: PerSide::new(Some(l), Some(r)),
-                overrides: PerSide::new(Some(ovr), None),
-                bones: rig,
+            // The whole body: a point dropped now and then, the root sometimes placed by the
+            // caller, the bones as they come in (sometimes garbage).
+            let hand = |g: f32| HandInput {
+                grip: g,
+                trigger,
+                tracked_curls: curls,
+                tracked_weight: weight,
+                ..Default::default()
             };
-            let out = pipeline.update(&input, dt);
-            for arm in [out.left, out.right].into_iter().flatten() {
-                let s = &arm.solve;
-                let ok = finite_pose(&arm.target)
-                    && arm.hint.is_finite()
-                    && s.upper_local.is_finite()
-                    && s.lower_local.is_finite()
-                    && s.hand_local.is_finite()
-                    && finite_pose(&s.hand);
-                bad += u64::from(!ok);
+            let tracking = Tracking {
+                head: (drop % 7 != 0).then_some(head),
+                controllers: PerSide::new(
+                    (drop % 5 != 0).then_some(l),
+                    (drop % 11 != 0).then_some(r),
+                ),
+                hands: PerSide::new(hand(grip), hand(stick)),
+            };
+            body.follow.follow_head = drop % 13 != 0;
+            if !body.follow.follow_head {
+                placement.root = root;
             }
-            let b = body.update(
-                &BodyFollowInput {
-                    head,
-                    left_hand: Some(l.position),
-                    right_hand: Some(r.position),
-                    left_grip: Some(l.rotation),
-                    right_grip: Some(r.rotation),
-                    floor_y: l.position.y,
-                },
-                dt,
-            );
-            bad += u64::from(!(finite_pose(&b.root) && b.yaw.is_finite()));
-            for q in upper
-                .solve(
-                    b.root.rotation,
-                    head.rotation,
-                    root.rotation,
-                    [Some(hand_q), None, Some(l.rotation)],
-                )
-                .into_iter()
-                .flatten()
-            {
-                bad += u64::from(!q.is_finite());
+            placement.scale = scale;
+            placement.floor_y = l.position.y;
+            placement.skeleton_in_root = if drop % 17 == 0 { ovr } else { Pose::IDENTITY };
+            tree.clone_from(&template);
+            if drop % 19 == 0 {
+                tree.set_local_rotation((drop as usize / 19) % tree.len(), hand_q);
             }
-            let c = clavicle.update(&ClavicleInput {
-                clavicle_position: root.position,
-                clavicle_rotation: hand_q,
-                parent_rotation: root.rotation,
-                shoulder: l.position,
-                target: r.position,
-                arm_length: trigger * 0.6,
-                up: head.position,
-            });
-            bad += u64::from(!c.local_rotation.is_finite());
-            let t = twist.update(Side::Left, hand_q, l.rotation, r.position, dt);
-            bad += u64::from(!(t.distributed.is_finite() && t.wrist_twist.is_finite()));
+            let before = placement.root;
+            let out = body.update(&tracking, &mut placement, &mut tree, dt);
+            bad += bad_body(&out, &mut tree, &placement, &before);
+            bad += fuzz_tree(&mut rng);
+            bad += fuzz_network(&mut rng, &mut buffer, &mut clock);
             events.clear();
             revolver.update(
                 &RevolverInput {
@@ -226,11 +337,6 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                     && revolver.trigger_pull().is_finite()
                     && revolver.hammer.travel().is_finite()),
             );
-            // Tracking loss and the input guard: the hand's pose through the guard, dropped now
-            // and then, eased toward a random rest.
-            let live = if grip > 0.3 { guard.check(&l) } else { None };
-            let (held, _) = loss.update(live, &r, dt, &loss_settings);
-            bad += u64::from(!finite_pose(&held));
             // The hand-pose state machine: flags and one-shots at random.
             hand_pose.hand_in_holster_zone = trigger > 0.0;
             hand_pose.pistol_held = stick > 0.0;

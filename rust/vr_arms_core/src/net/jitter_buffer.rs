@@ -126,8 +126,19 @@ impl JitterBuffer {
         }
     }
 
+    /// `now_s` when it is finite, else the last sample's time (else 0): a broken clock reading
+    /// stands still rather than poisoning the offsets and the draw.
+    fn finite_clock(&self, now_s: f64) -> f64 {
+        if now_s.is_finite() {
+            now_s
+        } else {
+            self.last.map_or(0.0, |(then, ..)| then)
+        }
+    }
+
     /// Takes in a packet received at `now_s` (the receiver's clock, seconds).
     pub fn receive(&mut self, header: StateHeader, state: AvatarState, now_s: f64) -> Receipt {
+        let now_s = self.finite_clock(now_s);
         if self.samples.iter().any(|s| s.1 == header.sequence) {
             return Receipt::Duplicate;
         }
@@ -182,6 +193,7 @@ impl JitterBuffer {
     /// The avatar's state to draw at `now_s`, and how it was found. Samples that can no longer
     /// be drawn are let go.
     pub fn sample(&mut self, now_s: f64) -> (AvatarState, Playback) {
+        let now_s = self.finite_clock(now_s);
         self.slew_clock(now_s);
         let (stream, playback) = self.sample_stream(now_s);
         let drawn = self.eased(stream, playback, now_s);

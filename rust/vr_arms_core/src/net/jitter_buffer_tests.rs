@@ -345,3 +345,25 @@ fn settings_are_validated() {
         (0.0, 0.1, 10.0)
     );
 }
+
+#[test]
+fn a_non_finite_clock_reading_stands_still_instead_of_poisoning_the_draw() {
+    let mut b = JitterBuffer::new(JitterSettings::default());
+    for n in 0..10 {
+        let (h, s, t) = packet(n);
+        b.receive(h, s, t + 0.05);
+        b.sample(t + 0.05);
+    }
+    let (h, s, _) = packet(10);
+    b.receive(h, s, f64::NAN);
+    for now in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+        let (state, _) = b.sample(now);
+        assert!(
+            state.root.is_finite() && state.head.position.is_finite() && hand_x(&state).is_finite(),
+            "{now}: {state:?}"
+        );
+    }
+    // The clock comes back: the stream plays on.
+    let (state, _) = b.sample(11.0 / 30.0 + 0.05);
+    assert!(hand_x(&state).is_finite());
+}

@@ -1,6 +1,6 @@
-//! Core benchmarks: the two-bone solve, one arm through the whole target pipeline, and a full
-//! avatar frame (body follow, then `BodyPipeline`: both arms, spine, clavicles, twist, 30 finger
-//! bones, on the bones as the engine gives them).
+//! Core benchmarks: the two-bone solve, one arm through the body, and a full avatar frame (the
+//! core's one composition, `Body`: input checks, body follow, both arms, spine, clavicles, twist,
+//! 30 finger bones, on the bones as the engine gives them).
 //!
 //! `vr_arms_bench` prints medians of repeated timed batches (ns per operation); ratios between
 //! the rows of one run are what to compare on a noisy machine. `vr_arms_bench --frames N` just
@@ -10,44 +10,19 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::{Quat, Vec3};
-use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::body_pipeline::{
-    BodyInput, BodyPipeline, HandInput, reference_body, reference_pipeline,
-};
+use vr_arms_core::body::{Body, Placement, Tracking};
+use vr_arms_core::body_pipeline::{HandInput, Steps, reference_body, reference_pipeline};
 use vr_arms_core::hand_pose::HandPoseState;
-use vr_arms_core::pipeline::{ArmPipeline, PipelineInput, reference_rig};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
 use vr_arms_core::{PerSide, Pose};
 
-/// One arm through the target stages and the solve.
-struct OneArm {
-    pipeline: ArmPipeline,
-}
-
-impl OneArm {
-    fn frame(&mut self, m: &Motion, dt: f32) -> f32 {
-        let l = m.left;
-        let input = PipelineInput {
-            body: BodyFrame::new(Pose::IDENTITY),
-            skeleton: Pose::IDENTITY,
-            up: Vec3::Y,
-            controllers: PerSide::new(Some(l), None),
-            overrides: PerSide::default(),
-            bones: reference_rig(),
-        };
-        let out = self.pipeline.update(&input, dt);
-        out.left.map(|a| a.solve.hand.position.x).unwrap_or(0.0)
-    }
-}
-
-/// Everything one avatar runs per frame, as `VRRemoteBody` runs it: the body follow, then the
-/// whole `BodyPipeline` on the bones as they come in each frame (the engine restores them).
+/// One avatar's whole body, [`Body`], as `VRRemoteBody` runs it: the body follow, then every
+/// bone-writing stage on the bones as they come in each frame (the engine restores them).
 struct Avatar {
-    follow: BodyFollow,
-    body: BodyPipeline,
+    body: Body,
+    placement: Placement,
     tree: PoseTree,
     /// The bones' local poses as the engine gives them each frame.
     locals: Vec<Pose>,
@@ -57,31 +32,29 @@ impl Avatar {
     fn new() -> Self {
         let (tree, _) = reference_body();
         let locals = (0..tree.len()).map(|i| tree.local(i)).collect();
+        let profile = ArmProfile::default();
         Self {
-            follow: BodyFollow::default(),
-            body: reference_pipeline(&ArmProfile::default()),
+            body: Body::new(reference_pipeline(&profile), profile.body_follow),
+            placement: Placement::default(),
             tree,
             locals,
         }
     }
 
-    /// One frame of motion `m`.
-    fn frame(&mut self, m: &Motion, dt: f32) -> f32 {
+    /// The same body with one arm only: no follow, no spine or clavicle step, no right hand.
+    fn one_arm() -> Self {
+        let mut a = Self::new();
+        a.body.follow.follow_head = false;
+        a.body.pipeline.steps = Steps {
+            spine: false,
+            clavicles: false,
+        };
+        a
+    }
+
+    /// One frame of motion `m` (the right hand untracked when `one_arm`).
+    fn frame(&mut self, m: &Motion, dt: f32, one_arm: bool) -> f32 {
         let (l, r, head) = (m.left, m.right, m.head);
-        let root = self
-            .follow
-            .update(
-                &BodyFollowInput {
-                    head,
-                    left_hand: Some(l.position),
-                    right_hand: Some(r.position),
-                    left_grip: Some(l.rotation),
-                    right_grip: Some(r.rotation),
-                    floor_y: 0.0,
-                },
-                dt,
-            )
-            .root;
         self.tree.set_locals(black_box(&self.locals));
         let hand = |grip: f32| HandInput {
             state: HandPoseState::Default,
@@ -89,18 +62,14 @@ impl Avatar {
             trigger: black_box(0.3),
             ..Default::default()
         };
-        let out = self.body.update(
-            &BodyInput {
-                body: BodyFrame::new(root),
-                skeleton: root,
-                up: Vec3::Y,
-                head: Some(head),
-                controllers: PerSide::new(Some(l), Some(r)),
-                hands: PerSide::new(hand(m.grip), hand(0.7)),
-            },
-            &mut self.tree,
-            dt,
-        );
+        let tracking = Tracking {
+            head: Some(head),
+            controllers: PerSide::new(Some(l), (!one_arm).then_some(r)),
+            hands: PerSide::new(hand(m.grip), hand(0.7)),
+        };
+        let out = self
+            .body
+            .update(&tracking, &mut self.placement, &mut self.tree, dt);
         let fingers: f32 = out.fingers.left.iter().flatten().map(|q| q.z).sum();
         fingers + self.tree.global(6).position.x + self.tree.global(10).position.x
     }
@@ -178,7 +147,7 @@ fn main() {
         let mut avatar = Avatar::new();
         let mut sink = 0.0;
         for m in motion.iter().cycle().take(n) {
-            sink += avatar.frame(black_box(m), 1.0 / 90.0);
+            sink += avatar.frame(black_box(m), 1.0 / 90.0, false);
         }
         black_box(sink);
         return;
@@ -200,23 +169,21 @@ fn main() {
         };
         solve_two_bone(black_box(&pose), &goal).wrist.x
     });
-    let mut one_arm = OneArm {
-        pipeline: ArmPipeline::new(&ArmProfile::default(), &reference_rig()),
-    };
+    let mut one_arm = Avatar::one_arm();
     let motion = motion();
     let at = |i: usize| black_box(&motion[i % MOTION_FRAMES]);
-    let arm = measure(31, 5_000, |i| one_arm.frame(at(i), 1.0 / 90.0));
+    let arm = measure(31, 5_000, |i| one_arm.frame(at(i), 1.0 / 90.0, true));
     let mut avatar = Avatar::new();
-    let full = measure(31, 2_000, |i| avatar.frame(at(i), 1.0 / 90.0));
+    let full = measure(31, 2_000, |i| avatar.frame(at(i), 1.0 / 90.0, false));
     println!("| work | median ns | ratio to the two-bone solve |");
     println!("|---|---|---|");
     println!("| two-bone solve (one arm) | {two_bone:.0} | 1.0 |");
     println!(
-        "| one arm: controller targets, body avoidance, reach clamp, router, elbow hint, soft IK, solve | {arm:.0} | {:.1} |",
+        "| one arm (`Body` without follow, spine, clavicles or the other hand): controller targets, tracking loss, body avoidance, reach clamp, router, elbow hint, soft IK, solve, twist, 30 finger bones | {arm:.0} | {:.1} |",
         arm / two_bone
     );
     println!(
-        "| full avatar (`BodyPipeline`, as `VRRemoteBody` runs it): body follow, both arms, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
+        "| full avatar (`Body`, as `VRRemoteBody` runs it): input checks, body follow, both arms, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
         full / two_bone
     );
 }
