@@ -282,22 +282,26 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                 ..Default::default()
             };
             let tracking = Tracking {
-                head: (drop % 7 != 0).then_some(head),
+                head: (!drop.is_multiple_of(7)).then_some(head),
                 controllers: PerSide::new(
-                    (drop % 5 != 0).then_some(l),
-                    (drop % 11 != 0).then_some(r),
+                    (!drop.is_multiple_of(5)).then_some(l),
+                    (!drop.is_multiple_of(11)).then_some(r),
                 ),
                 hands: PerSide::new(hand(grip), hand(stick)),
             };
-            body.follow.follow_head = drop % 13 != 0;
+            body.follow.follow_head = !drop.is_multiple_of(13);
             if !body.follow.follow_head {
                 placement.root = root;
             }
             placement.scale = scale;
             placement.floor_y = l.position.y;
-            placement.skeleton_in_root = if drop % 17 == 0 { ovr } else { Pose::IDENTITY };
+            placement.skeleton_in_root = if drop.is_multiple_of(17) {
+                ovr
+            } else {
+                Pose::IDENTITY
+            };
             tree.clone_from(&template);
-            if drop % 19 == 0 {
+            if drop.is_multiple_of(19) {
                 tree.set_local_rotation((drop as usize / 19) % tree.len(), hand_q);
             }
             let before = placement.root;
