@@ -4,7 +4,7 @@ class_name VRArms
 extends Object
 
 ## A hand (the `hand` of ControllerTargets, TargetRouter, VRArmRig, HandPoseDriver, Revolver,
-## XRTrackingSimulator, VRRemoteBody, VRArmPipeline and their signals).
+## XRTrackingSimulator, VRRemoteBody, VRBodySolver and their signals).
 enum Hand { LEFT = 0, RIGHT = 1 }
 
 ## `Revolver.get_state()`: how the gun is held.

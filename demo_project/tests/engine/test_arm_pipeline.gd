@@ -4,11 +4,12 @@ extends EngineTest
 const OffsetStage := preload("res://tests/engine/helpers/offset_stage.gd")
 
 var _parts: Dictionary
-var _probe: VRArmPipeline
+var _probe: VRBodySolver
 var _expected: Array = []
 var _worst := 0.0
 var _compared := 0
 var _probe_active := false
+const ARM_BONES := ["LeftUpperArm", "LeftLowerArm", "LeftHand", "RightUpperArm", "RightLowerArm", "RightHand"]
 var _events: Array = []
 
 
@@ -26,16 +27,17 @@ func _process(delta: float) -> void:
 	if not _probe_active:
 		return
 	var p := _parts
-	_expected = _probe.step(p.skeleton, p.left.global_transform, p.right.global_transform, delta)
+	var s: Skeleton3D = p.skeleton
+	var out: Dictionary = _probe.step(s, p.avatar.global_transform, null, p.left.global_transform, p.right.global_transform, delta)
+	_expected = ARM_BONES.map(func(n): return out.bones.get(s.find_bone(n), Quaternion()))
 
 
 func _on_skeleton_updated() -> void:
 	if not _probe_active or _expected.size() != 6:
 		return
 	var s: Skeleton3D = _parts.skeleton
-	var names := ["LeftUpperArm", "LeftLowerArm", "LeftHand", "RightUpperArm", "RightLowerArm", "RightHand"]
 	for i in 6:
-		var got := s.get_bone_pose_rotation(s.find_bone(names[i]))
+		var got := s.get_bone_pose_rotation(s.find_bone(ARM_BONES[i]))
 		_worst = maxf(_worst, _angle_between(got, _expected[i]))
 	_compared += 1
 
@@ -57,8 +59,11 @@ func _motion(t: float) -> Array:
 
 func test_node_graph_matches_the_core_pipeline() -> void:
 	_parts = make_pipeline_rig()
-	_probe = VRArmPipeline.new()
-	check(_probe.configure(_parts.skeleton), "core pipeline configured on the same skeleton")
+	_probe = VRBodySolver.new()
+	# The arm pipeline's nodes only: the core's body with its other steps off.
+	for step in ["follow_head", "spine", "clavicles", "forearm_twist", "fingers"]:
+		_probe.set(step, false)
+	check(_probe.configure(_parts.skeleton), "the core's body configured on the same skeleton")
 	var s: Skeleton3D = _parts.skeleton
 	s.skeleton_updated.connect(_on_skeleton_updated)
 	var sim: XRTrackingSimulator = _parts.simulator

@@ -117,33 +117,37 @@ func test_hostile_poses_are_rejected_counted_and_reported_once() -> void:
 	check(head_warnings.size() == 1, "the headset's bad poses reported once (%d)" % head_warnings.size())
 
 
-func test_hostile_time_steps_through_the_pipeline_stay_finite_and_bounded() -> void:
+func test_hostile_time_steps_through_the_body_stay_finite_and_bounded() -> void:
 	var p := make_tracked_rig()
-	var pipeline := VRArmPipeline.new()
-	check(pipeline.configure(p.skeleton), "configured")
+	var s: Skeleton3D = p.skeleton
+	var root: Transform3D = p.avatar.global_transform
+	var head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.6, 0.05))
+	var solver := VRBodySolver.new()
+	check(solver.configure(s), "configured")
 	var left := Transform3D(Basis(), Vector3(0.3, 1.2, 0.3))
 	var right := Transform3D(Basis(), Vector3(-0.3, 1.2, 0.3))
-	var settled: Array = []
 	for i in 60:
-		settled = pipeline.step(p.skeleton, left, right, 1.0 / 90.0)
+		solver.step(s, root, head, left, right, 1.0 / 90.0)
 	# A big move of the controllers, then hostile dt: every output finite; a 0, negative or NaN
 	# dt must not move anything that smooths, and a 1 s hitch lands no further than the settled
 	# answer for the new target would.
 	var far_left := Transform3D(Basis(), Vector3(0.6, 1.6, 0.2))
-	var reference := VRArmPipeline.new()
-	reference.configure(p.skeleton)
-	var target_answer: Array = []
+	var reference := VRBodySolver.new()
+	reference.configure(s)
+	var target_answer: Dictionary = {}
 	for i in 200:
-		target_answer = reference.step(p.skeleton, far_left, right, 1.0 / 90.0)
+		target_answer = reference.step(s, root, head, far_left, right, 1.0 / 90.0)
 	for dt in [0.0, -1.0, NAN, INF, 1.0, 1e30]:
-		var out: Array = pipeline.step(p.skeleton, far_left, right, dt)
-		check(out.size() == 6, "six rotations for dt %s" % dt)
-		for q in out:
+		var out: Dictionary = solver.step(s, root, head, far_left, right, dt)
+		check(out.bones.size() > 20, "every bone written for dt %s (%d)" % [dt, out.bones.size()])
+		check((out.root as Transform3D).is_finite(), "a finite root for dt %s" % dt)
+		for q in out.bones.values():
 			check(q.is_finite() and absf(q.length() - 1.0) < 1e-3, "unit, finite rotation for dt %s: %s" % [dt, q])
-	var after_hitch: Array = pipeline.step(p.skeleton, far_left, right, 1.0)
-	for i in 3:
-		var angle: float = after_hitch[i].angle_to(target_answer[i])
-		check(angle < deg_to_rad(20.0), "a 1 s hitch does not overshoot the new answer (bone %d: %.1f deg off)" % [i, rad_to_deg(angle)])
+	var after_hitch: Dictionary = solver.step(s, root, head, far_left, right, 1.0)
+	for bone in ["LeftUpperArm", "LeftLowerArm", "LeftHand"]:
+		var i := s.find_bone(bone)
+		var angle: float = after_hitch.bones[i].angle_to(target_answer.bones[i])
+		check(angle < deg_to_rad(20.0), "a 1 s hitch does not overshoot the new answer (%s: %.1f deg off)" % [bone, rad_to_deg(angle)])
 
 
 func test_odd_rigs_warn_and_stay_finite() -> void:

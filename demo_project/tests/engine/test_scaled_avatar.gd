@@ -76,23 +76,35 @@ func test_scaled_skeletons_reach_the_same_relative_pose() -> void:
 			check_vec_near(scaled[i][1], plain[i][1], 0.01, "x%.2f, reach %s: hand (relative)" % [scale, REACHES[i]])
 
 
-## VRArmPipeline (no nodes) on a skeleton scaled 1.25 with its controllers scaled alike gives
-## the same bone rotations as unscaled.
-func test_the_arm_pipeline_gives_a_scaled_skeleton_the_same_rotations() -> void:
+## VRBodySolver (no nodes) on an avatar scaled 1.25 (its root, as AvatarCalibrator scales it)
+## with its tracked points scaled alike gives the same bone rotations as unscaled: every bone it
+## writes, the spine, clavicles and fingers too.
+func test_the_body_solver_gives_a_scaled_skeleton_the_same_rotations() -> void:
 	var answers := []
 	for scale in [1.0, 1.25]:
+		var avatar := Node3D.new()
+		avatar.scale = Vector3.ONE * scale
+		add_child(avatar)
 		var skeleton := HumanoidBuilder.build()
-		skeleton.scale = Vector3.ONE * scale
-		add_child(skeleton)
-		var pipeline := VRArmPipeline.new()
-		check(pipeline.configure(skeleton), "configured")
+		avatar.add_child(skeleton)
+		var solver := VRBodySolver.new()
+		solver.follow_head = false
+		check(solver.configure(skeleton), "configured")
+		solver.set_hand_input(VRArms.Hand.LEFT, 0.6, 0.2)
+		var head := Transform3D(Basis(Vector3.UP, PI - 0.4), Vector3(0.0, 1.6, 0.05) * scale)
 		var left := Transform3D(Basis(), Vector3(0.35, 1.25, 0.3) * scale)
 		var right := Transform3D(Basis(), Vector3(-0.2, 1.9, 0.15) * scale)
-		var out: Array = []
+		var out: Dictionary = {}
 		for i in 60:
-			out = pipeline.step(skeleton, left, right, 1.0 / 90.0)
-		answers.append(out)
-		skeleton.free()
-	for i in 6:
-		var angle: float = answers[0][i].angle_to(answers[1][i])
-		check(angle < deg_to_rad(0.5), "bone %d: %.2f deg apart at scale 1.25" % [i, rad_to_deg(angle)])
+			out = solver.step(skeleton, avatar.global_transform, head, left, right, 1.0 / 90.0)
+		answers.append(out.bones)
+		avatar.free()
+	check(answers[0].size() > 20 and answers[0].keys() == answers[1].keys(), "the same %d bones written" % answers[0].size())
+	var worst := 0.0
+	var worst_bone := -1
+	for bone in answers[0]:
+		var a := rad_to_deg(answers[0][bone].angle_to(answers[1][bone]))
+		if a > worst:
+			worst = a
+			worst_bone = bone
+	check(worst < 0.5, "every bone turned alike at scale 1.25 (worst %.3f deg apart, bone %d)" % [worst, worst_bone])

@@ -112,6 +112,21 @@ pub struct Steps {
     pub spine: bool,
     /// Clavicles toward the targets ([`ClavicleFollow`]).
     pub clavicles: bool,
+    /// Each lower arm's share of the hand's twist ([`ForearmTwist`]; off: the solve's rotations
+    /// as they are).
+    pub twist: bool,
+    /// The finger curls (off: no finger is written).
+    pub fingers: bool,
+}
+
+impl Steps {
+    /// Only the arms' targets and solve: no spine, clavicle, twist or finger step.
+    pub const ARMS: Steps = Steps {
+        spine: false,
+        clavicles: false,
+        twist: false,
+        fingers: false,
+    };
 }
 
 impl Default for Steps {
@@ -119,6 +134,8 @@ impl Default for Steps {
         Self {
             spine: true,
             clavicles: true,
+            twist: true,
+            fingers: true,
         }
     }
 }
@@ -295,6 +312,11 @@ impl BodyPipeline {
             let solve = self.arms.solve(side, &bones, target, &skeleton, dt);
             let [_, upper, lower, hand] = *b.arms.get(side);
             write(tree, upper, solve.upper_local);
+            if !self.steps.twist {
+                write(tree, lower, solve.lower_local);
+                write(tree, hand, solve.hand_local);
+                continue;
+            }
             let rest = self.hand_rest.get(side);
             let share = twist_rotation(
                 rest.position,
@@ -307,7 +329,13 @@ impl BodyPipeline {
             write(tree, hand, share.inverse() * solve.hand_local);
         }
 
-        let fingers = Side::BOTH.map(|side| self.fingers(side, input.hands.get(side)));
+        let fingers = Side::BOTH.map(|side| {
+            if self.steps.fingers {
+                self.fingers(side, input.hands.get(side))
+            } else {
+                [None; FINGERS]
+            }
+        });
         BodyOutput {
             targets,
             written,
@@ -527,6 +555,39 @@ mod tests {
                 < 1e-3
         );
         assert!(a.global(hand).position.distance(b.global(hand).position) < 1e-4);
+    }
+
+    #[test]
+    fn the_arm_steps_alone_write_only_the_arm_bones_as_the_solve_left_them() {
+        let (mut all, _) = pipeline(&ArmProfile::default());
+        let (mut arms, _) = pipeline(&ArmProfile::default());
+        arms.steps = Steps::ARMS;
+        let i = input(0.6, Some(left_controller(1.0)));
+        let (_, out_all) = run(&mut all, &i, 30);
+        let (mut t, out) = run(&mut arms, &i, 30);
+        let [clavicle, upper, lower, hand] = tree().1.arms.left;
+        let [_, r_upper, r_lower, r_hand] = tree().1.arms.right;
+        // The untracked right hand rests beside the body: its arm is solved too.
+        let arm_bits = [upper, lower, hand, r_upper, r_lower, r_hand]
+            .iter()
+            .fold(0, |bits, b| bits | (1 << b));
+        assert_eq!(out.written, arm_bits, "only the arms' three bones each");
+        assert_ne!(
+            out_all.written & (1 << clavicle),
+            0,
+            "all steps write the clavicle"
+        );
+        assert_ne!(out_all.written & 1, 0, "and the chest");
+        assert!(
+            out.fingers.left.iter().all(Option::is_none),
+            "no finger written"
+        );
+        assert!(out_all.fingers.left.iter().any(Option::is_some));
+        // No twist: the hand reaches its target with the solve's own lower-arm rotation.
+        let target = out.targets.left.unwrap().target;
+        assert!(t.global(hand).position.distance(target.position) < 1e-3);
+        let solve_hand = out.arms_before_solve.left.unwrap();
+        assert!(solve_hand.upper.position.distance(t.global(upper).position) < 1e-6);
     }
 
     #[test]

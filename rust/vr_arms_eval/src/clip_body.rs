@@ -110,6 +110,7 @@ impl ClipBody {
         self.body.pipeline.steps = Steps {
             spine: false,
             clavicles: false,
+            ..Steps::default()
         };
         self
     }

@@ -3,8 +3,9 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::Side;
+use vr_arms_core::body::{Placement, Tracking};
 use vr_arms_core::body_pipeline::BodyOutput;
+use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, vec3};
 use crate::nodes::remote_body_bones::Bound;
@@ -55,4 +56,47 @@ pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
             }
         }
     }
+}
+
+/// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
+/// `root_global`, from world poses: the chain read into the tree, the inputs taken into the
+/// skeleton's own units (without its scale, so lengths stay in proportion on a scaled avatar),
+/// the step run, the written rotations gathered into `b.solved`.
+pub(crate) fn pose_pass(
+    b: &mut Bound,
+    skeleton: &Gd<Skeleton3D>,
+    skeleton_global: Transform3D,
+    root_global: Transform3D,
+    tracking: &Tracking,
+    dt: f32,
+) -> BodyOutput {
+    let unscaled = Transform3D::new(
+        crate::nodes::common::rotation_of(&skeleton_global.basis),
+        skeleton_global.origin,
+    );
+    let to_core = unscaled * skeleton_global.affine_inverse();
+    // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton under a
+    // clean root): body-space settings, in metres, are that many core units.
+    let units = crate::nodes::common::uniform_scale(&skeleton_global)
+        / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
+    let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
+    let tracking = Tracking {
+        head: core(tracking.head),
+        controllers: PerSide::new(
+            core(tracking.controllers.left),
+            core(tracking.controllers.right),
+        ),
+        hands: tracking.hands,
+    };
+    let root_core = pose(&(to_core * root_global));
+    let placement = Placement {
+        root: root_core,
+        scale: 1.0 / units.max(1e-6),
+        skeleton_in_root: root_core.inverse().mul_pose(&pose(&unscaled)),
+        ..Default::default()
+    };
+    read_chain(skeleton, b);
+    let out = b.body.pose_bones(&tracking, &placement, &mut b.tree, dt);
+    gather_solved(b, &out);
+    out
 }

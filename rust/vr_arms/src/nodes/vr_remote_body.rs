@@ -2,7 +2,7 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, XrController3D};
 use godot::prelude::*;
-use vr_arms_core::body::{Placement, Tracking};
+use vr_arms_core::body::Tracking;
 use vr_arms_core::body_pipeline::HandInput;
 use vr_arms_core::budget::Budget;
 use vr_arms_core::hand_tracking::TrackingFade;
@@ -10,7 +10,7 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
 
-use crate::convert::{pose, vec3};
+use crate::convert::vec3;
 use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::budget::effective_interval;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
@@ -220,33 +220,13 @@ impl ISkeletonModifier3D for VRRemoteBody {
             return;
         };
         self.solved_frames += 1;
-        // The core works in the skeleton's own units: world poses are taken into its frame
-        // without its scale, so lengths stay in proportion on a scaled avatar.
-        let global = skeleton.get_global_transform();
-        let unscaled = Transform3D::new(
-            crate::nodes::common::rotation_of(&global.basis),
-            global.origin,
-        );
-        let to_core = unscaled * global.affine_inverse();
-        // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton
-        // under a clean root): body-space settings, in metres, are that many core units.
         let root_global = root.get_global_transform();
-        let units = crate::nodes::common::uniform_scale(&global)
-            / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
-        let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
         let [head, left, right] = self.tracked_inputs();
         let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
         let tracking = Tracking {
-            head: core(head),
-            controllers: PerSide::new(core(left), core(right)),
+            head,
+            controllers: PerSide::new(left, right),
             hands: PerSide::new(hands[0], hands[1]),
-        };
-        let root_core = pose(&(to_core * root_global));
-        let placement = Placement {
-            root: root_core,
-            scale: 1.0 / units.max(1e-6),
-            skeleton_in_root: root_core.inverse().mul_pose(&pose(&unscaled)),
-            ..Default::default()
         };
         let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
         let loss = TrackingLossSettings {
@@ -258,13 +238,19 @@ impl ISkeletonModifier3D for VRRemoteBody {
         };
         b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
         b.body.pipeline.tracking_loss = loss;
-        crate::nodes::remote_body_pass::read_chain(&skeleton, b);
-        let out = b.body.pose_bones(&tracking, &placement, &mut b.tree, dt);
+        let global = skeleton.get_global_transform();
+        let out = crate::nodes::remote_body_pass::pose_pass(
+            b,
+            &skeleton,
+            global,
+            root_global,
+            &tracking,
+            dt,
+        );
         self.report_unusable_input();
         let Some(b) = self.bound.as_mut() else {
             return;
         };
-        crate::nodes::remote_body_pass::gather_solved(b, &out);
         crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
         for side in Side::BOTH {
             if let Some(e) = out.tracking.get(side) {

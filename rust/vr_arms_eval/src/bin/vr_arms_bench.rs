@@ -48,6 +48,7 @@ impl Avatar {
         a.body.pipeline.steps = Steps {
             spine: false,
             clavicles: false,
+            ..Steps::default()
         };
         a
     }
