@@ -164,3 +164,55 @@ func check_hands_reach_the_controllers(sim: XRTrackingSimulator, skeleton: Skele
 	await skeleton.skeleton_updated
 	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.001, "left hand on its controller")
 	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.001, "right hand on its controller")
+
+
+## OpenXR joints of each finger's first bone (thumb metacarpal, index ... little proximal).
+const FINGER_BASES := {"Thumb": 2, "Index": 7, "Middle": 12, "Ring": 17, "Little": 22}
+
+
+## Joint positions of a `side` ("Left"/"Right") hand shaped like the avatar's rest hand, the index curled by
+## `curl_deg` at each of its three joints, then turned and moved into a tracker space of its own
+## (only the hand's shape may matter).
+func hand_joints(skeleton: Skeleton3D, side: String, curl_deg: float) -> Array:
+	var at := func(bone: String) -> Vector3:
+		return skeleton.get_bone_global_rest(skeleton.find_bone(side + bone)).origin
+	# The palms face down (-Y) in the T-pose: curling turns the left fingers (+X) and the right
+	# ones (-X) toward -Y.
+	var turn := -1.0 if side == "Left" else 1.0
+	var joints := []
+	joints.resize(26)
+	joints.fill(Vector3.ZERO)
+	joints[1] = at.call("Hand")
+	joints[0] = at.call("Hand") + Vector3(0.04, 0, 0)
+	for finger in FINGER_BASES:
+		var base: int = FINGER_BASES[finger]
+		var names := ["ThumbMetacarpal", "ThumbProximal", "ThumbDistal"] if finger == "Thumb" else [finger + "Proximal", finger + "Intermediate", finger + "Distal"]
+		var p: Vector3 = at.call(names[0])
+		joints[base] = p
+		if finger != "Thumb":
+			joints[base - 1] = (at.call("Hand") + p) * 0.5  # metacarpal
+		var curl := deg_to_rad(curl_deg) if finger == "Index" else 0.0
+		var dir := Vector3.ZERO
+		for i in 3:
+			var next: Vector3 = at.call(names[i + 1]) if i < 2 else p + dir.normalized() * 0.025
+			if i < 2:
+				dir = next - p
+			var seg := dir.rotated(Vector3.BACK, turn * curl * (i + 1)) if curl != 0.0 else dir
+			if i == 2:
+				seg = seg.normalized() * 0.025
+			joints[base + i + 1] = joints[base + i] + seg
+			p = next
+	var into_tracker := Transform3D(Basis(Vector3(0.3, 1, 0.2).normalized(), 1.1), Vector3(0.4, 1.2, -0.3))
+	return joints.map(func(j): return into_tracker * j)
+
+
+func make_tracker(joints: Array, side: String = "Left") -> XRHandTracker:
+	var t := XRHandTracker.new()
+	t.name = StringName("/user/hand_tracker/" + side.to_lower())
+	t.hand = XRPositionalTracker.TRACKER_HAND_LEFT if side == "Left" else XRPositionalTracker.TRACKER_HAND_RIGHT
+	for i in 26:
+		t.set_hand_joint_transform(i, Transform3D(Basis(), joints[i]))
+		t.set_hand_joint_flags(i, XRHandTracker.HAND_JOINT_FLAG_POSITION_VALID | XRHandTracker.HAND_JOINT_FLAG_POSITION_TRACKED)
+	t.has_tracking_data = true
+	XRServer.add_tracker(t)
+	return t

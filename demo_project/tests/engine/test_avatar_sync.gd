@@ -157,14 +157,15 @@ func test_the_clients_body_moves_on_the_host() -> void:
 			continue
 		var avatar: Node3D = _added[0][1]
 		var skeleton: Skeleton3D = avatar.get_node("Skeleton3D")
-		await skeleton.skeleton_updated
-		var bone := bone_global_position(skeleton, "RightHand")
-		var node: Node3D = avatar.get_parent().get_node("RightHand")
-		# Hidden until its first state plays (no rest pose that jumps to the player).
+		# Hidden until its first state plays (no rest pose that jumps to the player), seen in
+		# the frame it was drawn (a body that has not solved yet may not update its skeleton).
 		var waiting: bool = receiver.get_remote_playback(_added[0][0]) == "waiting"
 		seen_waiting = seen_waiting or waiting
 		if avatar.get_parent().visible == waiting:
 			wrong_visibility += 1
+		await skeleton.skeleton_updated
+		var bone := bone_global_position(skeleton, "RightHand")
+		var node: Node3D = avatar.get_parent().get_node("RightHand")
 		if frame > 120:
 			# Where the client's hand was one interpolation delay ago.
 			var then := t - DELAY

@@ -16,9 +16,8 @@ use glam::{Quat, Vec3};
 use crate::arm_solve::ArmBones;
 use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use crate::controller_targets::finite_clamp;
 use crate::forearm_twist::{ForearmTwist, twist_rotation};
-use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
+use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
 use crate::pipeline::{ArmPipeline, ArmTargets, PipelineInput};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
@@ -331,7 +330,11 @@ impl BodyPipeline {
 
         let fingers = Side::BOTH.map(|side| {
             if self.steps.fingers {
-                self.fingers(side, input.hands.get(side))
+                crate::finger_step::finger_rotations(
+                    &self.hand_pose,
+                    self.curls.get(side),
+                    input.hands.get(side),
+                )
             } else {
                 [None; FINGERS]
             }
@@ -343,24 +346,6 @@ impl BodyPipeline {
             arms_before_solve: before_solve,
             fingers: PerSide::new(fingers[0], fingers[1]),
         }
-    }
-
-    /// One hand's finger rotations for its pose state, grip and trigger, and its tracked curls
-    /// at their weight.
-    fn fingers(&self, side: Side, hand: &HandInput) -> [Option<Quat>; FINGERS] {
-        let controller = procedural_curl(hand.state, hand.grip, hand.trigger);
-        let w = finite_clamp(hand.tracked_weight, 0.0, 1.0, 0.0);
-        let turns = if w > 0.0 {
-            let from = controller.per_finger();
-            let curls = std::array::from_fn(|f| {
-                from[f] + (finite_clamp(hand.tracked_curls[f], 0.0, 1.0, 0.0) - from[f]) * w
-            });
-            CurlTurns::per_finger(&self.hand_pose, curls)
-        } else {
-            CurlTurns::new(&self.hand_pose, controller)
-        };
-        let curls = self.curls.get(side);
-        std::array::from_fn(|i| curls[i].map(|c| c.turned(turns.half_turn(i))))
     }
 }
 

@@ -20,6 +20,7 @@ pub mod calibration;
 pub mod clavicle_follow;
 pub mod controller_targets;
 pub mod elbow_hint;
+pub mod finger_step;
 pub mod finite;
 pub mod first_person;
 pub mod forearm_twist;

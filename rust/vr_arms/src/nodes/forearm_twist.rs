@@ -133,6 +133,9 @@ impl ISkeletonModifier3D for ForearmTwist {
             let Some([_, lower, hand]) = rig.bind_mut().arm_bones(side) else {
                 continue;
             };
+            if !rig.bind().posed(side) {
+                continue;
+            }
             // Read every frame: Godot's skeleton version does not change with a rest or parent.
             let (hand_rest, hand_parent) =
                 (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));

@@ -3,17 +3,19 @@
 use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
+use vr_arms_core::body_pipeline::{FINGERS, HandInput};
+use vr_arms_core::finger_step::{FingerInput, finger_rotations};
 use vr_arms_core::hand_pose::{
-    CurlTurns, FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState,
-    procedural_curl,
+    FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState,
 };
+use vr_arms_core::tracked_curls::tracked_finger_curls;
 
-use crate::convert::to_quaternion;
+use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{
     alive, apply_profile, refresh_warnings_on_set, store_profile, unset_problem,
 };
 use crate::nodes::hand::Hand;
-use crate::nodes::hand_tracking_source::HandTrackingSource;
+use crate::nodes::hand_tracking_source::tracked_joints;
 use crate::problems::ProblemReport;
 
 /// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
@@ -105,11 +107,14 @@ pub struct HandPoseDriver {
     /// skeleton and version in `curl_for`.
     curl_bones: Vec<(usize, i32, FingerCurl)>,
     curl_for: Option<(InstanceId, u64, Hand)>,
-    /// What the fingers were last curled for (state, grip, trigger, the three curl angles): the
-    /// same inputs write nothing (the hand rig keeps its pose, and only this driver moves it
-    /// while it curls).
-    curled_with: Option<(HandPoseState, [u32; 5])>,
-    tracking: HandTrackingSource,
+    /// What the fingers were last curled for (state, grip, trigger, the three curl angles, the
+    /// tracked curls and their weight): the same inputs write nothing (the hand rig keeps its
+    /// pose, and only this driver moves it while it curls).
+    curled_with: Option<(HandPoseState, [u32; 11])>,
+    /// The hand-tracked curls' fade.
+    finger_input: FingerInput,
+    /// The last curl written had tracked curls in it.
+    curled_tracked: bool,
     report: ProblemReport,
     base: Base<Node>,
 }
@@ -141,7 +146,8 @@ impl INode for HandPoseDriver {
             hand_tracking: true,
             hand_tracker: StringName::default(),
             hand_tracking_fade_s: 0.15,
-            tracking: HandTrackingSource::default(),
+            finger_input: FingerInput::default(),
+            curled_tracked: false,
             report: ProblemReport::new("HandPoseDriver"),
             base,
         }
@@ -164,24 +170,26 @@ impl INode for HandPoseDriver {
                 .emit(state as i32, &GString::from(state.name()));
         }
         // Without an authored animation for the state, the shipped procedural pose: the
-        // fingers still follow grip and trigger, and the revolver's poses still show.
+        // fingers still follow grip and trigger, and the revolver's poses still show. Hand
+        // tracking's curls fade in over either (the core's finger step, as every body runs it).
         let state = self.stage.current();
-        if (state != HandPoseState::Default || self.curl_from_controller) && !self.animating() {
-            self.curl(state);
+        let input = self.finger_input(state, delta as f32);
+        let animating = self.animating();
+        // Tracking faded out: one last write at weight 0 puts back the pose under it.
+        let tracked = input.tracked_weight > 0.0 || self.curled_tracked;
+        self.curled_tracked = input.tracked_weight > 0.0;
+        if !animating && (state != HandPoseState::Default || self.curl_from_controller || tracked) {
+            self.curl(input);
+        } else if animating && tracked {
+            self.blend_tracked_over_animation(input);
         } else {
             self.stop_curling();
-        }
-        if self.hand_tracking {
-            self.follow_hand_tracking(delta as f32);
-        } else if self.tracking.weight() > 0.0 {
-            self.tracking.reset();
-            self.curled_with = None;
         }
     }
 
     fn exit_tree(&mut self) {
         self.stop_curling();
-        self.tracking.reset();
+        self.finger_input = FingerInput::default();
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -328,12 +336,9 @@ impl HandPoseDriver {
         }
     }
 
-    /// Curls the source skeleton's fingers: the procedural pose of `state` from the controller's
-    /// grip and trigger.
-    fn curl(&mut self, state: HandPoseState) {
-        let Some(mut skeleton) = alive(&self.source_skeleton) else {
-            return;
-        };
+    /// This frame's finger input: the state, the controller's grip and trigger, and the hand
+    /// tracker's curls (measured from its joints) when it tracks the hand.
+    fn finger_input(&mut self, state: HandPoseState, dt: f32) -> HandInput {
         let (grip, trigger) = match self.controller.as_ref().filter(|c| c.is_instance_valid()) {
             Some(c) => (
                 c.get_float(&self.grip_action),
@@ -341,38 +346,103 @@ impl HandPoseDriver {
             ),
             None => (0.0, 0.0),
         };
-        let side = self.side();
-        let key = (skeleton.instance_id(), skeleton.get_version(), self.hand);
-        if self.curl_for != Some(key) {
-            if let Some((rig, _, _)) = self.curl_for {
-                crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
-            }
-            self.curl_for = Some(key);
-            self.curled_with = None;
-            self.curl_bones.clear();
-            for (i, found) in crate::nodes::rest_measure::finger_curls(&skeleton, side)
-                .into_iter()
-                .enumerate()
-            {
-                if let Some((bone, curl)) = found {
-                    self.curl_bones.push((i, bone, curl));
-                }
-            }
+        // Without the controller's curl in the default state, the pose under the tracked one is
+        // the open hand (the rig's rest).
+        let (grip, trigger) = if state == HandPoseState::Default && !self.curl_from_controller {
+            (0.0, 0.0)
+        } else {
+            (grip, trigger)
+        };
+        // Turned off: the tracked curls go at once.
+        if !self.hand_tracking {
+            self.finger_input = FingerInput::default();
         }
-        let settings = HandPoseSettings {
+        let side = self.side();
+        let tracked = self
+            .hand_tracking
+            .then(|| {
+                let tracker = if self.hand_tracker.is_empty() {
+                    StringName::from(match side {
+                        Side::Left => "/user/hand_tracker/left",
+                        Side::Right => "/user/hand_tracker/right",
+                    })
+                } else {
+                    self.hand_tracker.clone()
+                };
+                tracked_joints(&tracker)
+            })
+            .flatten()
+            .and_then(|joints| tracked_finger_curls(&joints, side));
+        let fade = self.hand_tracking_fade_s;
+        self.finger_input
+            .update(state, grip, trigger, tracked, fade, dt)
+    }
+
+    /// The curl settings of this driver.
+    fn curl_settings(&self) -> HandPoseSettings {
+        HandPoseSettings {
             grip_curl_deg: self.grip_curl_deg,
             trigger_curl_deg: self.trigger_curl_deg,
             thumb_curl_deg: self.thumb_curl_deg,
             ..Default::default()
+        }
+    }
+
+    /// The source skeleton's finger bones and their prepared curls, measured again when the
+    /// skeleton changes.
+    fn prepare_curls(&mut self, skeleton: &Gd<Skeleton3D>) {
+        let key = (skeleton.instance_id(), skeleton.get_version(), self.hand);
+        if self.curl_for == Some(key) {
+            return;
+        }
+        if let Some((rig, _, _)) = self.curl_for {
+            crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
+        }
+        self.curl_for = Some(key);
+        self.curled_with = None;
+        self.curl_bones.clear();
+        for (i, found) in crate::nodes::rest_measure::finger_curls(skeleton, self.side())
+            .into_iter()
+            .enumerate()
+        {
+            if let Some((bone, curl)) = found {
+                self.curl_bones.push((i, bone, curl));
+            }
+        }
+    }
+
+    /// The prepared curls in `finger_bones` order.
+    fn prepared(&self) -> [Option<FingerCurl>; FINGERS] {
+        let mut out = [None; FINGERS];
+        for &(i, _, curl) in &self.curl_bones {
+            out[i] = Some(curl);
+        }
+        out
+    }
+
+    /// Curls the source skeleton's fingers: the core's finger step (the procedural pose of the
+    /// state from grip and trigger, the tracked curls faded in over it).
+    fn curl(&mut self, input: HandInput) {
+        let Some(mut skeleton) = alive(&self.source_skeleton) else {
+            return;
         };
+        self.prepare_curls(&skeleton);
+        let settings = self.curl_settings();
+        let c = input.tracked_curls;
         let inputs = (
-            state,
+            input.state,
             [
-                grip.to_bits(),
-                trigger.to_bits(),
+                input.grip.to_bits(),
+                input.trigger.to_bits(),
                 self.grip_curl_deg.to_bits(),
                 self.trigger_curl_deg.to_bits(),
                 self.thumb_curl_deg.to_bits(),
+                input.tracked_weight.to_bits(),
+                c[0].to_bits(),
+                c[1].to_bits(),
+                c[2].to_bits(),
+                c[3].to_bits(),
+                c[4].to_bits(),
             ],
         );
         if self.curled_with == Some(inputs) {
@@ -380,33 +450,34 @@ impl HandPoseDriver {
         }
         self.curled_with = Some(inputs);
         let rig = skeleton.instance_id();
-        let turns = CurlTurns::new(&settings, procedural_curl(state, grip, trigger));
-        for &(i, bone, finger) in &self.curl_bones {
-            let local = finger.turned(turns.half_turn(i));
-            skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
-            crate::relay::publish_bone(rig, bone, local);
+        let rotations = finger_rotations(&settings, &self.prepared(), &input);
+        for &(i, bone, _) in &self.curl_bones {
+            if let Some(local) = rotations[i] {
+                skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+                crate::relay::publish_bone(rig, bone, local);
+            }
         }
     }
 
-    /// Blends the tracked fingers over what the source holds now (see [HandTrackingSource]).
-    fn follow_hand_tracking(&mut self, dt: f32) {
+    /// An authored animation plays: the tracked curls are blended over its pose by their weight
+    /// (written every frame, since the animation writes the bones every frame too).
+    fn blend_tracked_over_animation(&mut self, input: HandInput) {
         let Some(mut skeleton) = alive(&self.source_skeleton) else {
             return;
         };
-        let side = self.side();
-        let tracker = if self.hand_tracker.is_empty() {
-            StringName::from(if side == Side::Left {
-                "/user/hand_tracker/left"
-            } else {
-                "/user/hand_tracker/right"
-            })
-        } else {
-            self.hand_tracker.clone()
+        self.prepare_curls(&skeleton);
+        self.stop_curling();
+        let full = HandInput {
+            tracked_weight: 1.0,
+            ..input
         };
-        let fade = self.hand_tracking_fade_s;
-        if self.tracking.apply(&mut skeleton, &tracker, side, fade, dt) {
-            // The tracked pose replaced the curl: write the curl again next frame.
-            self.curled_with = None;
+        let rotations = finger_rotations(&self.curl_settings(), &self.prepared(), &full);
+        for &(i, bone, _) in &self.curl_bones {
+            if let Some(tracked) = rotations[i] {
+                let animated = quat(skeleton.get_bone_pose_rotation(bone));
+                let local = animated.slerp(tracked, input.tracked_weight).normalize();
+                skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+            }
         }
     }
 
@@ -442,7 +513,7 @@ impl HandPoseDriver {
     /// How much of the fingers' pose comes from hand tracking now (0 to 1).
     #[func]
     fn get_hand_tracking_weight(&self) -> f32 {
-        self.tracking.weight()
+        self.finger_input.weight()
     }
 
     /// The fingers are no longer curled here (an animation plays, or the state has no curl):

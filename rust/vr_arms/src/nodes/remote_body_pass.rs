@@ -79,7 +79,16 @@ pub(crate) fn pose_pass(
     // clean root): body-space settings, in metres, are that many core units.
     let units = crate::nodes::common::uniform_scale(&skeleton_global)
         / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
-    let core = |p: Option<Pose>| p.map(|p| pose(&(to_core * crate::convert::to_transform(&p))));
+    // Unrepaired: a non-finite or far pose must reach the body's input checks as it is (it
+    // counts as lost there), not be repaired into a finite one on the way.
+    let turn =
+        crate::convert::quat(crate::nodes::common::rotation_of(&to_core.basis).get_quaternion());
+    let core = |p: Option<Pose>| {
+        p.map(|p| Pose {
+            position: vec3(to_core * crate::convert::to_vector3(p.position)),
+            rotation: turn * p.rotation,
+        })
+    };
     let tracking = Tracking {
         head: core(tracking.head),
         controllers: PerSide::new(

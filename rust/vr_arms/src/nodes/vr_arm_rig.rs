@@ -142,6 +142,10 @@ pub struct VRArmRig {
     budget: Budget,
     /// Per arm: the last two solves' rotations, replayed between solves.
     held: [HeldRotations; 2],
+    /// Per arm: whether this frame's pass posed it (solved, or replayed a solve).
+    posed: [bool; 2],
+    /// Whether `_process` has run since the node was made (the target stages with it).
+    processed: bool,
     markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
     /// This frame's measurements for the target stages (see [RigFrame]).
@@ -224,6 +228,8 @@ impl ISkeletonModifier3D for VRArmRig {
             update_interval_frames: 1,
             budget: Budget::new(1),
             held: Default::default(),
+            posed: [false; 2],
+            processed: false,
             debug_draw: false,
             arms: [None, None],
             chains: Default::default(),
@@ -247,6 +253,7 @@ impl ISkeletonModifier3D for VRArmRig {
             return;
         }
         self.frame = None;
+        self.processed = true;
         let interval = self.effective_interval();
         let id = self.base().instance_id();
         crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
@@ -256,6 +263,12 @@ impl ISkeletonModifier3D for VRArmRig {
         // The target stages have run for this frame: the next frame measures again.
         self.frame = None;
         if skip_in_editor(self.editor_preview) {
+            return;
+        }
+        // Godot runs the modifiers once at setup, before any `_process`: no stage has placed a
+        // target yet, and a solve now would start the smoothing from wherever the markers are.
+        if !self.processed {
+            self.posed = [false; 2];
             return;
         }
         let Some(mut skeleton) = self.base().get_skeleton() else {
@@ -274,11 +287,13 @@ impl ISkeletonModifier3D for VRArmRig {
 
         let budget = self.budget;
         if !budget.solving() {
-            for held in &self.held {
+            for (side, held) in self.held.iter().enumerate() {
                 crate::nodes::budget::replay(&mut skeleton, held, &budget);
+                self.posed[side] = self.arms[side].is_some() && self.posed[side];
             }
             return;
         }
+        self.posed = [false; 2];
         let skeleton_global = skeleton.get_global_transform();
         let to_skeleton = skeleton_global.affine_inverse();
         let settings = self.core_settings();
@@ -303,6 +318,7 @@ impl ISkeletonModifier3D for VRArmRig {
                 self.held[side].clear();
                 continue;
             };
+            self.posed[side] = true;
             let target = pose(&(to_skeleton * to_transform(&target)));
             let hint = match crate::relay::read_position(&self.valid_hint(side)) {
                 Some(p) => vec3(to_skeleton * to_vector3(p)),

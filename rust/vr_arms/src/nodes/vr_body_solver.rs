@@ -4,6 +4,8 @@ use godot::classes::{IRefCounted, RefCounted, Skeleton3D};
 use godot::prelude::*;
 use vr_arms_core::body::{Placement, Tracking};
 use vr_arms_core::body_pipeline::{HandInput, Steps};
+use vr_arms_core::finger_step::FingerInput;
+use vr_arms_core::hand_pose::HandPoseState;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
@@ -42,9 +44,14 @@ pub struct VRBodySolver {
     /// The floor's height (the XR origin's), in world metres.
     #[var]
     floor_y: f32,
+    /// Seconds hand-tracked curls take to fade in (and out when they stop).
+    #[var]
+    hand_tracking_fade_s: f32,
     profile: ArmProfile,
     bound: Option<Bound>,
-    hands: [HandInput; 2],
+    /// Per hand: grip, trigger, and the hand-tracked curls when there are any.
+    hands: [(f32, f32, Option<[f32; 5]>); 2],
+    finger_inputs: [FingerInput; 2],
     base: Base<RefCounted>,
 }
 
@@ -58,9 +65,11 @@ impl IRefCounted for VRBodySolver {
             forearm_twist: true,
             fingers: true,
             floor_y: 0.0,
+            hand_tracking_fade_s: 0.15,
             profile: ArmProfile::default(),
             bound: None,
-            hands: [HandInput::default(); 2],
+            hands: [(0.0, 0.0, None); 2],
+            finger_inputs: Default::default(),
             base,
         }
     }
@@ -101,23 +110,39 @@ impl VRBodySolver {
     #[func]
     fn set_hand_input(&mut self, hand: Hand, grip: f32, trigger: f32) {
         let h = &mut self.hands[hand.side().index()];
-        (h.grip, h.trigger) = (grip, trigger);
+        (h.0, h.1) = (grip, trigger);
     }
 
-    /// One hand's hand-tracked finger curls (thumb, index, middle, ring, little; 0 open, 1
-    /// curled), shown over the grip and trigger curl at `weight` (0..1). Any other number of
-    /// curls is refused with an error.
+    /// The hand is hand-tracked: its fingers take these curls (five values: thumb, index,
+    /// middle, ring, little; 0 open, 1 fully curled) instead of the grip and trigger curl, faded
+    /// in over [member hand_tracking_fade_s], as `VRRemoteBody.set_tracked_finger_curls`. An
+    /// empty array ends it. Any other length is refused with an error.
     #[func]
-    fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array, weight: f32) {
-        let &[a, b, c, d, e] = curls.as_slice() else {
-            godot_error!(
-                "VRBodySolver.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little), not {}",
-                curls.len()
-            );
-            return;
+    fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
+        let curls = match curls.as_slice() {
+            [] => None,
+            &[a, b, c, d, e] => Some([a, b, c, d, e]),
+            other => {
+                godot_error!(
+                    "VRBodySolver.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little) or none, not {}",
+                    other.len()
+                );
+                return;
+            }
         };
-        let h = &mut self.hands[hand.side().index()];
-        (h.tracked_curls, h.tracked_weight) = ([a, b, c, d, e], weight);
+        self.hands[hand.side().index()].2 = curls;
+    }
+
+    /// The finger curls (thumb, index, middle, ring, little; 0 open, 1 curled) of the hand an
+    /// [XRHandTracker] tracks now, as the body measures them from its joints: what to pass to
+    /// [method set_tracked_finger_curls] (and what `VRAvatarSync` sends). Empty while the
+    /// tracker is absent or has no usable joints.
+    #[func]
+    fn finger_curls_from_tracker(tracker: StringName, hand: Hand) -> PackedFloat32Array {
+        crate::nodes::hand_tracking_source::tracked_joints(&tracker)
+            .and_then(|j| vr_arms_core::tracked_curls::tracked_finger_curls(&j, hand.side()))
+            .map(|c| PackedFloat32Array::from(&c[..]))
+            .unwrap_or_default()
     }
 
     /// Kicks one hand, as `ControllerTargets.add_recoil`.
@@ -137,7 +162,9 @@ impl VRBodySolver {
     /// global transform) and the headset and controllers' global transforms (`null`: not
     /// tracked). Returns `root` (the root's new global transform), `bones` (bone index to the
     /// local rotation to write with `set_bone_pose_rotation`), `targets` and `hints` (each
-    /// arm's final wrist target and elbow hint, world; `null` for an arm without one).
+    /// arm's final wrist target and elbow hint, world; `null` for an arm without one) and
+    /// `tracking_changed` (per hand: `false` when it lost tracking this frame, `true` when it
+    /// regained it, else `null`; a lost hand holds, eases to rest and blends back).
     #[func]
     fn step(
         &mut self,
@@ -165,10 +192,22 @@ impl VRBodySolver {
                 .ok()
                 .map(|t| crate::convert::pose_unrepaired(&t))
         };
+        let fade_s = self.hand_tracking_fade_s;
+        let hands: [HandInput; 2] = std::array::from_fn(|i| {
+            let (grip, trigger, curls) = self.hands[i];
+            self.finger_inputs[i].update(
+                HandPoseState::Default,
+                grip,
+                trigger,
+                curls,
+                fade_s,
+                delta,
+            )
+        });
         let tracking = Tracking {
             head: read(&head),
             controllers: PerSide::new(read(&left), read(&right)),
-            hands: PerSide::new(self.hands[0], self.hands[1]),
+            hands: PerSide::new(hands[0], hands[1]),
         };
         // Step 1, in world units (the settings in the avatar's metres: the root's scale).
         let scale = crate::nodes::common::uniform_scale(&root);
@@ -209,7 +248,14 @@ impl VRBodySolver {
         let world = |p: &Pose| from_core * crate::convert::to_transform(p);
         let mut targets = VarArray::new();
         let mut hints = VarArray::new();
+        let mut tracking_changed = VarArray::new();
         for side in Side::BOTH {
+            tracking_changed.push(&match out.tracking.get(side) {
+                Some(e) => {
+                    (*e == vr_arms_core::tracking_loss::TrackingEvent::Regained).to_variant()
+                }
+                None => Variant::nil(),
+            });
             match out.targets.get(side) {
                 Some(t) => {
                     targets.push(&world(&t.target).to_variant());
@@ -225,6 +271,7 @@ impl VRBodySolver {
         result.set("bones", &bones.to_variant());
         result.set("targets", &targets.to_variant());
         result.set("hints", &hints.to_variant());
+        result.set("tracking_changed", &tracking_changed.to_variant());
         result
     }
 }

@@ -5,7 +5,8 @@ use godot::prelude::*;
 use vr_arms_core::body::Tracking;
 use vr_arms_core::body_pipeline::HandInput;
 use vr_arms_core::budget::Budget;
-use vr_arms_core::hand_tracking::TrackingFade;
+use vr_arms_core::finger_step::FingerInput;
+use vr_arms_core::hand_pose::HandPoseState;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
 use vr_arms_core::{PerSide, Pose, Side};
@@ -131,6 +132,8 @@ pub struct VRRemoteBody {
     bind_error: Option<String>,
     /// Whether a rejected head or hand pose was reported (once).
     input_reported: bool,
+    /// Whether `_process` (the body's first step) has run since the node entered the tree.
+    processed: bool,
     /// What `bound` was made for: skeleton, its version, the profile path.
     bound_to: Option<(InstanceId, u64, GString)>,
     /// Where this avatar is in its update interval.
@@ -140,8 +143,8 @@ pub struct VRRemoteBody {
     controllers: [Option<(InstanceId, Option<Gd<XrController3D>>)>; 2],
     /// Per hand: the hand-tracked finger curls, when there are any, and how much they show.
     tracked_curls: [Option<[f32; 5]>; 2],
-    /// Per hand: the fade, and the last tracked curls (shown while it fades out).
-    curl_fades: [(TrackingFade, [f32; 5]); 2],
+    /// Per hand: the hand-tracked curls' fade (the last ones shown while it fades out).
+    finger_inputs: [FingerInput; 2],
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -175,6 +178,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             bound_to: None,
             bind_error: None,
             input_reported: false,
+            processed: false,
             head_tracked: true,
             left_hand_tracked: true,
             right_hand_tracked: true,
@@ -183,13 +187,14 @@ impl ISkeletonModifier3D for VRRemoteBody {
             solved_frames: 0,
             controllers: [None, None],
             tracked_curls: [None, None],
-            curl_fades: Default::default(),
+            finger_inputs: Default::default(),
             report: ProblemReport::new("VRRemoteBody"),
             base,
         }
     }
 
     fn process(&mut self, delta: f64) {
+        self.processed = true;
         self.follow(delta);
     }
 
@@ -200,6 +205,12 @@ impl ISkeletonModifier3D for VRRemoteBody {
         if self.report.due() {
             let problems = self.problems();
             self.report.runtime(&problems);
+        }
+        // Godot runs the modifiers once at setup, before any `_process`: the body's first step
+        // has not run, the tracked points may not be placed yet, and a pass now would start the
+        // smoothing from them (the node graph's rig has no target then either).
+        if !self.processed {
+            return;
         }
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
@@ -311,6 +322,21 @@ impl VRRemoteBody {
         self.tracked_curls[hand.side().index()] = curls;
     }
 
+    /// Kicks one hand, as `ControllerTargets.add_recoil` does in the node graph: `position_kick`
+    /// in metres and `rotation_kick_deg` in degrees per axis, in the controller's space, easing
+    /// back by the profile's recoil settings (a remote player's shot, from its event).
+    #[func]
+    fn add_recoil(&mut self, hand: Hand, position_kick: Vector3, rotation_kick_deg: Vector3) {
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
+        b.body.pipeline.arms.controller_targets.add_recoil(
+            hand.side(),
+            vec3(position_kick),
+            vec3(rotation_kick_deg),
+        );
+    }
+
     /// A hand's controller lost (`tracked` false) or regained tracking: `hand` 0 is the left,
     /// 1 the right. A lost hand holds, then eases to its rest position, then blends back. With
     /// `update_interval_frames` above 1 it is seen on solving frames only.
@@ -335,7 +361,7 @@ impl VRRemoteBody {
     /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
-        self.curl_fades = Default::default();
+        self.finger_inputs = Default::default();
         self.bound_to = None;
         self.bound = None;
     }
@@ -347,6 +373,7 @@ impl VRRemoteBody {
     /// nodes moved), so an avatar that appears does not swing into place.
     pub(crate) fn start_from_stream(&mut self) {
         self.reset();
+        self.processed = true;
         self.follow(0.0);
     }
 
@@ -441,18 +468,15 @@ impl VRRemoteBody {
             Side::Right => (&self.right_hand, self.right_grip, self.right_trigger),
         };
         let tracked = self.tracked_curls[side.index()];
-        let (fade, last) = &mut self.curl_fades[side.index()];
-        // While it fades out, the last tracked curls.
-        if let Some(curls) = tracked {
-            *last = curls;
-        }
-        let mut input = HandInput {
+        let fade_s = self.hand_tracking_fade_s;
+        let mut input = self.finger_inputs[side.index()].update(
+            HandPoseState::Default,
             grip,
             trigger,
-            tracked_weight: fade.update(tracked.is_some(), self.hand_tracking_fade_s, dt),
-            tracked_curls: *last,
-            ..Default::default()
-        };
+            tracked,
+            fade_s,
+            dt,
+        );
         if !self.read_controller_input {
             return input;
         }

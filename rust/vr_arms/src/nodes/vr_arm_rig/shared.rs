@@ -88,6 +88,13 @@ impl VRArmRig {
         crate::relay::read_position(&self.valid_target(side.index()))
     }
 
+    /// Whether this frame's pass posed one arm (solved it, or replayed its last solve): an arm
+    /// it left alone (no target yet, as in the pass Godot runs at setup before any `_process`)
+    /// gets no twist either, as in the core's body.
+    pub fn posed(&self, side: Side) -> bool {
+        self.posed[side.index()]
+    }
+
     /// The bone index of one arm's upper arm, hand and lower arm: `[upper, lower, hand]`.
     /// Bound once; the rig's own pass rebinds every frame when the skeleton's bones change.
     pub fn arm_bones(&mut self, side: Side) -> Option<[i32; 3]> {

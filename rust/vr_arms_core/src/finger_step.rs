@@ -1,0 +1,136 @@
+//! The fingers' step of the body: one hand's finger rotations from its pose state, grip and
+//! trigger, with hand-tracked curls faded in over them. The one way fingers are posed: the node
+//! graph's `HandPoseDriver` (from the local hand tracker's joints, measured into curls by
+//! [`crate::tracked_curls`]), `VRRemoteBody` (from the curls the network carries) and
+//! [`crate::body::Body`] all run it.
+
+use glam::Quat;
+
+use crate::body_pipeline::{FINGERS, HandInput};
+use crate::controller_targets::finite_clamp;
+use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
+use crate::hand_tracking::TrackingFade;
+
+/// Each finger bone's local rotation (`hand_pose::finger_bones` order) for `hand`: the
+/// procedural curl of its state from grip and trigger, each finger moved toward its tracked
+/// curl by `tracked_weight`. `None` for a bone without a prepared curl (not written).
+pub fn finger_rotations(
+    settings: &HandPoseSettings,
+    curls: &[Option<FingerCurl>; FINGERS],
+    hand: &HandInput,
+) -> [Option<Quat>; FINGERS] {
+    let controller = procedural_curl(hand.state, hand.grip, hand.trigger);
+    let w = finite_clamp(hand.tracked_weight, 0.0, 1.0, 0.0);
+    let turns = if w > 0.0 {
+        let from = controller.per_finger();
+        let per = std::array::from_fn(|f| {
+            from[f] + (finite_clamp(hand.tracked_curls[f], 0.0, 1.0, 0.0) - from[f]) * w
+        });
+        CurlTurns::per_finger(settings, per)
+    } else {
+        CurlTurns::new(settings, controller)
+    };
+    std::array::from_fn(|i| curls[i].map(|c| c.turned(turns.half_turn(i))))
+}
+
+/// One hand's finger input over time: hand-tracked curls fade in over `fade_s` when they come and
+/// out when they stop (the last tracked curls shown while they fade out).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FingerInput {
+    fade: TrackingFade,
+    last: [f32; 5],
+}
+
+impl FingerInput {
+    /// This frame's [`HandInput`]: `tracked` is the hand's tracked curls now (`None` while the
+    /// hand is not hand-tracked), the fade moved on by `dt`.
+    pub fn update(
+        &mut self,
+        state: HandPoseState,
+        grip: f32,
+        trigger: f32,
+        tracked: Option<[f32; 5]>,
+        fade_s: f32,
+        dt: f32,
+    ) -> HandInput {
+        if let Some(curls) = tracked {
+            self.last = curls;
+        }
+        HandInput {
+            state,
+            grip,
+            trigger,
+            tracked_weight: self.fade.update(tracked.is_some(), fade_s, dt),
+            tracked_curls: self.last,
+        }
+    }
+
+    /// How much of the tracked curls shows now (0 to 1).
+    pub fn weight(&self) -> f32 {
+        self.fade.weight
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn curls() -> [Option<FingerCurl>; FINGERS] {
+        [Some(FingerCurl::new(
+            Quat::IDENTITY,
+            Quat::IDENTITY,
+            Vec3::X,
+            Vec3::NEG_Y,
+        )); FINGERS]
+    }
+
+    fn angle(q: Option<Quat>) -> f32 {
+        q.unwrap().angle_between(Quat::IDENTITY).to_degrees()
+    }
+
+    #[test]
+    fn tracked_curls_replace_the_grip_at_full_weight_and_blend_between() {
+        let s = HandPoseSettings::default();
+        let grip = HandInput {
+            grip: 1.0,
+            ..Default::default()
+        };
+        let middle = 6; // middle proximal
+        let gripped = angle(finger_rotations(&s, &curls(), &grip)[middle]);
+        assert!((gripped - s.grip_curl_deg).abs() < 0.5, "{gripped}");
+        let straight = HandInput {
+            tracked_curls: [0.0; 5],
+            tracked_weight: 1.0,
+            ..grip
+        };
+        assert!(angle(finger_rotations(&s, &curls(), &straight)[middle]) < 0.01);
+        let half = HandInput {
+            tracked_weight: 0.5,
+            ..straight
+        };
+        let h = angle(finger_rotations(&s, &curls(), &half)[middle]);
+        assert!((h - gripped * 0.5).abs() < 0.5, "{h} vs {gripped}");
+        // Unprepared bones are not written.
+        let mut some = curls();
+        some[0] = None;
+        assert!(finger_rotations(&s, &some, &grip)[0].is_none());
+    }
+
+    #[test]
+    fn the_fade_comes_in_and_goes_out_showing_the_last_tracked_curls() {
+        let mut f = FingerInput::default();
+        let c = [0.2, 0.4, 0.6, 0.8, 1.0];
+        let a = f.update(HandPoseState::Default, 0.5, 0.1, Some(c), 0.1, 0.05);
+        assert!((a.tracked_weight - 0.5).abs() < 1e-6 && a.tracked_curls == c);
+        assert_eq!((a.grip, a.trigger), (0.5, 0.1));
+        f.update(HandPoseState::Default, 0.5, 0.1, Some(c), 0.1, 0.05);
+        assert_eq!(f.weight(), 1.0);
+        let out = f.update(HandPoseState::Default, 0.5, 0.1, None, 0.1, 0.05);
+        assert!((out.tracked_weight - 0.5).abs() < 1e-6, "fading out");
+        assert_eq!(
+            out.tracked_curls, c,
+            "the last tracked curls while it fades out"
+        );
+    }
+}
