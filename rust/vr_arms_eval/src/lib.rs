@@ -7,6 +7,7 @@ pub mod clip;
 pub mod clip_body;
 pub mod eval;
 pub mod fuzz;
+pub mod replay;
 pub mod report;
 pub mod summary;
 pub mod tune;

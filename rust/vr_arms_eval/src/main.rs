@@ -1,10 +1,13 @@
-//! `vr_arms_eval [--markdown FILE] [--json FILE] [CLIP.bvh | FOLDER ...]`
+//! `vr_arms_eval [--markdown FILE] [--json FILE] [CLIP.bvh | FOLDER ...]`,
+//! `vr_arms_eval --replay FILE [--frames N] CLIP.bvh`
 //!
 //! Evaluates the pipeline and the baselines on motion capture and prints the tables. With no
 //! clips it reads `../shared/mocap` and chooses the tuned defaults by leave-one-clip-out
 //! cross-validation (the headline figures are the held-out ones). Clips given on the command line
 //! are evaluated with the shipped defaults, not re-tuned. Nothing is written unless asked:
-//! `--markdown` writes the tables, `--json` the summary (see `summary.rs`).
+//! `--markdown` writes the tables, `--json` the summary (see `summary.rs`). `--replay` writes
+//! one clip's first N frames (300 by default) for the engine test that holds the engine's body to
+//! the evaluation's (see `replay.rs`).
 
 use std::path::PathBuf;
 
@@ -28,31 +31,32 @@ fn main() {
 struct Args {
     markdown: Option<PathBuf>,
     json: Option<PathBuf>,
+    /// `--replay FILE`: write one clip's replay for the engine test instead of evaluating.
+    replay: Option<PathBuf>,
+    /// Frames of the replay.
+    frames: usize,
     paths: Vec<PathBuf>,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+fn parse_args() -> Result<Args, lexopt::Error> {
+    use lexopt::prelude::*;
     let mut out = Args {
         markdown: None,
         json: None,
+        replay: None,
+        frames: 300,
         paths: Vec::new(),
     };
-    let mut i = 0;
-    while i < args.len() {
-        match args[i].as_str() {
-            "--markdown" => {
-                i += 1;
-                out.markdown = Some(args.get(i).ok_or("--markdown needs a file")?.into());
-            }
-            "--json" => {
-                i += 1;
-                out.json = Some(args.get(i).ok_or("--json needs a file")?.into());
-            }
-            flag if flag.starts_with("--") => return Err(format!("unknown option {flag}")),
-            other => out.paths.push(other.into()),
+    let mut parser = lexopt::Parser::from_env();
+    while let Some(arg) = parser.next()? {
+        match arg {
+            Long("markdown") => out.markdown = Some(parser.value()?.into()),
+            Long("json") => out.json = Some(parser.value()?.into()),
+            Long("replay") => out.replay = Some(parser.value()?.into()),
+            Long("frames") => out.frames = parser.value()?.parse()?,
+            Value(path) => out.paths.push(path.into()),
+            _ => return Err(arg.unexpected()),
         }
-        i += 1;
     }
     Ok(out)
 }
@@ -166,7 +170,23 @@ const TUNED: [Tuned; 6] = [
 ];
 
 fn run() -> Result<(), String> {
-    let args = parse_args()?;
+    let args = parse_args().map_err(|e| e.to_string())?;
+    if let Some(out) = &args.replay {
+        let [clip] = args.paths.as_slice() else {
+            return Err("--replay FILE takes one clip".into());
+        };
+        let clip = Clip::load(clip)?;
+        let replay = vr_arms_eval::replay::replay(&clip, args.frames, &EvalOptions::default());
+        let text = serde_json::to_string(&replay).map_err(|e| e.to_string())?;
+        std::fs::write(out, text).map_err(|e| format!("{}: {e}", out.display()))?;
+        eprintln!(
+            "wrote {} ({} frames of {})",
+            out.display(),
+            args.frames,
+            clip.name
+        );
+        return Ok(());
+    }
     let tune = args.paths.is_empty();
     let paths = if tune {
         let default = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mocap");

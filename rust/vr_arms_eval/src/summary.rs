@@ -83,23 +83,14 @@ pub fn to_json(results: &[ClipResult], frames: usize, scaled: &[(f32, Vec<ClipRe
             }
         }
     }
-    let mut s = format!(
-        "{{\"clips\": {}, \"frames\": {frames}, \"methods\": {{",
-        results.len()
-    );
-    for (i, (method, modes)) in methods.iter().enumerate() {
-        s += &format!("{}\"{method}\": {{", if i > 0 { ", " } else { "" });
-        for (j, (mode, values)) in modes.iter().enumerate() {
-            s += &format!("{}\"{mode}\": {{", if j > 0 { ", " } else { "" });
-            for (k, (name, v)) in values.iter().enumerate() {
-                s += &format!("{}\"{name}\": {v}", if k > 0 { ", " } else { "" });
-            }
-            s += "}";
-        }
-        s += "}";
-    }
-    s += "}}\n";
-    s
+    let mut out = serde_json::to_string_pretty(&serde_json::json!({
+        "clips": results.len(),
+        "frames": frames,
+        "methods": methods,
+    }))
+    .expect("maps of numbers serialise");
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]
@@ -146,33 +137,30 @@ mod tests {
         let mut r = r;
         r.rows.push(("lookat".into(), "full".into(), upper));
         let json = to_json(&[r], 2, &[(1.1, vec![scaled])]);
-        assert!(json.contains("\"elbow_mean_cm_scaled_1_1\": 6"), "{json}");
-        assert!(
-            json.contains("\"hand_reachable_cm_scaled_1_1\": 1"),
-            "{json}"
-        );
+        let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        let ours = &v["methods"]["ours"]["arm_only"];
+        assert_eq!(v["clips"], 1, "{json}");
+        assert_eq!(v["frames"], 2, "{json}");
+        assert_eq!(ours["elbow_mean_cm_scaled_1_1"], 6.0, "{json}");
+        assert_eq!(ours["hand_reachable_cm_scaled_1_1"], 1.0, "{json}");
         assert!(!json.contains("scaled_0_9"), "no 0.9 run given: {json}");
-        assert!(
-            json.contains("\"lookat\": {\"full\": {\"upper_body_cm\": 1.5}}"),
+        assert_eq!(
+            v["methods"]["lookat"],
+            serde_json::json!({"full": {"upper_body_cm": 1.5}}),
             "{json}"
         );
-        assert!(
-            json.starts_with("{\"clips\": 1, \"frames\": 2, \"methods\": {"),
+        assert_eq!(
+            v["methods"]["headset_only"],
+            serde_json::json!({"full": {"chest_yaw_deg": 15.0}}),
             "{json}"
         );
-        assert!(
-            json.contains("\"headset_only\": {\"full\": {\"chest_yaw_deg\": 15}}"),
-            "{json}"
-        );
-        assert!(json.contains("\"ours\": {\"arm_only\": {"), "{json}");
-        assert!(json.contains("\"elbow_mean_cm\": 3"), "{json}");
-        assert!(json.contains("\"flips_per_min_excess\": 4"), "{json}");
-        assert!(json.contains("\"hand_reachable_cm\": 0.25"), "{json}");
+        assert_eq!(ours["elbow_mean_cm"], 3.0, "{json}");
+        assert_eq!(ours["flips_per_min_excess"], 4.0, "{json}");
+        assert_eq!(ours["hand_reachable_cm"], 0.25, "{json}");
         // No shoulder or chest figures for an arm-only row without them; no NaN anywhere.
         assert!(
             !json.contains("shoulder_cm") && !json.contains("NaN"),
             "{json}"
         );
-        assert_eq!(json.matches('{').count(), json.matches('}').count());
     }
 }

@@ -131,6 +131,7 @@ fn headless_fixed(godot: &Godot, fps: u32) -> Command {
 
 /// `cargo xtask engine-test [filter]`.
 pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
+    write_mocap_replay()?;
     let godot = prepare("demo_project")?;
     check_runner_rules(&godot)?;
     // A fixed frame time: simulated time no longer depends on how busy the machine is, so
@@ -142,6 +143,48 @@ pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     }
     let run = run_captured(cmd, Duration::from_secs(900))?;
     judge_test_run(&run)
+}
+
+/// The clip the engine test `test_mocap_replay.gd` replays (karate low blocks: deep stances, the
+/// head well below standing height much of the time), and how many frames.
+const REPLAY_CLIP: &str = "cmu135_05_gedanbarai_low_blocks.bvh";
+const REPLAY_FRAMES: &str = "300";
+
+/// Writes the evaluation's replay of [`REPLAY_CLIP`] from `../shared/mocap` for the engine test
+/// that holds the engine's body to the evaluation's (`demo_project/tests/replay/`, not kept in
+/// git). Without the shared motion capture it says so and that test fails, naming the file.
+fn write_mocap_replay() -> Result<(), String> {
+    let clip = repo_root().join("../shared/mocap").join(REPLAY_CLIP);
+    let out = repo_root().join("demo_project/tests/replay/mocap_replay.json");
+    if !clip.exists() {
+        eprintln!(
+            "xtask: warning: {} not found: test_mocap_replay will fail (the shared motion capture lives beside the repository)",
+            clip.display()
+        );
+        let _ = std::fs::remove_file(&out);
+        return Ok(());
+    }
+    let status = crate::cargo()
+        .args([
+            "run",
+            "--quiet",
+            "--package",
+            "vr_arms_eval",
+            "--bin",
+            "vr_arms_eval",
+            "--",
+        ])
+        .arg("--replay")
+        .arg(&out)
+        .args(["--frames", REPLAY_FRAMES])
+        .arg(&clip)
+        .status()
+        .map_err(|e| format!("cannot run vr_arms_eval: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("writing the mocap replay failed ({status})"))
+    }
 }
 
 /// The runner's own rules, on fixtures whose verdicts are known: a test that made no check and a

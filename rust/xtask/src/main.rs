@@ -149,7 +149,7 @@ pub fn run(cmd: &mut Command) -> Result<(), String> {
     }
 }
 
-fn cargo() -> Command {
+pub(crate) fn cargo() -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
     c.current_dir(repo_root());
     c
