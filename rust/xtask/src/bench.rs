@@ -9,12 +9,8 @@ use crate::{cargo, repo_root, run};
 const COUNTED_FRAMES: usize = 1000;
 
 /// `cargo xtask bench [--json FILE]`.
-pub fn run_benchmarks(rest: &[String]) -> Result<(), String> {
-    let json_path = match rest {
-        [] => None,
-        [flag, path] if flag == "--json" => Some(repo_root().join(path)),
-        _ => return Err(format!("bench takes only `--json FILE`, not {rest:?}")),
-    };
+pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
+    let json_path = json_file.map(|path| repo_root().join(path));
     run(cargo().args([
         "build",
         "--release",
@@ -99,35 +95,39 @@ fn core_figures(table: &str) -> Result<[f64; 3], String> {
 
 /// The machine-readable summary (`--json`).
 fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
-    let num = |v: Option<f64>| v.map_or("null".to_string(), |v| format!("{v:.3}"));
-    let engine: Vec<String> = rows
+    let engine: serde_json::Map<String, serde_json::Value> = rows
         .iter()
         .map(|r| {
-            format!(
-                "\"{}\": {{\"twobone_us\": {:.3}, \"arms_us\": {:.3}, \"full_us\": {:.3}, \"budget_us\": {:.3}, \"remote_us\": {:.3}, \"remote_budget_us\": {:.3}, \"arms_calls\": {}, \"full_calls\": {}, \"budget_calls\": {}, \"remote_calls\": {}, \"remote_budget_calls\": {}}}",
-                r.avatars,
-                r.twobone_us,
-                r.arms_us,
-                r.full_us,
-                r.budget_us,
-                r.remote_us,
-                r.remote_budget_us,
-                num(r.arms_calls),
-                num(r.full_calls),
-                num(r.budget_calls),
-                num(r.remote_calls),
-                num(r.remote_budget_calls)
+            (
+                r.avatars.to_string(),
+                serde_json::json!({
+                    "twobone_us": r.twobone_us,
+                    "arms_us": r.arms_us,
+                    "full_us": r.full_us,
+                    "budget_us": r.budget_us,
+                    "remote_us": r.remote_us,
+                    "remote_budget_us": r.remote_budget_us,
+                    "arms_calls": r.arms_calls,
+                    "full_calls": r.full_calls,
+                    "budget_calls": r.budget_calls,
+                    "remote_calls": r.remote_calls,
+                    "remote_budget_calls": r.remote_budget_calls,
+                }),
             )
         })
         .collect();
-    format!(
-        "{{\"core\": {{\"two_bone_ns\": {:.1}, \"arm_pipeline_ns\": {:.1}, \"full_avatar_ns\": {:.1}, \"full_avatar_instructions\": {}}}, \"engine\": {{{}}}}}\n",
-        core[0],
-        core[1],
-        core[2],
-        num(instructions),
-        engine.join(", ")
-    )
+    let mut out = serde_json::to_string_pretty(&serde_json::json!({
+        "core": {
+            "two_bone_ns": core[0],
+            "arm_pipeline_ns": core[1],
+            "full_avatar_ns": core[2],
+            "full_avatar_instructions": instructions,
+        },
+        "engine": engine,
+    }))
+    .expect("numbers serialise");
+    out.push('\n');
+    out
 }
 
 /// The in-engine section of docs/performance.md.

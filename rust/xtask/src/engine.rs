@@ -130,7 +130,7 @@ fn headless_fixed(godot: &Godot, fps: u32) -> Command {
 }
 
 /// `cargo xtask engine-test [filter]`.
-pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
+pub fn run_engine_tests(filter: Option<&str>) -> Result<(), String> {
     write_mocap_replay()?;
     let godot = prepare("demo_project")?;
     check_runner_rules(&godot)?;
@@ -138,7 +138,7 @@ pub fn run_engine_tests(rest: &[String]) -> Result<(), String> {
     // time-based expectations (blends, one-shots, recoil) are deterministic.
     let mut cmd = headless_fixed(&godot, 120);
     cmd.arg("res://tests/run_tests.tscn").arg("--");
-    if let Some(filter) = rest.iter().find(|a| !a.starts_with("--")) {
+    if let Some(filter) = filter {
         cmd.arg(format!("--filter={filter}"));
     }
     let run = run_captured(cmd, Duration::from_secs(900))?;
@@ -267,17 +267,11 @@ fn parse_summary(line: &str) -> Option<(u32, u32)> {
 /// Without one: the autopilot session plays off-screen, rendered under Xvfb with Vulkan on
 /// lavapipe (mirror screenshots in `target/demo-screenshots`) when those can be had, else
 /// headless; either way it prints a summary.
-pub fn run_demo(rest: &[String]) -> Result<(), String> {
+pub fn run_demo(force_headless: bool, user_args: &[String]) -> Result<(), String> {
     let godot = prepare("demo_project")?;
     let project = repo_root().join("demo_project");
     let has_display = std::env::var_os("DISPLAY").is_some_and(|d| !d.is_empty())
         || std::env::var_os("WAYLAND_DISPLAY").is_some_and(|d| !d.is_empty());
-    let force_headless = rest.iter().any(|a| a == "--headless");
-    let user_args: Vec<&String> = rest
-        .iter()
-        .skip_while(|a| a.as_str() != "--")
-        .skip(1)
-        .collect();
     // Kept alive while the demo runs.
     let mut _screen = None;
     let mut cmd;

@@ -23,6 +23,7 @@
 mod bench;
 mod bench_engine;
 mod build;
+mod cli;
 mod engine;
 mod export;
 mod godot;
@@ -36,38 +37,47 @@ mod xr;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
+use cli::Task;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (cmd, rest) = match args.split_first() {
-        Some((c, r)) => (c.as_str(), r),
-        None => ("help", &[][..]),
-    };
-    let result = match cmd {
-        "build" => build::build_extension_for(
-            rest.iter().any(|a| a == "--release"),
-            rest.iter()
-                .position(|a| a == "--target")
-                .and_then(|i| rest.get(i + 1))
-                .map(String::as_str),
-        )
-        .map(|_| ()),
-        "godot" => godot::find_or_fetch().map(|g| println!("{}", g.describe())),
-        "engine-test" => engine::run_engine_tests(rest),
-        "demo" => engine::run_demo(rest),
-        "render-test" => xr::render_test(),
-        "xr-test" => xr::xr_smoke_test(),
-        "soak" => soak(rest),
-        "hot-reload-test" => engine::run_hot_reload_test(),
-        "export-test" => export::run_export_test(),
-        "package" => package::run_package().map(|_| ()),
-        "package-test" => package_check::run_package_test(),
-        "mutants" => mutants::run_mutants(rest),
-        "net-test" => net::run_net_test(true),
-        "net-bench" => net_bench::run_net_bench(),
-        "test" => test_all(rest),
+    let result = cli::parse(&args)
+        .map_err(|e| format!("{e}\n{HELP}"))
+        .and_then(run_task);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("xtask: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_task(task: Task) -> Result<(), String> {
+    match task {
+        Task::Build { release, target } => {
+            build::build_extension_for(release, target.as_deref()).map(|_| ())
+        }
+        Task::Godot => godot::find_or_fetch().map(|g| println!("{}", g.describe())),
+        Task::EngineTest { filter } => engine::run_engine_tests(filter.as_deref()),
+        Task::Demo {
+            headless,
+            godot_args,
+        } => engine::run_demo(headless, &godot_args),
+        Task::RenderTest => xr::render_test(),
+        Task::XrTest => xr::xr_smoke_test(),
+        Task::Soak { seconds } => soak(seconds),
+        Task::HotReloadTest => engine::run_hot_reload_test(),
+        Task::ExportTest => export::run_export_test(),
+        Task::Package => package::run_package().map(|_| ()),
+        Task::PackageTest => package_check::run_package_test(),
+        Task::Mutants { check, files } => mutants::run_mutants(check, &files),
+        Task::NetTest => net::run_net_test(true),
+        Task::NetBench => net_bench::run_net_bench(),
+        Task::Test { filter } => test_all(filter.as_deref()),
         // No arguments: regenerate docs/evaluation.md from ../shared/mocap. With arguments (clips,
         // --json FILE, --markdown FILE) nothing is written unless asked.
-        "eval" => run(cargo()
+        Task::Eval { args } => run(cargo()
             .args([
                 "run",
                 "--release",
@@ -78,24 +88,16 @@ fn main() -> ExitCode {
                 "vr_arms_eval",
                 "--",
             ])
-            .args(if rest.is_empty() {
+            .args(if args.is_empty() {
                 vec!["--markdown".to_string(), "docs/evaluation.md".to_string()]
             } else {
-                rest.to_vec()
+                args
             })),
-        "bench" => bench::run_benchmarks(rest),
-        "fuzz" => fuzz(rest),
-        "help" | "--help" | "-h" => {
+        Task::Bench { json } => bench::run_benchmarks(json.as_deref()),
+        Task::Fuzz { frames } => fuzz(frames),
+        Task::Help => {
             println!("{}", HELP);
             Ok(())
-        }
-        other => Err(format!("unknown command `{other}`\n{HELP}")),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("xtask: error: {e}");
-            ExitCode::FAILURE
         }
     }
 }
@@ -155,7 +157,7 @@ pub(crate) fn cargo() -> Command {
     c
 }
 
-fn test_all(rest: &[String]) -> Result<(), String> {
+fn test_all(filter: Option<&str>) -> Result<(), String> {
     run(cargo().args(["fmt", "--all", "--check"]))?;
     run(cargo().args([
         "clippy",
@@ -166,7 +168,7 @@ fn test_all(rest: &[String]) -> Result<(), String> {
         "warnings",
     ]))?;
     run(cargo().args(["test", "--workspace"]))?;
-    engine::run_engine_tests(rest)?;
+    engine::run_engine_tests(filter)?;
     // The full 10-minute soak (about 20 s of real time headless); `cargo xtask soak` records it.
     println!("{}", engine::run_soak(600)?);
     engine::run_hot_reload_test()?;
@@ -178,8 +180,7 @@ fn test_all(rest: &[String]) -> Result<(), String> {
 }
 
 /// `cargo xtask fuzz [frames]`: the long fuzz run, its result written to docs/reliability.md.
-fn fuzz(rest: &[String]) -> Result<(), String> {
-    let frames = rest.first().cloned().unwrap_or_else(|| "10000000".into());
+fn fuzz(frames: u64) -> Result<(), String> {
     run(cargo().args([
         "build",
         "--release",
@@ -191,7 +192,7 @@ fn fuzz(rest: &[String]) -> Result<(), String> {
     ]))?;
     let bin = repo_root().join("target/release/vr_arms_fuzz");
     let out = Command::new(&bin)
-        .arg(&frames)
+        .arg(frames.to_string())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", bin.display()))?;
     let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -208,13 +209,7 @@ fn fuzz(rest: &[String]) -> Result<(), String> {
 }
 
 /// `cargo xtask soak [seconds]`: the engine soak, its result written to docs/reliability.md.
-fn soak(rest: &[String]) -> Result<(), String> {
-    let seconds: u32 = match rest.first() {
-        Some(s) => s
-            .parse()
-            .map_err(|_| format!("`{s}` is not a number of seconds"))?,
-        None => 600,
-    };
+fn soak(seconds: u32) -> Result<(), String> {
     let line = engine::run_soak(seconds)?;
     println!("{line}");
     let section = format!(

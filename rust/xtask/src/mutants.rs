@@ -34,12 +34,8 @@ impl FileScore {
     }
 }
 
-pub fn run_mutants(args: &[String]) -> Result<(), String> {
+pub fn run_mutants(check_only: bool, files: &[String]) -> Result<(), String> {
     let root = repo_root();
-    // `--check`: only check the exclusions.
-    let check_only = args.iter().any(|a| a == "--check");
-    let files: Vec<String> = args.iter().filter(|a| *a != "--check").cloned().collect();
-    let files = &files[..];
     let have = Command::new("cargo")
         .args(["mutants", "--version"])
         .output()

@@ -140,10 +140,29 @@ fn measure(batches: usize, per_batch: usize, mut f: impl FnMut(usize) -> f32) ->
     times[times.len() / 2]
 }
 
+/// `--frames N`, parsed with lexopt.
+fn frames_arg() -> Result<Option<usize>, lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut frames = None;
+    let mut p = lexopt::Parser::from_env();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Long("frames") => frames = Some(p.value()?.parse()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    Ok(frames)
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(i) = args.iter().position(|a| a == "--frames") {
-        let n: usize = args.get(i + 1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let frames = match frames_arg() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("vr_arms_bench [--frames N]: {e}");
+            std::process::exit(2);
+        }
+    };
+    if let Some(n) = frames {
         let motion = motion();
         let mut avatar = Avatar::new();
         let mut sink = 0.0;

@@ -2,16 +2,31 @@
 //! `vr_arms_eval::fuzz`). Prints `fuzz: N frames, P panics, F non-finite outputs`; exit status 1
 //! when either count is not 0.
 
+/// `[FRAMES] [SEED]`, parsed with lexopt.
+fn args() -> Result<(u64, u64), lexopt::Error> {
+    use lexopt::prelude::*;
+    let mut numbers = Vec::new();
+    let mut p = lexopt::Parser::from_env();
+    while let Some(arg) = p.next()? {
+        match arg {
+            Value(v) if numbers.len() < 2 => numbers.push(v.parse::<u64>()?),
+            _ => return Err(arg.unexpected()),
+        }
+    }
+    Ok((
+        numbers.first().copied().unwrap_or(1_000_000),
+        numbers.get(1).copied().unwrap_or(0x5EED_1234_ABCD),
+    ))
+}
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let frames: u64 = args
-        .first()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1_000_000);
-    let seed: u64 = args
-        .get(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5EED_1234_ABCD);
+    let (frames, seed) = match args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("vr_arms_fuzz [FRAMES] [SEED]: {e}");
+            std::process::exit(2);
+        }
+    };
     // Panics are counted, not printed one by one.
     std::panic::set_hook(Box::new(|_| {}));
     let r = vr_arms_eval::fuzz::run(frames, seed);

@@ -1,0 +1,246 @@
+//! `cargo xtask`'s command line, parsed with lexopt into one [`Task`].
+
+use lexopt::prelude::*;
+
+/// What `cargo xtask` was asked to do.
+#[derive(Debug, PartialEq)]
+pub enum Task {
+    Help,
+    Build {
+        release: bool,
+        target: Option<String>,
+    },
+    Godot,
+    /// `filter`: only tests whose name contains it.
+    EngineTest {
+        filter: Option<String>,
+    },
+    /// `godot_args`: what follows `--`, handed to the demo.
+    Demo {
+        headless: bool,
+        godot_args: Vec<String>,
+    },
+    RenderTest,
+    XrTest,
+    Soak {
+        seconds: u32,
+    },
+    HotReloadTest,
+    ExportTest,
+    Package,
+    PackageTest,
+    /// `check`: only check the exclusions; `files`: only these files.
+    Mutants {
+        check: bool,
+        files: Vec<String>,
+    },
+    NetTest,
+    NetBench,
+    Test {
+        filter: Option<String>,
+    },
+    /// Arguments handed to `vr_arms_eval` as they are (none: regenerate docs/evaluation.md).
+    Eval {
+        args: Vec<String>,
+    },
+    Bench {
+        json: Option<String>,
+    },
+    Fuzz {
+        frames: u64,
+    },
+}
+
+/// The task `args` (without the program name) ask for.
+pub fn parse(args: &[String]) -> Result<Task, String> {
+    parse_lexopt(args).map_err(|e| e.to_string())
+}
+
+fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
+    let mut p = lexopt::Parser::from_args(args);
+    let command = match p.next()? {
+        None => return Ok(Task::Help),
+        Some(Value(v)) => v.string()?,
+        Some(Short('h')) | Some(Long("help")) => return Ok(Task::Help),
+        Some(other) => return Err(other.unexpected()),
+    };
+    let task = match command.as_str() {
+        "help" => Task::Help,
+        "build" => {
+            let (mut release, mut target) = (false, None);
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("release") => release = true,
+                    Long("target") => target = Some(p.value()?.string()?),
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::Build { release, target }
+        }
+        "engine-test" | "test" => {
+            let filter = match p.next()? {
+                Some(Value(v)) => Some(v.string()?),
+                Some(other) => return Err(other.unexpected()),
+                None => None,
+            };
+            if let Some(arg) = p.next()? {
+                return Err(arg.unexpected());
+            }
+            if command == "test" {
+                Task::Test { filter }
+            } else {
+                Task::EngineTest { filter }
+            }
+        }
+        "demo" => {
+            let (mut headless, mut godot_args) = (false, Vec::new());
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("headless") => headless = true,
+                    // Everything after `--` is the demo's.
+                    Value(v) => godot_args.push(v.string()?),
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::Demo {
+                headless,
+                godot_args,
+            }
+        }
+        "soak" => Task::Soak {
+            seconds: optional_number(&mut p, 600)?,
+        },
+        "fuzz" => Task::Fuzz {
+            frames: optional_number(&mut p, 10_000_000)?,
+        },
+        "mutants" => {
+            let (mut check, mut files) = (false, Vec::new());
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("check") => check = true,
+                    Value(v) => files.push(v.string()?),
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::Mutants { check, files }
+        }
+        "bench" => {
+            let mut json = None;
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("json") => json = Some(p.value()?.string()?),
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::Bench { json }
+        }
+        "eval" => Task::Eval {
+            args: p
+                .raw_args()?
+                .map(|a| a.into_string().map_err(lexopt::Error::from))
+                .collect::<Result<_, _>>()?,
+        },
+        simple => {
+            if let Some(arg) = p.next()? {
+                return Err(arg.unexpected());
+            }
+            match simple {
+                "godot" => Task::Godot,
+                "render-test" => Task::RenderTest,
+                "xr-test" => Task::XrTest,
+                "hot-reload-test" => Task::HotReloadTest,
+                "export-test" => Task::ExportTest,
+                "package" => Task::Package,
+                "package-test" => Task::PackageTest,
+                "net-test" => Task::NetTest,
+                "net-bench" => Task::NetBench,
+                other => return Err(format!("unknown command `{other}`").into()),
+            }
+        }
+    };
+    Ok(task)
+}
+
+/// One optional number argument (`default` without it).
+fn optional_number<T: std::str::FromStr>(
+    p: &mut lexopt::Parser,
+    default: T,
+) -> Result<T, lexopt::Error>
+where
+    T::Err: std::error::Error + Send + Sync + 'static,
+{
+    let n = match p.next()? {
+        Some(Value(v)) => v.parse()?,
+        Some(other) => return Err(other.unexpected()),
+        None => default,
+    };
+    if let Some(arg) = p.next()? {
+        return Err(arg.unexpected());
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task(line: &str) -> Result<Task, String> {
+        let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+        parse(&args)
+    }
+
+    #[test]
+    fn commands_parse_into_their_tasks() {
+        assert_eq!(task(""), Ok(Task::Help));
+        assert_eq!(
+            task("build --release --target aarch64-linux-android"),
+            Ok(Task::Build {
+                release: true,
+                target: Some("aarch64-linux-android".into())
+            })
+        );
+        assert_eq!(
+            task("engine-test test_one_body"),
+            Ok(Task::EngineTest {
+                filter: Some("test_one_body".into())
+            })
+        );
+        assert_eq!(
+            task("demo --headless -- --character=x.glb --autopilot"),
+            Ok(Task::Demo {
+                headless: true,
+                godot_args: vec!["--character=x.glb".into(), "--autopilot".into()]
+            })
+        );
+        assert_eq!(task("soak 30"), Ok(Task::Soak { seconds: 30 }));
+        assert_eq!(task("fuzz"), Ok(Task::Fuzz { frames: 10_000_000 }));
+        assert_eq!(
+            task("eval --json a.json clip.bvh"),
+            Ok(Task::Eval {
+                args: vec!["--json".into(), "a.json".into(), "clip.bvh".into()]
+            })
+        );
+        assert_eq!(
+            task("bench --json x.json"),
+            Ok(Task::Bench {
+                json: Some("x.json".into())
+            })
+        );
+        assert_eq!(
+            task("mutants --check src/a.rs"),
+            Ok(Task::Mutants {
+                check: true,
+                files: vec!["src/a.rs".into()]
+            })
+        );
+    }
+
+    #[test]
+    fn bad_command_lines_are_refused_with_a_reason() {
+        assert!(task("frobnicate").unwrap_err().contains("frobnicate"));
+        assert!(task("soak ten").is_err());
+        assert!(task("bench --json").is_err(), "--json needs a file");
+        assert!(task("godot extra").is_err());
+        assert!(task("build --fast").unwrap_err().contains("--fast"));
+    }
+}
