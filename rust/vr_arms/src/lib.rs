@@ -6,6 +6,7 @@
 use godot::prelude::*;
 
 mod convert;
+mod engine;
 mod nodes;
 mod problems;
 mod relay;

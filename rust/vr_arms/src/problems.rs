@@ -64,7 +64,7 @@ impl ProblemReport {
         }
         self.last = Some(problems.to_vec());
         let new = self.take_new(problems);
-        if new.is_empty() || crate::nodes::common::in_editor() {
+        if new.is_empty() || crate::engine::in_editor() {
             return;
         }
         godot_warn!("{}: {}", self.owner, new.join(" "));

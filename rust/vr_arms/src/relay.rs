@@ -29,7 +29,7 @@ use godot::prelude::*;
 use vr_arms_core::Pose;
 
 use crate::convert::{pose, to_transform, to_vector3, vec3};
-use crate::nodes::common::alive;
+use crate::engine::alive;
 
 /// Project setting: move every target node every frame, even when only vr_arms stages read it
 /// (for scripts that read intermediate targets). Read once, when the first stage runs.

@@ -37,6 +37,16 @@ pub struct ArmCalibration {
     /// [`with_hand`](Self::with_hand); [`from_rest`](Self::from_rest) alone assumes a palm
     /// facing down along the forearm.
     pub hand_from_palm: Quat,
+    /// Where the elbow points from the shoulder when nothing hints it (unit, skeleton space):
+    /// see [`default_pole`]. [`from_rest`](Self::from_rest) measures it with +Y up; a rig whose
+    /// up is measured otherwise sets it again with that up.
+    pub default_pole: Vec3,
+}
+
+/// The elbow's direction from the shoulder when no hint is given: down, and back half as much,
+/// as an arm hangs relaxed (`up` and `forward` the character's, unit).
+pub fn default_pole(up: Vec3, forward: Vec3) -> Vec3 {
+    direction(-up - forward * 0.5).unwrap_or(Vec3::NEG_Y)
 }
 
 impl ArmCalibration {
@@ -76,6 +86,7 @@ impl ArmCalibration {
             upper_length: upper_vec.length(),
             lower_length: lower_vec.length(),
             hand_from_palm: palm.measure().hand_from_palm,
+            default_pole: default_pole(Vec3::Y, forward),
         }
     }
 
@@ -201,7 +212,7 @@ impl ArmSolver {
     ) -> ArmSolve {
         let b = sanitize_bones(bones);
         let target = target.sanitized(&b.hand);
-        let hint = crate::finite::vec3_or(hint, b.upper.position + Vec3::NEG_Y);
+        let hint = crate::finite::vec3_or(hint, b.upper.position + calibration.default_pole);
         let mut preview = self.soft_ik;
         let soft_ik = if dt > 0.0 {
             &mut self.soft_ik
@@ -251,6 +262,35 @@ mod tests {
             lower: Pose::new(Vec3::new(0.45, 1.4, 0.0), along_x),
             hand: Pose::new(Vec3::new(0.69, 1.4, 0.0), along_x),
         }
+    }
+
+    #[test]
+    fn without_a_hint_the_elbow_hangs_down_and_back() {
+        let pole = default_pole(Vec3::Y, Vec3::Z);
+        assert!(pole.distance(Vec3::new(0.0, -1.0, -0.5).normalize()) < 1e-6);
+        // Another rig's up and forward turn it with them.
+        let pole = default_pole(Vec3::Z, Vec3::X);
+        assert!(pole.distance(Vec3::new(-0.5, 0.0, -1.0).normalize()) < 1e-6);
+        let bones = left_t_pose();
+        let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
+        assert_eq!(cal.default_pole, default_pole(Vec3::Y, Vec3::Z));
+        // A hand target in front of the chest with a non-finite hint: the elbow falls to the
+        // default pole's side (below and behind the shoulder-wrist line).
+        let target = Pose::from_position(Vec3::new(0.25, 1.25, 0.3));
+        let elbow = |hint: Vec3| {
+            let mut solver = ArmSolver::new(SoftIkSettings::default());
+            solver
+                .solve(&bones, &cal, &target, hint, false, 1.0 / 90.0)
+                .lower
+                .position
+        };
+        let shoulder = bones.upper.position;
+        let unhinted = elbow(Vec3::NAN);
+        assert!(unhinted.distance(elbow(shoulder + cal.default_pole)) < 1e-5);
+        assert!(
+            unhinted.distance(elbow(shoulder + Vec3::NEG_Y)) > 0.01,
+            "not straight down"
+        );
     }
 
     #[test]
@@ -401,14 +441,17 @@ mod tests {
     }
 
     #[test]
-    fn a_non_finite_hint_bends_the_elbow_down() {
+    fn a_non_finite_hint_bends_the_elbow_toward_the_default_pole() {
         let bones = left_t_pose();
         let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
         let target = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
         let mut solver = ArmSolver::default();
         let s = solver.solve(&bones, &cal, &target, Vec3::NAN, true, 1.0 / 90.0);
         let bend = elbow_bend_direction(&s);
-        assert!(bend.distance(Vec3::NEG_Y) < 1e-3, "{bend}");
+        // Down and back, as far as the arm's line lets it.
+        let axis = (s.hand.position - s.upper.position).normalize();
+        let expected = cal.default_pole.reject_from_normalized(axis).normalize();
+        assert!(bend.distance(expected) < 1e-3, "{bend} vs {expected}");
     }
 
     #[test]

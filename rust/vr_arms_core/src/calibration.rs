@@ -198,6 +198,55 @@ pub struct AvatarMeasures {
     pub arm_length_m: f32,
 }
 
+/// The rest-pose joints an avatar is measured from (character root's frame, +Y up, metres of
+/// the unscaled avatar); `None` for a joint the rig lacks.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RestJoints {
+    pub eyes: Option<(Vec3, Vec3)>,
+    pub head: Option<Vec3>,
+    /// Left and right hand (wrist) joints.
+    pub hands: Option<(Vec3, Vec3)>,
+    /// The left middle finger's last bone.
+    pub middle_distal: Option<Vec3>,
+    /// The left upper arm, lower arm and hand joints.
+    pub left_arm: Option<[Vec3; 3]>,
+}
+
+impl AvatarMeasures {
+    /// A grown-up's proportions, for an avatar with nothing to measure.
+    pub const TYPICAL: AvatarMeasures = AvatarMeasures {
+        height_m: 1.75,
+        arm_span_m: 1.75,
+        arm_length_m: 0.58,
+    };
+
+    /// Measures an avatar from its rest joints: the top of the head 11 cm over the eyes (else
+    /// 20 cm over the head joint); the span wrist to wrist plus each hand to its fingertip (the
+    /// middle finger's last bone and 2.5 cm; 18 cm a hand without fingers), else the height (a
+    /// span is about a height); the arm shoulder to wrist, else a third of the height.
+    pub fn from_rest(j: &RestJoints) -> AvatarMeasures {
+        let top = match (j.eyes, j.head) {
+            (Some((l, r)), _) => (l + r).y * 0.5 + 0.11,
+            (None, Some(h)) => h.y + 0.2,
+            _ => return Self::TYPICAL,
+        };
+        let arm_span_m = match (j.hands, j.middle_distal) {
+            (Some((l, r)), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
+            (Some((l, r)), None) => l.distance(r) + 0.36,
+            _ => top,
+        };
+        let arm_length_m = match j.left_arm {
+            Some([u, l, h]) => u.distance(l) + l.distance(h),
+            None => 0.33 * top,
+        };
+        AvatarMeasures {
+            height_m: top,
+            arm_span_m,
+            arm_length_m,
+        }
+    }
+}
+
 /// Collects samples while the player holds the calibration pose.
 #[derive(Clone, Debug, Default)]
 pub struct Calibrator {
@@ -583,5 +632,44 @@ mod tests {
             let err = result.expect("done").unwrap_err();
             assert!(err.contains("avatar's own height or arm span"), "{err}");
         }
+    }
+
+    #[test]
+    fn an_avatar_is_measured_from_its_rest_joints() {
+        let full = RestJoints {
+            eyes: Some((Vec3::new(0.03, 1.6, 0.08), Vec3::new(-0.03, 1.6, 0.08))),
+            head: Some(Vec3::new(0.0, 1.55, 0.0)),
+            hands: Some((Vec3::new(0.7, 1.4, 0.0), Vec3::new(-0.7, 1.4, 0.0))),
+            middle_distal: Some(Vec3::new(0.85, 1.4, 0.0)),
+            left_arm: Some([
+                Vec3::new(0.17, 1.4, 0.0),
+                Vec3::new(0.45, 1.4, 0.0),
+                Vec3::new(0.7, 1.4, 0.0),
+            ]),
+        };
+        let m = AvatarMeasures::from_rest(&full);
+        assert!((m.height_m - 1.71).abs() < 1e-5, "{m:?}");
+        assert!((m.arm_span_m - (1.4 + 2.0 * 0.175)).abs() < 1e-5, "{m:?}");
+        assert!((m.arm_length_m - 0.53).abs() < 1e-5, "{m:?}");
+        // Fewer joints: the head joint, a hand without fingers, no arm chain.
+        let fewer = RestJoints {
+            eyes: None,
+            middle_distal: None,
+            left_arm: None,
+            ..full
+        };
+        let m = AvatarMeasures::from_rest(&fewer);
+        assert!((m.height_m - 1.75).abs() < 1e-5);
+        assert!((m.arm_span_m - 1.76).abs() < 1e-5);
+        assert!((m.arm_length_m - 0.33 * 1.75).abs() < 1e-5);
+        let head_only = RestJoints {
+            head: Some(Vec3::new(0.0, 1.4, 0.0)),
+            ..Default::default()
+        };
+        assert!((AvatarMeasures::from_rest(&head_only).arm_span_m - 1.6).abs() < 1e-5);
+        assert_eq!(
+            AvatarMeasures::from_rest(&RestJoints::default()),
+            AvatarMeasures::TYPICAL
+        );
     }
 }

@@ -5,7 +5,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use vr_arms_core::calibration::{
-    AvatarMeasures, CalibrationSettings, Calibrator, PlayerCalibration,
+    AvatarMeasures, CalibrationSettings, Calibrator, PlayerCalibration, RestJoints,
 };
 use vr_arms_core::start_height::{StartHeight, StartHeightSettings};
 
@@ -400,11 +400,7 @@ impl AvatarCalibrator {
 /// 1.75 m default without a skeleton.
 fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) -> AvatarMeasures {
     let Some(s) = skeleton.as_ref().filter(|s| s.is_instance_valid()) else {
-        return AvatarMeasures {
-            height_m: 1.75,
-            arm_span_m: 1.75,
-            arm_length_m: 0.58,
-        };
+        return AvatarMeasures::TYPICAL;
     };
     let to_root = root.map_or(Transform3D::IDENTITY, |r| {
         crate::nodes::character_root::skeleton_in(r, s)
@@ -413,23 +409,15 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         let i = s.find_bone(name);
         (i >= 0).then(|| vec3(to_root * s.get_bone_global_rest(i).origin))
     };
-    let top = match (at("LeftEye"), at("RightEye"), at("Head")) {
-        (Some(l), Some(r), _) => (l + r).y * 0.5 + 0.11,
-        (_, _, Some(h)) => h.y + 0.2,
-        _ => 1.75,
-    };
-    let span = match (at("LeftHand"), at("RightHand"), at("LeftMiddleDistal")) {
-        (Some(l), Some(r), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
-        (Some(l), Some(r), None) => l.distance(r) + 0.36,
-        _ => top,
-    };
-    let arm_length_m = match (at("LeftUpperArm"), at("LeftLowerArm"), at("LeftHand")) {
-        (Some(u), Some(l), Some(h)) => u.distance(l) + l.distance(h),
-        _ => 0.33 * top,
-    };
-    AvatarMeasures {
-        height_m: top,
-        arm_span_m: span,
-        arm_length_m,
-    }
+    let both = |a: Option<glam::Vec3>, b: Option<glam::Vec3>| a.zip(b);
+    AvatarMeasures::from_rest(&RestJoints {
+        eyes: both(at("LeftEye"), at("RightEye")),
+        head: at("Head"),
+        hands: both(at("LeftHand"), at("RightHand")),
+        middle_distal: at("LeftMiddleDistal"),
+        left_arm: match (at("LeftUpperArm"), at("LeftLowerArm"), at("LeftHand")) {
+            (Some(u), Some(l), Some(h)) => Some([u, l, h]),
+            _ => None,
+        },
+    })
 }

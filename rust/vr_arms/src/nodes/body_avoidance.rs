@@ -7,11 +7,9 @@ use vr_arms_core::body_avoidance::{
     BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings, Torso,
 };
 
-use crate::nodes::common::{
-    apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
-    write_pose,
-};
+use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -97,7 +95,8 @@ impl INode3D for BodyAvoidance {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-900);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::BODY_AVOIDANCE);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -134,7 +133,7 @@ impl INode3D for BodyAvoidance {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.
-        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+        let Some(dt) = crate::nodes::vr_arm_rig::links::stage_step(&self.rig, delta) else {
             return;
         };
         if self.report.due() {

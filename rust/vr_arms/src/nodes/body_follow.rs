@@ -105,7 +105,8 @@ impl INode3D for BodyFollow {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-1100);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::BODY_FOLLOW);
         let mut node = Self {
             head: None,
             left_controller: None,

@@ -6,17 +6,6 @@ use godot::prelude::*;
 use vr_arms_core::budget::{Budget, HeldRotations, spread_phase};
 
 use crate::convert::to_quaternion;
-use crate::nodes::vr_arm_rig::VRArmRig;
-
-/// This frame's time step for a stage sharing `rig`: Some(seconds since the last solve) on a
-/// solving frame, None on a frame the budget skips. Without a rig, every frame solves.
-pub fn stage_step(rig: &Option<Gd<VRArmRig>>, delta: f64) -> Option<f32> {
-    let Some(rig) = crate::nodes::common::alive(rig) else {
-        return Some(delta as f32);
-    };
-    let b = rig.bind().budget();
-    b.solving().then_some(b.step(delta as f32))
-}
 
 /// The update interval in effect for `wanted` frames on `skeleton`: `wanted` (1..8), or 1 when
 /// the skeleton runs its modifiers other than once per idle frame (the budget counts idle

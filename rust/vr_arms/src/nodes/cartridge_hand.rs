@@ -57,7 +57,8 @@ pub struct CartridgeHand {
 #[godot_api]
 impl INode for CartridgeHand {
     fn init(base: Base<Node>) -> Self {
-        base.to_init_gd().set_process_priority(-740);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::CARTRIDGE_HAND);
         Self {
             controller: None,
             hand_node: None,

@@ -8,12 +8,12 @@ use vr_arms_core::clavicle_follow::{
 };
 
 use crate::convert::{pose, vec3};
-use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{
-    alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
-    store_profile,
+    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::nodes::vr_arm_rig::links::rig_problem;
+use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 

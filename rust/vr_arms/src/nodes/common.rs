@@ -8,39 +8,10 @@ use godot::classes::{
 use godot::prelude::*;
 use vr_arms_core::Pose;
 
-use crate::convert::pose;
-
-/// The object if it is set and still alive (a freed one is treated as unset). Never clone an
-/// exported `Option<Gd<..>>` directly: gdext panics on cloning a freed object.
-pub fn alive<T: GodotClass>(node: &Option<Gd<T>>) -> Option<Gd<T>> {
-    node.as_ref().filter(|n| n.is_instance_valid()).cloned()
-}
-
-/// The skeleton a modifier works on, for setup checks: `get_skeleton()`, or the parent when it
-/// is a [Skeleton3D] (Godot binds the modifier to its skeleton only later, so right after
-/// `add_child` `get_skeleton()` is still null).
-pub fn parent_skeleton(
-    modifier: &Gd<godot::classes::SkeletonModifier3D>,
-) -> Option<Gd<godot::classes::Skeleton3D>> {
-    modifier.get_skeleton().or_else(|| {
-        modifier
-            .get_parent()
-            .and_then(|p| p.try_cast::<godot::classes::Skeleton3D>().ok())
-    })
-}
-
-/// Whether a bone writer should do nothing this frame: in the editor, unless its
-/// `editor_preview` is on.
-/// Also off the main thread (see [crate::threads]): every per-frame callback starts here.
-pub fn skip_in_editor(editor_preview: bool) -> bool {
-    crate::threads::off_main_thread() || (!editor_preview && in_editor())
-}
-
-/// Whether the editor is running (`Engine.is_editor_hint()`, read once by gdext at start-up
-/// instead of through the engine on every call: stages ask every frame).
-pub fn in_editor() -> bool {
-    godot::init::is_editor_hint()
-}
+pub use crate::engine::{
+    alive, descendants, in_editor, own_by, parent_skeleton, rotation_of, skinned_to,
+    skip_in_editor, uniform_scale,
+};
 
 /// A node's global pose, if the node is set, alive and in the tree.
 /// A pose a vr_arms stage published for the node this frame comes from the relay
@@ -340,93 +311,6 @@ pub mod colors {
     pub const HINT: Color = Color::from_rgb(0.9, 0.2, 0.9);
 }
 
-/// Shoulder world position and rest measurements of one arm, from a `VRArmRig`.
-pub fn rig_arm(
-    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
-    side: vr_arms_core::Side,
-) -> Option<(glam::Vec3, vr_arms_core::ArmCalibration)> {
-    let mut rig = rig.as_ref().filter(|r| r.is_instance_valid())?.clone();
-    rig.bind_mut().arm_info(side)
-}
-
-/// The body frame: `body_root`'s pose, else the rig's skeleton's (a humanoid skeleton faces +Z),
-/// at the skeleton's scale. With a rig it is measured once per frame for all its stages.
-pub fn body_frame(
-    body_root: &Option<Gd<Node3D>>,
-    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
-) -> Option<vr_arms_core::body_frame::BodyFrame> {
-    // The avatar's scale is that of its skeleton (the root's scale included), so a calibrated or
-    // scaled avatar's body-space settings are in its own metres.
-    if let Some(mut r) = alive(rig)
-        && let Some(body) = r.bind_mut().body_frame(body_root)
-    {
-        return Some(body);
-    }
-    let root = alive(body_root).filter(|n| n.is_inside_tree())?;
-    let t = root.get_global_transform();
-    Some(vr_arms_core::body_frame::BodyFrame::scaled(
-        pose(&t),
-        uniform_scale(&t),
-    ))
-}
-
-/// A basis without its scale: its columns made unit (a rotation for a uniformly scaled one),
-/// whatever the scale (Godot's `orthonormalized` refuses a basis scaled 0.01, whose
-/// determinant it takes for zero).
-pub fn rotation_of(b: &Basis) -> Basis {
-    let unit = |v: Vector3| {
-        let l = v.length();
-        if l > 0.0 && l.is_finite() { v / l } else { v }
-    };
-    Basis::from_cols(unit(b.col_a()), unit(b.col_b()), unit(b.col_c()))
-}
-
-/// The mean of a transform's axis scales (its uniform scale when it is uniform).
-pub fn uniform_scale(t: &Transform3D) -> f32 {
-    let s = t.basis.get_scale();
-    (s.x.abs() + s.y.abs() + s.z.abs()) / 3.0
-}
-
-/// What is wrong with a stage's `rig` reference, if anything: unset, or set to a rig that has
-/// been freed since (the character was removed), which needs a different fix.
-pub fn rig_problem(
-    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
-    why: &str,
-) -> Option<String> {
-    match rig {
-        None => Some(format!("Set \"rig\" to the VRArmRig: {why}.")),
-        Some(r) if !r.is_instance_valid() => Some(
-            "The VRArmRig in \"rig\" has been freed (was the character removed?): set \"rig\" to the new one, or remove this node.".into(),
-        ),
-        Some(_) => None,
-    }
-}
-
-/// Problems shared by the stages that read a rig and move targets from inputs to outputs.
-pub fn slot_problems(
-    rig: &Option<Gd<crate::nodes::vr_arm_rig::VRArmRig>>,
-    slots: [(&str, bool, bool); 2],
-    needs_rig: bool,
-) -> Vec<String> {
-    let mut out = Vec::new();
-    if needs_rig {
-        out.extend(rig_problem(rig, "shoulders and arm lengths come from it"));
-    }
-    let mut any = false;
-    for (side, input, output) in slots {
-        any |= input;
-        match (input, output) {
-            (true, false) => out.push(format!("{side}_input is set but {side}_output is not.")),
-            (false, true) => out.push(format!("{side}_output is set but {side}_input is not.")),
-            _ => {}
-        }
-    }
-    if !any {
-        out.push("No input target is set: set left_input and/or right_input.".into());
-    }
-    out
-}
-
 /// Godot's humanoid arm bones, left then right: clavicle, upper arm, lower arm, hand.
 pub const HUMANOID_ARMS: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],
@@ -437,39 +321,6 @@ pub const HUMANOID_ARMS: [[&str; 4]; 2] = [
         "RightHand",
     ],
 ];
-
-/// Where a bone writer must run relative to the skeleton's `VRArmRig`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RigOrder {
-    /// Before the rig: it moves bones the arm solve starts from (spine, clavicles).
-    Before,
-    /// After the rig: it works on the solved arms (twist, fingers, a held object).
-    After,
-}
-
-/// A problem when `me`, a modifier named `class`, runs on the wrong side of a `VRArmRig` under
-/// the same skeleton (modifiers run in the skeleton's child order); `why` says what the order is
-/// for. `None` when there is no rig beside it.
-pub fn rig_order_problem(me: &Gd<Node>, class: &str, order: RigOrder, why: &str) -> Option<String> {
-    let parent = me.get_parent()?;
-    let rig = parent.get_children().iter_shared().find(|c| {
-        c.clone()
-            .try_cast::<crate::nodes::vr_arm_rig::VRArmRig>()
-            .is_ok()
-    })?;
-    let before = me.get_index() < rig.get_index();
-    let (wrong, side) = match order {
-        RigOrder::Before => (!before, "above"),
-        RigOrder::After => (before, "below"),
-    };
-    wrong.then(|| {
-        format!(
-            "{class} must run {} the VRArmRig \"{}\" ({why}): move it {side} the rig among the skeleton's children (modifiers run in child order).",
-            if order == RigOrder::Before { "before" } else { "after" },
-            rig.get_name()
-        )
-    })
-}
 
 /// For `on_set` (Godot's `_set`) of a node with configuration warnings: in the editor, the
 /// warnings are worked out again once the property has its new value (deferred: Godot sets it
@@ -499,32 +350,5 @@ pub fn unset_problem<T: GodotClass>(
             "The node in \"{name}\" has been freed: set it to {what}."
         )),
         Some(_) => None,
-    }
-}
-
-/// `root` and every node below it, breadth first.
-pub fn descendants(root: &Gd<godot::classes::Node>) -> Vec<Gd<godot::classes::Node>> {
-    let mut out = vec![root.clone()];
-    let mut i = 0;
-    while i < out.len() {
-        let children = out[i].get_children();
-        out.extend(children.iter_shared());
-        i += 1;
-    }
-    out
-}
-
-/// Whether `mesh` is skinned to `skeleton`: its skeleton path leads there.
-pub fn skinned_to(mesh: &Gd<MeshInstance3D>, skeleton: &Gd<godot::classes::Node>) -> bool {
-    let path = mesh.get_skeleton_path();
-    !path.is_empty() && mesh.get_node_or_null(&path).as_ref() == Some(skeleton)
-}
-
-/// Makes `owner` own `node`, so it is saved with the owner's scene, where it can: the owner must
-/// be an ancestor of the node. A character instanced at run time owns only its own nodes, and
-/// the setup's nodes beside it then stay unowned (Godot would refuse with an error each).
-pub fn own_by(node: &Gd<godot::classes::Node>, owner: Option<&Gd<godot::classes::Node>>) {
-    if let Some(o) = owner.filter(|o| o.is_ancestor_of(node)) {
-        node.clone().set_owner(o);
     }
 }

@@ -123,7 +123,8 @@ impl INode3D for ControllerTargets {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-1000);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::CONTROLLER_TARGETS);
         let mut node = Self {
             left_controller: None,
             left_output: None,

@@ -5,10 +5,9 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
 
-use crate::nodes::common::{
-    apply_profile, body_frame, read_pose, rig_arm, side_slots, slot_problems, store_profile,
-};
+use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -114,7 +113,8 @@ impl INode3D for ElbowHintSolver {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-600);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::ELBOW_HINTS);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -157,7 +157,7 @@ impl INode3D for ElbowHintSolver {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.
-        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+        let Some(dt) = crate::nodes::vr_arm_rig::links::stage_step(&self.rig, delta) else {
             return;
         };
         if self.report.due() {

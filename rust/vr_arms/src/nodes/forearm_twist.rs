@@ -6,12 +6,12 @@ use vr_arms_core::Side;
 use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{
-    alive, apply_profile, missing_bones, parent_skeleton, rig_problem, skip_in_editor,
-    store_profile,
+    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::nodes::vr_arm_rig::links::rig_problem;
+use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 

@@ -42,7 +42,8 @@ pub struct HolsterBelt {
 #[godot_api]
 impl INode3D for HolsterBelt {
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-1050);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::HOLSTER_BELT);
         Self {
             head: None,
             body_root: None,
@@ -93,8 +94,7 @@ impl INode3D for HolsterBelt {
         let (origin, basis) = match alive(&self.body_root) {
             Some(root) => {
                 let t = root.get_global_transform();
-                let f = t.basis.col_c();
-                let yaw = f.x.atan2(f.z);
+                let yaw = vr_arms_core::body_follow::yaw_of(crate::convert::vec3(t.basis.col_c()));
                 (
                     Vector3::new(t.origin.x, belt_y, t.origin.z),
                     Basis::from_axis_angle(Vector3::UP, yaw),
@@ -192,7 +192,8 @@ pub struct HolsterZone {
 #[godot_api]
 impl IArea3D for HolsterZone {
     fn init(base: Base<Area3D>) -> Self {
-        base.to_init_gd().set_process_priority(-760);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::HOLSTER_ZONE);
         Self {
             hand_node: None,
             draw_clear_point: None,

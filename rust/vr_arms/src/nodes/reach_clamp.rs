@@ -6,10 +6,10 @@ use vr_arms_core::Side;
 use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampInput, ReachClampSettings};
 
 use crate::nodes::common::{
-    DebugMarkers, apply_profile, body_frame, colors, read_pose, rig_arm, side_slots, slot_problems,
-    store_profile, write_pose,
+    DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -120,7 +120,8 @@ impl INode3D for ReachClamp {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-800);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::REACH_CLAMP);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -166,7 +167,7 @@ impl INode3D for ReachClamp {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.
-        let Some(dt) = crate::nodes::budget::stage_step(&self.rig, delta) else {
+        let Some(dt) = crate::nodes::vr_arm_rig::links::stage_step(&self.rig, delta) else {
             return;
         };
         if self.report.due() {

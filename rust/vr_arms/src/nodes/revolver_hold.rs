@@ -5,10 +5,10 @@ use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::nodes::hand::Hand;
 use crate::nodes::revolver::Revolver;
+use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 
 /// Holds a [Revolver] in the hand the player sees: during the skeleton update, after
@@ -95,7 +95,7 @@ impl ISkeletonModifier3D for RevolverHold {
         }
         if recoil != glam::Vec3::ZERO {
             // The kick turns the palm frame; in the bone's own axes that is the kick conjugated.
-            let kick = glam::Quat::from_euler(glam::EulerRot::YXZ, recoil.y, recoil.x, recoil.z);
+            let kick = vr_arms_core::revolver::placement::euler_yxz(recoil);
             let palm = quat(palm_in_hand.basis.get_quaternion());
             let local = quat(skeleton.get_bone_pose_rotation(bone)) * palm * kick * palm.inverse();
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local.normalize()));

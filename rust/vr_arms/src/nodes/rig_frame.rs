@@ -24,7 +24,7 @@ pub struct RigFrame {
 impl RigFrame {
     pub fn new(skeleton: Gd<Skeleton3D>, to_world: Transform3D) -> Self {
         Self {
-            scale: crate::nodes::common::uniform_scale(&to_world),
+            scale: crate::engine::uniform_scale(&to_world),
             skeleton,
             to_world,
             arms: [None; 2],

@@ -5,10 +5,9 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
-use crate::nodes::common::{
-    apply_profile, read_pose, side_slots, slot_problems, store_profile, write_pose,
-};
+use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::hand::Hand;
+use crate::nodes::vr_arm_rig::links::slot_problems;
 use crate::problems::ProblemReport;
 
 /// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
@@ -54,7 +53,8 @@ impl INode3D for TargetRouter {
     }
 
     fn init(base: Base<Node3D>) -> Self {
-        base.to_init_gd().set_process_priority(-700);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::TARGET_ROUTER);
         Self {
             left_input: None,
             left_output: None,

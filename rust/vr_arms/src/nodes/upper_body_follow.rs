@@ -5,9 +5,9 @@ use godot::prelude::*;
 use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{RigOrder, rig_order_problem};
 use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
+use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 

@@ -18,6 +18,7 @@ use crate::settings_bridge;
 use vr_arms_core::budget::{Budget, HeldRotations};
 
 mod bind;
+pub mod links;
 mod shared;
 
 /// Solves both arms of a humanoid [Skeleton3D] with analytic two-bone IK every frame: the hand
@@ -170,7 +171,6 @@ struct BoundArm {
     lower: i32,
     hand: i32,
     calibration: ArmCalibration,
-    default_pole: glam::Vec3,
 }
 
 const LEFT: usize = 0;
@@ -322,7 +322,7 @@ impl ISkeletonModifier3D for VRArmRig {
             let target = pose(&(to_skeleton * to_transform(&target)));
             let hint = match crate::relay::read_position(&self.valid_hint(side)) {
                 Some(p) => vec3(to_skeleton * to_vector3(p)),
-                None => bones.upper.position + arm.default_pole,
+                None => bones.upper.position + arm.calibration.default_pole,
             };
             let solver = &mut self.solvers[side];
             solver.soft_ik.settings = settings;
@@ -499,7 +499,7 @@ impl VRArmRig {
 
 /// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
 /// which moves the body.
-pub const PROCESS_PRIORITY: i32 = -1090;
+pub const PROCESS_PRIORITY: i32 = crate::nodes::priorities::ARM_RIG;
 
 fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
     if bone < 0 {

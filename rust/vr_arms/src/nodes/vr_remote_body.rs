@@ -153,7 +153,8 @@ pub struct VRRemoteBody {
 impl ISkeletonModifier3D for VRRemoteBody {
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         // Body follow in `_process`, before the arm pipeline (as `BodyFollow`).
-        base.to_init_gd().set_process_priority(-1100);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::BODY_FOLLOW);
         Self {
             head: None,
             left_hand: None,

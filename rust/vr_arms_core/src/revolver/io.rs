@@ -16,6 +16,16 @@ pub enum RevolverState {
     Dropped = 4,
 }
 
+impl RevolverState {
+    /// The state a network packet's byte names (`state as u8`), if any.
+    pub fn from_u8(byte: u8) -> Option<Self> {
+        use RevolverState::*;
+        [Holstered, Latched, Held, Cocking, Dropped]
+            .into_iter()
+            .find(|s| *s as u8 == byte)
+    }
+}
+
 /// What happened this frame, in order, for signals and effects.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RevolverEvent {

@@ -37,6 +37,7 @@ pub mod hammer;
 mod holster;
 mod io;
 mod landing;
+pub mod placement;
 mod profile;
 mod recoil;
 mod settings;

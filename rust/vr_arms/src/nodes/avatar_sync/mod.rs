@@ -196,7 +196,8 @@ impl INode for VRAvatarSync {
         // After the frame's tracking has moved the local controllers (so the state sent is this
         // frame's); the remote avatars it places are read by their modifiers, which run after
         // every node's process.
-        self.base_mut().set_process_priority(1000);
+        self.base_mut()
+            .set_process_priority(crate::nodes::priorities::AVATAR_SYNC);
         if let Some(mut gun) = alive(&self.revolver) {
             let me = self.to_gd();
             for (signal, event) in [

@@ -74,12 +74,10 @@ impl RemoteGun {
     /// Shows the gun as `state` (the stream's revolver state) says and plays the events due by
     /// `now_s`; `dt` seconds since the last update.
     pub fn update(&mut self, now_s: f64, dt: f32, state: Option<u8>) {
-        let in_hand = [
-            RevolverState::Latched,
-            RevolverState::Held,
-            RevolverState::Cocking,
-        ];
-        let held = state.is_some_and(|s| in_hand.iter().any(|h| *h as u8 == s));
+        // In the hand as the local gun is (one definition, the core's).
+        let held = state
+            .and_then(RevolverState::from_u8)
+            .is_some_and(vr_arms_core::revolver::placement::in_hand);
         if self.gun.is_visible() != held {
             self.gun.set_visible(held);
         }
@@ -107,7 +105,7 @@ impl RemoteGun {
         let moving = self.recoil.update(dt);
         if let Some((mesh, rest)) = self.mesh.as_mut().filter(|(m, _)| m.is_instance_valid()) {
             let r = self.recoil.rotation;
-            let q = glam::Quat::from_euler(glam::EulerRot::YXZ, r.y, r.x, r.z);
+            let q = vr_arms_core::revolver::placement::euler_yxz(r);
             let t = if moving {
                 *rest * to_transform(&Pose::new(self.recoil.position, q))
             } else {

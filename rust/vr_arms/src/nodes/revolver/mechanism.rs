@@ -5,11 +5,14 @@
 
 use godot::prelude::*;
 
+use vr_arms_core::revolver::placement;
+
 use super::Revolver;
 use crate::nodes::common::alive;
 
-/// How far the stick must be pushed for a click at the open gate.
-const STICK_PUSH: f32 = 0.7;
+fn vec2(v: Vector2) -> glam::Vec2 {
+    glam::Vec2::new(v.x, v.y)
+}
 
 impl Revolver {
     /// With the gate open: the stick pushed right turns the cylinder one click, pushed up works
@@ -19,10 +22,11 @@ impl Revolver {
         if !self.stage.gate_open() || !self.is_in_hand() {
             return;
         }
-        if stick.x >= STICK_PUSH && was.x < STICK_PUSH {
+        let clicks = placement::stick_clicks(vec2(was), vec2(stick));
+        if clicks.right {
             self.act(|s, e| s.turn_cylinder(1, e));
         }
-        if stick.y >= STICK_PUSH && was.y < STICK_PUSH {
+        if clicks.up {
             self.act(|s, e| s.push_ejector(e));
         }
     }
@@ -42,19 +46,10 @@ impl Revolver {
             return 0.0;
         };
         let now = hand.get_global_basis().orthonormalized();
-        let rate = match self.last_hand_basis {
-            Some(before) if dt > 0.0 => {
-                // The turn since last frame in the hand's own frame; its part about X.
-                let q = (before.inverse() * now).get_quaternion();
-                let mut turn = glam::Quat::from_xyzw(q.x, q.y, q.z, q.w);
-                if turn.w < 0.0 {
-                    // The shorter way round.
-                    turn = -turn;
-                }
-                turn.to_scaled_axis().x / dt
-            }
-            _ => 0.0,
-        };
+        let rate = self.last_hand_basis.map_or(0.0, |before| {
+            let q = |b: Basis| crate::convert::quat(b.get_quaternion());
+            placement::flick_rate(q(before), q(now), dt)
+        });
         self.last_hand_basis = Some(now);
         rate
     }

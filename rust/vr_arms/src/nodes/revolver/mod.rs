@@ -192,7 +192,8 @@ pub struct Revolver {
 #[godot_api]
 impl IRigidBody3D for Revolver {
     fn init(base: Base<RigidBody3D>) -> Self {
-        base.to_init_gd().set_process_priority(-750);
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::REVOLVER);
         let profile = RevolverProfile::default();
         Self {
             hand_controller: None,

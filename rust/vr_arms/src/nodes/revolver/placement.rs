@@ -4,6 +4,8 @@
 use godot::prelude::*;
 
 use super::*;
+use crate::convert::to_vector3;
+use vr_arms_core::revolver::placement;
 
 impl Revolver {
     /// The hand layer's recoil rotation (radians per axis, the hand bone's space), for
@@ -19,10 +21,7 @@ impl Revolver {
 
     /// Whether the gun is in the hand (held or cocking).
     pub fn is_in_hand(&self) -> bool {
-        matches!(
-            self.stage.state,
-            RevolverState::Held | RevolverState::Cocking
-        )
+        vr_arms_core::revolver::placement::in_hand(self.stage.state)
     }
 
     /// Puts the held gun on `attach` (the hand bone's attach point, after the arm solve), with
@@ -42,18 +41,12 @@ impl Revolver {
     /// The gun's global transform for an attach point: the hold (offset or `GripPoint`) and the
     /// cocking sweep back and roll.
     pub(super) fn held_transform(&self, attach: Transform3D) -> Transform3D {
-        let hold = self.hold();
-        let back = self
-            .stage
-            .cock_time()
-            .map(|t| vr_arms_core::revolver::cock_pose(t).gun_back)
-            .unwrap_or(0.0);
-        let rot = self.cock_back_rotation_deg * (back * std::f32::consts::PI / 180.0);
-        let sweep = Transform3D::new(
-            Basis::from_euler(godot::builtin::EulerOrder::YXZ, rot),
-            self.cock_back_offset * back,
+        let sweep = placement::cock_sweep(
+            self.stage.cock_time(),
+            vec3(self.cock_back_offset),
+            vec3(self.cock_back_rotation_deg),
         );
-        attach * hold * sweep * self.twirl_turn()
+        attach * self.hold() * to_transform(&sweep) * self.twirl_turn()
     }
 
     /// The twirl's spin: about the `TwirlPivot` child (else the `Trigger` child), about the
@@ -69,11 +62,7 @@ impl Revolver {
             .and_then(|n| n.try_cast::<Node3D>().ok())
             .map(|n| n.get_position())
             .unwrap_or(Vector3::ZERO);
-        let at = Transform3D::new(Basis::IDENTITY, pivot);
-        at * Transform3D::new(
-            Basis::from_axis_angle(Vector3::RIGHT, -angle),
-            Vector3::ZERO,
-        ) * at.affine_inverse()
+        to_transform(&placement::twirl_turn(angle, vec3(pivot)))
     }
 
     /// The gun relative to the attach point: `grip_offset`, or with `GripPoint` alignment the
@@ -121,12 +110,17 @@ impl Revolver {
         let target = match self.stage.state {
             RevolverState::Holstered => Some(in_holster),
             RevolverState::Latched => {
-                let t = self.stage.draw_t;
-                let moved = Transform3D::new(
-                    in_holster.basis,
-                    in_holster.origin + (clear - anchor.origin) * t,
+                // The slide moves, never turns: the holstered basis (and any scale) is kept.
+                let slid = placement::latched(
+                    &crate::convert::pose_unrepaired(&in_holster),
+                    vec3(anchor.origin),
+                    vec3(clear),
+                    self.stage.draw_t,
                 );
-                Some(moved)
+                Some(Transform3D::new(
+                    in_holster.basis,
+                    to_vector3(slid.position),
+                ))
             }
             // On the hand bone, the RevolverHold places it after the arm solve.
             RevolverState::Held | RevolverState::Cocking if self.placed_by_hold => None,
@@ -142,35 +136,31 @@ impl Revolver {
         self.placed_by_hold = false;
         self.place_draw_target();
         // The hammer where the mechanism has it (the cocking clip moves it continuously).
-        let hammer = self.stage.hammer.travel();
-        let pull = self.stage.trigger_pull();
-        let turned = self.stage.cylinder.current as f32 * std::f32::consts::TAU / 6.0;
+        let turns = placement::part_turns(
+            self.stage.hammer.travel(),
+            self.stage.trigger_pull(),
+            self.stage.cylinder.current,
+            self.hammer_cock_deg,
+            self.trigger_pull_deg,
+        );
         let (mesh_pos, mesh_rot) = (self.mesh_recoil.position, self.mesh_recoil.rotation);
         for (node, rest) in self.parts_rest.iter_mut() {
             if !node.is_instance_valid() {
                 continue;
             }
             let name = node.get_name().to_string();
-            let t =
-                match name.as_str() {
-                    "Hammer" => rest
-                        .rotated_local(Vector3::RIGHT, -self.hammer_cock_deg.to_radians() * hammer),
-                    "Trigger" => rest
-                        .rotated_local(Vector3::RIGHT, self.trigger_pull_deg.to_radians() * pull),
-                    "Cylinder" => rest.rotated_local(Vector3::FORWARD, turned),
-                    // The mesh recoil stops writing once recovered, so it never fights the hand at rest.
-                    "Mesh" if !mesh_active => continue,
-                    "Mesh" => {
-                        let q = glam::Quat::from_euler(
-                            glam::EulerRot::YXZ,
-                            mesh_rot.y,
-                            mesh_rot.x,
-                            mesh_rot.z,
-                        );
-                        *rest * to_transform(&vr_arms_core::Pose::new(mesh_pos, q))
-                    }
-                    _ => continue,
-                };
+            let t = match name.as_str() {
+                "Hammer" => rest.rotated_local(Vector3::RIGHT, turns.hammer),
+                "Trigger" => rest.rotated_local(Vector3::RIGHT, turns.trigger),
+                "Cylinder" => rest.rotated_local(Vector3::FORWARD, turns.cylinder),
+                // The mesh recoil stops writing once recovered, so it never fights the hand at rest.
+                "Mesh" if !mesh_active => continue,
+                "Mesh" => {
+                    let q = placement::euler_yxz(mesh_rot);
+                    *rest * to_transform(&vr_arms_core::Pose::new(mesh_pos, q))
+                }
+                _ => continue,
+            };
             node.set_transform(t);
         }
     }

@@ -24,16 +24,9 @@ impl Revolver {
                     near,
                 )
             });
-        let want = match gripping {
-            Some((grip, near)) if held => {
-                if self.supported {
-                    grip
-                } else {
-                    grip && near
-                }
-            }
-            _ => false,
-        };
+        let want = gripping.is_some_and(|(grip, near)| {
+            vr_arms_core::revolver::placement::support_wanted(held, self.supported, grip, near)
+        });
         if let Some(mut m) = alive(&self.support_target) {
             m.set_global_transform(point);
         }

@@ -105,6 +105,7 @@ impl VRArmRig {
             };
             let side_of = [vr_arms_core::Side::Left, vr_arms_core::Side::Right][side];
             let mut calibration = ArmCalibration::from_rest(&bones, forward);
+            calibration.default_pole = vr_arms_core::arm_solve::default_pole(up, forward);
             calibration.upper_length *= self.arm_length_scale;
             calibration.lower_length *= self.arm_length_scale;
             let hand_rest = crate::nodes::rest_measure::hand_rest(skeleton, hand, side_of);
@@ -114,7 +115,6 @@ impl VRArmRig {
                 lower,
                 hand,
                 calibration: calibration.with_hand(&hand_rest),
-                default_pole: (-up - forward * 0.5).normalize(),
             })
         });
     }

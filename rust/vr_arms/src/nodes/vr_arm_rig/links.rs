@@ -1,0 +1,118 @@
+//! How a stage links to its skeleton's `VRArmRig`: the rig's arm measurements and body frame
+//! for the stages that share them, and the configuration warnings about a missing, freed or
+//! misplaced rig.
+
+use godot::classes::Node3D;
+use godot::prelude::*;
+
+use crate::convert::pose;
+use crate::engine::{alive, uniform_scale};
+
+/// Shoulder world position and rest measurements of one arm, from a `VRArmRig`.
+pub fn rig_arm(
+    rig: &Option<Gd<super::VRArmRig>>,
+    side: vr_arms_core::Side,
+) -> Option<(glam::Vec3, vr_arms_core::ArmCalibration)> {
+    let mut rig = rig.as_ref().filter(|r| r.is_instance_valid())?.clone();
+    rig.bind_mut().arm_info(side)
+}
+
+/// The body frame: `body_root`'s pose, else the rig's skeleton's (a humanoid skeleton faces +Z),
+/// at the skeleton's scale. With a rig it is measured once per frame for all its stages.
+pub fn body_frame(
+    body_root: &Option<Gd<Node3D>>,
+    rig: &Option<Gd<super::VRArmRig>>,
+) -> Option<vr_arms_core::body_frame::BodyFrame> {
+    // The avatar's scale is that of its skeleton (the root's scale included), so a calibrated or
+    // scaled avatar's body-space settings are in its own metres.
+    if let Some(mut r) = alive(rig)
+        && let Some(body) = r.bind_mut().body_frame(body_root)
+    {
+        return Some(body);
+    }
+    let root = alive(body_root).filter(|n| n.is_inside_tree())?;
+    let t = root.get_global_transform();
+    Some(vr_arms_core::body_frame::BodyFrame::scaled(
+        pose(&t),
+        uniform_scale(&t),
+    ))
+}
+
+/// What is wrong with a stage's `rig` reference, if anything: unset, or set to a rig that has
+/// been freed since (the character was removed), which needs a different fix.
+pub fn rig_problem(rig: &Option<Gd<super::VRArmRig>>, why: &str) -> Option<String> {
+    match rig {
+        None => Some(format!("Set \"rig\" to the VRArmRig: {why}.")),
+        Some(r) if !r.is_instance_valid() => Some(
+            "The VRArmRig in \"rig\" has been freed (was the character removed?): set \"rig\" to the new one, or remove this node.".into(),
+        ),
+        Some(_) => None,
+    }
+}
+
+/// Problems shared by the stages that read a rig and move targets from inputs to outputs.
+pub fn slot_problems(
+    rig: &Option<Gd<super::VRArmRig>>,
+    slots: [(&str, bool, bool); 2],
+    needs_rig: bool,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    if needs_rig {
+        out.extend(rig_problem(rig, "shoulders and arm lengths come from it"));
+    }
+    let mut any = false;
+    for (side, input, output) in slots {
+        any |= input;
+        match (input, output) {
+            (true, false) => out.push(format!("{side}_input is set but {side}_output is not.")),
+            (false, true) => out.push(format!("{side}_output is set but {side}_input is not.")),
+            _ => {}
+        }
+    }
+    if !any {
+        out.push("No input target is set: set left_input and/or right_input.".into());
+    }
+    out
+}
+
+/// Where a bone writer must run relative to the skeleton's `VRArmRig`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RigOrder {
+    /// Before the rig: it moves bones the arm solve starts from (spine, clavicles).
+    Before,
+    /// After the rig: it works on the solved arms (twist, fingers, a held object).
+    After,
+}
+
+/// A problem when `me`, a modifier named `class`, runs on the wrong side of a `VRArmRig` under
+/// the same skeleton (modifiers run in the skeleton's child order); `why` says what the order is
+/// for. `None` when there is no rig beside it.
+pub fn rig_order_problem(me: &Gd<Node>, class: &str, order: RigOrder, why: &str) -> Option<String> {
+    let parent = me.get_parent()?;
+    let rig = parent
+        .get_children()
+        .iter_shared()
+        .find(|c| c.clone().try_cast::<super::VRArmRig>().is_ok())?;
+    let before = me.get_index() < rig.get_index();
+    let (wrong, side) = match order {
+        RigOrder::Before => (!before, "above"),
+        RigOrder::After => (before, "below"),
+    };
+    wrong.then(|| {
+        format!(
+            "{class} must run {} the VRArmRig \"{}\" ({why}): move it {side} the rig among the skeleton's children (modifiers run in child order).",
+            if order == RigOrder::Before { "before" } else { "after" },
+            rig.get_name()
+        )
+    })
+}
+
+/// This frame's time step for a stage sharing `rig`: Some(seconds since the last solve) on a
+/// solving frame, None on a frame the budget skips. Without a rig, every frame solves.
+pub fn stage_step(rig: &Option<Gd<super::VRArmRig>>, delta: f64) -> Option<f32> {
+    let Some(rig) = alive(rig) else {
+        return Some(delta as f32);
+    };
+    let b = rig.bind().budget();
+    b.solving().then_some(b.step(delta as f32))
+}
