@@ -198,3 +198,27 @@ func test_the_node_graph_and_the_remote_body_give_the_cores_bones_from_the_first
 	for key in worst:
 		var w: Array = worst[key]
 		check(w[0] < MAX_POSITION and w[1] < MAX_ANGLE, "%s: every bone on the core's within 0.1 mm and 0.01 deg from the first frame (worst %.5f mm, %.4f deg; last worse at frame %d, %s)" % [key, w[0] * 1000.0, rad_to_deg(w[1]), w[2], w[3]])
+
+
+func test_the_core_body_routes_a_hand_to_an_interaction_target_and_back() -> void:
+	var skeleton := _character("Interacting")
+	var solver := VRBodySolver.new()
+	solver.follow_head = false
+	check(solver.configure(skeleton), "configured")
+	var root: Transform3D = skeleton.get_parent().global_transform
+	var head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.6, 0.05))
+	var controller := Transform3D(Basis(), Vector3(0.3, 1.1, 0.3))
+	var handle := Transform3D(Basis(), Vector3(0.25, 1.3, 0.45))
+	var hand := skeleton.find_bone("LeftHand")
+	var out: Dictionary = {}
+	solver.set_override_target(VRArms.Hand.LEFT, handle)
+	for i in 90:
+		out = solver.step(skeleton, root, head, controller, null, 1.0 / 90.0)
+	var target: Transform3D = out.targets[0]
+	check_vec_near(target.origin, handle.origin, 1e-3, "the left target is the handle once blended in")
+	solver.set_override_target(VRArms.Hand.LEFT, null)
+	for i in 90:
+		out = solver.step(skeleton, root, head, controller, null, 1.0 / 90.0)
+	target = out.targets[0]
+	check(target.origin.distance_to(handle.origin) > 0.1, "back toward the controller once cleared (%.3f m from the handle)" % target.origin.distance_to(handle.origin))
+	check(out.bones.has(hand), "the hand is written")

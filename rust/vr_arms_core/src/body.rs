@@ -34,6 +34,9 @@ pub struct Tracking {
     /// The headset (a camera: it looks along its -Z).
     pub head: Option<Pose>,
     pub controllers: PerSide<Option<Pose>>,
+    /// Interaction override targets (where an interaction wants each hand), used while that
+    /// arm's router has its override set.
+    pub overrides: PerSide<Option<Pose>>,
     pub hands: PerSide<HandInput>,
 }
 
@@ -85,6 +88,7 @@ impl Guards {
                 t.controllers.left.and_then(|p| l.check(&p)),
                 t.controllers.right.and_then(|p| r.check(&p)),
             ),
+            overrides: t.overrides,
             hands: t.hands,
         }
     }
@@ -218,6 +222,7 @@ impl Body {
             up: placement.up,
             head: t.head,
             controllers: t.controllers,
+            overrides: t.overrides,
             hands: t.hands,
         };
         self.pipeline.update(&input, tree, dt)

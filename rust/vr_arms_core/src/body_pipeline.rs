@@ -13,12 +13,12 @@
 
 use glam::{Quat, Vec3};
 
-use crate::arm_solve::ArmBones;
+use crate::arm_solve::{ArmBones, ArmSolve};
 use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use crate::forearm_twist::{ForearmTwist, twist_rotation};
 use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
-use crate::pipeline::{ArmPipeline, ArmTargets, PipelineInput};
+use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
@@ -84,6 +84,8 @@ pub struct BodyInput {
     /// Controllers; `None` while one is not tracked: its hand holds, then eases to rest beside
     /// the body and blends back when tracking returns (as `ControllerTargets` does).
     pub controllers: PerSide<Option<Pose>>,
+    /// Interaction override targets (world), used while an arm's router has its override set.
+    pub overrides: PerSide<Option<Pose>>,
     pub hands: PerSide<HandInput>,
 }
 
@@ -99,9 +101,22 @@ pub struct BodyOutput {
     /// Each arm's bones (skeleton space) as the solve found them: after the spine and clavicles
     /// moved them, before the arm solve (what a baseline solver would start from).
     pub arms_before_solve: PerSide<Option<ArmBones>>,
+    /// Each arm's solve (skeleton space), before the twist's share moved the lower arm's roll.
+    pub solves: PerSide<Option<ArmSolve>>,
     /// Each hand's finger-bone local rotations, in `hand_pose::finger_bones` order (`None`
     /// for a bone without a prepared curl: not written).
     pub fingers: PerSide<[Option<Quat>; FINGERS]>,
+}
+
+impl BodyOutput {
+    /// Each arm's targets and solve together.
+    pub fn arms(&self) -> PerSide<Option<ArmOutput>> {
+        let arm = |side: Side| {
+            let t = (*self.targets.get(side))?;
+            Some(t.with_solve((*self.solves.get(side))?))
+        };
+        PerSide::new(arm(Side::Left), arm(Side::Right))
+    }
 }
 
 /// Which of the upper body's steps run.
@@ -225,7 +240,7 @@ impl BodyPipeline {
                 skeleton,
                 up: input.up,
                 controllers: input.controllers,
-                overrides: PerSide::default(),
+                overrides: input.overrides,
                 bones: {
                     let left = arm_bones(tree, Side::Left);
                     PerSide::new(left, arm_bones(tree, Side::Right))
@@ -302,6 +317,7 @@ impl BodyPipeline {
 
         // The arms, then each lower arm's share of the hand's twist.
         let mut before_solve = PerSide::new(None, None);
+        let mut solves = PerSide::new(None, None);
         for side in Side::BOTH {
             let Some(target) = targets.get(side) else {
                 continue;
@@ -309,6 +325,7 @@ impl BodyPipeline {
             let bones = arm_bones(tree, side);
             *before_solve.get_mut(side) = Some(bones);
             let solve = self.arms.solve(side, &bones, target, &skeleton, dt);
+            *solves.get_mut(side) = Some(solve);
             let [_, upper, lower, hand] = *b.arms.get(side);
             write(tree, upper, solve.upper_local);
             if !self.steps.twist {
@@ -344,6 +361,7 @@ impl BodyPipeline {
             written,
             tracking,
             arms_before_solve: before_solve,
+            solves,
             fingers: PerSide::new(fingers[0], fingers[1]),
         }
     }
@@ -420,6 +438,7 @@ mod tests {
                 Quat::from_rotation_y(std::f32::consts::PI + head_yaw),
             )),
             controllers: PerSide::new(left, None),
+            overrides: PerSide::default(),
             hands: PerSide::default(),
         }
     }

@@ -1,10 +1,10 @@
-//! The composed arm pipeline: every stage, in the design's order, for both arms.
+//! The arms' steps of the body ([`crate::body::Body`] composes them): the target stages in the
+//! design's order, and the solve, for both arms.
 //!
-//! This is what the tests, the benchmarks and the motion-capture evaluation drive, and what the
-//! Godot node graph (one node per stage) must match: the nodes call the very same stage structs.
-//!
-//! Order per frame: [`ControllerTargets`] -> [`BodyAvoidance`] -> [`ReachClamp`] ->
-//! [`TargetRouter`] -> [`ElbowHintSolver`] -> [`ArmSolver`] (soft IK + two-bone solve).
+//! Order per frame: [`ControllerTargets`] (then the body's tracking-loss hold) ->
+//! [`BodyAvoidance`] -> [`ReachClamp`] -> [`TargetRouter`] -> [`ElbowHintSolver`] ->
+//! [`ArmSolver`] (soft IK + two-bone solve). The node graph runs each as one node, on the same
+//! stage structs.
 
 use glam::{Quat, Vec3};
 
@@ -68,9 +68,8 @@ pub struct ArmTargets {
 
 /// What both arms of one frame share.
 struct Shared {
-    /// The skeleton node's world pose, sanitized, and its inverse.
+    /// The skeleton node's world pose, sanitized.
     skeleton: Pose,
-    to_skeleton: Pose,
     torso: Torso,
 }
 
@@ -111,23 +110,6 @@ impl ArmPipeline {
             ),
             apply_hand_rotation: true,
         }
-    }
-
-    /// Runs one frame of `dt` seconds: the target stages, then the solve on `input.bones`.
-    pub fn update(&mut self, input: &PipelineInput, dt: f32) -> PerSide<Option<ArmOutput>> {
-        let frame = Shared::new(input);
-        let mut arm = |side: Side| {
-            let targets = self.targets_for(side, input, &frame, dt)?;
-            let solve = self.solve_with(
-                side,
-                input.bones.get(side),
-                &targets,
-                &frame.to_skeleton,
-                dt,
-            );
-            Some(targets.with_solve(solve))
-        };
-        PerSide::new(arm(Side::Left), arm(Side::Right))
     }
 
     /// Soft IK and the two-bone solve of one arm toward `targets` (from
@@ -178,18 +160,6 @@ impl ArmPipeline {
             Some(self.after_raw(side, raw, input, &frame, dt))
         };
         PerSide::new(arm(Side::Left), arm(Side::Right))
-    }
-
-    fn targets_for(
-        &mut self,
-        side: Side,
-        input: &PipelineInput,
-        frame: &Shared,
-        dt: f32,
-    ) -> Option<ArmTargets> {
-        let controller = (*input.controllers.get(side))?;
-        let raw = self.controller_targets.update(side, &controller, dt);
-        Some(self.after_raw(side, raw, input, frame, dt))
     }
 
     fn after_raw(
@@ -262,7 +232,6 @@ impl Shared {
         let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
         Shared {
             skeleton,
-            to_skeleton: skeleton.inverse(),
             torso: Torso::from_shoulders(
                 skeleton.transform_point(input.bones.left.upper.position),
                 skeleton.transform_point(input.bones.right.upper.position),
@@ -273,7 +242,8 @@ impl Shared {
 }
 
 impl ArmTargets {
-    fn with_solve(self, solve: ArmSolve) -> ArmOutput {
+    /// These targets with the arm's solve.
+    pub fn with_solve(self, solve: ArmSolve) -> ArmOutput {
         ArmOutput {
             raw: self.raw,
             avoided: self.avoided,

@@ -6,11 +6,11 @@
 
 use glam::{Quat, Vec3};
 
-use crate::body_frame::BodyFrame;
-use crate::pipeline::{ArmPipeline, PipelineInput, reference_rig};
+use crate::pipeline::reference_rig;
 use crate::pose::Pose;
 use crate::profile::ArmProfile;
-use crate::side::{PerSide, Side};
+use crate::reference_arms::{ReferenceArms, controllers};
+use crate::side::Side;
 
 /// A swivel jump larger than this in one frame, while the arm is clearly bent, is a flip.
 pub const FLIP_THRESHOLD_DEG: f32 = 45.0;
@@ -85,7 +85,7 @@ pub const SWEEP_SECONDS: f32 = 9.0;
 /// Runs the sweep on the right arm of the reference rig at `hz` and reports.
 pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
     let rig = reference_rig();
-    let mut pipeline = ArmPipeline::new(profile, &rig);
+    let mut arms = ReferenceArms::new(profile);
     let dt = 1.0 / hz;
     let frames = (SWEEP_SECONDS * hz).round() as usize;
     let mut report = SweepReport {
@@ -95,15 +95,11 @@ pub fn run_sweep(profile: &ArmProfile, hz: f32) -> SweepReport {
     let mut observer = SweepObserver::default();
     for f in 0..=frames {
         let t = f as f32 * dt;
-        let input = PipelineInput {
-            body: BodyFrame::new(Pose::IDENTITY),
-            skeleton: Pose::IDENTITY,
-            up: Vec3::Y,
-            controllers: PerSide::new(None, Some(sweep_controller(t))),
-            overrides: PerSide::default(),
-            bones: rig,
-        };
-        let out = pipeline.update(&input, dt);
+        let out = arms.update(
+            &controllers(None, Some(sweep_controller(t))),
+            Pose::IDENTITY,
+            dt,
+        );
         if let Some(arm) = out.get(Side::Right) {
             observer.observe(
                 &mut report,

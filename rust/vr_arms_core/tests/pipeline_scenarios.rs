@@ -1,29 +1,28 @@
-//! Scenario and property tests of the composed arm pipeline on the reference humanoid.
+//! Scenario and property tests of the body's arm steps (the one composition, `Body`, with its
+//! other steps off) on the reference humanoid.
 
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::pipeline::{ArmOutput, ArmPipeline, PipelineInput, reference_rig};
+use vr_arms_core::body::Tracking;
+use vr_arms_core::pipeline::ArmOutput;
 use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::reference_arms::{ReferenceArms, controllers};
 use vr_arms_core::sweep::{SWEEP_SECONDS, run_sweep, sweep_controller};
 use vr_arms_core::{PerSide, Pose, Side};
 
-fn input(left: Option<Pose>, right: Option<Pose>) -> PipelineInput {
-    PipelineInput {
-        body: BodyFrame::new(Pose::IDENTITY),
-        skeleton: Pose::IDENTITY,
-        up: Vec3::Y,
-        controllers: PerSide::new(left, right),
-        overrides: PerSide::default(),
-        bones: reference_rig(),
-    }
+fn input(left: Option<Pose>, right: Option<Pose>) -> Tracking {
+    controllers(left, right)
+}
+
+fn arms() -> ReferenceArms {
+    ReferenceArms::new(&ArmProfile::default())
 }
 
 /// Runs `frames` frames at 90 Hz with a constant input; returns the last output of `side`.
-fn settle(pipeline: &mut ArmPipeline, i: &PipelineInput, side: Side, frames: usize) -> ArmOutput {
+fn settle(arms: &mut ReferenceArms, i: &Tracking, side: Side, frames: usize) -> ArmOutput {
     let mut last = None;
     for _ in 0..frames {
-        last = *pipeline.update(i, 1.0 / 90.0).get(side);
+        last = *arms.update(i, Pose::IDENTITY, 1.0 / 90.0).get(side);
     }
     last.expect("arm solved")
 }
@@ -35,16 +34,20 @@ fn inside_torso(p: Vec3) -> bool {
 
 #[test]
 fn exact_hands_reach_a_reachable_target_in_the_first_frame() {
-    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let mut pipeline = arms();
     let target = Vec3::new(0.35, 1.15, 0.3);
-    let out = pipeline.update(&input(Some(Pose::from_position(target)), None), 1.0 / 90.0);
+    let out = pipeline.update(
+        &input(Some(Pose::from_position(target)), None),
+        Pose::IDENTITY,
+        1.0 / 90.0,
+    );
     let arm = out.left.expect("left solved");
     assert!(arm.solve.hand.position.distance(target) < 1e-4);
 }
 
 #[test]
 fn overhead_reach_keeps_elbow_bent() {
-    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let mut pipeline = arms();
     let i = input(None, Some(Pose::from_position(Vec3::new(-0.2, 2.3, 0.1))));
     let arm = settle(&mut pipeline, &i, Side::Right, 90);
     let s = arm.solve;
@@ -87,13 +90,17 @@ fn frame_rates_agree_after_half_a_second() {
     let rates = [72.0f32, 90.0, 120.0, 144.0];
     let mut samples: Vec<Vec<(Vec3, Vec3)>> = Vec::new();
     for hz in rates {
-        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let mut pipeline = arms();
         let steps = (SWEEP_SECONDS * hz).round() as usize;
         let every = (0.5 * hz).round() as usize;
         let mut got = Vec::new();
         for f in 1..=steps {
             let t = f as f32 / hz;
-            let out = pipeline.update(&input(None, Some(sweep_controller(t))), 1.0 / hz);
+            let out = pipeline.update(
+                &input(None, Some(sweep_controller(t))),
+                Pose::IDENTITY,
+                1.0 / hz,
+            );
             if f % every == 0 {
                 let arm = out.right.unwrap();
                 got.push((arm.solve.lower.position, arm.hint));
@@ -155,9 +162,9 @@ proptest! {
     ) {
         let target = Vec3::new(x, y, z);
         prop_assume!(target.distance(Vec3::new(0.17, 1.41, 0.0)) < 0.5);
-        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let mut pipeline = arms();
         let controller = Pose::new(target, Quat::from_rotation_y(yaw));
-        let out = pipeline.update(&input(Some(controller), None), 1.0 / 90.0).left.unwrap();
+        let out = pipeline.update(&input(Some(controller), None), Pose::IDENTITY, 1.0 / 90.0).left.unwrap();
         prop_assert!(out.solve.hand.position.distance(target) < 1e-4,
             "missed by {}", out.solve.hand.position.distance(target));
     }
@@ -167,13 +174,12 @@ proptest! {
         left in wild_pose(), right in wild_pose(), body in wild_pose(), dt in finite_or_wild(),
         frames in 1usize..4,
     ) {
-        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let mut pipeline = arms();
         let mut i = input(Some(left), Some(right));
-        i.body = BodyFrame::new(body);
         i.overrides = PerSide::new(Some(right), None);
-        pipeline.routers.left.set_override();
+        pipeline.body.pipeline.arms.routers.left.set_override();
         for _ in 0..frames {
-            let out = pipeline.update(&i, dt);
+            let out = pipeline.update(&i, body, dt);
             for arm in [out.left, out.right].into_iter().flatten() {
                 prop_assert!(arm.target.is_finite() && arm.hint.is_finite());
                 prop_assert!(arm.solve.upper_local.is_finite() && arm.solve.lower_local.is_finite());
@@ -186,7 +192,7 @@ proptest! {
     fn elbows_stay_out_of_the_torso_for_targets_in_front(
         x in -0.5f32..0.5, y in 0.8f32..1.9, z in 0.12f32..0.6, right in any::<bool>(),
     ) {
-        let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+        let mut pipeline = arms();
         let controller = Some(Pose::from_position(Vec3::new(x, y, z)));
         let (i, side) = if right { (input(None, controller), Side::Right) } else { (input(controller, None), Side::Left) };
         let arm = settle(&mut pipeline, &i, side, 45);
@@ -200,7 +206,7 @@ fn a_straight_reach_low_across_the_belly_keeps_the_elbow_out() {
     // front of the belly near the centre line, just within reach, so the arm is nearly straight
     // and its line passes the chest's front. The cross-body limit starts a little inside the
     // reach (0.95 of it), which brings the hand (and so the elbow) in front.
-    let mut pipeline = ArmPipeline::new(&ArmProfile::default(), &reference_rig());
+    let mut pipeline = arms();
     let controller = Some(Pose::from_position(Vec3::new(0.028_156, 0.923_136, 0.12)));
     let arm = settle(&mut pipeline, &input(controller, None), Side::Left, 45);
     let elbow = arm.solve.lower.position;

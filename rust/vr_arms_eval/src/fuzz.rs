@@ -287,6 +287,7 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                     (!drop.is_multiple_of(5)).then_some(l),
                     (!drop.is_multiple_of(11)).then_some(r),
                 ),
+                overrides: PerSide::new(Some(ovr), None),
                 hands: PerSide::new(hand(grip), hand(stick)),
             };
             body.follow.follow_head = !drop.is_multiple_of(13);

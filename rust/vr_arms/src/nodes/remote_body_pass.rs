@@ -95,6 +95,10 @@ pub(crate) fn pose_pass(
             core(tracking.controllers.left),
             core(tracking.controllers.right),
         ),
+        overrides: PerSide::new(
+            core(tracking.overrides.left),
+            core(tracking.overrides.right),
+        ),
         hands: tracking.hands,
     };
     let root_core = pose(&(to_core * root_global));

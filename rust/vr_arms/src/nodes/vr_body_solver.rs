@@ -52,6 +52,8 @@ pub struct VRBodySolver {
     /// Per hand: grip, trigger, and the hand-tracked curls when there are any.
     hands: [(f32, f32, Option<[f32; 5]>); 2],
     finger_inputs: [FingerInput; 2],
+    /// Per hand: the interaction override target (world), when one is set.
+    overrides: [Option<Pose>; 2],
     base: Base<RefCounted>,
 }
 
@@ -70,6 +72,7 @@ impl IRefCounted for VRBodySolver {
             bound: None,
             hands: [(0.0, 0.0, None); 2],
             finger_inputs: Default::default(),
+            overrides: [None; 2],
             base,
         }
     }
@@ -145,6 +148,17 @@ impl VRBodySolver {
             .unwrap_or_default()
     }
 
+    /// Routes one hand to an interaction target (a global transform: a door handle, a second
+    /// grip), blending in as `TargetRouter.set_override` does; `null` routes it back to its
+    /// controller.
+    #[func]
+    fn set_override_target(&mut self, hand: Hand, target: Variant) {
+        self.overrides[hand.side().index()] = target
+            .try_to::<Transform3D>()
+            .ok()
+            .map(|t| crate::convert::pose_unrepaired(&t));
+    }
+
     /// Kicks one hand, as `ControllerTargets.add_recoil`.
     #[func]
     fn add_recoil(&mut self, hand: Hand, position_kick: Vector3, rotation_kick_deg: Vector3) {
@@ -181,6 +195,14 @@ impl VRBodySolver {
             return result;
         };
         b.body.follow.follow_head = self.follow_head;
+        for side in Side::BOTH {
+            let router = b.body.pipeline.arms.routers.get_mut(side);
+            if self.overrides[side.index()].is_some() {
+                router.set_override();
+            } else {
+                router.clear_override();
+            }
+        }
         b.body.pipeline.steps = Steps {
             spine: self.spine,
             clavicles: self.clavicles,
@@ -208,6 +230,7 @@ impl VRBodySolver {
             head: read(&head),
             controllers: PerSide::new(read(&left), read(&right)),
             hands: PerSide::new(hands[0], hands[1]),
+            overrides: PerSide::new(self.overrides[0], self.overrides[1]),
         };
         // Step 1, in world units (the settings in the avatar's metres: the root's scale).
         let scale = crate::nodes::common::uniform_scale(&root);

@@ -239,6 +239,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             head,
             controllers: PerSide::new(left, right),
             hands: PerSide::new(hands[0], hands[1]),
+            overrides: PerSide::default(),
         };
         let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
         let loss = TrackingLossSettings {

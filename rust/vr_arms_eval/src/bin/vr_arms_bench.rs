@@ -67,6 +67,7 @@ impl Avatar {
             head: Some(head),
             controllers: PerSide::new(Some(l), (!one_arm).then_some(r)),
             hands: PerSide::new(hand(m.grip), hand(0.7)),
+            ..Default::default()
         };
         let out = self
             .body
