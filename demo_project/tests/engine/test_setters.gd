@@ -9,6 +9,7 @@ const CASES := [
 	["ReachClamp", "reach_clamp", "hard_clamp_ratio", 0.2],
 	["ElbowHintSolver", "elbow_hint", "forearm_cue_weight", -3.0],
 	["ForearmTwist", "forearm_twist", "response_time_s", -1.0],
+	["TargetRouter", "target_router", "blend_speed", -1.0],
 ]
 
 

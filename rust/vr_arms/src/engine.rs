@@ -82,3 +82,35 @@ pub fn own_by(node: &Gd<godot::classes::Node>, owner: Option<&Gd<godot::classes:
         node.clone().set_owner(o);
     }
 }
+
+/// Godot runs a skeleton's modifiers once when they are set up, before any `_process` of that
+/// frame: a modifier fed by `_process` stages would start its smoothing from stale inputs there.
+/// This tells that pass apart: it skips only modification passes in the frame the node entered
+/// the tree, before its own `_process` ran (a node whose processing is off still poses from the
+/// next frame on).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SetupPass {
+    entered_frame: Option<u64>,
+    processed: bool,
+}
+
+impl SetupPass {
+    /// The node entered the tree (again): its next pass may be the setup pass.
+    pub fn entered_tree(&mut self) {
+        self.processed = false;
+        self.entered_frame = Some(godot::classes::Engine::singleton().get_process_frames());
+    }
+
+    /// The node's `_process` ran.
+    pub fn processed(&mut self) {
+        self.processed = true;
+    }
+
+    /// Whether this modification pass is the setup pass, to be skipped.
+    pub fn is_setup_pass(&self) -> bool {
+        !self.processed
+            && self
+                .entered_frame
+                .is_some_and(|f| f == godot::classes::Engine::singleton().get_process_frames())
+    }
+}

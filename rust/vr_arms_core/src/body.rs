@@ -54,6 +54,11 @@ pub struct Placement {
     pub floor_y: f32,
     /// World up.
     pub up: Vec3,
+    /// Where the world's origin is in these coordinates, and how many of their units make a
+    /// world metre: the input checks' limit (1 km from the origin) is the world's whatever frame
+    /// the poses are given in (the engine gives them in the skeleton's, without its scale).
+    pub world_origin: Vec3,
+    pub units_per_world_metre: f32,
 }
 
 impl Default for Placement {
@@ -64,6 +69,8 @@ impl Default for Placement {
             skeleton_in_root: Pose::IDENTITY,
             floor_y: 0.0,
             up: Vec3::Y,
+            world_origin: Vec3::ZERO,
+            units_per_world_metre: 1.0,
         }
     }
 }
@@ -80,13 +87,18 @@ impl Placement {
 struct Guards([InputGuard; 3]);
 
 impl Guards {
-    fn check(&mut self, t: &Tracking) -> Tracking {
+    fn check(&mut self, t: &Tracking, at: &Placement) -> Tracking {
         let [h, l, r] = &mut self.0;
+        let (origin, units) = (at.world_origin, at.units_per_world_metre);
         Tracking {
-            head: t.head.and_then(|p| h.check(&p)),
+            head: t.head.and_then(|p| h.check_in(&p, origin, units)),
             controllers: PerSide::new(
-                t.controllers.left.and_then(|p| l.check(&p)),
-                t.controllers.right.and_then(|p| r.check(&p)),
+                t.controllers
+                    .left
+                    .and_then(|p| l.check_in(&p, origin, units)),
+                t.controllers
+                    .right
+                    .and_then(|p| r.check_in(&p, origin, units)),
             ),
             overrides: t.overrides,
             hands: t.hands,
@@ -134,7 +146,7 @@ impl FollowStep {
         placement: &Placement,
         dt: f32,
     ) -> Option<Pose> {
-        let t = self.guards.check(tracking);
+        let t = self.guards.check(tracking, placement);
         self.head_tracked = t.head.is_some();
         if !self.follow_head {
             return None;
@@ -215,7 +227,7 @@ impl Body {
         tree: &mut PoseTree,
         dt: f32,
     ) -> BodyOutput {
-        let t = self.pose_guards.check(tracking);
+        let t = self.pose_guards.check(tracking, placement);
         let input = BodyInput {
             body: BodyFrame::scaled(placement.root, placement.scale),
             skeleton: placement.skeleton(),

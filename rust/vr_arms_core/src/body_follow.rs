@@ -271,6 +271,12 @@ impl BodyFollow {
         (head_yaw + offset, weight)
     }
 
+    /// Takes `other`'s motion (its yaw and turn speed), keeping these settings: a stage made
+    /// again with new settings goes on without a jump.
+    pub fn state_from(&mut self, other: &BodyFollow) {
+        self.spring = other.spring;
+    }
+
     /// Advances by `dt` seconds.
     pub fn update(&mut self, input: &BodyFollowInput, dt: f32) -> BodyFollowOutput {
         let s = self.settings;
@@ -825,5 +831,44 @@ mod tests {
         };
         let (yaw, w) = crossed_forearms(0.1125, off);
         assert!(yaw.abs() < 1e-5 && (w - 0.5).abs() < 1e-5, "{yaw} {w}");
+    }
+
+    #[test]
+    fn a_stage_made_again_goes_on_from_the_old_ones_yaw() {
+        let input = BodyFollowInput {
+            head: Pose::new(
+                Vec3::new(0.0, 1.7, 0.0),
+                Quat::from_rotation_y(std::f32::consts::PI),
+            ),
+            left_hand: None,
+            right_hand: None,
+            left_grip: None,
+            right_grip: None,
+            floor_y: 0.0,
+        };
+        let mut old = BodyFollow::default();
+        old.update(&input, 0.1);
+        // The head turns; the old stage starts turning after it.
+        let turned = BodyFollowInput {
+            head: Pose::new(
+                input.head.position,
+                Quat::from_rotation_y(std::f32::consts::PI + 1.0),
+            ),
+            ..input
+        };
+        let moving = old.update(&turned, 0.02).yaw;
+        let mut again = BodyFollow::new(old.settings);
+        again.state_from(&old);
+        let mut fresh = BodyFollow::new(old.settings);
+        let (a, f, o) = (
+            again.update(&turned, 0.02).yaw,
+            fresh.update(&turned, 0.02).yaw,
+            old.update(&turned, 0.02).yaw,
+        );
+        assert!((a - o).abs() < 1e-6, "goes on as the old one: {a} vs {o}");
+        assert!(
+            (f - a).abs() > 0.1,
+            "a fresh one starts settled elsewhere: {f} vs {a} (from {moving})"
+        );
     }
 }

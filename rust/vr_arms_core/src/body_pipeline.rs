@@ -1,15 +1,19 @@
-//! The whole upper body in one pass: every bone-writing stage of the node graph, in its order,
-//! on a [`PoseTree`] of the bones they read and write.
+//! The body's second step ([`crate::body::Body::pose_bones`]): every bone-writing stage of the
+//! node graph, in its order, on a [`PoseTree`] of the bones they read and write.
 //!
-//! Order per frame (as the node graph runs it): the arm target stages on the bones as they came
-//! in ([`ArmPipeline::targets_from_raw`], what the target nodes see in `_process`); then
+//! Order per frame (as the node graph runs it): each arm's raw target
+//! ([`crate::pipeline::raw_target`]: controller targets and the tracking-loss hold), the other
+//! arm target stages on the bones as they came in ([`ArmPipeline::targets_from_raw`], what the
+//! target nodes see in `_process`); then
 //! [`UpperBodyFollow`] (chest, neck, head), [`ClavicleFollow`] (both clavicles, toward the routed
 //! targets), the soft-IK arm solve ([`ArmPipeline::solve`]), [`ForearmTwist`] (the lower arm takes
-//! its share of the hand's twist, the hand stays where the solve put it) and the procedural finger
-//! curls ([`CurlTurns`]). Each stage reads the bones as the stages before it left them.
+//! its share of the hand's twist, the hand stays where the solve put it) and the fingers
+//! ([`crate::finger_step`]). Each stage reads the bones as the stages before it left them; each
+//! can be switched off ([`Steps`]).
 //!
-//! This is what one `VRRemoteBody` node runs per avatar, where the node graph runs some fifteen
-//! nodes: the same stage structs, composed once.
+//! [`crate::body::Body`] runs it after its input checks and body follow: that is what one
+//! `VRRemoteBody` node runs per avatar, where the node graph runs some fifteen nodes on the same
+//! stage structs.
 
 use glam::{Quat, Vec3};
 
@@ -18,13 +22,13 @@ use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use crate::forearm_twist::{ForearmTwist, twist_rotation};
 use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
-use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput};
+use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
 use crate::side::{PerSide, Side};
 use crate::tracking_loss::{
-    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose,
+    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
 };
 use crate::upper_body_follow::UpperBodyFollow;
 
@@ -221,16 +225,16 @@ impl BodyPipeline {
         // Controller targets, then the tracking-loss hold, then the other target stages.
         let mut tracking = PerSide::new(None, None);
         let raw = Side::BOTH.map(|side| {
-            // A non-finite controller pose counts as lost (held), not as a pose at the origin.
-            let live = input
-                .controllers
-                .get(side)
-                .filter(Pose::is_finite)
-                .map(|c| self.arms.controller_targets.update(side, &c, dt));
-            let loss = self.loss.get_mut(side);
-            let (last, at) = (loss.last(), *self.rest_positions.get(side));
-            let rest = || rest_pose(last, &input.body, at);
-            let (raw, event) = loss.update_with(live, rest, dt, &self.tracking_loss);
+            let (raw, event) = raw_target(
+                &mut self.arms.controller_targets,
+                self.loss.get_mut(side),
+                side,
+                *input.controllers.get(side),
+                || Some(input.body),
+                *self.rest_positions.get(side),
+                dt,
+                &self.tracking_loss,
+            );
             *tracking.get_mut(side) = event;
             Some(raw)
         });
@@ -567,8 +571,8 @@ mod tests {
         let (mut arms, _) = pipeline(&ArmProfile::default());
         arms.steps = Steps::ARMS;
         let i = input(0.6, Some(left_controller(1.0)));
-        let (_, out_all) = run(&mut all, &i, 30);
-        let (mut t, out) = run(&mut arms, &i, 30);
+        let (mut t_all, out_all) = run(&mut all, &i, 30);
+        let (t, out) = run(&mut arms, &i, 30);
         let [clavicle, upper, lower, hand] = tree().1.arms.left;
         let [_, r_upper, r_lower, r_hand] = tree().1.arms.right;
         // The untracked right hand rests beside the body: its arm is solved too.
@@ -587,11 +591,20 @@ mod tests {
             "no finger written"
         );
         assert!(out_all.fingers.left.iter().any(Option::is_some));
-        // No twist: the hand reaches its target with the solve's own lower-arm rotation.
-        let target = out.targets.left.unwrap().target;
-        assert!(t.global(hand).position.distance(target.position) < 1e-3);
-        let solve_hand = out.arms_before_solve.left.unwrap();
-        assert!(solve_hand.upper.position.distance(t.global(upper).position) < 1e-6);
+        // No twist: the lower arm and hand keep the solve's own rotations (the twist turns the
+        // lower arm about its axis, with the roll at 1.0 rad here).
+        let solve = out.solves.left.unwrap();
+        assert!(t.local_rotation(lower).angle_between(solve.lower_local) < 1e-3);
+        assert!(t.local_rotation(hand).angle_between(solve.hand_local) < 1e-3);
+        let twisted = out_all.solves.left.unwrap();
+        assert!(
+            t_all
+                .local_rotation(lower)
+                .angle_between(twisted.lower_local)
+                > 0.05,
+            "with every step, the twist turns the lower arm off the solve's rotation"
+        );
+        let _ = t_all.global(hand);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! normalised; zero or non-finite: the last good rotation). Every rejection and repair is counted,
 //! so the glue can report the counts once instead of logging every frame.
 
-use glam::Quat;
+use glam::{Quat, Vec3};
 
 use crate::pose::Pose;
 
@@ -50,11 +50,23 @@ impl Default for InputGuard {
 impl InputGuard {
     /// The pose to use, or None when it must be treated as untracked.
     pub fn check(&mut self, p: &Pose) -> Option<Pose> {
+        self.check_in(p, Vec3::ZERO, 1.0)
+    }
+
+    /// [`InputGuard::check`] for a pose given in other coordinates: the world's origin is at
+    /// `world_origin` there and `units_per_metre` of their units make a world metre (the limit
+    /// stays the world's).
+    pub fn check_in(&mut self, p: &Pose, world_origin: Vec3, units_per_metre: f32) -> Option<Pose> {
         if !p.position.is_finite() {
             self.counts.non_finite += 1;
             return None;
         }
-        if p.position.length() > self.max_distance_m {
+        let units = if units_per_metre.is_finite() && units_per_metre > 0.0 {
+            units_per_metre
+        } else {
+            1.0
+        };
+        if (p.position - world_origin).length() > self.max_distance_m * units {
             self.counts.too_far += 1;
             return None;
         }
@@ -131,5 +143,27 @@ mod tests {
         assert_eq!(g.counts.normalised, 0, "rounding is not counted");
         g.check(&at(Quat::from_rotation_y(0.3) * 1.01));
         assert_eq!(g.counts.normalised, 1);
+    }
+
+    #[test]
+    fn the_limit_is_the_worlds_in_any_coordinates() {
+        // Coordinates 100 units to the metre (a centimetre skeleton's), the world's origin 5 m
+        // along +X there.
+        let origin = Vec3::new(500.0, 0.0, 0.0);
+        let mut g = InputGuard::default();
+        let near = Pose::from_position(origin + Vec3::new(50_000.0, 0.0, 0.0)); // 500 m
+        let far = Pose::from_position(origin + Vec3::new(150_000.0, 0.0, 0.0)); // 1.5 km
+        assert!(g.check_in(&near, origin, 100.0).is_some());
+        assert!(g.check_in(&far, origin, 100.0).is_none());
+        assert_eq!(g.counts.too_far, 1);
+        // Plain world coordinates: the same 1 km.
+        assert!(
+            g.check(&Pose::from_position(Vec3::new(999.0, 0.0, 0.0)))
+                .is_some()
+        );
+        assert!(
+            g.check(&Pose::from_position(Vec3::new(0.0, 0.0, 1001.0)))
+                .is_none()
+        );
     }
 }

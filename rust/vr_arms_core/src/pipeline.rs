@@ -18,6 +18,7 @@ use crate::profile::ArmProfile;
 use crate::reach_clamp::{ReachClamp, ReachClampInput};
 use crate::side::{PerSide, Side};
 use crate::target_router::{RouterEvent, TargetRouter};
+use crate::tracking_loss::{TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose};
 
 /// One frame of input.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,6 +51,33 @@ pub struct ArmOutput {
     pub router_event: Option<RouterEvent>,
     /// Bone rotations and joint positions (skeleton space).
     pub solve: ArmSolve,
+}
+
+/// One arm's raw target this frame: a usable controller pose (a non-finite one counts as lost)
+/// through [`ControllerTargets`] (calibration, recoil), then the tracking-loss hold: a lost hand
+/// holds, eases to rest at `rest_at` in the body's frame and blends back when tracking returns.
+/// `body` gives that frame, asked only while the hand is not tracked (`None`: the hand only
+/// holds). The body's first arm step; the `ControllerTargets` node runs it as it is.
+#[allow(clippy::too_many_arguments)]
+pub fn raw_target(
+    targets: &mut ControllerTargets,
+    loss: &mut TrackingLoss,
+    side: Side,
+    controller: Option<Pose>,
+    body: impl FnOnce() -> Option<BodyFrame>,
+    rest_at: Vec3,
+    dt: f32,
+    settings: &TrackingLossSettings,
+) -> (Pose, Option<TrackingEvent>) {
+    let live = controller
+        .filter(Pose::is_finite)
+        .map(|c| targets.update(side, &c, dt));
+    let last = loss.last();
+    let rest = || match body() {
+        Some(b) => rest_pose(last, &b, rest_at),
+        None => last.unwrap_or(Pose::IDENTITY),
+    };
+    loss.update_with(live, rest, dt, settings)
 }
 
 /// What the target stages produced for one arm (world), before the solve.

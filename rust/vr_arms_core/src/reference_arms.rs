@@ -80,7 +80,11 @@ mod tests {
             out.right.is_some(),
             "the untracked right hand rests beside the body"
         );
-        assert!(!arms.body.follow.follow_head);
-        assert_eq!(arms.body.pipeline.steps, Steps::ARMS);
+        // Chest, neck, head and both clavicles as they rest (reference_body: 0, 1, 2, 3, 7).
+        let (mut rest, _) = reference_body();
+        for bone in [0, 1, 2, 3, 7] {
+            assert_eq!(arms.tree.local(bone), rest.local(bone), "bone {bone} moved");
+            assert_eq!(arms.tree.global(bone), rest.global(bone));
+        }
     }
 }

@@ -2,6 +2,29 @@
 
 use lexopt::prelude::*;
 
+/// Every command, as typed after `cargo xtask`.
+pub const COMMANDS: [&str; 19] = [
+    "help",
+    "build",
+    "godot",
+    "demo",
+    "test",
+    "engine-test",
+    "render-test",
+    "xr-test",
+    "soak",
+    "hot-reload-test",
+    "export-test",
+    "package",
+    "package-test",
+    "mutants",
+    "net-test",
+    "net-bench",
+    "eval",
+    "bench",
+    "fuzz",
+];
+
 /// What `cargo xtask` was asked to do.
 #[derive(Debug, PartialEq)]
 pub enum Task {
@@ -154,7 +177,13 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
                 "package-test" => Task::PackageTest,
                 "net-test" => Task::NetTest,
                 "net-bench" => Task::NetBench,
-                other => return Err(format!("unknown command `{other}`").into()),
+                other => {
+                    return Err(format!(
+                        "unknown command `{other}` (one of: {})",
+                        COMMANDS.join(", ")
+                    )
+                    .into());
+                }
             }
         }
     };
@@ -233,6 +262,30 @@ mod tests {
                 files: vec!["src/a.rs".into()]
             })
         );
+    }
+
+    #[test]
+    fn every_command_parses_and_the_help_and_architecture_list_them() {
+        let doc = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/architecture.md"
+        ))
+        .expect("docs/architecture.md");
+        let row = doc
+            .lines()
+            .find(|l| l.starts_with("| `rust/xtask`"))
+            .expect("the xtask row of the crates table");
+        for c in COMMANDS {
+            assert!(task(c).is_ok(), "{c} parses");
+            assert!(
+                crate::HELP.contains(&format!("  {c}")) || c == "help",
+                "help lists {c}"
+            );
+            assert!(
+                c == "help" || row.contains(&format!(" {c},")) || row.contains(&format!(" {c})")),
+                "architecture.md lists {c}"
+            );
+        }
     }
 
     #[test]

@@ -2,7 +2,6 @@
 
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
-use vr_arms_core::Pose;
 use vr_arms_core::Side;
 use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTargetsSettings};
 use vr_arms_core::input_guard::InputGuard;
@@ -188,9 +187,30 @@ impl INode3D for ControllerTargets {
             };
             let live = read_tracked(&node, &mut self.guards[i]);
             self.report_input_counts(side);
-            let live_raw = live.map(|c| self.stage.update(side, &c, dt));
-            let rest = self.rest_pose(side);
-            let (raw, event) = self.loss[i].update(live_raw, &rest, dt, &loss_settings);
+            let rest_at = vec3(match side {
+                Side::Left => self.left_rest_position,
+                Side::Right => self.right_rest_position,
+            });
+            let body_root = &self.body_root;
+            // The body's first arm step, as the core composes it.
+            let (raw, event) = vr_arms_core::pipeline::raw_target(
+                &mut self.stage,
+                &mut self.loss[i],
+                side,
+                live,
+                || {
+                    let t = alive(body_root)
+                        .filter(|b| b.is_inside_tree())?
+                        .get_global_transform();
+                    Some(vr_arms_core::body_frame::BodyFrame::scaled(
+                        crate::convert::pose(&t),
+                        crate::nodes::common::uniform_scale(&t),
+                    ))
+                },
+                rest_at,
+                dt,
+                &loss_settings,
+            );
             write_pose(&output, &raw, self.debug_draw);
             if let Some(e) = event {
                 self.signals()
@@ -304,26 +324,6 @@ impl ControllerTargets {
             Side::Left => (&self.left_controller, &self.left_output),
             Side::Right => (&self.right_controller, &self.right_output),
         }
-    }
-
-    /// The relaxed pose a lost hand eases to: hanging at its rest position in the body's frame,
-    /// keeping the roll it had. Without a body root, the last pose (hold only).
-    fn rest_pose(&self, side: Side) -> Pose {
-        let i = side.index();
-        let last = self.loss[i].last().unwrap_or(Pose::IDENTITY);
-        let Some(body) = alive(&self.body_root).filter(|b| b.is_inside_tree()) else {
-            return last;
-        };
-        let t = body.get_global_transform();
-        let local = match side {
-            Side::Left => self.left_rest_position,
-            Side::Right => self.right_rest_position,
-        };
-        let frame = vr_arms_core::body_frame::BodyFrame::scaled(
-            crate::convert::pose(&t),
-            crate::nodes::common::uniform_scale(&t),
-        );
-        vr_arms_core::tracking_loss::rest_pose(Some(last), &frame, vec3(local))
     }
 
     /// Reports a hand's rejected or repaired input once when it first happens, then again only

@@ -1,5 +1,6 @@
 //! `HandPoseDriver`: chooses a hand's pose and curls its fingers.
 
+use glam::Quat;
 use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
@@ -113,8 +114,11 @@ pub struct HandPoseDriver {
     curled_with: Option<(HandPoseState, [u32; 11])>,
     /// The hand-tracked curls' fade.
     finger_input: FingerInput,
-    /// The last curl written had tracked curls in it.
-    curled_tracked: bool,
+    /// Per finger bone (`finger_bones` order), while tracked curls are blended over a pose this
+    /// driver does not write: what the blend wrote last frame, and the pose under it (what the
+    /// animation wrote this frame, or, when nothing writes the bone again, what it held before).
+    blended: [Option<Quat>; FINGERS],
+    blend_base: [Quat; FINGERS],
     report: ProblemReport,
     base: Base<Node>,
 }
@@ -147,7 +151,8 @@ impl INode for HandPoseDriver {
             hand_tracker: StringName::default(),
             hand_tracking_fade_s: 0.15,
             finger_input: FingerInput::default(),
-            curled_tracked: false,
+            blended: [None; FINGERS],
+            blend_base: [Quat::IDENTITY; FINGERS],
             report: ProblemReport::new("HandPoseDriver"),
             base,
         }
@@ -174,14 +179,16 @@ impl INode for HandPoseDriver {
         // tracking's curls fade in over either (the core's finger step, as every body runs it).
         let state = self.stage.current();
         let input = self.finger_input(state, delta as f32);
-        let animating = self.animating();
-        // Tracking faded out: one last write at weight 0 puts back the pose under it.
-        let tracked = input.tracked_weight > 0.0 || self.curled_tracked;
-        self.curled_tracked = input.tracked_weight > 0.0;
-        if !animating && (state != HandPoseState::Default || self.curl_from_controller || tracked) {
+        let curling =
+            !self.animating() && (state != HandPoseState::Default || self.curl_from_controller);
+        if curling {
+            // The core's finger step: the state's curl, the tracked curls faded in over it.
+            self.blended = [None; FINGERS];
             self.curl(input);
-        } else if animating && tracked {
-            self.blend_tracked_over_animation(input);
+        } else if input.tracked_weight > 0.0 || self.blended.iter().any(Option::is_some) {
+            // Something else poses the fingers (an animation, or nothing): the tracked curls
+            // are blended over what it holds, and leave it as it was when they fade out.
+            self.blend_tracked_over_source(input);
         } else {
             self.stop_curling();
         }
@@ -190,6 +197,7 @@ impl INode for HandPoseDriver {
     fn exit_tree(&mut self) {
         self.stop_curling();
         self.finger_input = FingerInput::default();
+        self.blended = [None; FINGERS];
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -346,13 +354,6 @@ impl HandPoseDriver {
             ),
             None => (0.0, 0.0),
         };
-        // Without the controller's curl in the default state, the pose under the tracked one is
-        // the open hand (the rig's rest).
-        let (grip, trigger) = if state == HandPoseState::Default && !self.curl_from_controller {
-            (0.0, 0.0)
-        } else {
-            (grip, trigger)
-        };
         // Turned off: the tracked curls go at once.
         if !self.hand_tracking {
             self.finger_input = FingerInput::default();
@@ -459,9 +460,9 @@ impl HandPoseDriver {
         }
     }
 
-    /// An authored animation plays: the tracked curls are blended over its pose by their weight
-    /// (written every frame, since the animation writes the bones every frame too).
-    fn blend_tracked_over_animation(&mut self, input: HandInput) {
+    /// Blends the tracked curls (the finger step at full tracked weight) over the pose the
+    /// source holds by their weight; at weight 0 it puts that pose back and stops.
+    fn blend_tracked_over_source(&mut self, input: HandInput) {
         let Some(mut skeleton) = alive(&self.source_skeleton) else {
             return;
         };
@@ -471,13 +472,26 @@ impl HandPoseDriver {
             tracked_weight: 1.0,
             ..input
         };
-        let rotations = finger_rotations(&self.curl_settings(), &self.prepared(), &full);
+        let tracked = finger_rotations(&self.curl_settings(), &self.prepared(), &full);
+        let w = input.tracked_weight;
         for &(i, bone, _) in &self.curl_bones {
-            if let Some(tracked) = rotations[i] {
-                let animated = quat(skeleton.get_bone_pose_rotation(bone));
-                let local = animated.slerp(tracked, input.tracked_weight).normalize();
-                skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+            let Some(tracked) = tracked[i] else {
+                continue;
+            };
+            let now = quat(skeleton.get_bone_pose_rotation(bone));
+            // Not what this wrote last frame: something else posed it, and that is the base.
+            if self.blended[i] != Some(now) {
+                self.blend_base[i] = now;
             }
+            let base = self.blend_base[i];
+            let local = if w > 0.0 {
+                base.slerp(tracked, w).normalize()
+            } else {
+                base
+            };
+            skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
+            // Read back as Godot stores it, so the comparison above sees this write.
+            self.blended[i] = (w > 0.0).then(|| quat(skeleton.get_bone_pose_rotation(bone)));
         }
     }
 

@@ -106,6 +106,10 @@ pub(crate) fn pose_pass(
         root: root_core,
         scale: 1.0 / units.max(1e-6),
         skeleton_in_root: root_core.inverse().mul_pose(&pose(&unscaled)),
+        // The input checks' limit is the world's.
+        world_origin: vec3(to_core * Vector3::ZERO),
+        units_per_world_metre: 1.0
+            / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6),
         ..Default::default()
     };
     read_chain(skeleton, b);

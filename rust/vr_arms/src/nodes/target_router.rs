@@ -47,8 +47,17 @@ pub struct TargetRouter {
 #[godot_api]
 impl INode3D for TargetRouter {
     /// A rewired output leaves its old node at its last pose ([crate::relay]).
-    fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
+    /// The blend speed goes through the core's validation, as a profile's does.
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         crate::relay::release_rewired_output(&property, &self.left_output, &self.right_output);
+        if property == "blend_speed"
+            && let Ok(v) = value.try_to::<f32>()
+        {
+            let mut s = TargetRouterSettings { blend_speed: v };
+            s.validate();
+            self.blend_speed = s.blend_speed;
+            return true;
+        }
         false
     }
 

@@ -145,8 +145,8 @@ pub struct VRArmRig {
     held: [HeldRotations; 2],
     /// Per arm: whether this frame's pass posed it (solved, or replayed a solve).
     posed: [bool; 2],
-    /// Whether `_process` has run since the node was made (the target stages with it).
-    processed: bool,
+    /// Tells the modifier pass Godot runs at setup, before any `_process`, apart.
+    setup_pass: crate::engine::SetupPass,
     markers: DebugMarkers,
     bound_to: Option<(InstanceId, u64)>,
     /// This frame's measurements for the target stages (see [RigFrame]).
@@ -229,7 +229,7 @@ impl ISkeletonModifier3D for VRArmRig {
             budget: Budget::new(1),
             held: Default::default(),
             posed: [false; 2],
-            processed: false,
+            setup_pass: Default::default(),
             debug_draw: false,
             arms: [None, None],
             chains: Default::default(),
@@ -253,10 +253,14 @@ impl ISkeletonModifier3D for VRArmRig {
             return;
         }
         self.frame = None;
-        self.processed = true;
+        self.setup_pass.processed();
         let interval = self.effective_interval();
         let id = self.base().instance_id();
         crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
+    }
+
+    fn enter_tree(&mut self) {
+        self.setup_pass.entered_tree();
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
@@ -267,7 +271,7 @@ impl ISkeletonModifier3D for VRArmRig {
         }
         // Godot runs the modifiers once at setup, before any `_process`: no stage has placed a
         // target yet, and a solve now would start the smoothing from wherever the markers are.
-        if !self.processed {
+        if self.setup_pass.is_setup_pass() {
             self.posed = [false; 2];
             return;
         }

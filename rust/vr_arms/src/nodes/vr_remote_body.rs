@@ -132,8 +132,10 @@ pub struct VRRemoteBody {
     bind_error: Option<String>,
     /// Whether a rejected head or hand pose was reported (once).
     input_reported: bool,
-    /// Whether `_process` (the body's first step) has run since the node entered the tree.
-    processed: bool,
+    /// The follow step while the skeleton cannot bind (the bound body has its own).
+    unbound_follow: vr_arms_core::body::FollowStep,
+    /// Tells the modifier pass Godot runs at setup, before any `_process`, apart.
+    setup_pass: crate::engine::SetupPass,
     /// What `bound` was made for: skeleton, its version, the profile path.
     bound_to: Option<(InstanceId, u64, GString)>,
     /// Where this avatar is in its update interval.
@@ -179,7 +181,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
             bound_to: None,
             bind_error: None,
             input_reported: false,
-            processed: false,
+            unbound_follow: vr_arms_core::body::FollowStep::new(Default::default()),
+            setup_pass: Default::default(),
             head_tracked: true,
             left_hand_tracked: true,
             right_hand_tracked: true,
@@ -194,8 +197,12 @@ impl ISkeletonModifier3D for VRRemoteBody {
         }
     }
 
+    fn enter_tree(&mut self) {
+        self.setup_pass.entered_tree();
+    }
+
     fn process(&mut self, delta: f64) {
-        self.processed = true;
+        self.setup_pass.processed();
         self.follow(delta);
     }
 
@@ -210,7 +217,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         // Godot runs the modifiers once at setup, before any `_process`: the body's first step
         // has not run, the tracked points may not be placed yet, and a pass now would start the
         // smoothing from them (the node graph's rig has no target then either).
-        if !self.processed {
+        if self.setup_pass.is_setup_pass() {
             return;
         }
         let Some(mut skeleton) = self.base().get_skeleton() else {
@@ -366,6 +373,7 @@ impl VRRemoteBody {
         self.finger_inputs = Default::default();
         self.bound_to = None;
         self.bound = None;
+        self.unbound_follow.reset();
     }
 }
 
@@ -375,7 +383,7 @@ impl VRRemoteBody {
     /// nodes moved), so an avatar that appears does not swing into place.
     pub(crate) fn start_from_stream(&mut self) {
         self.reset();
-        self.processed = true;
+        self.setup_pass.processed();
         self.follow(0.0);
     }
 
@@ -393,25 +401,19 @@ impl VRRemoteBody {
             return;
         };
         let floor = floor_height(&None, &self.head);
-        let follow_head = self.follow_head;
-        let Some(b) = self.bound.as_mut() else {
-            return;
+        // The body's own step; a skeleton that cannot bind still has its root follow the head.
+        let step = match self.bound.as_mut() {
+            Some(b) => &mut b.body.follow,
+            None => &mut self.unbound_follow,
         };
-        b.body.follow.follow_head = follow_head;
-        let settings = b.body.follow.stage.settings;
+        step.follow_head = self.follow_head;
+        let settings = step.stage.settings;
         let tracking = Tracking {
             head,
             controllers: PerSide::new(left, right),
             ..Default::default()
         };
-        place_root(
-            &mut b.body.follow,
-            settings,
-            &tracking,
-            floor,
-            &mut root,
-            delta,
-        );
+        place_root(step, settings, &tracking, floor, &mut root, delta);
         self.report_unusable_input();
     }
 
@@ -525,13 +527,20 @@ impl VRRemoteBody {
         // A new binding starts a new interval: its first frame solves.
         self.budget = Budget::new(self.budget.interval);
         self.solved_frames = 0;
+        // The follow step goes on from where it was (a rebind must not snap the root).
+        let follow = match self.bound.take() {
+            Some(b) => b.body.follow,
+            None => self.unbound_follow.clone(),
+        };
         match bind_bones(skeleton, &profile) {
-            Ok(b) => {
+            Ok(mut b) => {
+                b.body.follow.stage.state_from(&follow.stage);
                 self.bound = Some(b);
                 self.bind_error = None;
             }
             Err(e) => {
-                self.bound = None;
+                self.unbound_follow = follow;
+                self.unbound_follow.stage.settings = profile.body_follow;
                 self.bind_error = Some(e);
             }
         }

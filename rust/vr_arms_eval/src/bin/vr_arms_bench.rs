@@ -41,7 +41,8 @@ impl Avatar {
         }
     }
 
-    /// The same body with one arm only: no follow, no spine or clavicle step, no right hand.
+    /// The same body with one arm tracked: no follow, no spine or clavicle step, the right hand
+    /// untracked (it rests beside the body, solved too).
     fn one_arm() -> Self {
         let mut a = Self::new();
         a.body.follow.follow_head = false;
@@ -200,7 +201,7 @@ fn main() {
     println!("|---|---|---|");
     println!("| two-bone solve (one arm) | {two_bone:.0} | 1.0 |");
     println!(
-        "| one arm (`Body` without follow, spine, clavicles or the other hand): controller targets, tracking loss, body avoidance, reach clamp, router, elbow hint, soft IK, solve, twist, 30 finger bones | {arm:.0} | {:.1} |",
+        "| one arm tracked (`Body` without follow, spine or clavicles; the other hand untracked, resting beside the body): input checks, controller targets, tracking loss, body avoidance, reach clamp, router, elbow hint, soft IK, solve, twist, 30 finger bones | {arm:.0} | {:.1} |",
         arm / two_bone
     );
     println!(
