@@ -216,3 +216,14 @@ func make_tracker(joints: Array, side: String = "Left") -> XRHandTracker:
 	t.has_tracking_data = true
 	XRServer.add_tracker(t)
 	return t
+
+
+## A character node (named `name`) holding a HumanoidBuilder skeleton, in the test's tree: its
+## skeleton.
+func make_humanoid_character(name: String) -> Skeleton3D:
+	var character := Node3D.new()
+	character.name = name
+	add_child(character)
+	var skeleton := HumanoidBuilder.build()
+	character.add_child(skeleton)
+	return skeleton

@@ -14,15 +14,6 @@ var _bones: Array = []
 var _inputs := {}
 
 
-func _character(name: String) -> Skeleton3D:
-	var character := Node3D.new()
-	character.name = name
-	add_child(character)
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	return skeleton
-
-
 func _store(key: String, world: Array) -> void:
 	var frame := Engine.get_process_frames()
 	if not _seen.has(frame):
@@ -98,15 +89,15 @@ func _process(delta: float) -> void:
 func test_the_node_graph_and_the_remote_body_give_the_cores_bones_from_the_first_frame() -> void:
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
-	var graph_skeleton := _character("GraphCharacter")
+	var graph_skeleton := make_humanoid_character("GraphCharacter")
 	var graph := VRArmsSetup.setup_skeleton(graph_skeleton, null, null)
 	# The poses are compared, so every avatar keeps its size.
 	graph.calibrator.scale_at_tracking_start = false
-	var remote_skeleton := _character("RemoteCharacter")
+	var remote_skeleton := make_humanoid_character("RemoteCharacter")
 	var made := VRArmsSetup.setup_remote(remote_skeleton, graph.camera, graph.left_controller, graph.right_controller)
 	var body: VRRemoteBody = made.body
 	body.profile = ""  # the node graph's own defaults
-	_reference = _character("CoreCharacter")
+	_reference = make_humanoid_character("CoreCharacter")
 	_solver = VRBodySolver.new()
 	check(_solver.configure(_reference), "the core's body configured")
 	# Every bone the core writes is compared.
@@ -201,7 +192,7 @@ func test_the_node_graph_and_the_remote_body_give_the_cores_bones_from_the_first
 
 
 func test_the_core_body_routes_a_hand_to_an_interaction_target_and_back() -> void:
-	var skeleton := _character("Interacting")
+	var skeleton := make_humanoid_character("Interacting")
 	var solver := VRBodySolver.new()
 	solver.follow_head = false
 	check(solver.configure(skeleton), "configured")

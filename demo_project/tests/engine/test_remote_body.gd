@@ -24,15 +24,6 @@ static func _angle_between(a: Quaternion, b: Quaternion) -> float:
 	return 2.0 * atan2(Vector3(d.x, d.y, d.z).length(), absf(d.w))
 
 
-func _character(name: String) -> Skeleton3D:
-	var character := Node3D.new()
-	character.name = name
-	add_child(character)
-	var skeleton := HumanoidBuilder.build()
-	character.add_child(skeleton)
-	return skeleton
-
-
 ## Head turning and nodding, hands through reach, overhead and across the chest, grip and
 ## trigger changing: every stage and its smoothing at work (the caller adds tracking loss).
 func _drive(sim: XRTrackingSimulator, t: float) -> void:
@@ -46,14 +37,14 @@ func _drive(sim: XRTrackingSimulator, t: float) -> void:
 
 
 func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
-	var graph_skeleton := _character("GraphCharacter")
+	var graph_skeleton := make_humanoid_character("GraphCharacter")
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
 	var graph := VRArmsSetup.setup_skeleton(graph_skeleton, null, null)
 	# The poses are compared, so both avatars keep their size (a remote body's scale is the
 	# sender's to set).
 	graph.calibrator.scale_at_tracking_start = false
-	var remote_skeleton := _character("RemoteCharacter")
+	var remote_skeleton := make_humanoid_character("RemoteCharacter")
 	var made := VRArmsSetup.setup_remote(remote_skeleton, graph.camera, graph.left_controller, graph.right_controller)
 	var body: VRRemoteBody = made.body
 	check(body != null and body.get_parent() == remote_skeleton, "setup_remote put a VRRemoteBody under the skeleton")
@@ -109,7 +100,7 @@ func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
 
 
 func test_setup_remote_creates_what_is_missing_and_refuses_a_second_setup() -> void:
-	var skeleton := _character("Remote")
+	var skeleton := make_humanoid_character("Remote")
 	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 	var body: VRRemoteBody = made.body
 	for key in ["head", "left_hand", "right_hand"]:
@@ -140,7 +131,7 @@ func test_a_scaled_bone_in_or_above_the_chain_is_read_as_the_engine_places_it() 
 	# body then reads global poses instead, and the hand still lands on its controller. Spine is
 	# in the chest-to-hand chain the body reads; Hips is above it.
 	for scaled in ["Spine", "Hips"]:
-		var skeleton := _character("Scaled" + scaled)
+		var skeleton := make_humanoid_character("Scaled" + scaled)
 		skeleton.set_bone_pose_scale(skeleton.find_bone(scaled), Vector3.ONE * 1.15)
 		var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 		var body: VRRemoteBody = made.body
@@ -156,7 +147,7 @@ func test_a_scaled_bone_in_or_above_the_chain_is_read_as_the_engine_places_it() 
 
 
 func test_network_code_can_say_a_hand_is_lost() -> void:
-	var skeleton := _character("Lossy")
+	var skeleton := make_humanoid_character("Lossy")
 	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 	var body: VRRemoteBody = made.body
 	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))
@@ -184,9 +175,9 @@ func test_network_code_can_say_a_hand_is_lost() -> void:
 ## still moves every frame (blended between solves), and it settles where a body solving every
 ## frame puts it.
 func test_an_update_budget_solves_one_frame_in_three_and_blends_between() -> void:
-	var every := _character("EveryFrame")
+	var every := make_humanoid_character("EveryFrame")
 	var made := VRArmsSetup.setup_remote(every, null, null, null)
-	var budgeted := _character("Budgeted")
+	var budgeted := make_humanoid_character("Budgeted")
 	var made3 := VRArmsSetup.setup_remote(budgeted, made.head, made.left_hand, made.right_hand)
 	var body: VRRemoteBody = made3.body
 	for b: VRRemoteBody in [made.body, body]:
@@ -235,7 +226,7 @@ func test_an_update_budget_solves_one_frame_in_three_and_blends_between() -> voi
 ## A bent UpperChest (between Chest and Neck) keeps its bend: with the headset looking straight
 ## ahead the head stays as the bent spine holds it (not bent twice), as in the node graph.
 func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:
-	var skeleton := _character("BentSpine")
+	var skeleton := make_humanoid_character("BentSpine")
 	var uc := skeleton.find_bone("UpperChest")
 	skeleton.set_bone_pose_rotation(uc, Quaternion(Vector3.RIGHT, 0.4) * skeleton.get_bone_rest(uc).basis.get_rotation_quaternion())
 	var head := skeleton.find_bone("Head")
@@ -254,7 +245,7 @@ func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:
 ## Network code that receives hand-tracked finger curls hands them to the body: the fingers take
 ## them, faded in, and fade back to grip and trigger when they end.
 func test_tracked_finger_curls_pose_the_fingers_and_fade_out() -> void:
-	var skeleton := _character("Tracked")
+	var skeleton := make_humanoid_character("Tracked")
 	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 	var body: VRRemoteBody = made.body
 	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0))

@@ -108,12 +108,7 @@ impl Guards {
     fn counts(&self) -> InputCounts {
         self.0
             .iter()
-            .fold(InputCounts::default(), |a, g| InputCounts {
-                non_finite: a.non_finite + g.counts.non_finite,
-                too_far: a.too_far + g.counts.too_far,
-                normalised: a.normalised + g.counts.normalised,
-                rotation_replaced: a.rotation_replaced + g.counts.rotation_replaced,
-            })
+            .fold(InputCounts::default(), |a, g| a + g.counts)
     }
 }
 
@@ -256,13 +251,7 @@ impl Body {
 
     /// Inputs rejected or repaired so far by either step's checks.
     pub fn input_counts(&self) -> InputCounts {
-        let (a, b) = (self.follow.input_counts(), self.pose_guards.counts());
-        InputCounts {
-            non_finite: a.non_finite + b.non_finite,
-            too_far: a.too_far + b.too_far,
-            normalised: a.normalised + b.normalised,
-            rotation_replaced: a.rotation_replaced + b.rotation_replaced,
-        }
+        self.follow.input_counts() + self.pose_guards.counts()
     }
 }
 

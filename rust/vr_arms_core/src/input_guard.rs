@@ -22,6 +22,19 @@ pub struct InputCounts {
     pub rotation_replaced: u64,
 }
 
+impl std::ops::Add for InputCounts {
+    type Output = InputCounts;
+
+    fn add(self, o: InputCounts) -> InputCounts {
+        InputCounts {
+            non_finite: self.non_finite + o.non_finite,
+            too_far: self.too_far + o.too_far,
+            normalised: self.normalised + o.normalised,
+            rotation_replaced: self.rotation_replaced + o.rotation_replaced,
+        }
+    }
+}
+
 impl InputCounts {
     pub fn total(&self) -> u64 {
         self.non_finite + self.too_far + self.normalised + self.rotation_replaced

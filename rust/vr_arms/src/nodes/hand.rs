@@ -78,3 +78,19 @@ impl godot::register::property::Var for Hand {
         *field = value;
     }
 }
+
+/// Five finger curls (thumb, index, middle, ring, little) from a script: `Some(None)` for an
+/// empty array (hand tracking ends), `None` (with one error naming `who`) for any other length.
+pub fn tracked_curls_arg(who: &str, curls: &PackedFloat32Array) -> Option<Option<[f32; 5]>> {
+    match curls.as_slice() {
+        [] => Some(None),
+        &[a, b, c, d, e] => Some(Some([a, b, c, d, e])),
+        other => {
+            godot_error!(
+                "{who}.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little) or none, not {}",
+                other.len()
+            );
+            None
+        }
+    }
+}

@@ -122,16 +122,8 @@ impl VRBodySolver {
     /// empty array ends it. Any other length is refused with an error.
     #[func]
     fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
-        let curls = match curls.as_slice() {
-            [] => None,
-            &[a, b, c, d, e] => Some([a, b, c, d, e]),
-            other => {
-                godot_error!(
-                    "VRBodySolver.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little) or none, not {}",
-                    other.len()
-                );
-                return;
-            }
+        let Some(curls) = crate::nodes::hand::tracked_curls_arg("VRBodySolver", &curls) else {
+            return;
         };
         self.hands[hand.side().index()].2 = curls;
     }

@@ -317,16 +317,8 @@ impl VRRemoteBody {
     /// fingers fade back to grip and trigger). Any other length is refused with an error.
     #[func]
     fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
-        let curls = match curls.as_slice() {
-            [] => None,
-            &[a, b, c, d, e] => Some([a, b, c, d, e]),
-            other => {
-                godot_error!(
-                    "VRRemoteBody.set_tracked_finger_curls: five curls (thumb, index, middle, ring, little) or none, not {}",
-                    other.len()
-                );
-                return;
-            }
+        let Some(curls) = crate::nodes::hand::tracked_curls_arg("VRRemoteBody", &curls) else {
+            return;
         };
         self.tracked_curls[hand.side().index()] = curls;
     }
