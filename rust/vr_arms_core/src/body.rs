@@ -367,4 +367,33 @@ mod tests {
         assert!(da > 1e-3, "{da}");
         assert!((db - 2.0 * da).abs() < 1e-5, "{da} {db}");
     }
+
+    #[test]
+    fn the_follow_step_reports_the_headset_and_starts_afresh_on_reset() {
+        let mut step = FollowStep::new(BodyFollowSettings::default());
+        let placement = Placement::default();
+        let ahead = tracking(Vec3::new(0.0, 1.7, 0.0));
+        assert!(step.place_root(&ahead, &placement, 0.1).is_some());
+        assert!(step.head_tracked());
+        let mut lost = ahead;
+        lost.head = Some(Pose::from_position(Vec3::splat(f32::NAN)));
+        lost.controllers.left = Some(Pose::from_position(Vec3::splat(f32::NAN)));
+        assert!(step.place_root(&lost, &placement, 0.1).is_none());
+        assert!(!step.head_tracked());
+        // Only the headset's rejection counts as the head's.
+        assert_eq!(step.head_input_counts().non_finite, 1);
+        assert_eq!(step.input_counts().non_finite, 2);
+        // Turned far: the spring lags; after a reset it starts settled on the new yaw.
+        let mut turned = ahead;
+        turned.head = ahead
+            .head
+            .map(|h| Pose::new(h.position, Quat::from_rotation_y(2.0) * h.rotation));
+        let lagging = step.place_root(&turned, &placement, 0.01).unwrap();
+        step.reset();
+        let settled = step.place_root(&turned, &placement, 0.01).unwrap();
+        assert!(
+            lagging.rotation.angle_between(settled.rotation) > 0.5,
+            "{lagging:?} vs {settled:?}"
+        );
+    }
 }

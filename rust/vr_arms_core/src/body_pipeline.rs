@@ -607,6 +607,137 @@ mod tests {
         let _ = t_all.global(hand);
     }
 
+    /// The spine's rotations (chest, neck, head, global) after a few frames of `input` on a
+    /// body whose spine is `tree`'s bones `spine`.
+    fn spine_after(tree: &PoseTree, bones: BodyBones, input: &BodyInput) -> [Quat; 3] {
+        let mut p = BodyPipeline::new(
+            &ArmProfile::default(),
+            &crate::pipeline::reference_rig(),
+            bones,
+            PerSide::new(Pose::IDENTITY, Pose::IDENTITY),
+            PerSide::new([None; FINGERS], [None; FINGERS]),
+        );
+        let mut t = tree.clone();
+        for _ in 0..30 {
+            t = tree.clone();
+            p.update(input, &mut t, 1.0 / 90.0);
+        }
+        bones.spine.map(|b| t.global(b.unwrap()).rotation)
+    }
+
+    #[test]
+    fn a_bone_between_chest_and_neck_is_the_necks_parent() {
+        // The reference spine, and the same with an upper chest between chest and neck that is
+        // pitched at rest: the head must come out the same (it follows the headset).
+        let (mut plain, bones) = tree();
+        // The same bones with the upper chest inserted as bone 1 (every later index one up).
+        let shift = |i: usize| if i == 0 { 0 } else { i + 1 };
+        let mut parents = vec![None, Some(0)];
+        let mut globals = vec![
+            plain.global(0),
+            Pose::new(Vec3::new(0.0, 1.35, 0.0), Quat::from_rotation_x(0.3)),
+        ];
+        for i in 1..plain.len() {
+            let parent = plain.parent(i).map(|p| if i == 1 { 1 } else { shift(p) });
+            parents.push(parent);
+            globals.push(plain.global(i));
+        }
+        let mut with_upper = PoseTree::new(&parents).unwrap();
+        with_upper.set_globals(&globals);
+        let moved = BodyBones {
+            chest_parent: None,
+            spine: bones.spine.map(|b| b.map(shift)),
+            clavicles: PerSide::new(
+                bones.clavicles.left.map(shift),
+                bones.clavicles.right.map(shift),
+            ),
+            arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
+        };
+        let i = input(0.5, None);
+        let a = spine_after(&plain, bones, &i);
+        let b = spine_after(&with_upper, moved, &i);
+        assert!(
+            a[2].angle_between(b[2]) < 1e-3,
+            "head {:?} vs {:?}",
+            a[2],
+            b[2]
+        );
+    }
+
+    #[test]
+    fn a_rotated_hips_bone_under_the_chest_does_not_turn_the_spine() {
+        // The chest under a hips bone pitched at rest: the spine's own parent is the hips.
+        let (mut plain, bones) = tree();
+        let shift = |i: usize| i + 1;
+        let mut parents = vec![None];
+        let mut globals = vec![Pose::new(
+            Vec3::new(0.0, 0.95, 0.0),
+            Quat::from_rotation_x(0.4),
+        )];
+        for i in 0..plain.len() {
+            parents.push(Some(plain.parent(i).map_or(0, shift)));
+            globals.push(plain.global(i));
+        }
+        let mut with_hips = PoseTree::new(&parents).unwrap();
+        with_hips.set_globals(&globals);
+        let moved = BodyBones {
+            chest_parent: Some(0),
+            spine: bones.spine.map(|b| b.map(shift)),
+            clavicles: PerSide::new(
+                bones.clavicles.left.map(shift),
+                bones.clavicles.right.map(shift),
+            ),
+            arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
+        };
+        let i = input(0.5, None);
+        let a = spine_after(&plain, bones, &i);
+        let b = spine_after(&with_hips, moved, &i);
+        for k in 0..3 {
+            assert!(
+                a[k].angle_between(b[k]) < 1e-3,
+                "bone {k}: {:?} vs {:?}",
+                a[k],
+                b[k]
+            );
+        }
+    }
+
+    #[test]
+    fn the_spine_turns_relative_to_the_body_under_a_turned_skeleton() {
+        // The skeleton turned under the root (as a rig facing elsewhere is stood up), the body
+        // and the headset facing the same way: nothing for the spine to turn (it turns by the
+        // head's yaw against the body's, whatever the skeleton's own turn).
+        let mut i = input(0.0, None);
+        let body = Quat::from_rotation_y(0.3);
+        i.body = BodyFrame::new(Pose::new(Vec3::ZERO, body));
+        i.skeleton = Pose::new(Vec3::ZERO, Quat::from_rotation_y(0.8));
+        i.head = i
+            .head
+            .map(|h| Pose::new(body * h.position, body * h.rotation));
+        let (t, bones) = tree();
+        let spine = spine_after(&t, bones, &i);
+        for (k, q) in spine.iter().enumerate() {
+            assert!(q.angle_between(Quat::IDENTITY) < 1e-3, "bone {k}: {q:?}");
+        }
+    }
+
+    #[test]
+    fn the_spine_turns_relative_to_the_body_not_the_world() {
+        // Body and headset turned together: nothing for the spine to turn.
+        let mut i = input(0.0, None);
+        let yaw = Quat::from_rotation_y(0.8);
+        i.body = BodyFrame::new(Pose::new(Vec3::ZERO, yaw));
+        i.skeleton = Pose::new(Vec3::ZERO, yaw);
+        i.head = i
+            .head
+            .map(|h| Pose::new(yaw * h.position, yaw * h.rotation));
+        let (t, bones) = tree();
+        let spine = spine_after(&t, bones, &i);
+        for (k, q) in spine.iter().enumerate() {
+            assert!(q.angle_between(Quat::IDENTITY) < 1e-3, "bone {k}: {q:?}");
+        }
+    }
+
     #[test]
     fn the_spine_follows_the_head_and_holds_the_last_tracked_one() {
         let (mut p, _) = pipeline(&ArmProfile::default());

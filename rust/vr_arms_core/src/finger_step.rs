@@ -120,6 +120,7 @@ mod tests {
     #[test]
     fn the_fade_comes_in_and_goes_out_showing_the_last_tracked_curls() {
         let mut f = FingerInput::default();
+        assert_eq!(f.weight(), 0.0, "nothing tracked yet");
         let c = [0.2, 0.4, 0.6, 0.8, 1.0];
         let a = f.update(HandPoseState::Default, 0.5, 0.1, Some(c), 0.1, 0.05);
         assert!((a.tracked_weight - 0.5).abs() < 1e-6 && a.tracked_curls == c);

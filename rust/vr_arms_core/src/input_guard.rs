@@ -169,7 +169,29 @@ mod tests {
         assert!(g.check_in(&near, origin, 100.0).is_some());
         assert!(g.check_in(&far, origin, 100.0).is_none());
         assert_eq!(g.counts.too_far, 1);
-        // Plain world coordinates: the same 1 km.
+        // The world's origin far off in those coordinates: measured from it, not from theirs.
+        let away = Vec3::new(150_000.0, 0.0, 0.0);
+        assert!(
+            g.check_in(&Pose::from_position(away), away, 100.0)
+                .is_some()
+        );
+        // No usable scale (zero, negative, NaN): a metre is a unit.
+        for units in [0.0, -100.0, f32::NAN] {
+            assert!(
+                g.check_in(
+                    &Pose::from_position(Vec3::new(900.0, 0.0, 0.0)),
+                    Vec3::ZERO,
+                    units
+                )
+                .is_some(),
+                "{units}"
+            );
+        }
+        // Plain world coordinates: the same 1 km, exactly 1 km still in.
+        assert!(
+            g.check(&Pose::from_position(Vec3::new(1000.0, 0.0, 0.0)))
+                .is_some()
+        );
         assert!(
             g.check(&Pose::from_position(Vec3::new(999.0, 0.0, 0.0)))
                 .is_some()
@@ -178,5 +200,27 @@ mod tests {
             g.check(&Pose::from_position(Vec3::new(0.0, 0.0, 1001.0)))
                 .is_none()
         );
+    }
+
+    #[test]
+    fn counts_add_field_by_field() {
+        let a = InputCounts {
+            non_finite: 1,
+            too_far: 2,
+            normalised: 3,
+            rotation_replaced: 4,
+        };
+        let b = InputCounts {
+            non_finite: 10,
+            too_far: 20,
+            normalised: 30,
+            rotation_replaced: 40,
+        };
+        let c = a + b;
+        assert_eq!(
+            (c.non_finite, c.too_far, c.normalised, c.rotation_replaced),
+            (11, 22, 33, 44)
+        );
+        assert_eq!(c.total(), 110);
     }
 }

@@ -87,4 +87,19 @@ mod tests {
             assert_eq!(arms.tree.global(bone), rest.global(bone));
         }
     }
+
+    #[test]
+    fn the_arms_stand_where_the_root_is() {
+        // The root moved and turned: a target given relative to it is reached in the world.
+        let root = Pose::new(Vec3::new(3.0, 0.0, -2.0), glam::Quat::from_rotation_y(1.0));
+        let target = root.transform_point(Vec3::new(0.35, 1.15, 0.3));
+        let mut arms = ReferenceArms::new(&ArmProfile::default());
+        let out = arms.update(
+            &controllers(Some(Pose::from_position(target)), None),
+            root,
+            1.0 / 90.0,
+        );
+        let hand = root.transform_point(out.left.unwrap().solve.hand.position);
+        assert!(hand.distance(target) < 1e-3, "{hand} vs {target}");
+    }
 }

@@ -182,6 +182,7 @@ mod tests {
         let muzzle = t.transform_point(pivot + Vec3::NEG_Z * 0.1) - pivot;
         assert!(muzzle.y < 0.0, "{muzzle}");
         assert_eq!(twirl_turn(0.0, pivot), Pose::IDENTITY);
+        assert_eq!(twirl_turn(f32::NAN, pivot), Pose::IDENTITY, "no NaN turn");
     }
 
     #[test]
@@ -208,12 +209,12 @@ mod tests {
 
     #[test]
     fn the_parts_turn_with_hammer_trigger_and_cylinder() {
-        let p = part_turns(0.5, 1.0, 2, 40.0, 12.0);
+        let p = part_turns(0.5, 0.5, 2, 40.0, 12.0);
         assert!(
             (p.hammer + 20f32.to_radians()).abs() < 1e-6,
             "back, half way"
         );
-        assert!((p.trigger - 12f32.to_radians()).abs() < 1e-6);
+        assert!((p.trigger - 6f32.to_radians()).abs() < 1e-6);
         assert!((p.cylinder - 2.0 * std::f32::consts::TAU / 6.0).abs() < 1e-6);
         assert_eq!(
             part_turns(3.0, -1.0, 8, 40.0, 12.0),
@@ -257,6 +258,9 @@ mod tests {
             stick_clicks(rest, Vec2::new(0.69, 0.0)),
             StickClicks::default()
         );
+        // Already at the threshold last frame: the push was counted then.
+        let at = Vec2::splat(STICK_PUSH);
+        assert_eq!(stick_clicks(at, Vec2::splat(0.9)), StickClicks::default());
     }
 
     #[test]
@@ -268,5 +272,10 @@ mod tests {
         assert!((flick_rate(before, -now, 0.01) - 5.0).abs() < 1e-3);
         assert_eq!(flick_rate(before, now, 0.0), 0.0);
         assert_eq!(flick_rate(before, now, f32::NAN), 0.0);
+        assert_eq!(
+            flick_rate(before, now, -0.01),
+            0.0,
+            "time going back: no flick"
+        );
     }
 }
