@@ -58,6 +58,15 @@ pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
     }
 }
 
+/// The skeleton's placement without its scale: the core's frame (lengths in the skeleton's
+/// units); `skeleton_global * unscaled.affine_inverse()` takes its poses back to the world.
+pub(crate) fn unscaled(skeleton_global: &Transform3D) -> Transform3D {
+    Transform3D::new(
+        crate::nodes::common::rotation_of(&skeleton_global.basis),
+        skeleton_global.origin,
+    )
+}
+
 /// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
 /// `root_global`, from world poses: the chain read into the tree, the inputs taken into the
 /// skeleton's own units (without its scale, so lengths stay in proportion on a scaled avatar),
@@ -70,10 +79,7 @@ pub(crate) fn pose_pass(
     tracking: &Tracking,
     dt: f32,
 ) -> BodyOutput {
-    let unscaled = Transform3D::new(
-        crate::nodes::common::rotation_of(&skeleton_global.basis),
-        skeleton_global.origin,
-    );
+    let unscaled = unscaled(&skeleton_global);
     let to_core = unscaled * skeleton_global.affine_inverse();
     // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton under a
     // clean root): body-space settings, in metres, are that many core units.

@@ -255,10 +255,7 @@ impl VRBodySolver {
             .map(|&(bone, q)| (bone.to_variant(), to_quaternion(q).to_variant()))
             .collect();
         // World poses back from the skeleton's units.
-        let unscaled = Transform3D::new(
-            crate::nodes::common::rotation_of(&skeleton_global.basis),
-            skeleton_global.origin,
-        );
+        let unscaled = crate::nodes::remote_body_pass::unscaled(&skeleton_global);
         let from_core = skeleton_global * unscaled.affine_inverse();
         let world = |p: &Pose| from_core * crate::convert::to_transform(p);
         let mut targets = VarArray::new();
