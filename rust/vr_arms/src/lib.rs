@@ -10,6 +10,7 @@ mod engine;
 mod nodes;
 mod problems;
 mod relay;
+mod skeleton_read;
 mod threads;
 
 struct VrArmsExtension;

@@ -20,7 +20,7 @@ use glam::{Quat, Vec3};
 use crate::arm_solve::{ArmBones, ArmSolve};
 use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use crate::forearm_twist::{ForearmTwist, twist_rotation};
+use crate::forearm_twist::{ForearmTwist, share_twist};
 use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
 use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
 use crate::pose::Pose;
@@ -265,54 +265,34 @@ impl BodyPipeline {
         }
         // As `UpperBodyFollow`: no chest bone, no spine follow.
         let spine = self.steps.spine.then_some(self.last_head).flatten();
-        if let (Some(head), Some(_)) = (spine, b.spine[0]) {
+        if let Some(head) = spine {
             let to_skeleton = skeleton.rotation.inverse();
-            // Each spine bone's own parent, where it is not the spine bone before it (a
-            // humanoid's UpperChest between Chest and Neck).
-            let mut before = b.chest_parent;
-            let mut parents = [None; 3];
-            for (slot, bone) in parents.iter_mut().zip(b.spine) {
-                let Some(bone) = bone else { continue };
-                let own = tree.parent(bone);
-                if own != before || before == b.chest_parent {
-                    *slot = own.map(|p| tree.global(p).rotation);
-                }
-                before = Some(bone);
-            }
-            let spine = b.spine.map(|i| i.map(|i| tree.global(i).rotation));
-            let locals = self.upper_body.solve_in_chain(
+            let locals = self.upper_body.solve_on(
+                tree,
+                b.spine,
                 to_skeleton * input.body.root().rotation,
                 to_skeleton * head.rotation,
-                parents,
-                spine,
             );
-            for (bone, local) in b.spine.into_iter().zip(locals) {
-                if let (Some(bone), Some(local)) = (bone, local) {
-                    write(tree, bone, local);
-                }
+            for (bone, local) in locals.into_iter().flatten() {
+                write(tree, bone, local);
             }
         }
 
         // Clavicles toward the routed targets: both measured, then both written.
         let to_skeleton = skeleton.inverse();
+        // The world's up in the skeleton's space (another axis under a turned skeleton).
+        let up = to_skeleton.rotation * input.up;
         let clavicles = Side::BOTH.map(|side| {
-            let tree = &mut *tree;
             let clavicle = (*b.clavicles.get(side)).filter(|_| self.steps.clavicles)?;
             let target = targets.get(side).as_ref()?;
-            let c = tree.global(clavicle);
-            let parent = match tree.parent(clavicle) {
-                Some(p) => tree.global(p).rotation,
-                None => Quat::IDENTITY,
-            };
-            let input = ClavicleInput {
-                clavicle_position: c.position,
-                clavicle_rotation: c.rotation,
-                parent_rotation: parent,
-                shoulder: tree.global(b.arms.get(side)[1]).position,
-                target: to_skeleton.transform_point(target.target.position),
-                arm_length: self.arms.calibration.get(side).arm_length(),
-                up: Vec3::Y,
-            };
+            let input = ClavicleInput::from_bones(
+                tree,
+                clavicle,
+                b.arms.get(side)[1],
+                to_skeleton.transform_point(target.target.position),
+                self.arms.calibration.get(side).arm_length(),
+                up,
+            );
             Some((clavicle, self.clavicles.update(&input).local_rotation))
         });
         for (clavicle, local) in clavicles.into_iter().flatten() {
@@ -338,15 +318,14 @@ impl BodyPipeline {
                 continue;
             }
             let rest = self.hand_rest.get(side);
-            let share = twist_rotation(
-                rest.position,
-                self.twist
-                    .update(side, solve.hand_local, rest.rotation, rest.position, dt)
-                    .lower_arm,
-            );
-            write(tree, lower, (solve.lower_local * share).normalize());
-            // The hand turns back by the lower arm's share: it stays where the solve put it.
-            write(tree, hand, share.inverse() * solve.hand_local);
+            let share = self
+                .twist
+                .update(side, solve.hand_local, rest.rotation, rest.position, dt)
+                .lower_arm;
+            let (lower_local, hand_local) =
+                share_twist(solve.lower_local, solve.hand_local, rest.position, share);
+            write(tree, lower, lower_local);
+            write(tree, hand, hand_local);
         }
 
         let fingers = Side::BOTH.map(|side| {
@@ -723,6 +702,75 @@ mod tests {
                     "body {body_yaw}, skeleton {skeleton_yaw}, bone {k}: {q:?}"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn a_skeleton_turned_on_its_side_gives_the_same_body_in_the_world() {
+        // A rig imported Z-up stands upright because its skeleton node is turned a quarter
+        // turn; its bones are the plain rig's turned back. The world must not see the turn: the
+        // clavicles lift about the world's up, not the skeleton's +Y, and the hands land on the
+        // same targets.
+        let world = |turn: Quat| {
+            let back = Pose::new(Vec3::ZERO, turn.inverse());
+            let turned = |a: &ArmBones| ArmBones {
+                parent: back.mul_pose(&a.parent),
+                upper: back.mul_pose(&a.upper),
+                lower: back.mul_pose(&a.lower),
+                hand: back.mul_pose(&a.hand),
+            };
+            let r = crate::pipeline::reference_rig();
+            let rest = PerSide::new(turned(&r.left), turned(&r.right));
+            let (mut plain, bones) = tree();
+            let globals: Vec<Pose> = (0..plain.len())
+                .map(|i| back.mul_pose(&plain.global(i)))
+                .collect();
+            let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
+            let mut p = BodyPipeline::new(
+                &ArmProfile::default(),
+                &rest,
+                bones,
+                PerSide::new(hand_rest, hand_rest),
+                PerSide::new([None; FINGERS], [None; FINGERS]),
+            );
+            let mut i = input(0.4, Some(left_controller(0.0)));
+            // Reaching far up and out: the clavicle lifts.
+            i.controllers.left = Some(Pose::new(
+                Vec3::new(0.55, 1.9, 0.3),
+                Quat::from_rotation_x(-1.2),
+            ));
+            i.skeleton = Pose::new(Vec3::ZERO, turn);
+            let mut t = plain.clone();
+            for _ in 0..60 {
+                t = plain.clone();
+                t.set_globals(&globals);
+                p.update(&i, &mut t, 1.0 / 90.0);
+            }
+            let [clavicle, _, _, hand] = bones.arms.left;
+            let mut on = |k: usize| i.skeleton.mul_pose(&t.global(k));
+            (on(clavicle), on(hand), on(0))
+        };
+        let (clavicle, hand, chest) = world(Quat::IDENTITY);
+        let rest_clavicle = {
+            let (mut t, b) = tree();
+            t.global(b.arms.left[0])
+        };
+        assert!(
+            clavicle.rotation.angle_between(rest_clavicle.rotation) > 0.05,
+            "the clavicle lifts"
+        );
+        for turn in [
+            Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+        ] {
+            let (c, h, ch) = world(turn);
+            assert!(
+                c.rotation.angle_between(clavicle.rotation) < 1e-3,
+                "{turn:?}: clavicle {} rad off",
+                c.rotation.angle_between(clavicle.rotation)
+            );
+            assert!(ch.rotation.angle_between(chest.rotation) < 1e-3);
+            assert!(h.position.distance(hand.position) < 1e-3, "{turn:?}");
         }
     }
 

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::controller_targets::finite_clamp;
 use crate::finite::{direction, quat_or, vec3_or};
+use crate::skeleton_bones::SkeletonBones;
 use crate::smoothing::inverse_lerp_clamped;
 
 /// Settings of [`ClavicleFollow`].
@@ -71,6 +72,35 @@ pub struct ClavicleInput {
     pub arm_length: f32,
     /// The body's up in skeleton space.
     pub up: Vec3,
+}
+
+impl ClavicleInput {
+    /// The input for `clavicle` of a skeleton's `bones` toward `target`: its arm's upper arm
+    /// is `upper_arm` (the shoulder), `target` and the world's `up` are in skeleton space (`up`
+    /// need not be unit length; a zero or non-finite one is the skeleton's +Y).
+    pub fn from_bones(
+        bones: &mut impl SkeletonBones,
+        clavicle: usize,
+        upper_arm: usize,
+        target: Vec3,
+        arm_length: f32,
+        up: Vec3,
+    ) -> Self {
+        let c = bones.global(clavicle);
+        let parent_rotation = match bones.parent(clavicle) {
+            Some(p) => bones.global(p).rotation,
+            None => Quat::IDENTITY,
+        };
+        Self {
+            clavicle_position: c.position,
+            clavicle_rotation: c.rotation,
+            parent_rotation,
+            shoulder: bones.global(upper_arm).position,
+            target,
+            arm_length,
+            up: direction(up).unwrap_or(Vec3::Y),
+        }
+    }
 }
 
 /// One clavicle's result.
@@ -165,6 +195,35 @@ impl ClavicleFollow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pose::Pose;
+
+    #[test]
+    fn the_input_is_measured_from_the_bones() {
+        // A chest turned a quarter turn (0), the clavicle under it (1), the upper arm (2).
+        let mut t = crate::pose_tree::PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
+        let chest = Quat::from_rotation_y(1.0);
+        let clavicle = Pose::new(
+            Vec3::new(0.05, 1.4, 0.0),
+            chest * Quat::from_rotation_z(-1.4),
+        );
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.0, 1.2, 0.0), chest),
+            clavicle,
+            Pose::new(Vec3::new(0.2, 1.42, 0.0), Quat::IDENTITY),
+        ]);
+        let target = Vec3::new(0.5, 1.0, 0.3);
+        let i = ClavicleInput::from_bones(&mut t, 1, 2, target, 0.6, Vec3::new(0.0, 0.0, 3.0));
+        assert!(i.clavicle_position.distance(clavicle.position) < 1e-6);
+        assert!(i.clavicle_rotation.angle_between(clavicle.rotation) < 1e-5);
+        assert!(i.parent_rotation.angle_between(chest) < 1e-5);
+        assert!(i.shoulder.distance(Vec3::new(0.2, 1.42, 0.0)) < 1e-6);
+        assert_eq!((i.target, i.arm_length), (target, 0.6));
+        assert!(i.up.distance(Vec3::Z) < 1e-6, "up made unit: {}", i.up);
+        // A root clavicle's parent is the identity; no usable up is the skeleton's +Y.
+        let i = ClavicleInput::from_bones(&mut t, 0, 2, target, 0.6, Vec3::ZERO);
+        assert_eq!(i.parent_rotation, Quat::IDENTITY);
+        assert_eq!(i.up, Vec3::Y);
+    }
 
     fn input(target: Vec3) -> ClavicleInput {
         ClavicleInput {

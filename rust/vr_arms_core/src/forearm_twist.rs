@@ -163,9 +163,38 @@ pub fn twist_rotation(axis: Vec3, angle: f32) -> Quat {
     }
 }
 
+/// The lower arm's share `angle` of the hand's twist, applied to a solve: the lower arm's and
+/// the hand's new local rotations (`lower_local`, `hand_local` the solve's; `axis` the forearm's
+/// axis in the lower arm's frame, the hand's rest position). The hand turns back by the share,
+/// so it stays exactly where the solve put it; its rotation is the one with `w >= 0`.
+pub fn share_twist(lower_local: Quat, hand_local: Quat, axis: Vec3, angle: f32) -> (Quat, Quat) {
+    let share = twist_rotation(axis, angle);
+    let hand = (share.inverse() * hand_local).normalize();
+    let hand = if hand.w < 0.0 { -hand } else { hand };
+    ((lower_local * share).normalize(), hand)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_share_turns_the_lower_arm_and_the_hand_stays_put() {
+        let lower = Quat::from_rotation_z(0.4);
+        let hand = Quat::from_rotation_y(2.9) * Quat::from_rotation_x(0.2);
+        let axis = Vec3::new(0.0, 0.25, 0.0);
+        // (Turning the hand back by -0.6 takes it past half a turn: w would be negative.)
+        let (new_lower, new_hand) = share_twist(lower, hand, axis, -0.6);
+        // The lower arm turned by the share about its own axis.
+        assert!((twist_angle(lower.inverse() * new_lower, Vec3::Y) + 0.6).abs() < 1e-5);
+        // The hand's global rotation (under the lower arm) is unchanged.
+        let angle = (new_lower * new_hand).angle_between(lower * hand);
+        assert!(angle < 1e-5, "{angle}");
+        assert!(new_hand.w >= 0.0);
+        // A non-finite share leaves both as they were.
+        let (l, h) = share_twist(lower, hand, axis, f32::NAN);
+        assert!(l.angle_between(lower) < 1e-6 && h.angle_between(hand) < 1e-6);
+    }
 
     #[test]
     fn reads_the_twist_about_the_axis_only() {

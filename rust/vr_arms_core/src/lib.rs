@@ -40,6 +40,7 @@ pub mod rest_facing;
 pub mod revolver;
 pub mod rig_names;
 pub mod side;
+pub mod skeleton_bones;
 pub mod smoothing;
 pub mod soft_ik;
 pub mod spring;

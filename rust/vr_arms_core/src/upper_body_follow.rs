@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::body_follow::head_yaw;
 use crate::controller_targets::finite_clamp;
+use crate::skeleton_bones::SkeletonBones;
 
 /// Settings of [`UpperBodyFollow`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -150,6 +151,48 @@ impl UpperBodyFollow {
             out[i] = Some((own_parent.inverse() * new).normalize());
             parent_new = new;
             parent_old = old;
+        }
+        out
+    }
+
+    /// The spine step on a skeleton's bones: `spine` is the chest, neck and head (a missing one
+    /// `None`; no chest, no follow), `body` and `head` the avatar root's and the headset's
+    /// rotations in skeleton space. Returns each spine bone with its new local rotation.
+    ///
+    /// Measures the chain as [`UpperBodyFollow::solve_in_chain`] wants it: the chest's parent,
+    /// and each later bone's own parent where it is not the chain bone before it (a humanoid's
+    /// UpperChest between Chest and Neck).
+    pub fn solve_on(
+        &self,
+        bones: &mut impl SkeletonBones,
+        spine: [Option<usize>; 3],
+        body: Quat,
+        head: Quat,
+    ) -> [Option<(usize, Quat)>; 3] {
+        let Some(chest) = spine[0] else {
+            return [None; 3];
+        };
+        let mut parents = [
+            bones.parent(chest).map(|p| bones.global(p).rotation),
+            None,
+            None,
+        ];
+        let mut before = chest;
+        for (slot, bone) in parents.iter_mut().zip(spine).skip(1) {
+            let Some(bone) = bone else { continue };
+            let own = bones.parent(bone);
+            if own != Some(before) {
+                *slot = own.map(|p| bones.global(p).rotation);
+            }
+            before = bone;
+        }
+        let globals = spine.map(|b| b.map(|b| bones.global(b).rotation));
+        let locals = self.solve_in_chain(body, head, parents, globals);
+        let mut out = [None; 3];
+        for ((slot, bone), local) in out.iter_mut().zip(spine).zip(locals) {
+            if let (Some(bone), Some(local)) = (bone, local) {
+                *slot = Some((bone, local));
+            }
         }
         out
     }

@@ -7,7 +7,7 @@ use vr_arms_core::clavicle_follow::{
     ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
 };
 
-use crate::convert::{pose, vec3};
+use crate::convert::vec3;
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
 };
@@ -16,6 +16,7 @@ use crate::nodes::vr_arm_rig::links::rig_problem;
 use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::skeleton_read::SkeletonRead;
 
 /// Turns each clavicle toward its hand target as the reach grows: from `start_at_reach` (hand
 /// distance over arm length) it starts following, from `full_at_reach` it follows fully, up to
@@ -123,36 +124,25 @@ impl ISkeletonModifier3D for ClavicleFollow {
         self.stage.settings = self.core_settings();
         let to_skeleton = skeleton.get_global_transform().affine_inverse();
         // The world's up in the skeleton's space (another axis under a Z-up import node).
-        let up = vec3(to_skeleton.basis * Vector3::UP).normalize_or(glam::Vec3::Y);
+        let up = vec3(to_skeleton.basis * Vector3::UP);
         // Both sides are read before either is written (a read after a write recomputes every
         // bone under the written one).
         let inputs = Side::BOTH.map(|side| {
             let clavicle = self.bones[side.index()]?;
-            // The parent is read every frame: Godot's skeleton version does not change with it.
-            let parent = skeleton.get_bone_parent(clavicle);
             let mut r = rig.bind_mut();
             let target = r.target_global_position(side)?;
             let cal = r.calibration(side)?;
             let upper = r.upper_arm_bone(side)?;
             drop(r);
-            let c = pose(&skeleton.get_bone_global_pose(clavicle));
-            let parent = if parent >= 0 {
-                pose(&skeleton.get_bone_global_pose(parent)).rotation
-            } else {
-                glam::Quat::IDENTITY
-            };
-            Some((
-                clavicle,
-                ClavicleInput {
-                    clavicle_position: c.position,
-                    clavicle_rotation: c.rotation,
-                    parent_rotation: parent,
-                    shoulder: vec3(skeleton.get_bone_global_pose(upper).origin),
-                    target: vec3(to_skeleton * crate::convert::to_vector3(target)),
-                    arm_length: cal.arm_length(),
-                    up,
-                },
-            ))
+            let input = ClavicleInput::from_bones(
+                &mut SkeletonRead(&skeleton),
+                clavicle as usize,
+                upper as usize,
+                vec3(to_skeleton * crate::convert::to_vector3(target)),
+                cal.arm_length(),
+                up,
+            );
+            Some((clavicle, input))
         });
         let mut solved = [(0, glam::Quat::IDENTITY); 2];
         let mut count = 0;

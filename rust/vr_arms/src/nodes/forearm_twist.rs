@@ -3,7 +3,9 @@
 use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::forearm_twist::{ForearmTwist as Stage, ForearmTwistSettings, twist_rotation};
+use vr_arms_core::forearm_twist::{
+    ForearmTwist as Stage, ForearmTwistSettings, share_twist, twist_rotation,
+};
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
 use crate::nodes::common::{
@@ -165,15 +167,9 @@ impl ISkeletonModifier3D for ForearmTwist {
             let hand_global = (!keep_by_algebra).then(|| skeleton.get_bone_global_pose(hand));
             if twist_bones.is_empty() {
                 let lower_local = quat(skeleton.get_bone_pose_rotation(lower));
-                let share = twist_rotation(axis, out.lower_arm);
-                skeleton.set_bone_pose_rotation(
-                    lower,
-                    to_quaternion((lower_local * share).normalize()),
-                );
+                let (lower_local, kept) = share_twist(lower_local, hand_local, axis, out.lower_arm);
+                skeleton.set_bone_pose_rotation(lower, to_quaternion(lower_local));
                 if keep_by_algebra {
-                    let kept = (share.inverse() * hand_local).normalize();
-                    // The shorter of the two equal quaternions, as a re-read pose would give.
-                    let kept = if kept.w < 0.0 { -kept } else { kept };
                     skeleton.set_bone_pose_rotation(hand, to_quaternion(kept));
                 }
             } else {

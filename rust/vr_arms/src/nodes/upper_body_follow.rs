@@ -10,6 +10,7 @@ use crate::nodes::common::{apply_profile, missing_bones, store_profile};
 use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::skeleton_read::SkeletonRead;
 
 /// Turns the chest, neck and head bones toward where the headset looks, each by its share of the
 /// head's yaw and pitch relative to the body: an S-curve instead of a lone head bone turning.
@@ -123,44 +124,17 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         let skeleton_pose = pose(&skeleton.get_global_transform());
         let body = read_pose(&self.body_root).unwrap_or(skeleton_pose);
         let to_skeleton = skeleton_pose.rotation.inverse();
-        let bones =
-            [&self.chest_bone, &self.neck_bone, &self.head_bone].map(|n| skeleton.find_bone(n));
-        if bones[0] < 0 {
-            return;
-        }
-        let parent = skeleton.get_bone_parent(bones[0]);
-        let parent_rot = if parent >= 0 {
-            pose(&skeleton.get_bone_global_pose(parent)).rotation
-        } else {
-            glam::Quat::IDENTITY
-        };
-        let globals =
-            bones.map(|b| (b >= 0).then(|| pose(&skeleton.get_bone_global_pose(b)).rotation));
-        // Each bone's own parent, where it is not the chain bone before it (a humanoid's
-        // UpperChest between Chest and Neck): it keeps its local rotation and turns with it.
-        let mut parents = [Some(parent_rot), None, None];
-        let mut before = bones[0];
-        for (slot, &bone) in parents.iter_mut().zip(&bones).skip(1) {
-            if bone < 0 {
-                continue;
-            }
-            let own = skeleton.get_bone_parent(bone);
-            if own != before && own >= 0 {
-                *slot = Some(pose(&skeleton.get_bone_global_pose(own)).rotation);
-            }
-            before = bone;
-        }
+        let spine = [&self.chest_bone, &self.neck_bone, &self.head_bone]
+            .map(|n| usize::try_from(skeleton.find_bone(n)).ok());
         let stage = Stage::new(self.core_settings());
-        let locals = stage.solve_in_chain(
+        let locals = stage.solve_on(
+            &mut SkeletonRead(&skeleton),
+            spine,
             to_skeleton * body.rotation,
             to_skeleton * head.rotation,
-            parents,
-            globals,
         );
-        for (bone, local) in bones.into_iter().zip(locals) {
-            if let Some(l) = local {
-                skeleton.set_bone_pose_rotation(bone, to_quaternion(l));
-            }
+        for (bone, local) in locals.into_iter().flatten() {
+            skeleton.set_bone_pose_rotation(bone as i32, to_quaternion(local));
         }
     }
 
