@@ -79,6 +79,13 @@ pub fn run_mutants(check_only: bool, files: &[String]) -> Result<(), String> {
     let status = cmd
         .status()
         .map_err(|e| format!("cannot start cargo mutants: {e}"))?;
+    // 0: all caught, 2: some missed, 3: some timed out; anything else (a usage error, a failed
+    // baseline, a run stopped by a signal) leaves results that are not the whole run.
+    if !matches!(status.code(), Some(0 | 2 | 3)) {
+        return Err(format!(
+            "cargo mutants did not finish ({status}): docs/testing.md left as it was"
+        ));
+    }
     let results = out_dir.join("mutants.out");
     if !results.join("caught.txt").exists() {
         return Err(format!("cargo mutants wrote no results ({status})"));
