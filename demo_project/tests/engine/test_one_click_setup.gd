@@ -151,3 +151,26 @@ func test_a_character_instanced_at_run_time_sets_up_without_owner_errors() -> vo
 	# (The runner fails the test on any engine error: Godot refuses an owner that is no ancestor
 	# with one error per node.)
 	holder.queue_free()
+
+
+func test_the_players_origin_is_found_above_an_imported_characters_nodes() -> void:
+	# An imported file's character sits nodes deep (Character > RootNode > Skeleton3D); the
+	# player's XROrigin3D is beside the character, not beside the skeleton's parent.
+	var level := Node3D.new()
+	add_child(level)
+	var origin := XROrigin3D.new()
+	level.add_child(origin)
+	var character := Node3D.new()
+	character.name = "Character"
+	level.add_child(character)
+	var root_node := Node3D.new()
+	root_node.name = "RootNode"
+	character.add_child(root_node)
+	var skeleton := HumanoidBuilder.build()
+	root_node.add_child(skeleton)
+	var setup := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(not setup.is_empty(), "set up")
+	check(setup.origin == origin, "the level's own XROrigin3D is used")
+	var origins := level.find_children("*", "XROrigin3D", true, false)
+	check(origins.size() == 1, "no second XROrigin3D is made (%d)" % origins.size())
+	level.queue_free()

@@ -37,8 +37,9 @@ pub struct VRArmsSetup {
 
 #[godot_api]
 impl VRArmsSetup {
-    /// Sets up `skeleton`. `xr_origin` may be null: an [XROrigin3D] in the same scene is used, or
-    /// one is created beside the character.
+    /// Sets up `skeleton`. `xr_origin` may be null: the nearest [XROrigin3D] is used (under the
+    /// character's parent, else under each node above it), or one is created beside the
+    /// character.
     ///
     /// The character root is what `BodyFollow` moves: the skeleton's parent, or the node above
     /// it while that one is tilted or scaled unevenly (an imported scene's turned `root`). Its
@@ -118,7 +119,7 @@ impl VRArmsSetup {
 
         // XR nodes: use what is there, create what is missing.
         let origin = xr_origin
-            .or_else(|| find_descendant::<XrOrigin3D>(&scene))
+            .or_else(|| nearest_origin(&avatar.clone().upcast()))
             .unwrap_or_else(|| {
                 let mut o = XrOrigin3D::new_alloc();
                 o.set_name("XROrigin3D");
@@ -515,6 +516,20 @@ fn hand_pose_source(skeleton: &Gd<Skeleton3D>) -> Gd<Skeleton3D> {
 }
 
 /// The first descendant of `root` of class `T` (depth first).
+/// The XR origin nearest the avatar: under its parent, else under each node above that in turn
+/// (a character instanced from an imported file sits a few nodes below the scene that holds
+/// the player's origin).
+fn nearest_origin(avatar: &Gd<Node>) -> Option<Gd<XrOrigin3D>> {
+    let mut at = avatar.get_parent();
+    while let Some(node) = at {
+        if let Some(found) = find_descendant::<XrOrigin3D>(&node) {
+            return Some(found);
+        }
+        at = node.get_parent();
+    }
+    None
+}
+
 fn find_descendant<T: GodotClass + Inherits<Node>>(root: &Gd<Node>) -> Option<Gd<T>> {
     for child in root.get_children().iter_shared() {
         if let Ok(found) = child.clone().try_cast::<T>() {

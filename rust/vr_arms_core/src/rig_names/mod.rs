@@ -476,7 +476,28 @@ impl AutoMap {
 /// both upper arms. A profile bone named twice in one family (Unreal's `spine_04` after
 /// `spine_03`...) keeps its first bone in skeleton order.
 pub fn auto_map(bones: &[String]) -> Option<AutoMap> {
-    map_by(RigFamily::ALL.as_slice(), bones).or_else(|| map_by(&[RigFamily::Generic], bones))
+    let generic = map_by(&[RigFamily::Generic], bones);
+    let Some(mut known) = map_by(RigFamily::ALL.as_slice(), bones) else {
+        return generic;
+    };
+    // A rig named partly like a known one (Quaternius' `UpperArm.L` is Unreal's `upperarm_l`,
+    // its `Index1.L` and `Shoulder.L` are nobody's): what the known naming leaves out is filled
+    // from the common words, never with a bone it already uses.
+    if let Some(generic) = generic {
+        let filled: Vec<(String, String)> = generic
+            .mapping
+            .into_iter()
+            .filter(|(p, b)| {
+                known.bone(p).is_none() && known.mapping.iter().all(|(_, used)| used != b)
+            })
+            .collect();
+        if !filled.is_empty() {
+            known.mapping.extend(filled);
+            let order = |p: &str| PROFILE_BONES.iter().position(|q| *q == p);
+            known.mapping.sort_by_key(|(p, _)| order(p));
+        }
+    }
+    Some(known)
 }
 
 /// The best of `families` for `bones` (see [`auto_map`]).
@@ -663,6 +684,59 @@ mod tests {
         let own = auto_map(&names(&["Pelvis", "L_UpperArm", "R_UpperArm", "L_Forearm"])).unwrap();
         assert_eq!(own.family, RigFamily::Generic);
         assert_eq!(own.bone("LeftLowerArm"), Some("L_Forearm"));
+    }
+
+    #[test]
+    fn a_rig_named_partly_like_a_known_one_is_completed_from_common_words() {
+        // Quaternius' characters (CC0): the arms and legs match Unreal's names, the clavicles,
+        // spine and fingers no known naming.
+        let mut list = vec!["Root", "Hips", "Abdomen", "Torso", "Chest", "Neck", "Head"];
+        let sides = ["L", "R"];
+        let mut owned = Vec::new();
+        for s in sides {
+            for b in [
+                "Shoulder", "UpperArm", "LowerArm", "Hand", "UpperLeg", "LowerLeg", "Foot",
+            ] {
+                owned.push(format!("{b}.{s}"));
+            }
+            for f in ["Thumb", "Index", "Middle", "Ring", "Pinky"] {
+                for k in 1..=3 {
+                    owned.push(format!("{f}{k}.{s}"));
+                }
+            }
+        }
+        list.extend(owned.iter().map(String::as_str));
+        let m = auto_map(&names(&list)).unwrap();
+        assert_eq!(m.family, RigFamily::Unreal);
+        for (profile, bone) in [
+            ("LeftUpperArm", "UpperArm.L"),
+            ("RightHand", "Hand.R"),
+            ("LeftShoulder", "Shoulder.L"),
+            ("RightShoulder", "Shoulder.R"),
+            ("Head", "Head"),
+            ("LeftIndexProximal", "Index1.L"),
+            ("RightLittleDistal", "Pinky3.R"),
+            ("LeftThumbMetacarpal", "Thumb1.L"),
+        ] {
+            assert_eq!(m.bone(profile), Some(bone), "{profile}");
+        }
+        let fingers = m
+            .mapping
+            .iter()
+            .filter(|(_, b)| finger_of(b).is_some())
+            .count();
+        assert_eq!(fingers, 30);
+        // No bone is used twice, and the map is in profile order.
+        let mut used: Vec<&str> = m.mapping.iter().map(|(_, b)| b.as_str()).collect();
+        used.sort();
+        used.dedup();
+        assert_eq!(used.len(), m.mapping.len());
+        let order: Vec<usize> = m
+            .mapping
+            .iter()
+            .map(|(p, _)| PROFILE_BONES.iter().position(|q| q == p).unwrap())
+            .collect();
+        assert!(order.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
