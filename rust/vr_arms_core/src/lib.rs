@@ -29,6 +29,7 @@ pub mod hand_pose;
 pub mod hand_tracking;
 pub mod input_guard;
 pub mod jitter;
+pub mod lower_body;
 pub mod net;
 pub mod pipeline;
 pub mod pose;

@@ -154,6 +154,24 @@ impl PoseTree {
         self.stale |= self.subtree[i];
     }
 
+    /// Puts bone `i` at `pose` (skeleton space): its local pose becomes `pose` relative to its
+    /// parent as the parent is now; it and every bone under it move. A non-finite pose is
+    /// refused (nothing moves).
+    pub fn set_global(&mut self, i: usize, pose: Pose) {
+        if i >= self.len || !pose.is_finite() {
+            return;
+        }
+        let local = match self.parent(i) {
+            Some(p) => self.global(p).inverse().mul_pose(&pose),
+            None => pose,
+        };
+        self.local[i] = Pose::new(
+            local.position,
+            crate::finite::unit_quat(local.rotation).unwrap_or(self.local[i].rotation),
+        );
+        self.stale |= self.subtree[i];
+    }
+
     fn all(&self) -> u32 {
         if self.len >= 32 {
             u32::MAX
@@ -214,6 +232,27 @@ mod tests {
         }
         from_locals.set_locals(&[Pose::new(Vec3::NAN, Quat::IDENTITY)]);
         assert!((0..4).all(|i| from_locals.global(i).is_finite()));
+    }
+
+    #[test]
+    fn a_bone_put_at_a_global_pose_carries_its_children() {
+        let mut t = chain();
+        let mut before = t.clone();
+        let at = Pose::new(Vec3::new(0.3, 0.7, -0.2), Quat::from_rotation_y(0.8));
+        t.set_global(1, at);
+        let got = t.global(1);
+        assert!(got.position.distance(at.position) < 1e-6);
+        assert!(got.rotation.angle_between(at.rotation) < 1e-5);
+        let child = at.mul_pose(&before.local[3]);
+        assert!(t.global(3).position.distance(child.position) < 1e-5);
+        assert_eq!(t.global(2), before.global(2));
+        // A root's local pose is its global one; a non-finite pose moves nothing.
+        t.set_global(0, at);
+        assert!(t.global(0).position.distance(at.position) < 1e-6);
+        let kept = t.clone();
+        t.set_global(0, Pose::new(Vec3::NAN, Quat::IDENTITY));
+        assert_eq!(t, kept);
+        assert_eq!(before.global(0), chain().global(0));
     }
 
     #[test]

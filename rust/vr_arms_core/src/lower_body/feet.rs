@@ -1,0 +1,257 @@
+//! The feet: each stays planted on the floor until the body moves or turns away from it, then
+//! steps to its place under the body in an arc, one foot at a time (as VRIK's procedural
+//! locomotion and Unreal's Locomotor do). A planted foot never slides.
+
+use glam::Vec3;
+
+use super::LowerBodySettings;
+use crate::side::{PerSide, Side};
+
+/// Where a foot stands: a point on the floor (world) and the way it points (a yaw about +Y,
+/// radians, 0 along +Z).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootPlace {
+    pub position: Vec3,
+    pub yaw: f32,
+}
+
+/// A foot this frame: where it is (lifted off the floor while it steps) and whether it is
+/// planted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FootTarget {
+    pub place: FootPlace,
+    pub planted: bool,
+}
+
+/// A step under way: where it started and how far it has got (0..1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Step {
+    from: FootPlace,
+    t: f32,
+}
+
+/// Both feet, across frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Feet {
+    planted: PerSide<Option<FootPlace>>,
+    step: PerSide<Option<Step>>,
+}
+
+/// `a - b` wrapped into (-pi, pi].
+fn angle_between(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(std::f32::consts::TAU);
+    if d > std::f32::consts::PI {
+        d - std::f32::consts::TAU
+    } else {
+        d
+    }
+}
+
+impl Feet {
+    /// Forgets where the feet are: the next frame plants them at their places.
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Between the feet where they stand (a stepping foot where its step started), on the
+    /// floor; `None` before they are placed.
+    pub fn center(&self) -> Option<Vec3> {
+        let at = |side: Side| match self.step.get(side) {
+            Some(step) => Some(step.from.position),
+            None => self.planted.get(side).map(|p| p.position),
+        };
+        Some((at(Side::Left)? + at(Side::Right)?) * 0.5)
+    }
+
+    /// Whether a foot is stepping now.
+    pub fn stepping(&self, side: Side) -> bool {
+        self.step.get(side).is_some()
+    }
+
+    /// One frame of `dt` seconds: `homes` are the feet's places under the body now, `scale`
+    /// world units per avatar metre.
+    pub fn update(
+        &mut self,
+        s: &LowerBodySettings,
+        homes: PerSide<FootPlace>,
+        scale: f32,
+        dt: f32,
+    ) -> PerSide<FootTarget> {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        let reach = s.step_distance_m * scale;
+        for side in Side::BOTH {
+            let home = *homes.get(side);
+            let planted = self.planted.get_mut(side);
+            // The first frame, or the body carried far away at once (a teleport): stand there.
+            let far = planted.is_none_or(|p| p.position.distance(home.position) > 8.0 * reach);
+            if far {
+                *planted = Some(home);
+                *self.step.get_mut(side) = None;
+                continue;
+            }
+            if let Some(step) = self.step.get_mut(side) {
+                step.t += dt / s.step_time_s;
+                if step.t >= 1.0 {
+                    *planted = Some(home);
+                    *self.step.get_mut(side) = None;
+                }
+            }
+        }
+        if Side::BOTH.iter().all(|&side| self.step.get(side).is_none()) {
+            self.start_a_step(s, &homes, reach);
+        }
+        let target = |side: Side| {
+            let home = *homes.get(side);
+            let planted = self.planted.get(side).unwrap_or(home);
+            match self.step.get(side) {
+                None => FootTarget {
+                    place: planted,
+                    planted: true,
+                },
+                Some(step) => {
+                    let t = step.t.clamp(0.0, 1.0);
+                    let f = t * t * (3.0 - 2.0 * t);
+                    let lift = s.step_height_m * scale * (std::f32::consts::PI * t).sin();
+                    FootTarget {
+                        place: FootPlace {
+                            position: step.from.position.lerp(home.position, f) + Vec3::Y * lift,
+                            yaw: step.from.yaw + angle_between(home.yaw, step.from.yaw) * f,
+                        },
+                        planted: false,
+                    }
+                }
+            }
+        };
+        PerSide::new(target(Side::Left), target(Side::Right))
+    }
+
+    /// Starts the step of the foot furthest from its place (by distance against
+    /// `step_distance_m`, or turn against `step_angle_deg`), when one is past either.
+    fn start_a_step(&mut self, s: &LowerBodySettings, homes: &PerSide<FootPlace>, reach: f32) {
+        let need = |side: Side| {
+            let (Some(p), home) = (*self.planted.get(side), homes.get(side)) else {
+                return 0.0;
+            };
+            let d = Vec3::new(
+                p.position.x - home.position.x,
+                0.0,
+                p.position.z - home.position.z,
+            );
+            let by_distance = d.length() / reach.max(1e-6);
+            let by_turn = angle_between(p.yaw, home.yaw).abs() / s.step_angle_deg.to_radians();
+            by_distance.max(by_turn)
+        };
+        let (l, r) = (need(Side::Left), need(Side::Right));
+        let (side, most) = if l >= r {
+            (Side::Left, l)
+        } else {
+            (Side::Right, r)
+        };
+        if most > 1.0
+            && let Some(from) = *self.planted.get(side)
+        {
+            *self.step.get_mut(side) = Some(Step { from, t: 0.0 });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn homes(x: f32, z: f32, yaw: f32) -> PerSide<FootPlace> {
+        let at = |dx: f32| FootPlace {
+            position: Vec3::new(x + dx * yaw.cos(), 0.0, z - dx * yaw.sin()),
+            yaw,
+        };
+        PerSide::new(at(0.1), at(-0.1))
+    }
+
+    fn run(feet: &mut Feet, h: PerSide<FootPlace>, frames: usize) -> Vec<PerSide<FootTarget>> {
+        let s = LowerBodySettings::default();
+        (0..frames)
+            .map(|_| feet.update(&s, h, 1.0, 1.0 / 90.0))
+            .collect()
+    }
+
+    #[test]
+    fn feet_plant_where_they_stand_and_stay_while_the_body_sways() {
+        let mut f = Feet::default();
+        let first = run(&mut f, homes(0.0, 0.0, 0.0), 1)[0];
+        assert!(first.left.planted && first.left.place.position.x == 0.1);
+        // The body sways 15 cm: under the step distance, nothing moves.
+        for t in run(&mut f, homes(0.15, 0.0, 0.2), 60) {
+            assert_eq!(t.left.place.position, Vec3::new(0.1, 0.0, 0.0));
+            assert_eq!(t.right.place.position, Vec3::new(-0.1, 0.0, 0.0));
+        }
+    }
+
+    #[test]
+    fn a_body_moved_away_steps_one_foot_at_a_time_in_an_arc() {
+        let mut f = Feet::default();
+        run(&mut f, homes(0.0, 0.0, 0.0), 1);
+        let walked = run(&mut f, homes(0.0, 0.4, 0.0), 90);
+        let mut highest = 0.0f32;
+        for t in &walked {
+            assert!(t.left.planted || t.right.planted, "one foot at a time");
+            for foot in [t.left, t.right] {
+                assert!(foot.place.position.y >= 0.0, "never under the floor");
+                highest = highest.max(foot.place.position.y);
+                if foot.planted {
+                    assert_eq!(foot.place.position.y, 0.0);
+                }
+            }
+        }
+        assert!(
+            (highest - 0.07).abs() < 0.005,
+            "lifted by the step height: {highest}"
+        );
+        let last = walked.last().unwrap();
+        assert!(last.left.planted && last.right.planted);
+        assert!(last.left.place.position.distance(Vec3::new(0.1, 0.0, 0.4)) < 1e-5);
+        assert!(
+            last.right
+                .place
+                .position
+                .distance(Vec3::new(-0.1, 0.0, 0.4))
+                < 1e-5
+        );
+        // A step takes the step time: 0.3 s is 27 frames at 90 Hz, for each foot.
+        let moving = walked
+            .iter()
+            .filter(|t| !t.left.planted || !t.right.planted)
+            .count();
+        assert!((50..=58).contains(&moving), "{moving} frames stepping");
+    }
+
+    #[test]
+    fn turning_in_place_past_the_angle_steps_the_feet_round() {
+        let mut f = Feet::default();
+        run(&mut f, homes(0.0, 0.0, 0.0), 1);
+        let turned = homes(0.0, 0.0, std::f32::consts::FRAC_PI_2);
+        let t = run(&mut f, turned, 120);
+        let last = t.last().unwrap();
+        assert!((last.left.place.yaw - std::f32::consts::FRAC_PI_2).abs() < 1e-5);
+        assert!(last.left.place.position.distance(turned.left.position) < 1e-5);
+        // Only 30 degrees: under the angle, no step.
+        let mut g = Feet::default();
+        run(&mut g, homes(0.0, 0.0, 0.0), 1);
+        let t = run(&mut g, homes(0.0, 0.0, 0.5), 60);
+        assert!(t.iter().all(|t| t.left.planted && t.right.planted));
+    }
+
+    #[test]
+    fn a_teleport_plants_the_feet_at_once_and_bad_time_steps_are_no_time() {
+        let mut f = Feet::default();
+        run(&mut f, homes(0.0, 0.0, 0.0), 1);
+        let t = run(&mut f, homes(30.0, 0.0, 0.0), 1)[0];
+        assert!(t.left.planted && (t.left.place.position.x - 30.1).abs() < 1e-4);
+        let s = LowerBodySettings::default();
+        let before = f;
+        let t = f.update(&s, homes(30.0, 0.5, 0.0), 1.0, f32::NAN);
+        assert!(t.left.place.position.is_finite());
+        assert_ne!(f, before, "a step starts");
+        assert!((angle_between(0.1, std::f32::consts::TAU) - 0.1).abs() < 1e-5);
+        assert!((angle_between(-3.0, 3.0) - (std::f32::consts::TAU - 6.0)).abs() < 1e-5);
+    }
+}

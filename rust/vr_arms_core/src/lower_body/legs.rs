@@ -1,0 +1,147 @@
+//! A leg's two-bone solve: the upper leg and lower leg turned so the ankle reaches the foot's
+//! target, the knee bending toward where the foot points, the foot flat on the floor.
+//!
+//! The same analytic solve as the arms ([`crate::two_bone_ik`]); the knee's hinge is measured
+//! from the rest pose (forward against the leg), so a rig with any bone axes bends its knees
+//! forward.
+
+use glam::{Quat, Vec3};
+
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+
+/// One leg's bones in the tree: upper leg, lower leg, foot.
+pub type LegBones = [usize; 3];
+
+/// What a leg keeps from its rest pose (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LegRest {
+    /// The knee's hinge in the upper leg's own frame (flexing is a positive turn about it).
+    pub hinge_in_upper: Vec3,
+    /// The foot's rest rotation relative to the root's facing (foot flat, pointing +Z).
+    pub foot_in_root: Quat,
+    /// The ankle's rest height over the floor (world units).
+    pub ankle_height: f32,
+}
+
+impl LegRest {
+    /// Measures a leg of `tree` (at rest) whose root frame is `to_root` (skeleton to root).
+    pub fn measure(tree: &mut PoseTree, leg: LegBones, to_root: &Pose) -> Self {
+        let [u, l, f] = leg.map(|b| tree.global(b));
+        let forward = to_root.rotation.inverse() * Vec3::Z;
+        let down = f.position - u.position;
+        let hinge = forward
+            .cross(down)
+            .try_normalize()
+            .unwrap_or_else(|| to_root.rotation.inverse() * Vec3::X);
+        // A rest knee already bent gives its own hinge (the bend's normal, on the same side).
+        let (thigh, shin) = (l.position - u.position, f.position - l.position);
+        let bent = thigh.cross(shin);
+        let sin = bent.length() / (thigh.length() * shin.length()).max(1e-9);
+        let hinge = match bent.try_normalize() {
+            Some(b) if sin > 0.05 => b * b.dot(hinge).signum(),
+            _ => hinge,
+        };
+        Self {
+            hinge_in_upper: u.rotation.inverse() * hinge,
+            foot_in_root: (to_root.rotation * f.rotation).normalize(),
+            ankle_height: to_root.transform_point(f.position).y,
+        }
+    }
+}
+
+/// Solves `leg` of `tree` so its ankle reaches `ankle` (skeleton space) with the knee toward
+/// `knee_forward` (a direction, skeleton space), then turns the foot to `foot` (its global
+/// rotation, skeleton space). Returns how far the ankle is from its target after the solve.
+pub fn solve_leg(
+    tree: &mut PoseTree,
+    leg: LegBones,
+    rest: &LegRest,
+    ankle: Vec3,
+    knee_forward: Vec3,
+    foot: Quat,
+) -> f32 {
+    let [ui, li, fi] = leg;
+    let (u, l, f) = (tree.global(ui), tree.global(li), tree.global(fi));
+    let pose = ArmPose {
+        shoulder: u.position,
+        elbow: l.position,
+        wrist: f.position,
+        hinge: u.rotation * rest.hinge_in_upper,
+    };
+    let ik = solve_two_bone(
+        &pose,
+        &TwoBoneGoal {
+            target: ankle,
+            pole: knee_forward,
+        },
+    );
+    let upper = (ik.upper_delta * u.rotation).normalize();
+    let lower = (ik.lower_delta * ik.upper_delta * l.rotation).normalize();
+    tree.set_global(ui, Pose::new(u.position, upper));
+    let l_now = tree.global(li);
+    tree.set_global(li, Pose::new(l_now.position, lower));
+    let f_now = tree.global(fi);
+    tree.set_global(fi, Pose::new(f_now.position, foot));
+    tree.global(fi).position.distance(ankle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A leg straight down from a hip at 0.9 m: upper leg 0.45, lower leg 0.42, the bones'
+    /// own +Y along them, turned by `axes` (another rig's bone axes).
+    fn leg(axes: Quat) -> (PoseTree, LegBones) {
+        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
+        let down = Quat::from_rotation_x(std::f32::consts::PI) * axes;
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.1, 0.9, 0.0), down),
+            Pose::new(Vec3::new(0.1, 0.45, 0.0), down),
+            Pose::new(Vec3::new(0.1, 0.03, 0.0), Quat::IDENTITY),
+        ]);
+        (t, [0, 1, 2])
+    }
+
+    #[test]
+    fn a_lowered_hip_bends_the_knee_forward_and_the_ankle_stays_on_its_target() {
+        for axes in [
+            Quat::IDENTITY,
+            Quat::from_rotation_y(1.3),
+            Quat::from_rotation_z(0.2),
+        ] {
+            let (mut t, bones) = leg(axes);
+            let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
+            assert!((rest.ankle_height - 0.03).abs() < 1e-6);
+            // The hip drops 30 cm: the ankle must stay on the floor where it was.
+            let hip = t.global(0);
+            t.set_global(0, Pose::new(hip.position - Vec3::Y * 0.3, hip.rotation));
+            let ankle = Vec3::new(0.1, 0.03, 0.0);
+            let off = solve_leg(&mut t, bones, &rest, ankle, Vec3::Z, Quat::IDENTITY);
+            assert!(off < 1e-4, "{axes:?}: ankle {off} off");
+            let knee = t.global(1).position;
+            assert!(knee.z > 0.2, "{axes:?}: the knee bends forward: {knee}");
+            assert!((knee.distance(t.global(0).position) - 0.45).abs() < 1e-4);
+            assert!(t.global(2).rotation.angle_between(Quat::IDENTITY) < 1e-5);
+        }
+    }
+
+    #[test]
+    fn an_ankle_out_of_reach_straightens_the_leg_toward_it() {
+        let (mut t, bones) = leg(Quat::IDENTITY);
+        let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
+        let off = solve_leg(
+            &mut t,
+            bones,
+            &rest,
+            Vec3::new(0.1, -0.5, 0.3),
+            Vec3::Z,
+            Quat::IDENTITY,
+        );
+        assert!(off > 0.4);
+        let dir = (t.global(2).position - t.global(0).position).normalize();
+        let want = (Vec3::new(0.1, -0.5, 0.3) - Vec3::new(0.1, 0.9, 0.0)).normalize();
+        assert!(dir.distance(want) < 1e-3);
+    }
+}

@@ -1,0 +1,252 @@
+//! The lower body from the headset: the hips placed under where the head must be and the spine
+//! bent so the head bone reaches it (crouch, bow, lean), the legs solved to feet planted on the
+//! floor, and the feet stepping when the body moves or turns away from them.
+//!
+//! Per frame, after the upper body's follow turned the chest, neck and head toward the
+//! headset: [`pelvis`] places the hips (world), [`spine_bend`] bends the spine toward the head's
+//! place and the hips take up what is left (the head bone on the headset's head), the head
+//! turns as the headset does, [`feet`] keeps or steps the feet, [`legs`] solves each leg to its
+//! foot. Coordinates: world poses with +Y up and the floor at `floor_y`, in world units; the
+//! bones in the tree in skeleton space.
+
+pub mod feet;
+pub mod legs;
+pub mod pelvis;
+mod rest;
+mod settings;
+pub mod spine_bend;
+
+use glam::{Quat, Vec3};
+
+pub use rest::LowerBodyRest;
+pub use settings::LowerBodySettings;
+
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::side::{PerSide, Side};
+use feet::{FootPlace, FootTarget};
+use legs::LegBones;
+use pelvis::{PelvisInput, place_hips};
+
+/// The lower body's bones in the tree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LowerBodyBones {
+    pub hips: usize,
+    /// The bones between the hips and the head, hips side first (spine, chest, upper chest,
+    /// neck); a missing one `None`.
+    pub spine: [Option<usize>; 4],
+    pub head: usize,
+    /// Each leg's upper leg, lower leg and foot (`None`: that leg is not solved).
+    pub legs: PerSide<Option<LegBones>>,
+}
+
+/// One frame's input (world).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LowerBodyInput {
+    /// The headset (a camera: it looks along its -Z); `None` while it is not tracked (the last
+    /// tracked one is kept).
+    pub headset: Option<Pose>,
+    /// The avatar root: on the floor, turned by the body's yaw, +Z forward.
+    pub root: Pose,
+    /// The skeleton node (rigid).
+    pub skeleton: Pose,
+    pub floor_y: f32,
+    /// World units per avatar metre.
+    pub scale: f32,
+}
+
+/// What a frame did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct LowerBodyOutput {
+    /// The hips bone (world), `None` before the first tracked headset.
+    pub hips: Option<Pose>,
+    /// How far the head bone is from where the headset puts it (world units; 0 when reached).
+    pub head_miss: f32,
+    /// Each foot this frame (world).
+    pub feet: PerSide<Option<FootTarget>>,
+}
+
+/// The lower body of one avatar.
+#[derive(Clone, Debug)]
+pub struct LowerBody {
+    pub settings: LowerBodySettings,
+    bones: LowerBodyBones,
+    rest: LowerBodyRest,
+    feet: feet::Feet,
+    last_headset: Option<Pose>,
+}
+
+impl LowerBody {
+    /// The lower body of the avatar whose rest pose is `rest_tree` (skeleton space, the bones
+    /// at `bones`); `eyes` is the rest pose's point between the eyes (skeleton space), if the
+    /// rig has eyes.
+    pub fn new(
+        settings: LowerBodySettings,
+        bones: LowerBodyBones,
+        rest_tree: &PoseTree,
+        eyes: Option<Vec3>,
+    ) -> Self {
+        let mut settings = settings;
+        settings.validate();
+        Self {
+            settings,
+            bones,
+            rest: LowerBodyRest::new(rest_tree.clone(), bones, eyes),
+            feet: feet::Feet::default(),
+            last_headset: None,
+        }
+    }
+
+    /// Forgets the feet and the last headset (after a teleport or a new avatar).
+    pub fn reset(&mut self) {
+        self.feet.reset();
+        self.last_headset = None;
+    }
+
+    /// One frame of `dt` seconds on `tree` (this frame's bones after the upper body's follow).
+    pub fn update(
+        &mut self,
+        tree: &mut PoseTree,
+        input: &LowerBodyInput,
+        dt: f32,
+    ) -> LowerBodyOutput {
+        if let Some(h) = input.headset.filter(Pose::is_finite) {
+            self.last_headset = Some(h);
+        }
+        let (Some(headset), true) = (
+            self.last_headset,
+            input.root.is_finite() && input.skeleton.is_finite(),
+        ) else {
+            return LowerBodyOutput::default();
+        };
+        let s = self.settings;
+        let b = self.bones;
+        let to_root = input.root.inverse().mul_pose(&input.skeleton);
+        let m = *self.rest.measures(&to_root);
+        let to_skeleton = input.skeleton.inverse();
+        let facing = input.root.rotation;
+
+        // Where the head bone must be, and how it turns: the headset's turn, facing +Z.
+        let head_turn =
+            (headset.rotation * Quat::from_rotation_y(std::f32::consts::PI)).normalize();
+        let head_at = headset.position - head_turn * m.eyes_from_head;
+        let look = headset.rotation * Vec3::NEG_Z;
+        let placed = place_hips(
+            &s,
+            &m.pelvis,
+            &PelvisInput {
+                head: head_at,
+                head_pitch_down: (-look.y).clamp(-1.0, 1.0).asin(),
+                facing,
+                floor_y: input.floor_y,
+                scale: input.scale,
+                feet: self.feet.center(),
+            },
+        );
+        let tilt = Quat::from_rotation_x(placed.lean * s.hips_lean_share);
+        let hips_turn = (facing * tilt * m.hips_in_root).normalize();
+        tree.set_global(
+            b.hips,
+            to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
+        );
+
+        // The spine toward the head's place; the hips take up the rest, within their heights.
+        let spine: Vec<usize> = b.spine.iter().flatten().copied().collect();
+        let target = to_skeleton.transform_point(head_at);
+        spine_bend::bend_toward(tree, &spine, b.head, target, s.max_lean_deg.to_radians());
+        let head_now = input.skeleton.transform_point(tree.global(b.head).position);
+        let mut hips = placed.hips + (head_at - head_now);
+        let highest = input.floor_y + m.pelvis.hips_height;
+        let lowest = input.floor_y + m.pelvis.hips_height * s.min_hips_height_share;
+        hips.y = hips.y.clamp(lowest.min(highest), highest);
+        tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+        let head_bone = tree.global(b.head);
+        tree.set_global(
+            b.head,
+            Pose::new(
+                head_bone.position,
+                (to_skeleton.rotation * head_turn * m.head_in_root).normalize(),
+            ),
+        );
+        let head_miss = input
+            .skeleton
+            .transform_point(head_bone.position)
+            .distance(head_at);
+
+        // The feet under the hips, then the legs down to them.
+        let yaw = {
+            let f = facing * Vec3::Z;
+            f.x.atan2(f.z)
+        };
+        let ground = Vec3::new(hips.x, input.floor_y, hips.z);
+        let home = |side: Side| FootPlace {
+            position: ground + facing * *m.foot_offsets.get(side),
+            yaw,
+        };
+        let targets = self.feet.update(
+            &s,
+            PerSide::new(home(Side::Left), home(Side::Right)),
+            input.scale,
+            dt,
+        );
+        let mut feet = PerSide::new(None, None);
+        for side in Side::BOTH {
+            let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
+                continue;
+            };
+            let foot = *targets.get(side);
+            let turn = Quat::from_rotation_y(foot.place.yaw);
+            let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            legs::solve_leg(
+                tree,
+                leg,
+                &rest,
+                to_skeleton.transform_point(ankle),
+                to_skeleton.rotation * (turn * Vec3::Z),
+                (to_skeleton.rotation * turn * rest.foot_in_root).normalize(),
+            );
+            *feet.get_mut(side) = Some(foot);
+        }
+        LowerBodyOutput {
+            hips: Some(Pose::new(hips, hips_turn)),
+            head_miss,
+            feet,
+        }
+    }
+}
+
+/// A plain humanoid's whole body for tests and benchmarks, facing +Z with the floor at 0: the
+/// tree (0 hips at 0.95 m, 1 spine, 2 chest, 3 neck, 4 head at 1.6 m, then per side, left
+/// first, upper leg, lower leg and foot, the ankle 6 cm over the floor), where the lower body's
+/// bones are in it and the point between the eyes.
+pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
+    let mut parents = vec![None, Some(0), Some(1), Some(2), Some(3)];
+    let at = |x: f32, y: f32| Pose::new(Vec3::new(x, y, 0.0), Quat::IDENTITY);
+    let mut globals = vec![
+        at(0.0, 0.95),
+        at(0.0, 1.1),
+        at(0.0, 1.3),
+        at(0.0, 1.5),
+        at(0.0, 1.6),
+    ];
+    let mut legs = [[0; 3]; 2];
+    for side in Side::BOTH {
+        let x = side.sign() * 0.1;
+        let first = parents.len();
+        parents.extend([Some(0), Some(first), Some(first + 1)]);
+        globals.extend([at(x, 0.9), at(x, 0.48), at(x, 0.06)]);
+        legs[side.index()] = [first, first + 1, first + 2];
+    }
+    let mut tree = PoseTree::new(&parents).expect("a valid tree");
+    tree.set_globals(&globals);
+    let bones = LowerBodyBones {
+        hips: 0,
+        spine: [Some(1), Some(2), Some(3), None],
+        head: 4,
+        legs: PerSide::new(Some(legs[0]), Some(legs[1])),
+    };
+    (tree, bones, Vec3::new(0.0, 1.65, 0.09))
+}
+
+#[cfg(test)]
+mod tests;

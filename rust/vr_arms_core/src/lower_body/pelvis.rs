@@ -1,0 +1,195 @@
+//! Where the hips go, from where the head must be: under the head by the rest pose's own
+//! head-to-hips offset, that offset leaned forward as the head drops below its standing height
+//! or looks down (a crouch puts the hips back, a bow bends forward), the hips never above their
+//! standing height (the legs cannot stretch) nor below their lowest.
+
+use glam::{Quat, Vec3};
+
+use super::LowerBodySettings;
+
+/// The rest pose as the pelvis step needs it, in the avatar root's frame (+Y up, +Z forward,
+/// the floor at height 0), in world units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PelvisRest {
+    /// From the head bone to the hips bone.
+    pub head_to_hips: Vec3,
+    /// The head bone's and the hips bone's heights over the floor.
+    pub head_height: f32,
+    pub hips_height: f32,
+}
+
+/// One frame's input (world, +Y up).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PelvisInput {
+    /// Where the head bone must be.
+    pub head: Vec3,
+    /// How far the head looks down (radians; up is negative).
+    pub head_pitch_down: f32,
+    /// The body's facing (a yaw: the avatar root's rotation).
+    pub facing: Quat,
+    pub floor_y: f32,
+    /// World units per avatar metre.
+    pub scale: f32,
+    /// Between the planted feet (on the floor), if there are feet.
+    pub feet: Option<Vec3>,
+}
+
+/// Where the hips go, and how far the torso leans forward (radians).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PelvisPlacement {
+    pub hips: Vec3,
+    pub lean: f32,
+}
+
+/// The torso's forward lean for a head `drop` metres below its standing height (avatar
+/// metres), looking down by `pitch_down` radians.
+pub fn lean(s: &LowerBodySettings, drop_m: f32, pitch_down: f32) -> f32 {
+    let by_drop = s.lean_deg_per_m.to_radians() * drop_m.max(0.0);
+    let by_pitch = s.lean_head_pitch_share * pitch_down.max(0.0);
+    (by_drop + by_pitch).clamp(0.0, s.max_lean_deg.to_radians())
+}
+
+/// Places the hips for `input`.
+pub fn place_hips(
+    s: &LowerBodySettings,
+    rest: &PelvisRest,
+    input: &PelvisInput,
+) -> PelvisPlacement {
+    let scale = if input.scale.is_finite() && input.scale > 0.0 {
+        input.scale
+    } else {
+        1.0
+    };
+    let drop_m = (rest.head_height - (input.head.y - input.floor_y)) / scale;
+    let highest = input.floor_y + rest.hips_height;
+    let lowest = (input.floor_y + rest.hips_height * s.min_hips_height_share).min(highest);
+    // A head so low that the hips under it would be below their lowest: the torso leans
+    // forward further, as far as it takes to keep the hips there (a deep squat, kneeling).
+    let length = rest.head_to_hips.length();
+    let needed = if length > 0.0 {
+        ((input.head.y - lowest) / length).clamp(-1.0, 1.0).acos()
+    } else {
+        0.0
+    };
+    let lean = lean(s, drop_m, input.head_pitch_down)
+        .max(needed)
+        .min(s.max_lean_deg.to_radians());
+    // Leaning forward about the body's left axis (+X) turns the head-to-hips offset back.
+    let offset = input.facing * (Quat::from_rotation_x(lean) * rest.head_to_hips);
+    let mut hips = input.head + offset;
+    // The hips stay partly over the feet: a lean to the side curves the spine instead of
+    // carrying the whole body along (the feet step when the body moves on).
+    if let Some(feet) = input.feet.filter(|f| f.is_finite()) {
+        let pull = s.hips_over_feet * (feet - hips);
+        hips += Vec3::new(pull.x, 0.0, pull.z);
+    }
+    hips.y = hips.y.clamp(lowest, highest);
+    PelvisPlacement { hips, lean }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rest() -> PelvisRest {
+        PelvisRest {
+            head_to_hips: Vec3::new(0.0, -0.65, -0.02),
+            head_height: 1.6,
+            hips_height: 0.95,
+        }
+    }
+
+    fn input(head: Vec3, pitch: f32) -> PelvisInput {
+        PelvisInput {
+            head,
+            head_pitch_down: pitch,
+            facing: Quat::IDENTITY,
+            floor_y: 0.0,
+            scale: 1.0,
+            feet: None,
+        }
+    }
+
+    #[test]
+    fn standing_the_hips_are_where_the_rest_pose_has_them() {
+        let s = LowerBodySettings::default();
+        let p = place_hips(&s, &rest(), &input(Vec3::new(0.2, 1.6, 0.5), 0.0));
+        assert_eq!(p.lean, 0.0);
+        assert!(
+            p.hips.distance(Vec3::new(0.2, 0.95, 0.48)) < 1e-5,
+            "{}",
+            p.hips
+        );
+    }
+
+    #[test]
+    fn a_crouch_drops_the_hips_and_puts_them_back() {
+        let s = LowerBodySettings::default();
+        let p = place_hips(&s, &rest(), &input(Vec3::new(0.0, 1.2, 0.0), 0.0));
+        let want = (s.lean_deg_per_m * 0.4).to_radians();
+        assert!((p.lean - want).abs() < 1e-5);
+        assert!((p.hips.y - (1.2 - 0.65 * want.cos() + 0.02 * want.sin())).abs() < 1e-4);
+        assert!(
+            p.hips.z < -0.02 - 0.05,
+            "further behind the head: {}",
+            p.hips
+        );
+        // Looking down leans further; a turned body leans the way it faces.
+        let bow = place_hips(&s, &rest(), &input(Vec3::new(0.0, 1.2, 0.0), 0.8));
+        assert!(bow.lean > p.lean + 0.2);
+        let mut turned = input(Vec3::new(0.0, 1.2, 0.0), 0.0);
+        turned.facing = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        let t = place_hips(&s, &rest(), &turned);
+        assert!(t.hips.x < -0.07 && t.hips.z.abs() < 0.03, "{}", t.hips);
+    }
+
+    #[test]
+    fn the_hips_stay_between_their_lowest_and_their_standing_height() {
+        let s = LowerBodySettings::default();
+        // On tiptoe (head 10 cm over its height): the legs cannot stretch.
+        let high = place_hips(&s, &rest(), &input(Vec3::new(0.0, 1.7, 0.0), 0.0));
+        assert_eq!(high.hips.y, 0.95);
+        // Head on the floor: the hips stop at their lowest.
+        let low = place_hips(&s, &rest(), &input(Vec3::new(0.0, 0.1, 0.0), 0.0));
+        assert!((low.hips.y - 0.95 * s.min_hips_height_share).abs() < 1e-5);
+        assert_eq!(low.lean, s.max_lean_deg.to_radians());
+        // A deep squat: the torso leans further so the hips stay at their lowest, as far
+        // under the head as the torso is long.
+        let deep = place_hips(&s, &rest(), &input(Vec3::new(0.0, 0.85, 0.0), 0.0));
+        let lowest = 0.95 * s.min_hips_height_share;
+        assert!((deep.hips.y - lowest).abs() < 0.015, "{}", deep.hips);
+        assert!(deep.lean > lean(&s, 0.75, 0.0) + 0.1);
+        let length = rest().head_to_hips.length();
+        assert!((deep.hips.distance(Vec3::new(0.0, 0.85, 0.0)) - length).abs() < 0.01);
+        // A scaled avatar drops in its own metres: half size, the same lean for half the drop.
+        let mut small = input(Vec3::new(0.0, 0.6, 0.0), 0.0);
+        small.scale = 0.5;
+        let r = PelvisRest {
+            head_to_hips: rest().head_to_hips * 0.5,
+            head_height: 0.8,
+            hips_height: 0.475,
+        };
+        let full = place_hips(&s, &rest(), &input(Vec3::new(0.0, 1.2, 0.0), 0.0));
+        assert!((place_hips(&s, &r, &small).lean - full.lean).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_hips_stay_partly_over_the_feet() {
+        let s = LowerBodySettings::default();
+        let mut i = input(Vec3::new(0.3, 1.6, 0.02), 0.0);
+        i.feet = Some(Vec3::new(0.0, 0.0, 0.0));
+        let p = place_hips(&s, &rest(), &i);
+        assert!(
+            (p.hips.x - 0.3 * (1.0 - s.hips_over_feet)).abs() < 1e-5,
+            "{}",
+            p.hips
+        );
+        assert!(
+            p.hips.z.abs() < 1e-5 && (p.hips.y - 0.95).abs() < 1e-5,
+            "{}",
+            p.hips
+        );
+        i.feet = Some(Vec3::NAN);
+        assert!((place_hips(&s, &rest(), &i).hips.x - 0.3).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,97 @@
+//! What the lower body measures from the rest pose, in the avatar root's frame (+Y up, +Z
+//! forward, the floor at height 0): measured again only when the skeleton's place in the root
+//! changes.
+
+use glam::{Quat, Vec3};
+
+use super::LowerBodyBones;
+use super::legs::LegRest;
+use super::pelvis::PelvisRest;
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::side::{PerSide, Side};
+
+/// The rest pose's measures (world units).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Measures {
+    pub pelvis: PelvisRest,
+    /// From the head bone to the point between the eyes (where the headset is).
+    pub eyes_from_head: Vec3,
+    /// The hips' and the head's rest rotations.
+    pub hips_in_root: Quat,
+    pub head_in_root: Quat,
+    pub legs: PerSide<Option<LegRest>>,
+    /// Each foot's place under the hips (horizontal).
+    pub foot_offsets: PerSide<Vec3>,
+}
+
+/// The rest pose and its measures for the skeleton's last place in the root.
+#[derive(Clone, Debug)]
+pub struct LowerBodyRest {
+    tree: PoseTree,
+    bones: LowerBodyBones,
+    eyes: Option<Vec3>,
+    measured: Option<(Pose, Measures)>,
+}
+
+fn same_place(a: &Pose, b: &Pose) -> bool {
+    a.position.distance(b.position) < 1e-5 && a.rotation.angle_between(b.rotation) < 1e-5
+}
+
+impl LowerBodyRest {
+    pub fn new(tree: PoseTree, bones: LowerBodyBones, eyes: Option<Vec3>) -> Self {
+        Self {
+            tree,
+            bones,
+            eyes,
+            measured: None,
+        }
+    }
+
+    /// The measures with the skeleton at `to_root` in the avatar root.
+    pub fn measures(&mut self, to_root: &Pose) -> &Measures {
+        let stale = self
+            .measured
+            .as_ref()
+            .is_none_or(|(at, _)| !same_place(at, to_root));
+        if stale {
+            self.measured = Some((*to_root, self.measure(to_root)));
+        }
+        &self.measured.as_ref().expect("measured above").1
+    }
+
+    fn measure(&mut self, to_root: &Pose) -> Measures {
+        let b = self.bones;
+        let tree = &mut self.tree;
+        let hips = to_root.mul_pose(&tree.global(b.hips));
+        let head = to_root.mul_pose(&tree.global(b.head));
+        // A rig without eyes: a grown-up's eyes, 9 cm ahead of and 3 cm over the head bone,
+        // in proportion to the head's height (1.6 m).
+        let size = (head.position.y / 1.6).max(0.01);
+        let eyes = match self.eyes {
+            Some(e) => to_root.transform_point(e) - head.position,
+            None => Vec3::new(0.0, 0.03, 0.09) * size,
+        };
+        let legs = Side::BOTH
+            .map(|side| (*b.legs.get(side)).map(|leg| LegRest::measure(tree, leg, to_root)));
+        let mut foot_offset = |side: Side| match *b.legs.get(side) {
+            Some([_, _, foot]) => {
+                let a = to_root.transform_point(tree.global(foot).position) - hips.position;
+                Vec3::new(a.x, 0.0, a.z)
+            }
+            None => Vec3::new(side.sign() * 0.1 * size, 0.0, 0.0),
+        };
+        Measures {
+            pelvis: PelvisRest {
+                head_to_hips: hips.position - head.position,
+                head_height: head.position.y,
+                hips_height: hips.position.y,
+            },
+            eyes_from_head: eyes,
+            hips_in_root: hips.rotation,
+            head_in_root: head.rotation,
+            legs: PerSide::new(legs[0], legs[1]),
+            foot_offsets: PerSide::new(foot_offset(Side::Left), foot_offset(Side::Right)),
+        }
+    }
+}

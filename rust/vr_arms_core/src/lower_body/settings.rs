@@ -1,0 +1,100 @@
+//! Settings of the lower body ([`crate::lower_body`]), in the avatar's metres.
+
+use serde::{Deserialize, Serialize};
+
+use crate::controller_targets::finite_clamp;
+
+/// How the hips, spine, legs and feet follow the headset.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LowerBodySettings {
+    /// Forward lean of the torso per metre the head is below its standing height (degrees per
+    /// metre): a crouch puts the hips back behind the head.
+    pub lean_deg_per_m: f32,
+    /// Share of the head's downward pitch the torso takes as a forward lean (a bow).
+    pub lean_head_pitch_share: f32,
+    /// Largest forward lean of the torso (degrees).
+    pub max_lean_deg: f32,
+    /// Share of the torso's lean taken by the hips bone (the pelvis tilts); the spine bones
+    /// bend the rest of the way to the head.
+    pub hips_lean_share: f32,
+    /// Lowest the hips go, as a share of their standing height (a deep squat).
+    pub min_hips_height_share: f32,
+    /// How far the hips stay over the planted feet rather than under the head (0: under the
+    /// head, 1: over the feet): a lean to the side curves the spine.
+    pub hips_over_feet: f32,
+    /// A planted foot steps when its place under the body is this far away (metres).
+    pub step_distance_m: f32,
+    /// ... or when the body has turned this far from it (degrees).
+    pub step_angle_deg: f32,
+    /// How long a step takes (seconds).
+    pub step_time_s: f32,
+    /// How high a stepping foot lifts (metres).
+    pub step_height_m: f32,
+}
+
+impl Default for LowerBodySettings {
+    fn default() -> Self {
+        Self {
+            lean_deg_per_m: 20.0,
+            lean_head_pitch_share: 0.3,
+            max_lean_deg: 70.0,
+            hips_lean_share: 0.4,
+            min_hips_height_share: 0.3,
+            hips_over_feet: 0.5,
+            step_distance_m: 0.25,
+            step_angle_deg: 50.0,
+            step_time_s: 0.3,
+            step_height_m: 0.07,
+        }
+    }
+}
+
+impl LowerBodySettings {
+    /// Every value finite and in its range (else its default).
+    pub fn validate(&mut self) {
+        let d = Self::default();
+        self.lean_deg_per_m = finite_clamp(self.lean_deg_per_m, 0.0, 200.0, d.lean_deg_per_m);
+        self.lean_head_pitch_share = finite_clamp(
+            self.lean_head_pitch_share,
+            0.0,
+            1.0,
+            d.lean_head_pitch_share,
+        );
+        self.max_lean_deg = finite_clamp(self.max_lean_deg, 0.0, 90.0, d.max_lean_deg);
+        self.hips_lean_share = finite_clamp(self.hips_lean_share, 0.0, 1.0, d.hips_lean_share);
+        self.min_hips_height_share = finite_clamp(
+            self.min_hips_height_share,
+            0.0,
+            1.0,
+            d.min_hips_height_share,
+        );
+        self.hips_over_feet = finite_clamp(self.hips_over_feet, 0.0, 1.0, d.hips_over_feet);
+        self.step_distance_m = finite_clamp(self.step_distance_m, 0.01, 2.0, d.step_distance_m);
+        self.step_angle_deg = finite_clamp(self.step_angle_deg, 1.0, 180.0, d.step_angle_deg);
+        self.step_time_s = finite_clamp(self.step_time_s, 0.05, 2.0, d.step_time_s);
+        self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation_keeps_good_values_and_repairs_bad_ones() {
+        let mut s = LowerBodySettings {
+            lean_deg_per_m: f32::NAN,
+            max_lean_deg: 400.0,
+            step_time_s: 0.0,
+            hips_lean_share: 0.6,
+            ..Default::default()
+        };
+        s.validate();
+        let d = LowerBodySettings::default();
+        assert_eq!(s.lean_deg_per_m, d.lean_deg_per_m);
+        assert_eq!(s.max_lean_deg, 90.0);
+        assert_eq!(s.step_time_s, 0.05);
+        assert_eq!(s.hips_lean_share, 0.6);
+    }
+}

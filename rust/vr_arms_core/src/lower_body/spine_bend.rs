@@ -1,0 +1,98 @@
+//! The spine bent toward where the head must be: each spine bone between the hips and the head
+//! turns by an even share of the turn that brings the head onto the target as seen from the
+//! hips, a few times over (the share is the same for every bone, so the bend is a curve, not
+//! a kink). What is left (the chain cannot stretch) the caller takes up by moving the hips.
+
+use glam::{Quat, Vec3};
+
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+
+/// Rounds of the bend: each leaves a fraction of the one before (the pivots differ).
+const ROUNDS: usize = 6;
+
+/// Bends `spine` (the bones between the hips and the head, hips side first) of `tree` so the
+/// `head` bone points from the first spine joint toward `target` (skeleton space), turning
+/// that direction by at most `max_turn` radians. Bones turn about their own joints; a target
+/// on the first spine joint bends nothing.
+pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Vec3, max_turn: f32) {
+    let Some(&first) = spine.first() else {
+        return;
+    };
+    // Seen from the lowest spine joint (it does not move): where the head is and where it
+    // should be, no further than `max_turn` from where it is.
+    let pivot = tree.global(first).position;
+    let (Some(start), Some(want)) = (
+        (tree.global(head).position - pivot).try_normalize(),
+        (target - pivot).try_normalize(),
+    ) else {
+        return;
+    };
+    let full = Quat::from_rotation_arc(start, want);
+    let angle = full.angle_between(Quat::IDENTITY);
+    let want = if angle > max_turn.max(0.0) {
+        Quat::IDENTITY.slerp(full, max_turn.max(0.0) / angle) * start
+    } else {
+        want
+    };
+    let share = 1.0 / spine.len() as f32;
+    for _ in 0..ROUNDS {
+        let Some(now) = (tree.global(head).position - pivot).try_normalize() else {
+            return;
+        };
+        let step = Quat::IDENTITY.slerp(Quat::from_rotation_arc(now, want), share);
+        for &bone in spine {
+            let g = tree.global(bone);
+            tree.set_global(bone, Pose::new(g.position, (step * g.rotation).normalize()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hips (0), spine (1), chest (2), neck (3), head (4): straight up, 0.15 to 0.2 m apart.
+    fn chain() -> PoseTree {
+        let mut t = PoseTree::new(&[None, Some(0), Some(1), Some(2), Some(3)]).unwrap();
+        let at = |y: f32| Pose::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY);
+        t.set_globals(&[at(1.0), at(1.15), at(1.35), at(1.55), at(1.65)]);
+        t
+    }
+
+    #[test]
+    fn a_bow_bends_every_spine_bone_and_brings_the_head_onto_the_target() {
+        let mut t = chain();
+        // The head 0.45 m forward and down, as far from the hips as the chain is long.
+        let target = Vec3::new(0.0, 1.0, 0.0) + Vec3::new(0.0, 0.45, 0.45).normalize() * 0.65;
+        bend_toward(&mut t, &[1, 2, 3], 4, target, 3.0);
+        let pivot = Vec3::new(0.0, 1.15, 0.0);
+        let dir = (t.global(4).position - pivot).normalize();
+        assert!(dir.angle_between(target - pivot) < 0.01, "{dir}");
+        // A curve: each bone turned by about the same.
+        let turns: Vec<f32> = [1, 2, 3]
+            .map(|b| t.local_rotation(b).angle_between(Quat::IDENTITY))
+            .to_vec();
+        for w in turns.windows(2) {
+            assert!((w[0] - w[1]).abs() < 0.1, "{turns:?}");
+        }
+        assert!(turns.iter().all(|a| *a > 0.1));
+        // The hips do not turn (the caller moves them).
+        assert_eq!(t.global(0).rotation, Quat::IDENTITY);
+    }
+
+    #[test]
+    fn the_turn_is_limited_and_a_target_on_the_pivot_bends_nothing() {
+        let mut t = chain();
+        let behind = Vec3::new(0.0, 1.0, -0.65);
+        bend_toward(&mut t, &[1, 2, 3], 4, behind, 0.5);
+        let dir = (t.global(4).position - Vec3::new(0.0, 1.15, 0.0)).normalize();
+        assert!((dir.angle_between(Vec3::Y) - 0.5).abs() < 0.02, "{dir}");
+        let mut u = chain();
+        let before = u.clone();
+        bend_toward(&mut u, &[1, 2, 3], 4, Vec3::new(0.0, 1.15, 0.0), 3.0);
+        assert_eq!(u, before);
+        bend_toward(&mut u, &[], 4, behind, 3.0);
+        assert_eq!(u, before);
+    }
+}

@@ -1,0 +1,190 @@
+use super::*;
+
+/// The headset of a player whose eyes are at `eyes`, looking along +Z pitched down by `pitch`.
+fn headset(eyes: Vec3, pitch: f32) -> Pose {
+    Pose::new(
+        eyes,
+        Quat::from_rotation_y(std::f32::consts::PI) * Quat::from_rotation_x(-pitch),
+    )
+}
+
+fn input(headset: Pose) -> LowerBodyInput {
+    LowerBodyInput {
+        headset: Some(headset),
+        root: Pose::IDENTITY,
+        skeleton: Pose::IDENTITY,
+        floor_y: 0.0,
+        scale: 1.0,
+    }
+}
+
+/// Runs `frames` frames at 90 Hz, each from the rest pose; the last frame's tree and output.
+fn run(body: &mut LowerBody, i: &LowerBodyInput, frames: usize) -> (PoseTree, LowerBodyOutput) {
+    let (rest, _, _) = reference_lower_body();
+    let mut last = None;
+    for _ in 0..frames {
+        let mut t = rest.clone();
+        let out = body.update(&mut t, i, 1.0 / 90.0);
+        last = Some((t, out));
+    }
+    last.expect("at least one frame")
+}
+
+fn body() -> LowerBody {
+    let (tree, bones, eyes) = reference_lower_body();
+    LowerBody::new(LowerBodySettings::default(), bones, &tree, Some(eyes))
+}
+
+/// The knee's bend (radians): the angle between the thigh and the shin.
+fn knee_bend(t: &mut PoseTree, leg: [usize; 3]) -> f32 {
+    let [u, l, f] = leg.map(|b| t.global(b).position);
+    (l - u).angle_between(f - l)
+}
+
+#[test]
+fn standing_at_the_rest_height_leaves_the_rest_pose() {
+    let mut b = body();
+    let (mut t, out) = run(&mut b, &input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0)), 30);
+    let (mut rest, bones, _) = reference_lower_body();
+    for i in 0..rest.len() {
+        let (a, r) = (t.global(i), rest.global(i));
+        assert!(a.position.distance(r.position) < 1e-4, "bone {i}: {a:?}");
+        assert!(a.rotation.angle_between(r.rotation) < 1e-3, "bone {i}");
+    }
+    assert!(out.head_miss < 1e-4);
+    let feet = out.feet.left.unwrap();
+    assert!(feet.planted && feet.place.position.distance(Vec3::new(0.1, 0.0, 0.0)) < 1e-5);
+    assert!(knee_bend(&mut t, bones.legs.left.unwrap()) < 1e-3);
+}
+
+#[test]
+fn a_crouch_brings_the_head_down_on_the_headset_with_bent_knees_and_feet_on_the_floor() {
+    for drop in [0.2, 0.4, 0.7] {
+        let mut b = body();
+        let eyes = Vec3::new(0.0, 1.65 - drop, 0.09);
+        let (mut t, out) = run(&mut b, &input(headset(eyes, 0.0)), 30);
+        let bones = reference_lower_body().1;
+        let head = t.global(bones.head).position;
+        assert!(
+            out.head_miss < 0.01,
+            "drop {drop}: head {} off",
+            out.head_miss
+        );
+        assert!(
+            head.distance(Vec3::new(0.0, 1.6 - drop, 0.0)) < 0.01,
+            "drop {drop}: {head}"
+        );
+        let hips = t.global(bones.hips).position;
+        assert!(
+            hips.y < 0.95 - drop + 0.1,
+            "drop {drop}: the hips drop: {hips}"
+        );
+        assert!(hips.z < -0.01, "drop {drop}: and go back: {hips}");
+        for side in Side::BOTH {
+            let leg = bones.legs.get(side).unwrap();
+            assert!(knee_bend(&mut t, leg) > 0.3, "drop {drop}: knees bent");
+            let [_, knee, foot] = leg.map(|i| t.global(i).position);
+            assert!(
+                knee.z > foot.z + 0.05,
+                "drop {drop}: the knee ahead of the foot"
+            );
+            assert!(
+                (foot.y - 0.06).abs() < 1e-3,
+                "drop {drop}: the ankle over the floor"
+            );
+            assert!(knee.y > 0.0, "drop {drop}: the knee above the floor");
+        }
+    }
+}
+
+#[test]
+fn a_bow_and_a_lean_bend_the_spine_and_keep_the_head_on_the_headset() {
+    // A bow: looking down 45 degrees with the eyes 30 cm ahead and 25 cm lower.
+    let mut b = body();
+    let (mut t, out) = run(&mut b, &input(headset(Vec3::new(0.0, 1.4, 0.39), 0.8)), 30);
+    assert!(out.head_miss < 0.01, "bow: {}", out.head_miss);
+    let chest = t.global(2).rotation;
+    assert!(chest.angle_between(Quat::IDENTITY) > 0.2, "the chest bends");
+    // The head looks where the headset looks.
+    let look = t.global(4).rotation * Vec3::Z;
+    assert!(look.angle_between(Vec3::new(0.0, -0.8f32.sin(), 0.8f32.cos())) < 0.01);
+    // Standing, then leaning 25 cm to the left: the spine curves, the hips move less than
+    // the head.
+    let mut b = body();
+    run(&mut b, &input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0)), 5);
+    let (mut t, out) = run(&mut b, &input(headset(Vec3::new(0.25, 1.6, 0.09), 0.0)), 30);
+    assert!(out.head_miss < 0.01, "lean: {}", out.head_miss);
+    let hips = t.global(0).position;
+    assert!(hips.x < 0.2, "{hips}");
+    let left = out.feet.left.unwrap();
+    assert!(
+        left.planted && (left.place.position.x - 0.1).abs() < 1e-5,
+        "no step: {left:?}"
+    );
+    assert!(t.global(1).rotation.angle_between(Quat::IDENTITY) > 0.05);
+}
+
+#[test]
+fn on_tiptoe_the_legs_do_not_stretch_and_the_head_falls_short() {
+    let mut b = body();
+    let (mut t, out) = run(&mut b, &input(headset(Vec3::new(0.0, 1.85, 0.09), 0.0)), 10);
+    assert!((t.global(0).position.y - 0.95).abs() < 1e-4);
+    assert!((out.head_miss - 0.2).abs() < 0.01, "{}", out.head_miss);
+}
+
+#[test]
+fn turning_in_place_steps_the_feet_round_without_sliding_a_planted_one() {
+    let mut b = body();
+    let eyes = Vec3::new(0.0, 1.65, 0.09);
+    run(&mut b, &input(headset(eyes, 0.0)), 5);
+    let (rest, _, _) = reference_lower_body();
+    let mut last: Option<LowerBodyOutput> = None;
+    let mut steps = 0;
+    for k in 0..180 {
+        // The body turns 90 degrees over the first second, then stands.
+        let yaw = std::f32::consts::FRAC_PI_2 * (k as f32 / 90.0).min(1.0);
+        let mut i = input(headset(Quat::from_rotation_y(yaw) * eyes, 0.0));
+        i.headset = i
+            .headset
+            .map(|h| Pose::new(h.position, Quat::from_rotation_y(yaw) * h.rotation));
+        i.root = Pose::new(Vec3::ZERO, Quat::from_rotation_y(yaw));
+        let mut t = rest.clone();
+        let out = b.update(&mut t, &i, 1.0 / 90.0);
+        if let Some(prev) = last {
+            for side in Side::BOTH {
+                let (a, p) = (out.feet.get(side).unwrap(), prev.feet.get(side).unwrap());
+                if a.planted && p.planted {
+                    assert_eq!(a.place, p.place, "a planted foot does not slide");
+                }
+                if !a.planted && p.planted {
+                    steps += 1;
+                }
+            }
+        }
+        last = Some(out);
+    }
+    let out = last.unwrap();
+    assert!(steps >= 2, "{steps} steps");
+    for side in Side::BOTH {
+        let f = out.feet.get(side).unwrap();
+        assert!(f.planted);
+        // Turned by steps to within the step angle of the body (a foot nearer than that stays).
+        let off = (f.place.yaw - std::f32::consts::FRAC_PI_2).abs();
+        assert!(off < 50f32.to_radians(), "{side:?}: {}", f.place.yaw);
+        assert!(f.place.yaw > 0.5, "{side:?} turned");
+    }
+}
+
+#[test]
+fn a_lost_headset_holds_the_last_pose_and_none_before_does_nothing() {
+    let mut b = body();
+    let mut i = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    i.headset = None;
+    let (t, out) = run(&mut b, &i, 1);
+    assert_eq!(out, LowerBodyOutput::default());
+    assert_eq!(t, reference_lower_body().0);
+    let crouch = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    let (mut held, _) = run(&mut b, &crouch, 10);
+    let (mut lost, _) = run(&mut b, &i, 1);
+    assert!(lost.global(0).position.distance(held.global(0).position) < 1e-4);
+}
