@@ -28,6 +28,10 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, wi
 		# The XR origin and the pipeline go beside the character, which must not be the root.
 		push_warning("vr_arms: \"%s\" is (or is a child of) the scene's root: set it up in the scene that holds the character beside the player's XR origin (or give the character a parent node)" % skeleton.name)
 		return {}
+	# An instanced scene (an imported .glb) keeps what is added inside it only with Editable
+	# Children: Godot's SceneState::_parse_node skips the subtree of every node whose owner is
+	# neither the saved scene's root nor an editable instance, whoever owns the added nodes.
+	var instances := _instances_between(skeleton, scene_root)
 	var before := {}
 	_collect(scene_root, before)
 	var was := _snapshot(scene_root, skeleton)
@@ -42,10 +46,25 @@ static func set_up(undo_redo: Object, skeleton: Skeleton3D, scene_root: Node, wi
 		VRArmsSetup.add_avatar_sync(created, null)
 	var added := []
 	_added_roots(scene_root, before, added)
+	if int(created.get("renamed_bones", 0)) > 0 and not instances.is_empty():
+		# A saved scene cannot rename an instanced skeleton's bones (Skeleton3D takes
+		# "bones/<i>/name" only when adding a bone): put everything back and say what to do.
+		for call in _restore_calls(changed.before):
+			call[0].callv(call[1], call[2])
+		for node: Node in added:
+			node.get_parent().remove_child(node)
+			node.free()
+		push_error("vr_arms: \"%s\" comes from \"%s\" and its bones need Godot's humanoid names, which a scene cannot rename in an instance. Retarget it at import: double-click the file, Advanced Import Settings > %s > Retarget > Bone Map: new BoneMap, Profile SkeletonProfileHumanoid, Reimport; then set it up again" % [skeleton.name, _source_file(skeleton, scene_root), skeleton.name])
+		return {}
 	if undo_redo is EditorUndoRedoManager:
 		undo_redo.create_action(_action_name(skeleton, with_sync), UndoRedo.MERGE_DISABLE, scene_root)
 	else:
 		undo_redo.create_action(_action_name(skeleton, with_sync))
+	for instance: Node in instances:
+		if not scene_root.is_editable_instance(instance):
+			scene_root.set_editable_instance(instance, true)
+			_add_do(undo_redo, scene_root, &"set_editable_instance", [instance, true])
+			_add_undo(undo_redo, scene_root, &"set_editable_instance", [instance, false])
 	for call in _restore_calls(changed.after):
 		_add_do(undo_redo, call[0], call[1], call[2])
 	for call in _restore_calls(changed.before):
@@ -174,3 +193,24 @@ static func _add_undo(undo_redo: Object, object: Object, method: StringName, arg
 		undo_redo.callv(&"add_undo_method", [object, method] + args)
 	else:
 		undo_redo.add_undo_method(Callable(object, method).bindv(args))
+
+
+## The instanced scenes' roots above `skeleton`, below `scene_root` (outermost first).
+static func _instances_between(skeleton: Node, scene_root: Node) -> Array:
+	var out := []
+	var at := skeleton.get_parent()
+	while at != null and at != scene_root:
+		if not at.scene_file_path.is_empty():
+			out.push_front(at)
+		at = at.get_parent()
+	return out
+
+
+## The file the instance holding `node` comes from (the nearest instanced scene's).
+static func _source_file(node: Node, scene_root: Node) -> String:
+	var at := node
+	while at != null and at != scene_root:
+		if not at.scene_file_path.is_empty():
+			return at.scene_file_path
+		at = at.get_parent()
+	return scene_root.scene_file_path

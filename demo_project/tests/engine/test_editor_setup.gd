@@ -207,3 +207,74 @@ func test_undo_puts_a_recognised_rigs_names_and_import_transform_back() -> void:
 	ur.undo()
 	ur.free()
 	await frames(1)
+
+
+## A scene holding an instanced character (as a dropped-in imported file is): the instance's
+## root is owned by the scene, what is inside it by the instance's root.
+func _instanced_scene(mixamo_names: bool) -> Dictionary:
+	var model := Node3D.new()
+	model.name = "Character"
+	var built := HumanoidBuilder.build()
+	if mixamo_names:
+		for pair in [["LeftUpperArm", "mixamorig_LeftArm"], ["RightUpperArm", "mixamorig_RightArm"], ["LeftLowerArm", "mixamorig_LeftForeArm"], ["RightLowerArm", "mixamorig_RightForeArm"], ["LeftHand", "mixamorig_LeftHand"], ["RightHand", "mixamorig_RightHand"]]:
+			built.set_bone_name(built.find_bone(pair[0]), pair[1])
+	model.add_child(built)
+	built.owner = model
+	var file := PackedScene.new()
+	file.pack(model)
+	model.free()
+	var path := "user://instanced_character_%s.tscn" % ("mixamo" if mixamo_names else "humanoid")
+	ResourceSaver.save(file, path)
+	var scene := Node3D.new()
+	scene.name = "Scene"
+	add_child(scene)
+	var character: Node3D = (load(path) as PackedScene).instantiate()
+	scene.add_child(character)
+	character.owner = scene
+	var skeleton: Skeleton3D = character.get_child(0)
+	return {"scene": scene, "character": character, "skeleton": skeleton}
+
+
+func test_a_setup_inside_an_instanced_character_makes_its_children_editable() -> void:
+	# Godot saves nothing added inside an instance unless the instance is editable: the
+	# setup turns Editable Children on, in the same undoable action.
+	var s := _instanced_scene(false)
+	var scene: Node3D = s.scene
+	var ur := UndoRedo.new()
+	var created := SetupAction.set_up(ur, s.skeleton, scene)
+	if not check(created.has("rig"), "set up"):
+		return
+	check(scene.is_editable_instance(s.character), "the instance's children are editable")
+	var packed := PackedScene.new()
+	check(packed.pack(scene) == OK, "the scene packs")
+	var saved := packed.instantiate()
+	check(saved.find_children("*", "VRArmRig", true, false).size() == 1, "the rig is saved with the scene")
+	saved.free()
+	ur.undo()
+	check(not scene.is_editable_instance(s.character), "undo turns it off again")
+	ur.redo()
+	check(scene.is_editable_instance(s.character), "redo turns it on")
+	scene.queue_free()
+
+
+func test_renaming_an_instanced_skeletons_bones_is_refused_and_nothing_is_left() -> void:
+	# A scene cannot rename an instance's bones (Godot reads bone names only from the file),
+	# so a rig that needs renaming is refused with one error naming the file and the way out.
+	var s := _instanced_scene(true)
+	var scene: Node3D = s.scene
+	var skeleton: Skeleton3D = s.skeleton
+	var names := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		names.append(skeleton.get_bone_name(i))
+	var count := scene.find_children("*", "", true, false).size()
+	var ur := UndoRedo.new()
+	expect_errors(1)
+	check(SetupAction.set_up(ur, skeleton, scene).is_empty(), "refused")
+	var after := PackedStringArray()
+	for i in skeleton.get_bone_count():
+		after.append(skeleton.get_bone_name(i))
+	check(after == names, "the bone names are as they were")
+	check(scene.find_children("*", "", true, false).size() == count, "no node is left behind")
+	check(not scene.is_editable_instance(s.character), "nor Editable Children")
+	check(not ur.has_undo(), "and nothing recorded")
+	scene.queue_free()
