@@ -158,9 +158,13 @@ pub fn stand_up(avatar: &mut Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<St
     if !sized && !is_identity(&rest) {
         fold_into_children(avatar, &rest);
         avatar.set_transform(Transform3D::new(clean, own.origin));
+        let e = rest.get_euler();
         done.push(format!(
-            "its own rotation and scale ({:?} beyond its yaw) moved onto its children",
-            rest.get_euler()
+            "its own rotation ({:.0}, {:.0}, {:.0} degrees about X, Y, Z beyond its yaw) and scale ({:.3}) moved onto its children",
+            e.x.to_degrees(),
+            e.y.to_degrees(),
+            e.z.to_degrees(),
+            s.x
         ));
     }
     if let Some(facing) = rest_facing(avatar, skeleton) {
