@@ -231,6 +231,7 @@ impl Body {
             controllers: t.controllers,
             overrides: t.overrides,
             hands: t.hands,
+            floor_y: placement.floor_y,
         };
         self.pipeline.update(&input, tree, dt)
     }

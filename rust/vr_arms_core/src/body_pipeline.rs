@@ -22,6 +22,7 @@ use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use crate::forearm_twist::{ForearmTwist, share_twist};
 use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
+use crate::lower_body::{LowerBody, LowerBodyInput, LowerBodyOutput};
 use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
@@ -91,6 +92,8 @@ pub struct BodyInput {
     /// Interaction override targets (world), used while an arm's router has its override set.
     pub overrides: PerSide<Option<Pose>>,
     pub hands: PerSide<HandInput>,
+    /// The floor's height (world), where the lower body's feet stand.
+    pub floor_y: f32,
 }
 
 /// What a frame produced besides the bones written into the tree.
@@ -110,6 +113,8 @@ pub struct BodyOutput {
     /// Each hand's finger-bone local rotations, in `hand_pose::finger_bones` order (`None`
     /// for a bone without a prepared curl: not written).
     pub fingers: PerSide<[Option<Quat>; FINGERS]>,
+    /// What the lower body did (the default when it has none or is off).
+    pub lower: LowerBodyOutput,
 }
 
 impl BodyOutput {
@@ -135,6 +140,9 @@ pub struct Steps {
     pub twist: bool,
     /// The finger curls (off: no finger is written).
     pub fingers: bool,
+    /// The hips, spine bend and legs from the headset ([`LowerBody`], when the pipeline has
+    /// one).
+    pub lower_body: bool,
 }
 
 impl Steps {
@@ -144,6 +152,7 @@ impl Steps {
         clavicles: false,
         twist: false,
         fingers: false,
+        lower_body: false,
     };
 }
 
@@ -154,6 +163,7 @@ impl Default for Steps {
             clavicles: true,
             twist: true,
             fingers: true,
+            lower_body: true,
         }
     }
 }
@@ -171,6 +181,8 @@ pub struct BodyPipeline {
     pub rest_positions: PerSide<Vec3>,
     /// Which of the upper body's steps run (all by default).
     pub steps: Steps,
+    /// The hips, spine bend and legs, for a rig that has them ([`BodyPipeline::with_lower_body`]).
+    pub lower_body: Option<LowerBody>,
     loss: PerSide<TrackingLoss>,
     bones: BodyBones,
     /// Each hand bone's rest (local): its twist reference, and the forearm axis (its position).
@@ -200,12 +212,19 @@ impl BodyPipeline {
             tracking_loss: TrackingLossSettings::default(),
             rest_positions: PerSide::new(DEFAULT_REST_POSITIONS[0], DEFAULT_REST_POSITIONS[1]),
             steps: Steps::default(),
+            lower_body: None,
             loss: PerSide::default(),
             bones,
             hand_rest,
             curls,
             last_head: None,
         }
+    }
+
+    /// The same pipeline with a lower body (its bones in the same tree).
+    pub fn with_lower_body(mut self, lower_body: LowerBody) -> Self {
+        self.lower_body = Some(lower_body);
+        self
     }
 
     /// Runs one frame of `dt` seconds on `tree` (this frame's bones, as they came in), writing
@@ -278,6 +297,26 @@ impl BodyPipeline {
             }
         }
 
+        // The hips, the spine's bend and the legs, from where the headset puts the head.
+        let mut lower = LowerBodyOutput::default();
+        let mut lower_written = 0;
+        if let Some(lb) = self.lower_body.as_mut().filter(|_| self.steps.lower_body) {
+            lower = lb.update(
+                tree,
+                &LowerBodyInput {
+                    headset: input.head,
+                    root: input.body.root(),
+                    skeleton,
+                    floor_y: input.floor_y,
+                    scale: input.body.scale(),
+                },
+                dt,
+            );
+            if lower.hips.is_some() {
+                lower_written = lb.bones_mask();
+            }
+        }
+
         // Clavicles toward the routed targets: both measured, then both written.
         let to_skeleton = skeleton.inverse();
         // The world's up in the skeleton's space (another axis under a turned skeleton).
@@ -341,11 +380,12 @@ impl BodyPipeline {
         });
         BodyOutput {
             targets,
-            written,
+            written: written | lower_written,
             tracking,
             arms_before_solve: before_solve,
             solves,
             fingers: PerSide::new(fingers[0], fingers[1]),
+            lower,
         }
     }
 }
@@ -423,6 +463,7 @@ mod tests {
             controllers: PerSide::new(left, None),
             overrides: PerSide::default(),
             hands: PerSide::default(),
+            floor_y: 0.0,
         }
     }
 

@@ -25,6 +25,30 @@ struct Joints {
     upper: [usize; 2],
     lower: [usize; 2],
     hand: [usize; 2],
+    /// The hips (the root joint), the joint between them and the chest, and each leg's upper
+    /// leg, lower leg and ankle, when the skeleton has them all.
+    hips: usize,
+    lower_body: Option<LowerJoints>,
+}
+
+/// The lower body's joints of a clip.
+#[derive(Clone, Copy, Debug)]
+struct LowerJoints {
+    abdomen: usize,
+    legs: [[usize; 3]; 2],
+}
+
+impl LowerJoints {
+    fn find(bvh: &Bvh, names: [&str; 7]) -> Option<Self> {
+        let j = |n: &str| bvh.joint(n);
+        Some(Self {
+            abdomen: j(names[0])?,
+            legs: [
+                [j(names[1])?, j(names[2])?, j(names[3])?],
+                [j(names[4])?, j(names[5])?, j(names[6])?],
+            ],
+        })
+    }
 }
 
 /// A clip ready for evaluation.
@@ -87,6 +111,18 @@ pub struct Frame {
     pub wrist: PerSide<Vec3>,
     /// Hand frame (+Y along the hand's long axis) of the true wrist.
     pub hand: PerSide<Quat>,
+    /// The lower body's joints, when the clip has them.
+    pub lower: Option<LowerFrame>,
+}
+
+/// The lower body's joints in one frame (world, metres).
+#[derive(Clone, Copy, Debug)]
+pub struct LowerFrame {
+    pub hips: Vec3,
+    /// The joint between the hips and the chest.
+    pub abdomen: Vec3,
+    pub knee: PerSide<Vec3>,
+    pub ankle: PerSide<Vec3>,
 }
 
 /// Rotation taking a bone-aligned frame (+Y along the bone) onto the BVH rest direction of an
@@ -138,6 +174,13 @@ impl Clip {
                 upper: [j("lShldr")?, j("rShldr")?],
                 lower: [j("lForeArm")?, j("rForeArm")?],
                 hand: [j("lHand")?, j("rHand")?],
+                hips: j("hip")?,
+                lower_body: LowerJoints::find(
+                    &bvh,
+                    [
+                        "abdomen", "lThigh", "lShin", "lFoot", "rThigh", "rShin", "rFoot",
+                    ],
+                ),
             };
             (Family::Daz, 0.01, joints)
         } else {
@@ -150,6 +193,19 @@ impl Clip {
                 upper: [j("LeftArm")?, j("RightArm")?],
                 lower: [j("LeftForeArm")?, j("RightForeArm")?],
                 hand: [j("LeftHand")?, j("RightHand")?],
+                hips: j("Hips")?,
+                lower_body: LowerJoints::find(
+                    &bvh,
+                    [
+                        "Spine",
+                        "LeftUpLeg",
+                        "LeftLeg",
+                        "LeftFoot",
+                        "RightUpLeg",
+                        "RightLeg",
+                        "RightFoot",
+                    ],
+                ),
             };
             (Family::MotionBuilder, 0.056444, joints)
         };
@@ -254,7 +310,46 @@ impl Clip {
             elbow: per(&|s| pose[j.lower[s.index()]].0),
             wrist: per(&|s| pose[j.hand[s.index()]].0),
             hand: PerSide::new(hand(Side::Left), hand(Side::Right)),
+            lower: j.lower_body.map(|lb| LowerFrame {
+                hips: pose[j.hips].0,
+                abdomen: pose[lb.abdomen].0,
+                knee: PerSide::new(pose[lb.legs[0][1]].0, pose[lb.legs[1][1]].0),
+                ankle: PerSide::new(pose[lb.legs[0][2]].0, pose[lb.legs[1][2]].0),
+            }),
         }
+    }
+
+    /// The rest positions of the hips, the abdomen and each leg's upper leg, lower leg and
+    /// ankle (left first), when the clip has them.
+    pub fn rest_lower(&self) -> Option<(Vec3, Vec3, [[Vec3; 3]; 2])> {
+        let lb = self.joints.lower_body?;
+        let r = |i: usize| self.rest[i];
+        Some((
+            r(self.joints.hips),
+            r(lb.abdomen),
+            lb.legs.map(|leg| leg.map(r)),
+        ))
+    }
+
+    /// The floor's height in the clip: where the lower ankle is at its lowest (the 5th
+    /// percentile over the clip, against marker noise), less the ankle's rest height over the
+    /// rest pose's lowest joint; 0 for a clip without legs.
+    pub fn floor_y(&self) -> f32 {
+        let Some(lb) = self.joints.lower_body else {
+            return 0.0;
+        };
+        let mut lows: Vec<f32> = (0..self.frame_count())
+            .map(|k| {
+                let pose = self.bvh.pose(k + self.first_frame, self.unit_m);
+                pose[lb.legs[0][2]].0.y.min(pose[lb.legs[1][2]].0.y)
+            })
+            .collect();
+        if lows.is_empty() {
+            return 0.0;
+        }
+        lows.sort_by(f32::total_cmp);
+        let ankle_rest = self.rest[lb.legs[0][2]].y.min(self.rest[lb.legs[1][2]].y);
+        lows[lows.len() / 20] - (ankle_rest - self.rest_floor())
     }
 }
 

@@ -29,6 +29,42 @@ pub fn arm_indices(side: Side) -> [usize; 4] {
     [first, first + 1, first + 2, first + 3]
 }
 
+/// A clip's rest position (metres of the clip) as the avatar stands: on the floor at height 0,
+/// scaled by `scale`.
+pub fn standing(clip: &Clip, scale: f32) -> impl Fn(Vec3) -> Vec3 {
+    let lift = Vec3::new(0.0, -clip.rest_floor(), 0.0);
+    move |p: Vec3| (p + lift) * scale
+}
+
+/// The arms' rest bones as the avatar stands ([`standing`]; bone-aligned frames) and each
+/// hand's rest in its lower arm's frame (the twist's reference and axis).
+pub fn arm_rest(clip: &Clip, scale: f32) -> (PerSide<ArmBones>, PerSide<Pose>) {
+    let at = standing(clip, scale);
+    let arms = clip.rest_arms();
+    let arm = |side: Side| {
+        let a = arms.get(side);
+        let moved = |p: Pose| Pose::new(at(p.position), p.rotation);
+        ArmBones {
+            parent: moved(a.parent),
+            upper: moved(a.upper),
+            lower: moved(a.lower),
+            hand: moved(a.hand),
+        }
+    };
+    let bones = PerSide::new(arm(Side::Left), arm(Side::Right));
+    let hand_rest = |side: Side| {
+        let b = bones.get(side);
+        Pose::new(
+            align(side).inverse() * (b.hand.position - b.lower.position),
+            Quat::IDENTITY,
+        )
+    };
+    (
+        bones,
+        PerSide::new(hand_rest(Side::Left), hand_rest(Side::Right)),
+    )
+}
+
 /// The body on one clip's skeleton, with its tree and where it stands.
 pub struct ClipBody {
     pub body: Body,
@@ -41,31 +77,21 @@ pub struct ClipBody {
 impl ClipBody {
     /// The body for `clip`'s skeleton scaled by `scale` (the avatar against the performer).
     pub fn new(clip: &Clip, scale: f32, profile: &ArmProfile) -> Self {
-        let lift = Vec3::new(0.0, -clip.rest_floor(), 0.0);
-        let at = |p: Vec3| (p + lift) * scale;
+        let at = standing(clip, scale);
         let (chest, _) = clip.rest_torso();
         let (neck, head) = clip.rest_neck_head();
-        let arms = clip.rest_arms();
         let mut rest = vec![
             Pose::from_position(at(chest)),
             Pose::from_position(at(neck)),
             Pose::from_position(at(head)),
         ];
         let mut parents = vec![None, Some(CHEST), Some(NECK)];
-        let mut rest_arms = [arms.left; 2];
+        let (rest_arms, hand_rest) = arm_rest(clip, scale);
         for side in Side::BOTH {
-            let a = arms.get(side);
-            let moved = |p: Pose| Pose::new(at(p.position), p.rotation);
-            let bones = ArmBones {
-                parent: moved(a.parent),
-                upper: moved(a.upper),
-                lower: moved(a.lower),
-                hand: moved(a.hand),
-            };
+            let bones = rest_arms.get(side);
             rest.extend([bones.parent, bones.upper, bones.lower, bones.hand]);
             let [c, u, l, _] = arm_indices(side);
             parents.extend([Some(CHEST), Some(c), Some(u), Some(l)]);
-            rest_arms[side.index()] = bones;
         }
         let mut tree = PoseTree::new(&parents).expect("a valid tree");
         tree.set_globals(&rest);
@@ -78,19 +104,11 @@ impl ClipBody {
             ),
             arms: PerSide::new(arm_indices(Side::Left), arm_indices(Side::Right)),
         };
-        // Each hand's rest in its lower arm's frame (the twist's reference and axis).
-        let hand_rest = |side: Side| {
-            let b = rest_arms[side.index()];
-            Pose::new(
-                align(side).inverse() * (b.hand.position - b.lower.position),
-                Quat::IDENTITY,
-            )
-        };
         let pipeline = BodyPipeline::new(
             profile,
-            &PerSide::new(rest_arms[0], rest_arms[1]),
+            &rest_arms,
             bones,
-            PerSide::new(hand_rest(Side::Left), hand_rest(Side::Right)),
+            hand_rest,
             PerSide::new([None; FINGERS], [None; FINGERS]),
         );
         Self {

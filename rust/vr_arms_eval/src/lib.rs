@@ -11,3 +11,5 @@ pub mod replay;
 pub mod report;
 pub mod summary;
 pub mod tune;
+pub mod whole_body;
+pub mod whole_body_metrics;

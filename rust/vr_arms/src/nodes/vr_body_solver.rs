@@ -200,6 +200,7 @@ impl VRBodySolver {
             clavicles: self.clavicles,
             twist: self.forearm_twist,
             fingers: self.fingers,
+            ..Steps::default()
         };
         let read = |v: &Variant| {
             v.try_to::<Transform3D>()

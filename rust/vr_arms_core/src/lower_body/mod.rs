@@ -97,6 +97,18 @@ impl LowerBody {
         }
     }
 
+    /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head and legs.
+    pub fn bones_mask(&self) -> u32 {
+        let b = self.bones;
+        let legs = b.legs.left.into_iter().chain(b.legs.right).flatten();
+        [b.hips, b.head]
+            .into_iter()
+            .chain(b.spine.into_iter().flatten())
+            .chain(legs)
+            .filter(|&i| i < 32)
+            .fold(0, |m, i| m | (1 << i))
+    }
+
     /// Forgets the feet and the last headset (after a teleport or a new avatar).
     pub fn reset(&mut self) {
         self.feet.reset();
@@ -179,9 +191,13 @@ impl LowerBody {
             f.x.atan2(f.z)
         };
         let ground = Vec3::new(hips.x, input.floor_y, hips.z);
-        let home = |side: Side| FootPlace {
-            position: ground + facing * *m.foot_offsets.get(side),
-            yaw,
+        let home = |side: Side| {
+            let rest = m.foot_offsets.get(side);
+            let half = side.sign() * 0.5 * s.stance_width_m * input.scale;
+            FootPlace {
+                position: ground + facing * Vec3::new(half, 0.0, rest.z),
+                yaw,
+            }
         };
         let targets = self.feet.update(
             &s,
@@ -217,7 +233,7 @@ impl LowerBody {
 
 /// A plain humanoid's whole body for tests and benchmarks, facing +Z with the floor at 0: the
 /// tree (0 hips at 0.95 m, 1 spine, 2 chest, 3 neck, 4 head at 1.6 m, then per side, left
-/// first, upper leg, lower leg and foot, the ankle 6 cm over the floor), where the lower body's
+/// first, upper leg, lower leg and foot 15 cm to the side, the ankle 6 cm over the floor), where the lower body's
 /// bones are in it and the point between the eyes.
 pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
     let mut parents = vec![None, Some(0), Some(1), Some(2), Some(3)];
@@ -231,7 +247,7 @@ pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
     ];
     let mut legs = [[0; 3]; 2];
     for side in Side::BOTH {
-        let x = side.sign() * 0.1;
+        let x = side.sign() * 0.15;
         let first = parents.len();
         parents.extend([Some(0), Some(first), Some(first + 1)]);
         globals.extend([at(x, 0.9), at(x, 0.48), at(x, 0.06)]);

@@ -80,8 +80,10 @@ pub fn place_hips(
     // The hips stay partly over the feet: a lean to the side curves the spine instead of
     // carrying the whole body along (the feet step when the body moves on).
     if let Some(feet) = input.feet.filter(|f| f.is_finite()) {
-        let pull = s.hips_over_feet * (feet - hips);
-        hips += Vec3::new(pull.x, 0.0, pull.z);
+        // Sideways only: to and fro the hips go where the head takes them.
+        let side = input.facing * Vec3::X;
+        let pull = s.hips_over_feet * (feet - hips).dot(side);
+        hips += side * pull;
     }
     hips.y = hips.y.clamp(lowest, highest);
     PelvisPlacement { hips, lean }
@@ -174,16 +176,16 @@ mod tests {
     }
 
     #[test]
-    fn the_hips_stay_partly_over_the_feet() {
-        let s = LowerBodySettings::default();
+    fn the_hips_stay_partly_over_the_feet_sideways() {
+        let s = LowerBodySettings {
+            hips_over_feet: 0.5,
+            ..Default::default()
+        };
         let mut i = input(Vec3::new(0.3, 1.6, 0.02), 0.0);
-        i.feet = Some(Vec3::new(0.0, 0.0, 0.0));
+        // The feet behind and to the right: only the sideways part pulls.
+        i.feet = Some(Vec3::new(0.0, 0.0, -0.4));
         let p = place_hips(&s, &rest(), &i);
-        assert!(
-            (p.hips.x - 0.3 * (1.0 - s.hips_over_feet)).abs() < 1e-5,
-            "{}",
-            p.hips
-        );
+        assert!((p.hips.x - 0.15).abs() < 1e-5, "{}", p.hips);
         assert!(
             p.hips.z.abs() < 1e-5 && (p.hips.y - 0.95).abs() < 1e-5,
             "{}",
@@ -191,5 +193,9 @@ mod tests {
         );
         i.feet = Some(Vec3::NAN);
         assert!((place_hips(&s, &rest(), &i).hips.x - 0.3).abs() < 1e-5);
+        // By default the hips go with the head (as the motion capture's performers do).
+        i.feet = Some(Vec3::ZERO);
+        let d = place_hips(&LowerBodySettings::default(), &rest(), &i);
+        assert!((d.hips.x - 0.3).abs() < 1e-5);
     }
 }

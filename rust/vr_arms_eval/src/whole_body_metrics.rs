@@ -1,0 +1,166 @@
+//! The whole body's figures on a clip, per method: mean position error of each joint group,
+//! the full-body MPJPE over the 13 compared joints, frames with a foot under the floor and
+//! foot skating against the clip's own.
+
+use glam::Vec3;
+use vr_arms_core::PerSide;
+use vr_arms_core::body::Tracking;
+use vr_arms_core::lower_body::LowerBodySettings;
+
+use crate::clip::Clip;
+use crate::eval::EvalOptions;
+use crate::whole_body::{Hanging, JOINTS, Joints, WholeClipBody, truth};
+
+/// The methods compared, in [`WholeBodyResult::methods`] order.
+pub const WHOLE_BODY_METHODS: [&str; 3] = ["ours (whole body)", "standing", "hanging"];
+
+/// One method's figures on one clip (cm, cm/s, frames).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct WholeBodyFigures {
+    pub head_cm: f32,
+    pub hips_cm: f32,
+    pub chest_cm: f32,
+    pub knees_cm: f32,
+    pub feet_cm: f32,
+    pub arms_cm: f32,
+    pub full_body_mpjpe_cm: f32,
+    pub floor_penetration_frames: usize,
+    /// The method's mean horizontal ankle speed while the ankle is on the floor, less the
+    /// clip's own (cm/s).
+    pub foot_skate_cm_s_excess: f32,
+    pub frames: usize,
+}
+
+/// A clip's figures for every method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WholeBodyResult {
+    pub clip: String,
+    pub methods: [WholeBodyFigures; 3],
+}
+
+/// Sums over frames, for one method.
+#[derive(Clone, Copy, Debug, Default)]
+struct Sums {
+    joint: [f32; JOINTS],
+    penetration: usize,
+    skate: (f32, usize),
+    last: Option<Joints>,
+    frames: usize,
+}
+
+/// Indices of the ankles in [`Joints`].
+const ANKLES: [usize; 2] = [4, 9];
+
+impl Sums {
+    fn add(&mut self, method: &Joints, truth: &Joints, floor: &Floor, dt: f32) {
+        for (i, s) in self.joint.iter_mut().enumerate() {
+            *s += method[i].distance(truth[i]);
+        }
+        if ANKLES.iter().any(|&a| method[a].y < floor.ankle - 0.01) {
+            self.penetration += 1;
+        }
+        self.skate = skate(self.skate, self.last.as_ref(), method, floor, dt);
+        self.last = Some(*method);
+        self.frames += 1;
+    }
+
+    fn figures(&self, clip_skate: f32) -> WholeBodyFigures {
+        let n = self.frames.max(1) as f32;
+        let m = |i: &[usize]| {
+            100.0 * i.iter().map(|&i| self.joint[i]).sum::<f32>() / (n * i.len() as f32)
+        };
+        WholeBodyFigures {
+            head_cm: m(&[0]),
+            hips_cm: m(&[1]),
+            chest_cm: m(&[2]),
+            knees_cm: m(&[3, 8]),
+            feet_cm: m(&ANKLES),
+            arms_cm: m(&[5, 6, 7, 10, 11, 12]),
+            full_body_mpjpe_cm: m(&(0..JOINTS).collect::<Vec<_>>()),
+            floor_penetration_frames: self.penetration,
+            foot_skate_cm_s_excess: mean_speed(self.skate) - clip_skate,
+            frames: self.frames,
+        }
+    }
+}
+
+/// The floor and the height an ankle has standing on it (world).
+struct Floor {
+    ankle: f32,
+}
+
+/// Adds the ankles' horizontal speeds (cm/s) of the frames where an ankle is on the floor
+/// (within 2 cm of its standing height) in this frame and the one before.
+fn skate(
+    acc: (f32, usize),
+    last: Option<&Joints>,
+    now: &Joints,
+    floor: &Floor,
+    dt: f32,
+) -> (f32, usize) {
+    let Some(last) = last else {
+        return acc;
+    };
+    let on = |p: Vec3| p.y < floor.ankle + 0.02;
+    let mut acc = acc;
+    for a in ANKLES {
+        if on(now[a]) && on(last[a]) {
+            let d = Vec3::new(now[a].x - last[a].x, 0.0, now[a].z - last[a].z);
+            acc.0 += 100.0 * d.length() / dt;
+            acc.1 += 1;
+        }
+    }
+    acc
+}
+
+fn mean_speed(acc: (f32, usize)) -> f32 {
+    if acc.1 == 0 {
+        0.0
+    } else {
+        acc.0 / acc.1 as f32
+    }
+}
+
+/// Every method on `clip` (`None` for a clip without legs).
+pub fn evaluate_whole_body(
+    clip: &Clip,
+    options: &EvalOptions,
+    settings: LowerBodySettings,
+) -> Option<WholeBodyResult> {
+    let scale = options.avatar_scale;
+    let mut ours = WholeClipBody::new(clip, scale, &options.profile, settings)?;
+    let mut standing = WholeClipBody::new(clip, scale, &options.profile, settings)?.standing();
+    let hanging = Hanging::new(clip)?;
+    let (_, _, legs) = clip.rest_lower()?;
+    let floor = Floor {
+        ankle: clip.floor_y() + (legs[0][2].y.min(legs[1][2].y) - clip.rest_floor()),
+    };
+    let dt = clip.frame_time;
+    let mut sums = [Sums::default(); 3];
+    let mut clip_skate = (0.0, 0);
+    let mut last_truth: Option<Joints> = None;
+    for k in 0..clip.frame_count() {
+        let f = clip.frame(k);
+        let t = truth(clip, k)?;
+        let tracking = Tracking {
+            head: Some(f.headset),
+            controllers: PerSide::new(Some(f.controllers.left), Some(f.controllers.right)),
+            ..Default::default()
+        };
+        let methods = [
+            ours.frame(&tracking, dt),
+            standing.frame(&tracking, dt),
+            hanging.frame(&f.headset),
+        ];
+        for (s, m) in sums.iter_mut().zip(&methods) {
+            s.add(m, &t, &floor, dt);
+        }
+        clip_skate = skate(clip_skate, last_truth.as_ref(), &t, &floor, dt);
+        last_truth = Some(t);
+    }
+    let own = mean_speed(clip_skate);
+    Some(WholeBodyResult {
+        clip: clip.name.clone(),
+        methods: sums.map(|s| s.figures(own)),
+    })
+}
