@@ -502,6 +502,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_finger_takes_its_own_groups_curl() {
+        assert_eq!(hand_bone(Side::Left), "LeftHand");
+        assert_eq!(hand_bone(Side::Right), "RightHand");
+        let c = Curl {
+            thumb: 0.1,
+            trigger: 0.2,
+            grip: 0.3,
+        };
+        assert_eq!(c.per_finger(), [0.1, 0.2, 0.3, 0.3, 0.3]);
+        // Fully curled, each finger by its group's angle: thumb 30, index 70, the rest 75.
+        let s = HandPoseSettings::default();
+        let t = CurlTurns::per_finger(&s, [1.0; 5]);
+        for (bone, deg) in [(0, 30.0), (3, 70.0), (6, 75.0), (12, 75.0)] {
+            let (sin, cos) = t.half_turn(bone);
+            let got = 2.0 * sin.atan2(cos).to_degrees();
+            assert!((got - deg).abs() < 1e-3, "bone {bone}: {got}");
+        }
+    }
+
+    #[test]
     fn the_revolvers_handling_poses_go_over_the_bridge_table() {
         let mut d = HandPoseDriver {
             pistol_held: true,

@@ -160,6 +160,60 @@ mod tests {
     }
 
     #[test]
+    fn without_a_head_up_runs_to_the_shoulders_midpoint_across_the_shoulders() {
+        // Shoulders 10 cm ahead of the hips and off to the left, the right one 10 cm lower.
+        let b = RestBody {
+            left_shoulder: Vec3::new(0.38, 1.5, 0.1),
+            right_shoulder: Vec3::new(0.02, 1.4, 0.1),
+            hips: Some(Vec3::new(0.2, 0.95, 0.0)),
+            head: None,
+        };
+        let f = b.facing(Vec3::Y);
+        let across = (b.left_shoulder - b.right_shoulder).normalize();
+        let raw = (Vec3::new(0.2, 1.45, 0.1) - Vec3::new(0.2, 0.95, 0.0)).normalize();
+        let want = (raw - across * raw.dot(across)).normalize();
+        assert!(f.up.distance(want) < 1e-5, "{} vs {want}", f.up);
+        assert!(f.up.dot(across).abs() < 1e-5, "up is across the shoulders");
+        assert!(f.forward.distance(across.cross(want)) < 1e-5);
+    }
+
+    #[test]
+    fn every_quarter_turn_of_an_import_is_undone_exactly() {
+        // The 24 ways an import can turn a character: up onto each axis, forward onto each
+        // axis across it.
+        let axes = [
+            Vec3::X,
+            Vec3::NEG_X,
+            Vec3::Y,
+            Vec3::NEG_Y,
+            Vec3::Z,
+            Vec3::NEG_Z,
+        ];
+        let mut count = 0;
+        for up in axes {
+            for forward in axes.into_iter().filter(|f| f.dot(up) == 0.0) {
+                let q = Quat::from_mat3(&Mat3::from_cols(up.cross(forward), up, forward));
+                let turn = turned(&t_pose(), q, 1.0).facing(Vec3::Y).quarter_turn();
+                assert!(
+                    (turn * up).distance(Vec3::Y) < 1e-5
+                        && (turn * forward).distance(Vec3::Z) < 1e-5,
+                    "up {up}, forward {forward}: {turn:?}"
+                );
+                count += 1;
+            }
+        }
+        assert_eq!(count, 24);
+    }
+
+    #[test]
+    fn a_deep_rest_lean_keeps_forward_off_the_up_axis() {
+        // Leaning 40 degrees forward at rest (a crouching character): still no turn.
+        let lean = Quat::from_rotation_x(40f32.to_radians());
+        let f = turned(&t_pose(), lean, 1.0).facing(Vec3::Y);
+        assert!(f.quarter_turn().angle_between(Quat::IDENTITY) < 1e-5);
+    }
+
+    #[test]
     fn without_hips_the_fallback_up_is_used_and_degenerate_input_stays_finite() {
         let mut b = t_pose();
         b.hips = None;

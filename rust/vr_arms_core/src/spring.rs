@@ -135,6 +135,18 @@ mod tests {
     }
 
     #[test]
+    fn the_speed_limit_holds_from_anywhere() {
+        // From 5 toward 10 at 2 units per second: 0.2 a tenth of a second, not a jump.
+        let mut s = CriticalSpring::new(5.0);
+        let v = s.step(10.0, 50.0, 2.0, 0.1);
+        assert!((v - 5.2).abs() < 1e-5, "{v}");
+        // And from -5 toward -10.
+        let mut s = CriticalSpring::new(-5.0);
+        let v = s.step(-10.0, 50.0, 2.0, 0.1);
+        assert!((v + 5.2).abs() < 1e-5, "{v}");
+    }
+
+    #[test]
     fn a_step_of_no_time_changes_nothing_exactly() {
         // Far from its goal: the closed form at dt = 0 would round the value (0.1 + 1000 - 1000).
         let mut s = CriticalSpring {

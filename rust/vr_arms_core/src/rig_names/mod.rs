@@ -687,6 +687,66 @@ mod tests {
     }
 
     #[test]
+    fn mixamo_names_the_spine_legs_and_every_finger() {
+        for (bone, want) in [
+            ("mixamorig:Spine", "Spine"),
+            ("mixamorig:Spine1", "Chest"),
+            ("mixamorig:Spine2", "UpperChest"),
+            ("mixamorig:Neck", "Neck"),
+            ("mixamorig:Head", "Head"),
+            ("mixamorig:LeftShoulder", "LeftShoulder"),
+            ("mixamorig:RightUpLeg", "RightUpperLeg"),
+            ("mixamorig:LeftLeg", "LeftLowerLeg"),
+            ("mixamorig:RightFoot", "RightFoot"),
+            ("mixamorig:LeftToeBase", "LeftToes"),
+            ("mixamorig:LeftHandMiddle1", "LeftMiddleProximal"),
+            ("mixamorig:RightHandRing2", "RightRingIntermediate"),
+            ("mixamorig:LeftHandPinky3", "LeftLittleDistal"),
+        ] {
+            assert_eq!(mixamo(bone).as_deref(), Some(want), "{bone}");
+        }
+        assert_eq!(finger_word("middle"), Some(Finger::Middle));
+        assert_eq!(finger_word("ring"), Some(Finger::Ring));
+        assert_eq!(finger_word("palm"), None);
+    }
+
+    #[test]
+    fn the_family_naming_more_bones_wins_and_a_tie_goes_to_the_first() {
+        // Godot's names for both arms and a hand (3), Mixamo's for both arms, the forearms and
+        // the hips (5): Mixamo.
+        let bones = names(&[
+            "LeftUpperArm",
+            "RightUpperArm",
+            "LeftHand",
+            "mixamorig_LeftArm",
+            "mixamorig_RightArm",
+            "mixamorig_LeftForeArm",
+            "mixamorig_RightForeArm",
+            "mixamorig_Hips",
+        ]);
+        assert_eq!(auto_map(&bones).unwrap().family, RigFamily::Mixamo);
+        // Both name the arms and two bones more: Godot, the first tried.
+        let tie = names(&[
+            "LeftUpperArm",
+            "RightUpperArm",
+            "LeftHand",
+            "RightHand",
+            "mixamorig_LeftArm",
+            "mixamorig_RightArm",
+            "mixamorig_LeftForeArm",
+            "mixamorig_RightForeArm",
+        ]);
+        assert_eq!(auto_map(&tie).unwrap().family, RigFamily::Godot);
+        // One upper arm is not enough for a family.
+        let one = names(&[
+            "mixamorig_LeftArm",
+            "mixamorig_LeftForeArm",
+            "mixamorig_Hips",
+        ]);
+        assert!(map_by(&[RigFamily::Mixamo], &one).is_none());
+    }
+
+    #[test]
     fn a_rig_named_partly_like_a_known_one_is_completed_from_common_words() {
         // Quaternius' characters (CC0): the arms and legs match Unreal's names, the clavicles,
         // spine and fingers no known naming.
