@@ -71,6 +71,17 @@ impl FingerInput {
     }
 }
 
+/// A finger bone's local rotation with tracked curls shown over another pose at `weight`
+/// (0..1): `base` (what posed the bone: an animation, or its rest) turned toward `tracked`; at
+/// 0 (or a non-finite weight) `base` itself.
+pub fn blend_tracked(base: Quat, tracked: Quat, weight: f32) -> Quat {
+    if weight.is_finite() && weight > 0.0 {
+        base.slerp(tracked, weight.min(1.0)).normalize()
+    } else {
+        base
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,6 +98,18 @@ mod tests {
 
     fn angle(q: Option<Quat>) -> f32 {
         q.unwrap().angle_between(Quat::IDENTITY).to_degrees()
+    }
+
+    #[test]
+    fn tracked_curls_blend_over_the_base_pose_by_their_weight() {
+        let base = Quat::from_rotation_x(0.2);
+        let tracked = Quat::from_rotation_x(1.2);
+        assert!(
+            (blend_tracked(base, tracked, 0.5).angle_between(Quat::from_rotation_x(0.7))) < 1e-5
+        );
+        assert_eq!(blend_tracked(base, tracked, 0.0), base);
+        assert_eq!(blend_tracked(base, tracked, f32::NAN), base);
+        assert!(blend_tracked(base, tracked, 3.0).angle_between(tracked) < 1e-5);
     }
 
     #[test]

@@ -82,6 +82,19 @@ impl RestFacing {
     }
 }
 
+/// The yaw (about +Y, radians, 0 along +Z) of a node whose basis has the X and Z axes `x` and
+/// `z`: read from whichever of them lies flatter (a node turned a quarter turn about X has its
+/// Z axis upright, with no yaw to read from it). 0 when neither gives one.
+pub fn basis_yaw(x: Vec3, z: Vec3) -> f32 {
+    let flat = |v: Vec3| Vec3::new(v.x, 0.0, v.z).length() / v.length().max(1e-12);
+    let yaw = if flat(z) >= flat(x) {
+        z.x.atan2(z.z)
+    } else {
+        (-x.z).atan2(x.x)
+    };
+    if yaw.is_finite() { yaw } else { 0.0 }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +224,19 @@ mod tests {
         let lean = Quat::from_rotation_x(40f32.to_radians());
         let f = turned(&t_pose(), lean, 1.0).facing(Vec3::Y);
         assert!(f.quarter_turn().angle_between(Quat::IDENTITY) < 1e-5);
+    }
+
+    #[test]
+    fn a_nodes_yaw_is_read_from_its_flatter_axis() {
+        for yaw in [0.0f32, 0.7, -2.5] {
+            let turn = Quat::from_rotation_y(yaw);
+            assert!((basis_yaw(turn * Vec3::X, turn * Vec3::Z) - yaw).abs() < 1e-5);
+            // Also turned a quarter turn about X (Z upright): from X. Scaled: the same.
+            let lying = turn * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
+            let got = basis_yaw(lying * Vec3::X * 0.01, lying * Vec3::Z * 0.01);
+            assert!((got - yaw).abs() < 1e-4, "{yaw}: {got}");
+        }
+        assert_eq!(basis_yaw(Vec3::NAN, Vec3::NAN), 0.0);
     }
 
     #[test]

@@ -137,16 +137,10 @@ pub fn rest_facing(avatar: &Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<Res
 pub fn stand_up(avatar: &mut Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<String> {
     let mut done = Vec::new();
     let own = avatar.get_transform();
-    // The yaw from whichever of its X and Z axes lies flatter (a node turned 90 degrees about
-    // X has its Z axis upright, and no yaw to read from it).
-    let (x, z) = (own.basis.col_a(), own.basis.col_c());
-    let flat = |v: Vector3| Vector3::new(v.x, 0.0, v.z).length() / v.length().max(1e-12);
-    let yaw = if flat(z) >= flat(x) {
-        z.x.atan2(z.z)
-    } else {
-        (-x.z).atan2(x.x)
-    };
-    let yaw = if yaw.is_finite() { yaw } else { 0.0 };
+    let yaw = vr_arms_core::rest_facing::basis_yaw(
+        crate::convert::vec3(own.basis.col_a()),
+        crate::convert::vec3(own.basis.col_c()),
+    );
     let clean = Basis::from_axis_angle(Vector3::UP, yaw);
     let rest = clean.inverse() * own.basis;
     // A uniform scale alone stays: it is the avatar's size (a calibrated or scaled avatar),

@@ -484,11 +484,7 @@ impl HandPoseDriver {
                 self.blend_base[i] = now;
             }
             let base = self.blend_base[i];
-            let local = if w > 0.0 {
-                base.slerp(tracked, w).normalize()
-            } else {
-                base
-            };
+            let local = vr_arms_core::finger_step::blend_tracked(base, tracked, w);
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             // Read back as Godot stores it, so the comparison above sees this write.
             self.blended[i] = (w > 0.0).then(|| quat(skeleton.get_bone_pose_rotation(bone)));
