@@ -367,3 +367,37 @@ fn a_non_finite_clock_reading_stands_still_instead_of_poisoning_the_draw() {
     let (state, _) = b.sample(11.0 / 30.0 + 0.05);
     assert!(hand_x(&state).is_finite());
 }
+
+#[test]
+fn a_stream_longer_than_half_the_clocks_range_stays_on_time() {
+    // 70 s of packets: past the 16-bit millisecond clock's half range (32.8 s, beyond which a
+    // time reads as before the one it is told against) and its wrap at 65.5 s. The buffer
+    // tells each packet's time against the newest one's, so it stays right throughout.
+    let frames = play(70.0, |_| Some(0.02));
+    let mut worst = 0.0f32;
+    for (now, s, p) in frames.iter().skip(60) {
+        assert_eq!(*p, Playback::Interpolated, "at {now}");
+        let truth = hand_x(&body_at(now - 1000.0 - 0.02 - 0.1));
+        worst = worst.max((hand_x(s) - truth).abs());
+    }
+    assert!(worst < 0.003, "worst {worst} m");
+}
+
+#[test]
+fn before_any_draw_a_packet_whose_time_has_passed_is_too_old() {
+    // The first packet (sender 0.1 s) arrives at 5 s: the sender is drawn 4.9 s behind, less
+    // the delay. At 6 s the drawn time is 1.0 s: a packet sent at 0.9 s has passed already.
+    let mut buffer = JitterBuffer::new(JitterSettings::default());
+    let at = |ms: u16, sequence: u8| StateHeader {
+        sequence,
+        time_ms: ms,
+    };
+    let body = body_at(0.0);
+    assert_eq!(buffer.receive(at(100, 1), body, 5.0), Receipt::Accepted);
+    assert_eq!(buffer.receive(at(120, 2), body, 5.02), Receipt::Accepted);
+    assert_eq!(buffer.receive(at(900, 3), body, 6.0), Receipt::TooOld);
+    // With a single packet there is nothing to draw between: a late one is still taken.
+    let mut one = JitterBuffer::new(JitterSettings::default());
+    one.receive(at(100, 1), body, 5.0);
+    assert_eq!(one.receive(at(50, 2), body, 6.0), Receipt::Accepted);
+}
