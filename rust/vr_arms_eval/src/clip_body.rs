@@ -65,6 +65,25 @@ pub fn arm_rest(clip: &Clip, scale: f32) -> (PerSide<ArmBones>, PerSide<Pose>) {
     )
 }
 
+/// Appends both arms (left first: clavicle under `chest`, upper arm, lower arm, hand) to a
+/// tree's rest poses and parents; returns where each arm's bones are.
+pub fn push_arms(
+    rest: &mut Vec<Pose>,
+    parents: &mut Vec<Option<usize>>,
+    chest: usize,
+    arms: &PerSide<ArmBones>,
+) -> PerSide<[usize; 4]> {
+    let mut at = PerSide::new([0; 4], [0; 4]);
+    for side in Side::BOTH {
+        let b = arms.get(side);
+        let first = rest.len();
+        rest.extend([b.parent, b.upper, b.lower, b.hand]);
+        parents.extend([Some(chest), Some(first), Some(first + 1), Some(first + 2)]);
+        *at.get_mut(side) = [first, first + 1, first + 2, first + 3];
+    }
+    at
+}
+
 /// The body on one clip's skeleton, with its tree and where it stands.
 pub struct ClipBody {
     pub body: Body,
@@ -87,12 +106,7 @@ impl ClipBody {
         ];
         let mut parents = vec![None, Some(CHEST), Some(NECK)];
         let (rest_arms, hand_rest) = arm_rest(clip, scale);
-        for side in Side::BOTH {
-            let bones = rest_arms.get(side);
-            rest.extend([bones.parent, bones.upper, bones.lower, bones.hand]);
-            let [c, u, l, _] = arm_indices(side);
-            parents.extend([Some(CHEST), Some(c), Some(u), Some(l)]);
-        }
+        push_arms(&mut rest, &mut parents, CHEST, &rest_arms);
         let mut tree = PoseTree::new(&parents).expect("a valid tree");
         tree.set_globals(&rest);
         let bones = BodyBones {

@@ -14,7 +14,7 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::clip::Clip;
-use crate::clip_body::{arm_rest, standing};
+use crate::clip_body::{arm_rest, push_arms, standing};
 
 const HIPS: usize = 0;
 const ABDOMEN: usize = 1;
@@ -64,12 +64,7 @@ impl WholeClipBody {
             .to_vec();
         let mut parents = vec![None, Some(HIPS), Some(ABDOMEN), Some(CHEST), Some(NECK)];
         let (rest_arms, hand_rest) = arm_rest(clip, scale);
-        for side in Side::BOTH {
-            let b = rest_arms.get(side);
-            rest.extend([b.parent, b.upper, b.lower, b.hand]);
-            let [c, u, l, _] = arm(side);
-            parents.extend([Some(CHEST), Some(c), Some(u), Some(l)]);
-        }
+        push_arms(&mut rest, &mut parents, CHEST, &rest_arms);
         for side in Side::BOTH {
             rest.extend(legs[side.index()].map(|p| Pose::from_position(at(p))));
             let [u, l, _] = leg(side);
