@@ -15,6 +15,9 @@ use glam::{Quat, Vec3};
 use vr_arms_core::body::{Body, Placement, Tracking};
 use vr_arms_core::body_pipeline::{BodyOutput, HandInput, reference_body, reference_pipeline};
 use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
+use vr_arms_core::lower_body::{
+    LowerBody, LowerBodyInput, LowerBodySettings, reference_lower_body,
+};
 use vr_arms_core::net::events::decode_event;
 use vr_arms_core::net::jitter_buffer::{JitterBuffer, JitterSettings};
 use vr_arms_core::net::state_packet::{
@@ -120,6 +123,45 @@ fn bad_body(out: &BodyOutput, tree: &mut PoseTree, placement: &Placement, before
     }
     for q in out.fingers.left.iter().chain(&out.fingers.right).flatten() {
         bad += u64::from(!q.is_finite());
+    }
+    bad
+}
+
+/// The lower body (not yet in the engine's body: on its own reference tree): a headset now and
+/// then lost, the root, the skeleton, the floor and the scale at random, the bones as they
+/// come in; every bone and every output is finite.
+fn fuzz_lower_body(
+    rng: &mut Rng,
+    lower: &mut LowerBody,
+    tree: &mut PoseTree,
+    template: &PoseTree,
+) -> u64 {
+    let (headset, root, skeleton) = (rng.pose(), rng.pose(), rng.pose());
+    let lost = rng.next().is_multiple_of(7);
+    let input = LowerBodyInput {
+        headset: (!lost).then_some(headset),
+        root: if rng.next().is_multiple_of(3) {
+            root
+        } else {
+            Pose::IDENTITY
+        },
+        skeleton: if rng.next().is_multiple_of(3) {
+            skeleton
+        } else {
+            Pose::IDENTITY
+        },
+        floor_y: rng.value(2.0),
+        scale: rng.value(2.0),
+    };
+    tree.clone_from(template);
+    let out = lower.update(tree, &input, rng.dt());
+    let mut bad = u64::from(!(out.head_miss.is_finite() || out.hips.is_none()));
+    bad += u64::from(out.hips.is_some_and(|h| !finite_pose(&h)));
+    for foot in [out.feet.left, out.feet.right].into_iter().flatten() {
+        bad += u64::from(!(foot.place.position.is_finite() && foot.place.yaw.is_finite()));
+    }
+    for i in 0..tree.len() {
+        bad += u64::from(!finite_pose(&tree.global(i)));
     }
     bad
 }
@@ -243,6 +285,17 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
     let mut buffer = JitterBuffer::new(JitterSettings::default());
     let mut clock = 0.0f64;
     let mut events = Vec::with_capacity(16);
+    let (lower_template, lower_bones, eyes) = reference_lower_body();
+    let new_lower = || {
+        LowerBody::new(
+            LowerBodySettings::default(),
+            lower_bones,
+            &lower_template,
+            Some(eyes),
+        )
+    };
+    let mut lower = new_lower();
+    let mut lower_tree = lower_template.clone();
     let (mut panics, mut non_finite) = (0u64, 0u64);
     for f in 0..frames {
         // Now and then start over, so state built from garbage is also tried from scratch.
@@ -252,6 +305,7 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
             revolver = Revolver::default();
             hand_pose = HandPoseDriver::default();
             buffer = JitterBuffer::new(JitterSettings::default());
+            lower = new_lower();
         }
         let dt = rng.dt();
         let (l, r, head, root, ovr) = (rng.pose(), rng.pose(), rng.pose(), rng.pose(), rng.pose());
@@ -310,6 +364,7 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
             bad += bad_body(&out, &mut tree, &placement, &before);
             bad += fuzz_tree(&mut rng);
             bad += fuzz_network(&mut rng, &mut buffer, &mut clock);
+            bad += fuzz_lower_body(&mut rng, &mut lower, &mut lower_tree, &lower_template);
             events.clear();
             revolver.update(
                 &RevolverInput {

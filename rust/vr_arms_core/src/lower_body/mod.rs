@@ -122,17 +122,33 @@ impl LowerBody {
         input: &LowerBodyInput,
         dt: f32,
     ) -> LowerBodyOutput {
-        if let Some(h) = input.headset.filter(Pose::is_finite) {
+        // Rigid poses only: a finite position and a rotation that can be made unit.
+        let rigid = |p: Pose| {
+            let q = crate::finite::unit_quat(p.rotation)?;
+            p.position.is_finite().then(|| Pose::new(p.position, q))
+        };
+        if let Some(h) = input.headset.and_then(rigid) {
             self.last_headset = Some(h);
         }
-        let (Some(headset), true) = (
-            self.last_headset,
-            input.root.is_finite() && input.skeleton.is_finite(),
-        ) else {
+        let (Some(headset), Some(root), Some(skeleton)) =
+            (self.last_headset, rigid(input.root), rigid(input.skeleton))
+        else {
             return LowerBodyOutput::default();
         };
         let s = self.settings;
         let b = self.bones;
+        // A floor or scale that cannot be used: the root's height, the avatar's own size.
+        let input = &LowerBodyInput {
+            headset: Some(headset),
+            root,
+            skeleton,
+            floor_y: crate::finite::f32_or(input.floor_y, root.position.y),
+            scale: if input.scale.is_finite() && input.scale > 0.0 {
+                input.scale.clamp(0.01, 100.0)
+            } else {
+                1.0
+            },
+        };
         let to_root = input.root.inverse().mul_pose(&input.skeleton);
         let m = *self.rest.measures(&to_root);
         let to_skeleton = input.skeleton.inverse();
@@ -170,7 +186,9 @@ impl LowerBody {
         let mut hips = placed.hips + (head_at - head_now);
         let highest = input.floor_y + m.pelvis.hips_height;
         let lowest = input.floor_y + m.pelvis.hips_height * s.min_hips_height_share;
-        hips.y = hips.y.clamp(lowest.min(highest), highest);
+        if lowest.is_finite() && highest.is_finite() {
+            hips.y = hips.y.clamp(lowest.min(highest), highest);
+        }
         tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
         let head_bone = tree.global(b.head);
         tree.set_global(

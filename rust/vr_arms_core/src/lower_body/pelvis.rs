@@ -60,9 +60,10 @@ pub fn place_hips(
     } else {
         1.0
     };
-    let drop_m = (rest.head_height - (input.head.y - input.floor_y)) / scale;
-    let highest = input.floor_y + rest.hips_height;
-    let lowest = (input.floor_y + rest.hips_height * s.min_hips_height_share).min(highest);
+    let floor_y = crate::finite::f32_or(input.floor_y, 0.0);
+    let drop_m = (rest.head_height - (input.head.y - floor_y)) / scale;
+    let highest = floor_y + rest.hips_height;
+    let lowest = (floor_y + rest.hips_height * s.min_hips_height_share).min(highest);
     // A head so low that the hips under it would be below their lowest: the torso leans
     // forward further, as far as it takes to keep the hips there (a deep squat, kneeling).
     let length = rest.head_to_hips.length();
@@ -85,7 +86,9 @@ pub fn place_hips(
         let pull = s.hips_over_feet * (feet - hips).dot(side);
         hips += side * pull;
     }
-    hips.y = hips.y.clamp(lowest, highest);
+    if lowest.is_finite() && highest.is_finite() {
+        hips.y = hips.y.clamp(lowest, highest);
+    }
     PelvisPlacement { hips, lean }
 }
 

@@ -193,3 +193,37 @@ fn a_lost_headset_holds_the_last_pose_and_none_before_does_nothing() {
     let (mut lost, _) = run(&mut b, &i, 1);
     assert!(lost.global(0).position.distance(held.global(0).position) < 1e-4);
 }
+
+#[test]
+fn hostile_input_gives_finite_bones() {
+    let mut b = body();
+    let crouch = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    run(&mut b, &crouch, 5);
+    for bad in [
+        LowerBodyInput {
+            floor_y: f32::NAN,
+            scale: f32::INFINITY,
+            ..crouch
+        },
+        LowerBodyInput {
+            headset: Some(Pose::new(
+                Vec3::new(0.0, 1.25, 0.09),
+                Quat::from_xyzw(0.0, 1e9, 0.0, 0.0),
+            )),
+            skeleton: Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+            ..crouch
+        },
+        LowerBodyInput {
+            headset: Some(Pose::new(Vec3::NAN, Quat::IDENTITY)),
+            root: Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 3.0, 0.0, 0.0)),
+            ..crouch
+        },
+    ] {
+        let (mut t, out) = run(&mut b, &bad, 3);
+        for i in 0..t.len() {
+            assert!(t.global(i).is_finite(), "bone {i}: {bad:?}");
+        }
+        assert!(out.head_miss.is_finite());
+        assert!(out.hips.is_none_or(|h| h.is_finite()));
+    }
+}
