@@ -1,0 +1,467 @@
+//! Tests of the body's second step: each stage in its order on the reference body.
+
+use super::*;
+
+fn tree() -> (PoseTree, BodyBones) {
+    reference_body()
+}
+
+/// The reference pipeline with no finger curls prepared on the right hand.
+fn pipeline(profile: &ArmProfile) -> (BodyPipeline, PoseTree) {
+    let mut p = reference_pipeline(profile);
+    p.curls.right = [None; FINGERS];
+    (p, tree().0)
+}
+
+/// The avatar faces +Z at the origin, the headset looks along +Z (a camera looks along -Z).
+fn input(head_yaw: f32, left: Option<Pose>) -> BodyInput {
+    BodyInput {
+        body: BodyFrame::new(Pose::IDENTITY),
+        skeleton: Pose::IDENTITY,
+        up: Vec3::Y,
+        head: Some(Pose::new(
+            Vec3::new(0.0, 1.65, 0.05),
+            Quat::from_rotation_y(std::f32::consts::PI + head_yaw),
+        )),
+        controllers: PerSide::new(left, None),
+        overrides: PerSide::default(),
+        hands: PerSide::default(),
+        floor_y: 0.0,
+    }
+}
+
+fn left_controller(roll: f32) -> Pose {
+    Pose::new(
+        Vec3::new(0.3, 1.15, 0.35),
+        Quat::from_rotation_x(-1.2) * Quat::from_rotation_y(roll),
+    )
+}
+
+/// Runs `frames` frames at 90 Hz from a fresh tree each frame (the engine restores the
+/// animated pose every frame); returns the last frame's tree and output.
+fn run(p: &mut BodyPipeline, input: &BodyInput, frames: usize) -> (PoseTree, BodyOutput) {
+    let mut last = None;
+    for _ in 0..frames {
+        let (mut t, _) = tree();
+        let out = p.update(input, &mut t, 1.0 / 90.0);
+        last = Some((t, out));
+    }
+    last.unwrap()
+}
+
+#[test]
+fn the_hand_bone_reaches_the_routed_target_after_spine_and_clavicle_moved_it() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let (mut t, out) = run(&mut p, &input(0.6, Some(left_controller(0.0))), 120);
+    let target = out.targets.left.unwrap().target.position;
+    let (_, rest_bones) = tree();
+    let [clavicle, upper, _, hand] = rest_bones.arms.left;
+    let (mut rest, _) = tree();
+    // The spine turned with the head and the clavicle moved: the shoulder is elsewhere.
+    assert!(
+        t.global(upper)
+            .position
+            .distance(rest.global(upper).position)
+            > 0.01
+    );
+    assert!(out.written & (1 << clavicle) != 0);
+    // Yet the hand is on the target, solved on the bones as they were moved.
+    assert!(
+        t.global(hand).position.distance(target) < 0.002,
+        "{} vs {target}",
+        t.global(hand).position
+    );
+    // The right arm has no controller: its hand hangs toward its rest beside the body.
+    let [_, r_upper, _, r_hand] = rest_bones.arms.right;
+    assert!(out.written & (1 << r_upper) != 0);
+    assert!(t.global(r_upper).position.y - t.global(r_hand).position.y > 0.4);
+}
+
+#[test]
+fn a_lost_hand_holds_then_eases_to_rest_and_comes_back() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let tracked = input(0.0, Some(left_controller(0.0)));
+    let (mut t, _) = run(&mut p, &tracked, 60);
+    let hand = tree().1.arms.left[3];
+    let held_at = t.global(hand).position;
+    let mut lost = tracked;
+    lost.controllers.left = None;
+    let (mut t, out) = run(&mut p, &lost, 1);
+    assert_eq!(out.tracking.left, Some(TrackingEvent::Lost));
+    assert!(
+        t.global(hand).position.distance(held_at) < 0.01,
+        "holds at first"
+    );
+    let (mut t, out) = run(&mut p, &lost, 90);
+    assert_eq!(out.tracking.left, None);
+    let rest = DEFAULT_REST_POSITIONS[0];
+    assert!(
+        t.global(hand).position.y < held_at.y - 0.2,
+        "eased down toward its rest"
+    );
+    assert!(t.global(hand).position.distance(rest) < 0.15);
+    let (_, out) = run(&mut p, &tracked, 1);
+    assert_eq!(out.tracking.left, Some(TrackingEvent::Regained));
+}
+
+#[test]
+fn a_non_finite_controller_holds_the_hand_and_a_rig_without_chest_keeps_its_spine() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let tracked = input(0.0, Some(left_controller(0.0)));
+    let (mut t, _) = run(&mut p, &tracked, 60);
+    let hand = tree().1.arms.left[3];
+    let held_at = t.global(hand).position;
+    let mut bad = tracked;
+    bad.controllers.left = Some(Pose::new(Vec3::NAN, Quat::IDENTITY));
+    let (mut t, out) = run(&mut p, &bad, 1);
+    assert_eq!(out.tracking.left, Some(TrackingEvent::Lost));
+    assert!(t.global(hand).position.distance(held_at) < 0.01);
+
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    p.bones.spine[0] = None;
+    let (mut t, out) = run(&mut p, &input(0.6, None), 1);
+    assert_eq!(out.written & 0b111, 0, "no chest: no spine follow");
+    assert_eq!(t.global(1).rotation, Quat::IDENTITY);
+}
+
+#[test]
+fn the_twist_turns_the_lower_arm_and_leaves_the_hand_where_the_solve_put_it() {
+    let mut no_twist = ArmProfile::default();
+    no_twist.forearm_twist.lower_arm_weight = 0.0;
+    let controller = Some(left_controller(1.0));
+    let (mut with, _) = pipeline(&ArmProfile::default());
+    let (mut without, _) = pipeline(&no_twist);
+    let (mut a, _) = run(&mut with, &input(0.0, controller), 120);
+    let (mut b, _) = run(&mut without, &input(0.0, controller), 120);
+    let [_, _, lower, hand] = tree().1.arms.left;
+    assert!(
+        a.local_rotation(lower)
+            .angle_between(b.local_rotation(lower))
+            > 0.1
+    );
+    assert!(
+        a.global(hand)
+            .rotation
+            .angle_between(b.global(hand).rotation)
+            < 1e-3
+    );
+    assert!(a.global(hand).position.distance(b.global(hand).position) < 1e-4);
+}
+
+#[test]
+fn the_arm_steps_alone_write_only_the_arm_bones_as_the_solve_left_them() {
+    let (mut all, _) = pipeline(&ArmProfile::default());
+    let (mut arms, _) = pipeline(&ArmProfile::default());
+    arms.steps = Steps::ARMS;
+    let i = input(0.6, Some(left_controller(1.0)));
+    let (mut t_all, out_all) = run(&mut all, &i, 30);
+    let (t, out) = run(&mut arms, &i, 30);
+    let [clavicle, upper, lower, hand] = tree().1.arms.left;
+    let [_, r_upper, r_lower, r_hand] = tree().1.arms.right;
+    // The untracked right hand rests beside the body: its arm is solved too.
+    let arm_bits = [upper, lower, hand, r_upper, r_lower, r_hand]
+        .iter()
+        .fold(0, |bits, b| bits | (1 << b));
+    assert_eq!(out.written, arm_bits, "only the arms' three bones each");
+    assert_ne!(
+        out_all.written & (1 << clavicle),
+        0,
+        "all steps write the clavicle"
+    );
+    assert_ne!(out_all.written & 1, 0, "and the chest");
+    assert!(
+        out.fingers.left.iter().all(Option::is_none),
+        "no finger written"
+    );
+    assert!(out_all.fingers.left.iter().any(Option::is_some));
+    // No twist: the lower arm and hand keep the solve's own rotations (the twist turns the
+    // lower arm about its axis, with the roll at 1.0 rad here).
+    let solve = out.solves.left.unwrap();
+    assert!(t.local_rotation(lower).angle_between(solve.lower_local) < 1e-3);
+    assert!(t.local_rotation(hand).angle_between(solve.hand_local) < 1e-3);
+    let twisted = out_all.solves.left.unwrap();
+    assert!(
+        t_all
+            .local_rotation(lower)
+            .angle_between(twisted.lower_local)
+            > 0.05,
+        "with every step, the twist turns the lower arm off the solve's rotation"
+    );
+    let _ = t_all.global(hand);
+}
+
+/// The spine's rotations (chest, neck, head, global) after a few frames of `input` on a
+/// body whose spine is `tree`'s bones `spine`.
+fn spine_after(tree: &PoseTree, bones: BodyBones, input: &BodyInput) -> [Quat; 3] {
+    let mut p = BodyPipeline::new(
+        &ArmProfile::default(),
+        &crate::pipeline::reference_rig(),
+        bones,
+        PerSide::new(Pose::IDENTITY, Pose::IDENTITY),
+        PerSide::new([None; FINGERS], [None; FINGERS]),
+    );
+    let mut t = tree.clone();
+    for _ in 0..30 {
+        t = tree.clone();
+        p.update(input, &mut t, 1.0 / 90.0);
+    }
+    bones.spine.map(|b| t.global(b.unwrap()).rotation)
+}
+
+#[test]
+fn a_bone_between_chest_and_neck_is_the_necks_parent() {
+    // The reference spine, and the same with an upper chest between chest and neck that is
+    // pitched at rest: the head must come out the same (it follows the headset).
+    let (mut plain, bones) = tree();
+    // The same bones with the upper chest inserted as bone 1 (every later index one up).
+    let shift = |i: usize| if i == 0 { 0 } else { i + 1 };
+    let mut parents = vec![None, Some(0)];
+    let mut globals = vec![
+        plain.global(0),
+        Pose::new(Vec3::new(0.0, 1.35, 0.0), Quat::from_rotation_x(0.3)),
+    ];
+    for i in 1..plain.len() {
+        let parent = plain.parent(i).map(|p| if i == 1 { 1 } else { shift(p) });
+        parents.push(parent);
+        globals.push(plain.global(i));
+    }
+    let mut with_upper = PoseTree::new(&parents).unwrap();
+    with_upper.set_globals(&globals);
+    let moved = BodyBones {
+        chest_parent: None,
+        spine: bones.spine.map(|b| b.map(shift)),
+        clavicles: PerSide::new(
+            bones.clavicles.left.map(shift),
+            bones.clavicles.right.map(shift),
+        ),
+        arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
+    };
+    let i = input(0.5, None);
+    let a = spine_after(&plain, bones, &i);
+    let b = spine_after(&with_upper, moved, &i);
+    assert!(
+        a[2].angle_between(b[2]) < 1e-3,
+        "head {:?} vs {:?}",
+        a[2],
+        b[2]
+    );
+}
+
+#[test]
+fn a_rotated_hips_bone_under_the_chest_does_not_turn_the_spine() {
+    // The chest under a hips bone pitched at rest: the spine's own parent is the hips.
+    let (mut plain, bones) = tree();
+    let shift = |i: usize| i + 1;
+    let mut parents = vec![None];
+    let mut globals = vec![Pose::new(
+        Vec3::new(0.0, 0.95, 0.0),
+        Quat::from_rotation_x(0.4),
+    )];
+    for i in 0..plain.len() {
+        parents.push(Some(plain.parent(i).map_or(0, shift)));
+        globals.push(plain.global(i));
+    }
+    let mut with_hips = PoseTree::new(&parents).unwrap();
+    with_hips.set_globals(&globals);
+    let moved = BodyBones {
+        chest_parent: Some(0),
+        spine: bones.spine.map(|b| b.map(shift)),
+        clavicles: PerSide::new(
+            bones.clavicles.left.map(shift),
+            bones.clavicles.right.map(shift),
+        ),
+        arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
+    };
+    let i = input(0.5, None);
+    let a = spine_after(&plain, bones, &i);
+    let b = spine_after(&with_hips, moved, &i);
+    for k in 0..3 {
+        assert!(
+            a[k].angle_between(b[k]) < 1e-3,
+            "bone {k}: {:?} vs {:?}",
+            a[k],
+            b[k]
+        );
+    }
+}
+
+#[test]
+fn the_spine_turns_relative_to_the_body_not_the_world() {
+    // Body and headset turned together, the skeleton turned with them or turned otherwise
+    // under the root (as a rig facing elsewhere is stood up): nothing for the spine to turn
+    // (it turns by the head's yaw against the body's, whatever the skeleton's own turn).
+    for (body_yaw, skeleton_yaw) in [(0.8, 0.8), (0.3, 0.8)] {
+        let mut i = input(0.0, None);
+        let body = Quat::from_rotation_y(body_yaw);
+        i.body = BodyFrame::new(Pose::new(Vec3::ZERO, body));
+        i.skeleton = Pose::new(Vec3::ZERO, Quat::from_rotation_y(skeleton_yaw));
+        i.head = i
+            .head
+            .map(|h| Pose::new(body * h.position, body * h.rotation));
+        let (t, bones) = tree();
+        let spine = spine_after(&t, bones, &i);
+        for (k, q) in spine.iter().enumerate() {
+            assert!(
+                q.angle_between(Quat::IDENTITY) < 1e-3,
+                "body {body_yaw}, skeleton {skeleton_yaw}, bone {k}: {q:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_skeleton_turned_on_its_side_gives_the_same_body_in_the_world() {
+    // A rig imported Z-up stands upright because its skeleton node is turned a quarter
+    // turn; its bones are the plain rig's turned back. The world must not see the turn: the
+    // clavicles lift about the world's up, not the skeleton's +Y, and the hands land on the
+    // same targets.
+    let world = |turn: Quat| {
+        let back = Pose::new(Vec3::ZERO, turn.inverse());
+        let turned = |a: &ArmBones| ArmBones {
+            parent: back.mul_pose(&a.parent),
+            upper: back.mul_pose(&a.upper),
+            lower: back.mul_pose(&a.lower),
+            hand: back.mul_pose(&a.hand),
+        };
+        let r = crate::pipeline::reference_rig();
+        let rest = PerSide::new(turned(&r.left), turned(&r.right));
+        let (mut plain, bones) = tree();
+        let globals: Vec<Pose> = (0..plain.len())
+            .map(|i| back.mul_pose(&plain.global(i)))
+            .collect();
+        let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
+        let mut p = BodyPipeline::new(
+            &ArmProfile::default(),
+            &rest,
+            bones,
+            PerSide::new(hand_rest, hand_rest),
+            PerSide::new([None; FINGERS], [None; FINGERS]),
+        );
+        let mut i = input(0.4, Some(left_controller(0.0)));
+        // Reaching far up and out: the clavicle lifts.
+        i.controllers.left = Some(Pose::new(
+            Vec3::new(0.55, 1.9, 0.3),
+            Quat::from_rotation_x(-1.2),
+        ));
+        i.skeleton = Pose::new(Vec3::ZERO, turn);
+        let mut t = plain.clone();
+        for _ in 0..60 {
+            t = plain.clone();
+            t.set_globals(&globals);
+            p.update(&i, &mut t, 1.0 / 90.0);
+        }
+        let [clavicle, _, _, hand] = bones.arms.left;
+        let mut on = |k: usize| i.skeleton.mul_pose(&t.global(k));
+        (on(clavicle), on(hand), on(0))
+    };
+    let (clavicle, hand, chest) = world(Quat::IDENTITY);
+    let rest_clavicle = {
+        let (mut t, b) = tree();
+        t.global(b.arms.left[0])
+    };
+    assert!(
+        clavicle.rotation.angle_between(rest_clavicle.rotation) > 0.05,
+        "the clavicle lifts"
+    );
+    for turn in [
+        Quat::from_rotation_x(-std::f32::consts::FRAC_PI_2),
+        Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
+    ] {
+        let (c, h, ch) = world(turn);
+        assert!(
+            c.rotation.angle_between(clavicle.rotation) < 1e-3,
+            "{turn:?}: clavicle {} rad off",
+            c.rotation.angle_between(clavicle.rotation)
+        );
+        assert!(ch.rotation.angle_between(chest.rotation) < 1e-3);
+        assert!(h.position.distance(hand.position) < 1e-3, "{turn:?}");
+    }
+}
+
+#[test]
+fn the_spine_follows_the_head_and_holds_the_last_tracked_one() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let (mut turned, _) = run(&mut p, &input(0.6, None), 1);
+    let chest = turned.global(0).rotation;
+    assert!(chest.angle_between(Quat::IDENTITY) > 0.05);
+    let mut lost = input(0.0, None);
+    lost.head = None;
+    let (mut held, _) = run(&mut p, &lost, 1);
+    assert!(held.global(0).rotation.angle_between(chest) < 1e-6);
+    let (mut back, _) = run(&mut p, &input(0.0, None), 1);
+    assert!(back.global(0).rotation.angle_between(Quat::IDENTITY) < 1e-4);
+}
+
+#[test]
+fn fingers_curl_with_grip_and_trigger_and_unprepared_ones_are_not_written() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let mut i = input(0.0, None);
+    i.hands.left = HandInput {
+        state: HandPoseState::Default,
+        grip: 1.0,
+        trigger: 0.5,
+        ..Default::default()
+    };
+    let (_, out) = run(&mut p, &i, 1);
+    let angle = |k: usize| out.fingers.left[k].unwrap().angle_between(Quat::IDENTITY);
+    // Middle proximal at full grip, index proximal at half trigger (the profile's degrees).
+    assert!((angle(6).to_degrees() - 75.0).abs() < 0.01, "{}", angle(6));
+    assert!((angle(3).to_degrees() - 35.0).abs() < 0.01, "{}", angle(3));
+    assert!(out.fingers.right.iter().all(Option::is_none));
+    i.hands.left.grip = 0.0;
+    let (_, open) = run(&mut p, &i, 1);
+    assert!(open.fingers.left[6].unwrap().angle_between(Quat::IDENTITY) < 1e-4);
+}
+
+#[test]
+fn tracked_curls_pose_each_finger_over_the_controller_at_their_weight() {
+    let (mut p, _) = pipeline(&ArmProfile::default());
+    let mut i = input(0.0, None);
+    // Full grip on the controller; the tracked hand points the index, curls the middle
+    // halfway and leaves the little finger straight.
+    i.hands.left = HandInput {
+        grip: 1.0,
+        tracked_curls: [0.0, 0.0, 0.5, 1.0, 0.0],
+        tracked_weight: 1.0,
+        ..Default::default()
+    };
+    let deg = |out: &BodyOutput, k: usize| {
+        out.fingers.left[k]
+            .unwrap()
+            .angle_between(Quat::IDENTITY)
+            .to_degrees()
+    };
+    let (_, out) = run(&mut p, &i, 1);
+    for (bone, want) in [
+        (3, 0.0),
+        (6, 37.5),
+        (8, 37.5),
+        (9, 75.0),
+        (12, 0.0),
+        (0, 0.0),
+    ] {
+        assert!(
+            (deg(&out, bone) - want).abs() < 0.01,
+            "bone {bone}: {}",
+            deg(&out, bone)
+        );
+    }
+    // Halfway through the fade: half-way between the grip's 75 and the tracked 0.
+    i.hands.left.tracked_weight = 0.5;
+    let (_, out) = run(&mut p, &i, 1);
+    assert!((deg(&out, 12) - 37.5).abs() < 0.01, "{}", deg(&out, 12));
+    // Out of range and non-finite values are held to 0..1 and 0.
+    i.hands.left.tracked_weight = f32::NAN;
+    let (_, out) = run(&mut p, &i, 1);
+    assert!((deg(&out, 12) - 75.0).abs() < 0.01, "{}", deg(&out, 12));
+    i.hands.left.tracked_weight = 3.0;
+    i.hands.left.tracked_curls = [f32::NAN, 7.0, -1.0, 0.2, f32::INFINITY];
+    let (_, out) = run(&mut p, &i, 1);
+    for (bone, want) in [(0, 0.0), (3, 70.0), (6, 0.0), (9, 15.0), (12, 0.0)] {
+        assert!(
+            (deg(&out, bone) - want).abs() < 0.01,
+            "bone {bone}: {}",
+            deg(&out, bone)
+        );
+    }
+}

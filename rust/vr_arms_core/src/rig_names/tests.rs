@@ -1,0 +1,280 @@
+//! Tests of the rig namings and the bone map found from the names.
+
+use super::*;
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn fingers_are_told_by_name_on_every_rig() {
+    for (name, want) in [
+        ("LeftIndexProximal", Some((Finger::Index, false))),
+        ("mixamorig:RightHandPinky1", Some((Finger::Little, false))),
+        ("J_Bip_L_Thumb1", Some((Finger::Thumb, false))),
+        ("index_metacarpal_l", Some((Finger::Index, true))),
+        ("DEF-f_ring.01.L", Some((Finger::Ring, false))),
+        ("LeftHand", None),
+    ] {
+        assert_eq!(finger_of(name), want, "{name}");
+    }
+}
+
+#[test]
+fn mixamo_names_map_with_either_separator() {
+    for prefix in ["mixamorig:", "mixamorig_", "mixamorig1:"] {
+        let m = |n: &str| mixamo(&format!("{prefix}{n}"));
+        assert_eq!(m("Hips").as_deref(), Some("Hips"));
+        assert_eq!(m("Spine1").as_deref(), Some("Chest"));
+        assert_eq!(m("LeftArm").as_deref(), Some("LeftUpperArm"));
+        assert_eq!(m("LeftHand").as_deref(), Some("LeftHand"));
+        assert_eq!(m("RightForeArm").as_deref(), Some("RightLowerArm"));
+        assert_eq!(m("LeftHandThumb1").as_deref(), Some("LeftThumbMetacarpal"));
+        assert_eq!(m("LeftHandPinky3").as_deref(), Some("LeftLittleDistal"));
+        assert_eq!(m("RightUpLeg").as_deref(), Some("RightUpperLeg"));
+        assert_eq!(m("LeftToeBase").as_deref(), Some("LeftToes"));
+        assert_eq!(
+            m("LeftHandIndex4"),
+            None,
+            "the end bones are no profile bones"
+        );
+    }
+    assert_eq!(mixamo("LeftArm"), None);
+}
+
+#[test]
+fn vroid_vrm_unreal_and_rigify_names_map() {
+    for (name, want) in [
+        ("J_Bip_C_UpperChest", "UpperChest"),
+        ("J_Bip_L_UpperArm", "LeftUpperArm"),
+        ("J_Bip_R_Little2", "RightLittleIntermediate"),
+        ("J_Bip_L_Thumb1", "LeftThumbMetacarpal"),
+        ("J_Bip_R_ToeBase", "RightToes"),
+    ] {
+        assert_eq!(vroid(name).as_deref(), Some(want), "{name}");
+    }
+    for (name, want) in [
+        ("pelvis", "Hips"),
+        ("spine_02", "Chest"),
+        ("clavicle_l", "LeftShoulder"),
+        ("upperarm_r", "RightUpperArm"),
+        ("lowerarm_l", "LeftLowerArm"),
+        ("index_01_l", "LeftIndexProximal"),
+        ("thumb_01_r", "RightThumbMetacarpal"),
+        ("pinky_03_l", "LeftLittleDistal"),
+        ("calf_r", "RightLowerLeg"),
+        ("ball_l", "LeftToes"),
+    ] {
+        assert_eq!(unreal(name).as_deref(), Some(want), "{name}");
+    }
+    assert_eq!(unreal("upperarm.l").as_deref(), Some("LeftUpperArm"));
+    assert_eq!(unreal("index_01.r").as_deref(), Some("RightIndexProximal"));
+    assert_eq!(unreal("upperarm_twist_01_l"), None);
+    assert_eq!(unreal("index_metacarpal_l"), None);
+    for (name, want) in [
+        ("spine", "Hips"),
+        ("DEF-spine.003", "UpperChest"),
+        ("upper_arm.L", "LeftUpperArm"),
+        ("DEF-forearm.R", "RightLowerArm"),
+        ("f_index.01.L", "LeftIndexProximal"),
+        ("thumb.01.R", "RightThumbMetacarpal"),
+        ("shin.L", "LeftLowerLeg"),
+    ] {
+        assert_eq!(rigify(name).as_deref(), Some(want), "{name}");
+    }
+}
+
+#[test]
+fn vrm_thumbs_differ_between_versions() {
+    assert_eq!(
+        vrm_bone("leftThumbProximal", VrmVersion::V0).as_deref(),
+        Some("LeftThumbMetacarpal")
+    );
+    assert_eq!(
+        vrm_bone("leftThumbIntermediate", VrmVersion::V0).as_deref(),
+        Some("LeftThumbProximal")
+    );
+    assert_eq!(
+        vrm_bone("leftThumbMetacarpal", VrmVersion::V1).as_deref(),
+        Some("LeftThumbMetacarpal")
+    );
+    assert_eq!(
+        vrm_bone("rightIndexIntermediate", VrmVersion::V1).as_deref(),
+        Some("RightIndexIntermediate")
+    );
+    assert_eq!(
+        vrm_bone("upperChest", VrmVersion::V1).as_deref(),
+        Some("UpperChest")
+    );
+    assert_eq!(vrm_bone("leftEye", VrmVersion::V1), None);
+    assert_eq!(vrm_bone("LeftUpperArm", VrmVersion::V1), None);
+}
+
+#[test]
+fn a_vrm0_table_maps_its_thumb_and_keeps_node_names() {
+    let table: Vec<(String, String)> = [
+        ("hips", "pelvis_Armature"),
+        ("leftUpperArm", "upper_arm.l_Armature"),
+        ("leftThumbProximal", "thumb.01.l"),
+        ("leftIndexProximal", "Finger:1"),
+        ("leftEye", "eye.l"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    let m = vrm_mapping(&table, VrmVersion::V0);
+    let want: Vec<(String, String)> = [
+        ("Hips", "pelvis_Armature"),
+        ("LeftUpperArm", "upper_arm.l_Armature"),
+        ("LeftThumbMetacarpal", "thumb.01.l"),
+        ("LeftIndexProximal", "Finger_1"),
+    ]
+    .iter()
+    .map(|(a, b)| (a.to_string(), b.to_string()))
+    .collect();
+    assert_eq!(m, want);
+}
+
+#[test]
+fn auto_map_picks_the_family_that_names_the_arms() {
+    let bones = names(&[
+        "mixamorig_Hips",
+        "mixamorig_Spine",
+        "mixamorig_LeftArm",
+        "mixamorig_RightArm",
+        "mixamorig_LeftHand",
+        "Head", // a stray Godot-looking name does not win
+    ]);
+    let m = auto_map(&bones).unwrap();
+    assert_eq!(m.family, RigFamily::Mixamo);
+    assert_eq!(m.bone("LeftUpperArm"), Some("mixamorig_LeftArm"));
+    assert_eq!(m.bone("Head"), None);
+    assert!(m.missing().contains(&"LeftRingProximal"));
+    assert!(auto_map(&names(&["Bone", "Bone.001"])).is_none());
+    // Names of no known naming: common words, as a last resort.
+    let own = auto_map(&names(&["Pelvis", "L_UpperArm", "R_UpperArm", "L_Forearm"])).unwrap();
+    assert_eq!(own.family, RigFamily::Generic);
+    assert_eq!(own.bone("LeftLowerArm"), Some("L_Forearm"));
+}
+
+#[test]
+fn mixamo_names_the_spine_legs_and_every_finger() {
+    for (bone, want) in [
+        ("mixamorig:Spine", "Spine"),
+        ("mixamorig:Spine1", "Chest"),
+        ("mixamorig:Spine2", "UpperChest"),
+        ("mixamorig:Neck", "Neck"),
+        ("mixamorig:Head", "Head"),
+        ("mixamorig:LeftShoulder", "LeftShoulder"),
+        ("mixamorig:RightUpLeg", "RightUpperLeg"),
+        ("mixamorig:LeftLeg", "LeftLowerLeg"),
+        ("mixamorig:RightFoot", "RightFoot"),
+        ("mixamorig:LeftToeBase", "LeftToes"),
+        ("mixamorig:LeftHandMiddle1", "LeftMiddleProximal"),
+        ("mixamorig:RightHandRing2", "RightRingIntermediate"),
+        ("mixamorig:LeftHandPinky3", "LeftLittleDistal"),
+    ] {
+        assert_eq!(mixamo(bone).as_deref(), Some(want), "{bone}");
+    }
+    assert_eq!(finger_word("middle"), Some(Finger::Middle));
+    assert_eq!(finger_word("ring"), Some(Finger::Ring));
+    assert_eq!(finger_word("palm"), None);
+}
+
+#[test]
+fn the_family_naming_more_bones_wins_and_a_tie_goes_to_the_first() {
+    // Godot's names for both arms and a hand (3), Mixamo's for both arms, the forearms and
+    // the hips (5): Mixamo.
+    let bones = names(&[
+        "LeftUpperArm",
+        "RightUpperArm",
+        "LeftHand",
+        "mixamorig_LeftArm",
+        "mixamorig_RightArm",
+        "mixamorig_LeftForeArm",
+        "mixamorig_RightForeArm",
+        "mixamorig_Hips",
+    ]);
+    assert_eq!(auto_map(&bones).unwrap().family, RigFamily::Mixamo);
+    // Both name the arms and two bones more: Godot, the first tried.
+    let tie = names(&[
+        "LeftUpperArm",
+        "RightUpperArm",
+        "LeftHand",
+        "RightHand",
+        "mixamorig_LeftArm",
+        "mixamorig_RightArm",
+        "mixamorig_LeftForeArm",
+        "mixamorig_RightForeArm",
+    ]);
+    assert_eq!(auto_map(&tie).unwrap().family, RigFamily::Godot);
+    // One upper arm is not enough for a family.
+    let one = names(&[
+        "mixamorig_LeftArm",
+        "mixamorig_LeftForeArm",
+        "mixamorig_Hips",
+    ]);
+    assert!(map_by(&[RigFamily::Mixamo], &one).is_none());
+}
+
+#[test]
+fn a_rig_named_partly_like_a_known_one_is_completed_from_common_words() {
+    // Quaternius' characters (CC0): the arms and legs match Unreal's names, the clavicles,
+    // spine and fingers no known naming.
+    let mut list = vec!["Root", "Hips", "Abdomen", "Torso", "Chest", "Neck", "Head"];
+    let sides = ["L", "R"];
+    let mut owned = Vec::new();
+    for s in sides {
+        for b in [
+            "Shoulder", "UpperArm", "LowerArm", "Hand", "UpperLeg", "LowerLeg", "Foot",
+        ] {
+            owned.push(format!("{b}.{s}"));
+        }
+        for f in ["Thumb", "Index", "Middle", "Ring", "Pinky"] {
+            for k in 1..=3 {
+                owned.push(format!("{f}{k}.{s}"));
+            }
+        }
+    }
+    list.extend(owned.iter().map(String::as_str));
+    let m = auto_map(&names(&list)).unwrap();
+    assert_eq!(m.family, RigFamily::Unreal);
+    for (profile, bone) in [
+        ("LeftUpperArm", "UpperArm.L"),
+        ("RightHand", "Hand.R"),
+        ("LeftShoulder", "Shoulder.L"),
+        ("RightShoulder", "Shoulder.R"),
+        ("Head", "Head"),
+        ("LeftIndexProximal", "Index1.L"),
+        ("RightLittleDistal", "Pinky3.R"),
+        ("LeftThumbMetacarpal", "Thumb1.L"),
+    ] {
+        assert_eq!(m.bone(profile), Some(bone), "{profile}");
+    }
+    let fingers = m
+        .mapping
+        .iter()
+        .filter(|(_, b)| finger_of(b).is_some())
+        .count();
+    assert_eq!(fingers, 30);
+    // No bone is used twice, and the map is in profile order.
+    let mut used: Vec<&str> = m.mapping.iter().map(|(_, b)| b.as_str()).collect();
+    used.sort();
+    used.dedup();
+    assert_eq!(used.len(), m.mapping.len());
+    let order: Vec<usize> = m
+        .mapping
+        .iter()
+        .map(|(p, _)| PROFILE_BONES.iter().position(|q| q == p).unwrap())
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn godot_names_map_onto_themselves() {
+    let bones: Vec<String> = PROFILE_BONES.iter().map(|s| s.to_string()).collect();
+    let m = auto_map(&bones).unwrap();
+    assert_eq!(m.family, RigFamily::Godot);
+    assert_eq!(m.mapping.len(), PROFILE_BONES.len());
+    assert!(m.mapping.iter().all(|(a, b)| a == b));
+}
