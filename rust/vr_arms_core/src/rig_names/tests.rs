@@ -278,3 +278,24 @@ fn godot_names_map_onto_themselves() {
     assert_eq!(m.mapping.len(), PROFILE_BONES.len());
     assert!(m.mapping.iter().all(|(a, b)| a == b));
 }
+
+#[test]
+fn each_naming_has_its_own_label_as_the_docs_name_it() {
+    let labels: Vec<&str> = RigFamily::ALL
+        .iter()
+        .chain([&RigFamily::Generic])
+        .map(|f| f.label())
+        .collect();
+    for (family, label) in [
+        (RigFamily::Godot, "Godot humanoid"),
+        (RigFamily::Mixamo, "Mixamo"),
+        (RigFamily::Unreal, "Unreal mannequin"),
+        (RigFamily::Generic, "common bone words"),
+    ] {
+        assert_eq!(family.label(), label);
+    }
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), labels.len(), "{labels:?}");
+}
