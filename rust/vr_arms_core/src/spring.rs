@@ -144,6 +144,10 @@ mod tests {
         let mut s = CriticalSpring::new(-5.0);
         let v = s.step(-10.0, 50.0, 2.0, 0.1);
         assert!((v + 5.2).abs() < 1e-5, "{v}");
+        // Across zero (from -0.1 to +0.1, a stiff spring): still 0.01 in the step, not a jump.
+        let mut s = CriticalSpring::new(-0.1);
+        let v = s.step(0.1, 1000.0, 0.1, 0.1);
+        assert!((v + 0.09).abs() < 1e-6, "{v}");
     }
 
     #[test]
