@@ -243,6 +243,7 @@ func test_a_setup_inside_an_instanced_character_makes_its_children_editable() ->
 	var ur := UndoRedo.new()
 	var created := SetupAction.set_up(ur, s.skeleton, scene)
 	if not check(created.has("rig"), "set up"):
+		ur.free()
 		return
 	check(scene.is_editable_instance(s.character), "the instance's children are editable")
 	var packed := PackedScene.new()
@@ -254,6 +255,7 @@ func test_a_setup_inside_an_instanced_character_makes_its_children_editable() ->
 	check(not scene.is_editable_instance(s.character), "undo turns it off again")
 	ur.redo()
 	check(scene.is_editable_instance(s.character), "redo turns it on")
+	ur.free()
 	scene.queue_free()
 
 
@@ -277,4 +279,5 @@ func test_renaming_an_instanced_skeletons_bones_is_refused_and_nothing_is_left()
 	check(scene.find_children("*", "", true, false).size() == count, "no node is left behind")
 	check(not scene.is_editable_instance(s.character), "nor Editable Children")
 	check(not ur.has_undo(), "and nothing recorded")
+	ur.free()
 	scene.queue_free()
