@@ -208,6 +208,24 @@ fn spine_after(tree: &PoseTree, bones: BodyBones, input: &BodyInput) -> [Quat; 3
     bones.spine.map(|b| t.global(b.unwrap()).rotation)
 }
 
+/// `bones` in a tree with bones inserted: each index moved by `shift`, the chest's parent
+/// `chest_parent`.
+fn moved_bones(
+    bones: &BodyBones,
+    chest_parent: Option<usize>,
+    shift: impl Fn(usize) -> usize,
+) -> BodyBones {
+    BodyBones {
+        chest_parent,
+        spine: bones.spine.map(|b| b.map(&shift)),
+        clavicles: PerSide::new(
+            bones.clavicles.left.map(&shift),
+            bones.clavicles.right.map(&shift),
+        ),
+        arms: PerSide::new(bones.arms.left.map(&shift), bones.arms.right.map(&shift)),
+    }
+}
+
 #[test]
 fn a_bone_between_chest_and_neck_is_the_necks_parent() {
     // The reference spine, and the same with an upper chest between chest and neck that is
@@ -227,15 +245,7 @@ fn a_bone_between_chest_and_neck_is_the_necks_parent() {
     }
     let mut with_upper = PoseTree::new(&parents).unwrap();
     with_upper.set_globals(&globals);
-    let moved = BodyBones {
-        chest_parent: None,
-        spine: bones.spine.map(|b| b.map(shift)),
-        clavicles: PerSide::new(
-            bones.clavicles.left.map(shift),
-            bones.clavicles.right.map(shift),
-        ),
-        arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
-    };
+    let moved = moved_bones(&bones, None, shift);
     let i = input(0.5, None);
     let a = spine_after(&plain, bones, &i);
     let b = spine_after(&with_upper, moved, &i);
@@ -263,15 +273,7 @@ fn a_rotated_hips_bone_under_the_chest_does_not_turn_the_spine() {
     }
     let mut with_hips = PoseTree::new(&parents).unwrap();
     with_hips.set_globals(&globals);
-    let moved = BodyBones {
-        chest_parent: Some(0),
-        spine: bones.spine.map(|b| b.map(shift)),
-        clavicles: PerSide::new(
-            bones.clavicles.left.map(shift),
-            bones.clavicles.right.map(shift),
-        ),
-        arms: PerSide::new(bones.arms.left.map(shift), bones.arms.right.map(shift)),
-    };
+    let moved = moved_bones(&bones, Some(0), shift);
     let i = input(0.5, None);
     let a = spine_after(&plain, bones, &i);
     let b = spine_after(&with_hips, moved, &i);

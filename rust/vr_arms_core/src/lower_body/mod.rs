@@ -71,6 +71,8 @@ pub struct LowerBodyOutput {
 pub struct LowerBody {
     pub settings: LowerBodySettings,
     bones: LowerBodyBones,
+    /// The spine bones that are there, hips side first (from `bones`, once).
+    spine: Vec<usize>,
     rest: LowerBodyRest,
     feet: feet::Feet,
     last_headset: Option<Pose>,
@@ -91,6 +93,7 @@ impl LowerBody {
         Self {
             settings,
             bones,
+            spine: bones.spine.iter().flatten().copied().collect(),
             rest: LowerBodyRest::new(rest_tree.clone(), bones, eyes),
             feet: feet::Feet::default(),
             last_headset: None,
@@ -179,16 +182,18 @@ impl LowerBody {
         );
 
         // The spine toward the head's place; the hips take up the rest, within their heights.
-        let spine: Vec<usize> = b.spine.iter().flatten().copied().collect();
+
         let target = to_skeleton.transform_point(head_at);
-        spine_bend::bend_toward(tree, &spine, b.head, target, s.max_lean_deg.to_radians());
+        spine_bend::bend_toward(
+            tree,
+            &self.spine,
+            b.head,
+            target,
+            s.max_lean_deg.to_radians(),
+        );
         let head_now = input.skeleton.transform_point(tree.global(b.head).position);
         let mut hips = placed.hips + (head_at - head_now);
-        let highest = input.floor_y + m.pelvis.hips_height;
-        let lowest = input.floor_y + m.pelvis.hips_height * s.min_hips_height_share;
-        if lowest.is_finite() && highest.is_finite() {
-            hips.y = hips.y.clamp(lowest.min(highest), highest);
-        }
+        hips.y = pelvis::clamp_hips(hips.y, pelvis::hips_heights(&s, &m.pelvis, input.floor_y));
         tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
         let head_bone = tree.global(b.head);
         tree.set_global(

@@ -49,6 +49,25 @@ pub fn lean(s: &LowerBodySettings, drop_m: f32, pitch_down: f32) -> f32 {
     (by_drop + by_pitch).clamp(0.0, s.max_lean_deg.to_radians())
 }
 
+/// The hips' heights between their lowest and their standing height over a floor at
+/// `floor_y` (world): `(lowest, highest)`, the lowest never above the highest.
+pub fn hips_heights(s: &LowerBodySettings, rest: &PelvisRest, floor_y: f32) -> (f32, f32) {
+    let highest = floor_y + rest.hips_height;
+    (
+        (floor_y + rest.hips_height * s.min_hips_height_share).min(highest),
+        highest,
+    )
+}
+
+/// `y` kept between `heights` (as [`hips_heights`] gives them; unusable heights keep it).
+pub fn clamp_hips(y: f32, (lowest, highest): (f32, f32)) -> f32 {
+    if lowest.is_finite() && highest.is_finite() {
+        y.clamp(lowest, highest)
+    } else {
+        y
+    }
+}
+
 /// Places the hips for `input`.
 pub fn place_hips(
     s: &LowerBodySettings,
@@ -62,8 +81,8 @@ pub fn place_hips(
     };
     let floor_y = crate::finite::f32_or(input.floor_y, 0.0);
     let drop_m = (rest.head_height - (input.head.y - floor_y)) / scale;
-    let highest = floor_y + rest.hips_height;
-    let lowest = (floor_y + rest.hips_height * s.min_hips_height_share).min(highest);
+    let heights = hips_heights(s, rest, floor_y);
+    let lowest = heights.0;
     // A head so low that the hips under it would be below their lowest: the torso leans
     // forward further, as far as it takes to keep the hips there (a deep squat, kneeling).
     let length = rest.head_to_hips.length();
@@ -86,9 +105,7 @@ pub fn place_hips(
         let pull = s.hips_over_feet * (feet - hips).dot(side);
         hips += side * pull;
     }
-    if lowest.is_finite() && highest.is_finite() {
-        hips.y = hips.y.clamp(lowest, highest);
-    }
+    hips.y = clamp_hips(hips.y, heights);
     PelvisPlacement { hips, lean }
 }
 
