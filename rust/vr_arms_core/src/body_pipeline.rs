@@ -2,14 +2,15 @@
 //! node graph, in its order, on a [`PoseTree`] of the bones they read and write.
 //!
 //! Order per frame (as the node graph runs it): each arm's raw target
-//! ([`crate::pipeline::raw_target`]: controller targets and the tracking-loss hold), the other
-//! arm target stages on the bones as they came in ([`ArmPipeline::targets_from_raw`], what the
-//! target nodes see in `_process`); then
-//! [`UpperBodyFollow`] (chest, neck, head), [`ClavicleFollow`] (both clavicles, toward the routed
-//! targets), the soft-IK arm solve ([`ArmPipeline::solve`]), [`ForearmTwist`] (the lower arm takes
-//! its share of the hand's twist, the hand stays where the solve put it) and the fingers
-//! ([`crate::finger_step`]). Each stage reads the bones as the stages before it left them; each
-//! can be switched off ([`Steps`]).
+//! ([`crate::pipeline::raw_target`]: controller targets and the tracking-loss hold);
+//! [`UpperBodyFollow`] (chest, neck, head); the lower body when there is one ([`LowerBody`]:
+//! hips, spine bend, legs); the other arm target stages ([`ArmPipeline::targets_from_raw`]) on
+//! the shoulders where the lower body put them, or, without one, on the bones as they came in
+//! (what the target nodes see in `_process`); then [`ClavicleFollow`] (both clavicles, toward
+//! the routed targets), the soft-IK arm solve ([`ArmPipeline::solve`]), [`ForearmTwist`] (the
+//! lower arm takes its share of the hand's twist, the hand stays where the solve put it) and
+//! the fingers ([`crate::finger_step`]). Each stage reads the bones as the stages before it left
+//! them; each can be switched off ([`Steps`]).
 //!
 //! [`crate::body::Body`] runs it after its input checks and body follow: that is what one
 //! `VRRemoteBody` node runs per avatar, where the node graph runs some fifteen nodes on the same
@@ -257,21 +258,8 @@ impl BodyPipeline {
             *tracking.get_mut(side) = event;
             Some(raw)
         });
-        let targets = self.arms.targets_from_raw(
-            &PipelineInput {
-                body: input.body,
-                skeleton,
-                up: input.up,
-                controllers: input.controllers,
-                overrides: input.overrides,
-                bones: {
-                    let left = arm_bones(tree, Side::Left);
-                    PerSide::new(left, arm_bones(tree, Side::Right))
-                },
-            },
-            PerSide::new(raw[0], raw[1]),
-            dt,
-        );
+        // The arms as they came in: what the target stages measure when no lower body moves them.
+        let bones_in = Side::BOTH.map(|side| arm_bones(tree, side));
         let mut written = 0u32;
         let mut write = |tree: &mut PoseTree, bone: usize, rotation: Quat| {
             tree.set_local_rotation(bone, rotation);
@@ -316,6 +304,26 @@ impl BodyPipeline {
                 lower_written = lb.bones_mask();
             }
         }
+
+        // The target stages measure the shoulders where the body put them: after the lower body
+        // moved them (a crouch takes them down with the head), else as they came in.
+        let [left, right] = if lower_written != 0 {
+            Side::BOTH.map(|side| arm_bones(tree, side))
+        } else {
+            bones_in
+        };
+        let targets = self.arms.targets_from_raw(
+            &PipelineInput {
+                body: input.body,
+                skeleton,
+                up: input.up,
+                controllers: input.controllers,
+                overrides: input.overrides,
+                bones: PerSide::new(left, right),
+            },
+            PerSide::new(raw[0], raw[1]),
+            dt,
+        );
 
         // Clavicles toward the routed targets: both measured, then both written.
         let to_skeleton = skeleton.inverse();
@@ -419,10 +427,51 @@ pub fn reference_body() -> (PoseTree, BodyBones) {
     (t, bones)
 }
 
+/// A plain humanoid's whole body for tests and benchmarks: [`crate::lower_body::reference_lower_body`]
+/// (0 hips, 1 spine, 2 chest, 3 neck, 4 head, legs 5 to 10) with [`reference_body`]'s arms on
+/// the chest (11 to 18, left first); the upper body's bones, the lower body's bones and the point
+/// between the eyes.
+pub fn reference_whole_body() -> (PoseTree, BodyBones, crate::lower_body::LowerBodyBones, Vec3) {
+    let (mut lower_tree, lower, eyes) = crate::lower_body::reference_lower_body();
+    let mut parents: Vec<Option<usize>> = (0..lower_tree.len())
+        .map(|i| lower_tree.parent(i))
+        .collect();
+    let mut globals: Vec<Pose> = (0..lower_tree.len())
+        .map(|i| lower_tree.global(i))
+        .collect();
+    let mut arms = [[0; 4]; 2];
+    for side in Side::BOTH {
+        let r = crate::pipeline::reference_arm_bones(side);
+        let first = parents.len();
+        parents.extend([Some(2), Some(first), Some(first + 1), Some(first + 2)]);
+        globals.extend([r.parent, r.upper, r.lower, r.hand]);
+        arms[side.index()] = [first, first + 1, first + 2, first + 3];
+    }
+    let mut t = PoseTree::new(&parents).expect("a valid tree");
+    t.set_globals(&globals);
+    let bones = BodyBones {
+        chest_parent: Some(1),
+        spine: [Some(2), Some(3), Some(4)],
+        clavicles: PerSide::new(Some(arms[0][0]), Some(arms[1][0])),
+        arms: PerSide::new(arms[0], arms[1]),
+    };
+    (t, bones, lower, eyes)
+}
+
 /// A [`BodyPipeline`] on [`reference_body`] with `profile`: hands 0.24 m past the wrists, and
 /// every finger bone of both hands curled about the palm's side axis.
 pub fn reference_pipeline(profile: &ArmProfile) -> BodyPipeline {
-    let (_, bones) = reference_body();
+    pipeline_on(profile, reference_body().1)
+}
+
+/// [`reference_pipeline`] on [`reference_whole_body`], with its lower body (default settings).
+pub fn reference_whole_pipeline(profile: &ArmProfile) -> BodyPipeline {
+    let (tree, bones, lower, eyes) = reference_whole_body();
+    let lower = LowerBody::new(Default::default(), lower, &tree, Some(eyes));
+    pipeline_on(profile, bones).with_lower_body(lower)
+}
+
+fn pipeline_on(profile: &ArmProfile, bones: BodyBones) -> BodyPipeline {
     let rest = crate::pipeline::reference_rig();
     let hand_rest = Pose::new(Vec3::new(0.0, 0.24, 0.0), Quat::IDENTITY);
     let curl = FingerCurl::new(Quat::IDENTITY, Quat::IDENTITY, Vec3::X, Vec3::NEG_Y);

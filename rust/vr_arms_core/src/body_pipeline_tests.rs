@@ -467,3 +467,99 @@ fn tracked_curls_pose_each_finger_over_the_controller_at_their_weight() {
         );
     }
 }
+
+/// Picking something off a low table: the headset low and looking down, the controller 35 cm
+/// over the floor ahead, out of a standing arm's reach. The lower body takes the shoulders down
+/// and forward with the head, and the hand reaches the controller.
+#[test]
+fn picking_off_the_floor_the_hand_reaches_the_controller_from_the_crouched_shoulder() {
+    let mut p = reference_whole_pipeline(&ArmProfile::default());
+    let controller = Pose::new(Vec3::new(0.2, 0.35, 0.4), Quat::from_rotation_x(1.4));
+    let look_down = Quat::from_rotation_y(std::f32::consts::PI) * Quat::from_rotation_x(-1.0);
+    let input = BodyInput {
+        head: Some(Pose::new(Vec3::new(0.0, 0.85, 0.3), look_down)),
+        controllers: PerSide::new(Some(controller), None),
+        ..input(0.0, None)
+    };
+    let mut last = None;
+    for _ in 0..120 {
+        let mut t = reference_whole_body().0;
+        let out = p.update(&input, &mut t, 1.0 / 90.0);
+        last = Some((t, out));
+    }
+    let (mut t, out) = last.unwrap();
+    let hand = t.global(reference_whole_body().1.arms.left[3]).position;
+    let shoulder = t.global(reference_whole_body().1.arms.left[1]).position;
+    assert!(out.lower.hips.is_some(), "the lower body ran");
+    assert!(
+        shoulder.y < 1.2,
+        "the shoulder came down with the head: {shoulder}"
+    );
+    let target = out.targets.left.unwrap().target.position;
+    assert!(
+        target.distance(controller.position) < 0.01,
+        "the target stages left the controller where it is: {target} for {}",
+        controller.position
+    );
+    assert!(
+        hand.distance(controller.position) < 0.01,
+        "the hand on the controller: {hand} for {}",
+        controller.position
+    );
+}
+
+/// Reaching up and ahead while crouched: the overhead guard measures the direction from the
+/// crouched shoulder, so it engages and bends the elbow as it does standing. Measured from the
+/// standing shoulder (40 cm higher), the same hand is nearly level with it and the arm stays
+/// far straighter.
+#[test]
+fn reaching_up_in_a_crouch_the_overhead_guard_bends_the_elbow_as_standing() {
+    let [_, upper, lower, hand] = reference_whole_body().1.arms.left;
+    // The elbow's bend and the guard's weight with the controller at arm's length up and ahead
+    // of the shoulder, with the head at `head_y`.
+    let reach_up = |head_y: f32| {
+        let mut p = reference_whole_pipeline(&ArmProfile::default());
+        let still = BodyInput {
+            head: Some(Pose::new(
+                Vec3::new(0.0, head_y, 0.05),
+                Quat::from_rotation_y(std::f32::consts::PI),
+            )),
+            ..input(0.0, None)
+        };
+        let mut t = reference_whole_body().0;
+        p.update(&still, &mut t, 1.0 / 90.0);
+        let shoulder = t.global(upper).position;
+        let controller = Pose::new(
+            shoulder + Vec3::new(0.0, 0.42, 0.25).normalize() * 0.56,
+            Quat::from_rotation_x(-1.5),
+        );
+        let reach = BodyInput {
+            controllers: PerSide::new(Some(controller), None),
+            ..still
+        };
+        let mut last = None;
+        for _ in 0..180 {
+            let mut t = reference_whole_body().0;
+            let out = p.update(&reach, &mut t, 1.0 / 90.0);
+            last = Some((t, out));
+        }
+        let (mut t, out) = last.unwrap();
+        let [s, e, w] = [upper, lower, hand].map(|b| t.global(b).position);
+        (
+            shoulder,
+            (e - s).angle_between(w - e).to_degrees(),
+            out.targets.left.unwrap().guard_weight,
+        )
+    };
+    let (standing_shoulder, standing_bend, _) = reach_up(1.65);
+    let (shoulder, bend, guard) = reach_up(1.25);
+    assert!(
+        shoulder.y < standing_shoulder.y - 0.3,
+        "crouched: {shoulder} against {standing_shoulder}"
+    );
+    assert!(guard > 0.9, "the guard engaged: {guard}");
+    assert!(
+        (bend - standing_bend).abs() < 10.0,
+        "the elbow bends as standing: {bend} against {standing_bend} degrees"
+    );
+}
