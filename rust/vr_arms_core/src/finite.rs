@@ -53,6 +53,19 @@ pub fn direction(v: Vec3) -> Option<Vec3> {
     }
 }
 
+/// The shortest turn taking unit `from` onto unit `to`. Unlike glam's `from_rotation_arc`,
+/// which returns the identity for turns under about 0.04 degrees, a small turn is a small
+/// turn: a stage that corrects what is left (the spine's bend) stays continuous. Opposite
+/// directions turn half a circle about an axis across `from`.
+pub fn rotation_arc(from: Vec3, to: Vec3) -> Quat {
+    let dot = from.dot(to);
+    if dot < -1.0 + 1e-6 {
+        return Quat::from_axis_angle(from.any_orthonormal_vector(), std::f32::consts::PI);
+    }
+    let c = from.cross(to);
+    Quat::from_xyzw(c.x, c.y, c.z, 1.0 + dot).normalize()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

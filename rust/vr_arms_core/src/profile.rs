@@ -15,6 +15,7 @@ use crate::elbow_hint::ElbowHintSettings;
 use crate::first_person::FirstPersonSettings;
 use crate::forearm_twist::ForearmTwistSettings;
 use crate::hand_pose::HandPoseSettings;
+use crate::lower_body::LowerBodySettings;
 use crate::reach_clamp::ReachClampSettings;
 use crate::soft_ik::SoftIkSettings;
 use crate::target_router::TargetRouterSettings;
@@ -39,6 +40,7 @@ pub struct ArmProfile {
     pub forearm_twist: ForearmTwistSettings,
     pub hand_pose: HandPoseSettings,
     pub first_person: FirstPersonSettings,
+    pub lower_body: LowerBodySettings,
 }
 
 /// Why a profile could not be read.
@@ -86,6 +88,7 @@ impl ArmProfile {
         self.forearm_twist.validate();
         self.hand_pose.validate();
         self.first_person.validate();
+        self.lower_body.validate();
     }
 }
 

@@ -9,7 +9,7 @@ use glam::{Quat, Vec3};
 
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
-use crate::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use crate::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone_with_reach};
 
 /// One leg's bones in the tree: upper leg, lower leg, foot.
 pub type LegBones = [usize; 3];
@@ -23,6 +23,30 @@ pub struct LegRest {
     pub foot_in_root: Quat,
     /// The ankle's rest height over the floor (world units).
     pub ankle_height: f32,
+    /// The upper and lower leg's lengths (skeleton units).
+    pub lengths: (f32, f32),
+}
+
+/// The knee bend (degrees) where the leg's reach starts easing toward its longest, and the
+/// bend it keeps at the longest: a straight knee is where two-bone IK is most sensitive (a
+/// hip a millimetre higher swings a nearly straight knee by centimetres), so the knee never
+/// quite straightens; standing at rest height it keeps about 6 degrees and the ankle stays
+/// within 0.2 % of the leg's length of its target.
+pub const KNEE_EASE_START_DEG: f32 = 10.0;
+pub const KNEE_MIN_BEND_DEG: f32 = 3.0;
+
+impl LegRest {
+    /// How far the ankle is placed from the hip for a target `distance` away: the target's
+    /// own distance while the knee bends more than [`KNEE_EASE_START_DEG`], then eased toward
+    /// the reach at [`KNEE_MIN_BEND_DEG`].
+    pub fn eased_reach(&self, distance: f32) -> f32 {
+        let (a, b) = self.lengths;
+        crate::soft_ik::ease_reach(
+            distance,
+            crate::soft_ik::min_bend_reach(a, b, KNEE_EASE_START_DEG.to_radians()),
+            crate::soft_ik::min_bend_reach(a, b, KNEE_MIN_BEND_DEG.to_radians()),
+        )
+    }
 }
 
 impl LegRest {
@@ -47,6 +71,7 @@ impl LegRest {
             hinge_in_upper: u.rotation.inverse() * hinge,
             foot_in_root: (to_root.rotation * f.rotation).normalize(),
             ankle_height: to_root.transform_point(f.position).y,
+            lengths: (thigh.length(), shin.length()),
         }
     }
 }
@@ -70,12 +95,14 @@ pub fn solve_leg(
         wrist: f.position,
         hinge: u.rotation * rest.hinge_in_upper,
     };
-    let ik = solve_two_bone(
+    let reach = rest.eased_reach(ankle.distance(u.position));
+    let ik = solve_two_bone_with_reach(
         &pose,
         &TwoBoneGoal {
             target: ankle,
             pole: knee_forward,
         },
+        Some(reach),
     );
     let upper = (ik.upper_delta * u.rotation).normalize();
     let lower = (ik.lower_delta * ik.upper_delta * l.rotation).normalize();
@@ -143,5 +170,24 @@ mod tests {
         let dir = (t.global(2).position - t.global(0).position).normalize();
         let want = (Vec3::new(0.1, -0.5, 0.3) - Vec3::new(0.1, 0.9, 0.0)).normalize();
         assert!(dir.distance(want) < 1e-3);
+    }
+
+    /// Standing, where a straight knee would swing centimetres for a hip moved a tenth of a
+    /// millimetre (the two-bone solve's sensitivity at full extension), the eased reach keeps
+    /// the knee within a millimetre.
+    #[test]
+    fn a_standing_knee_does_not_swing_when_the_hip_moves_a_tenth_of_a_millimetre() {
+        let (rest_tree, bones) = leg(Quat::IDENTITY);
+        let rest = LegRest::measure(&mut rest_tree.clone(), bones, &Pose::IDENTITY);
+        let knee_with_hip_at = |y: f32| {
+            let mut t = rest_tree.clone();
+            let hip = t.global(0);
+            t.set_global(0, Pose::new(Vec3::new(0.1, y, 0.0), hip.rotation));
+            let ankle = Vec3::new(0.1, 0.03, 0.0);
+            solve_leg(&mut t, bones, &rest, ankle, Vec3::Z, Quat::IDENTITY);
+            t.global(1).position
+        };
+        let swing = knee_with_hip_at(0.9).distance(knee_with_hip_at(0.8999));
+        assert!(swing < 0.001, "the knee moved {swing} m");
     }
 }

@@ -100,6 +100,11 @@ impl LowerBody {
         }
     }
 
+    /// Where its bones are in the tree.
+    pub fn bones(&self) -> LowerBodyBones {
+        self.bones
+    }
+
     /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head and legs.
     pub fn bones_mask(&self) -> u32 {
         let b = self.bones;

@@ -28,7 +28,7 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
     ) else {
         return;
     };
-    let full = Quat::from_rotation_arc(start, want);
+    let full = crate::finite::rotation_arc(start, want);
     let angle = full.angle_between(Quat::IDENTITY);
     let want = if angle > max_turn.max(0.0) {
         Quat::IDENTITY.slerp(full, max_turn.max(0.0) / angle) * start
@@ -40,7 +40,7 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
         let Some(now) = (tree.global(head).position - pivot).try_normalize() else {
             return;
         };
-        let step = Quat::IDENTITY.slerp(Quat::from_rotation_arc(now, want), share);
+        let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), share);
         for &bone in spine {
             let g = tree.global(bone);
             tree.set_global(bone, Pose::new(g.position, (step * g.rotation).normalize()));
@@ -79,6 +79,21 @@ mod tests {
         assert!(turns.iter().all(|a| *a > 0.1));
         // The hips do not turn (the caller moves them).
         assert_eq!(t.global(0).rotation, Quat::IDENTITY);
+    }
+
+    /// A head a hundredth of a degree off its target still turns (glam's rotation arc drops
+    /// turns under about 0.04 degrees: the bend then jumped by that much between frames).
+    #[test]
+    fn a_tiny_correction_is_made_not_dropped() {
+        let mut t = chain();
+        let pivot = Vec3::new(0.0, 1.15, 0.0);
+        let off = Quat::from_rotation_x(0.01f32.to_radians());
+        let target = pivot + off * Vec3::new(0.0, 0.5, 0.0);
+        bend_toward(&mut t, &[1, 2, 3], 4, target, 3.0);
+        let dir = (t.global(4).position - pivot).normalize();
+        // The chord (f32's acos reads an angle this small as 0).
+        let miss = (dir - (target - pivot).normalize()).length();
+        assert!(miss < 2e-5, "{miss}");
     }
 
     #[test]
