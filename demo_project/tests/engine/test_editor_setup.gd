@@ -53,7 +53,7 @@ func test_setup_undo_takes_every_added_node_out_and_redo_puts_the_same_ones_back
 	var rig: VRArmRig = created.rig
 	check(rig.get_parent() == skeleton and rig.get_setup_problems().is_empty(), "the rig is back under the skeleton, fully configured: %s" % [rig.get_setup_problems()])
 	var order := skeleton.get_children().map(func(c): return c.get_class())
-	check(order == ["UpperBodyFollow", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers back in order: %s" % [order])
+	check(order == ["UpperBodyFollow", "LowerBodyRig", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers back in order: %s" % [order])
 	# Undone again and the history dropped: the nodes it held are freed, nothing leaks.
 	ur.undo()
 	ur.free()

@@ -83,6 +83,8 @@ func _process(delta: float) -> void:
 	root.global_transform = out.root
 	for bone in out.bones:
 		_reference.set_bone_pose_rotation(bone, out.bones[bone])
+	if out.hips != null:
+		_reference.set_bone_pose_position(out.hips[0], out.hips[1])
 	_store("core", _world_bones(_reference))
 
 

@@ -10,7 +10,7 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	for key in ["origin", "camera", "left_controller", "right_controller", "rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints", "left_hand_pose", "right_hand_pose", "calibrator", "first_person_head"]:
 		check(created.has(key) and created[key] != null, "created %s" % key)
 	var order := skeleton.get_children().map(func(c): return c.get_class())
-	check(order == ["UpperBodyFollow", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers in order: %s" % [order])
+	check(order == ["UpperBodyFollow", "LowerBodyRig", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers in order: %s" % [order])
 	for key in ["rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints"]:
 		var problems: PackedStringArray = created[key].get_setup_problems()
 		check(problems.is_empty(), "%s is fully configured: %s" % [key, problems])
@@ -48,12 +48,12 @@ func test_null_arguments_give_a_clear_error() -> void:
 
 func test_setup_problems_are_right_just_after_add_child() -> void:
 	# Each modifier, unconfigured, also reports its (real) problems once at runtime, as a warning.
-	expect_warnings(10)
+	expect_warnings(12)
 	for in_tree in [false, true]:
 		var skeleton := HumanoidBuilder.build()
 		if in_tree:
 			add_child(skeleton)
-		for cls in ["VRArmRig", "UpperBodyFollow", "ClavicleFollow", "ForearmTwist", "HandPoseCopy"]:
+		for cls in ["VRArmRig", "UpperBodyFollow", "LowerBodyRig", "ClavicleFollow", "ForearmTwist", "HandPoseCopy"]:
 			var modifier: Node = ClassDB.instantiate(cls)
 			skeleton.add_child(modifier)
 			var problems := Array(modifier.get_setup_problems())

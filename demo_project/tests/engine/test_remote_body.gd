@@ -233,6 +233,8 @@ func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:
 	var animated := skeleton.get_bone_global_pose(head).basis.get_rotation_quaternion()
 	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
 	(made.body as VRRemoteBody).follow_head = false
+	# The upper body alone: the lower body turns the head bone as the headset turns.
+	(made.body as VRRemoteBody).lower_body = false
 	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0.05))
 	(made.left_hand as Node3D).global_position = Vector3(0.3, 1.15, 0.3)
 	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.15, 0.3)

@@ -11,6 +11,7 @@ mod nodes;
 mod problems;
 mod relay;
 mod skeleton_read;
+mod skeleton_tree;
 mod threads;
 
 struct VrArmsExtension;

@@ -21,6 +21,8 @@ pub mod hand_pose_copy;
 pub mod hand_pose_driver;
 pub mod hand_tracking_source;
 pub mod holster;
+pub mod lower_body_bind;
+pub mod lower_body_rig;
 pub mod priorities;
 pub mod profile_export;
 pub mod profile_file;

@@ -4,6 +4,8 @@
 
 /// `BodyFollow` and `VRRemoteBody`'s first step: the avatar root under the head.
 pub const BODY_FOLLOW: i32 = -1100;
+/// `LowerBodyRig`: this frame's hips, spine and legs, before the arm stages measure the shoulders.
+pub const LOWER_BODY: i32 = -1095;
 /// `VRArmRig`'s `_process`: the per-frame measurements start afresh, after the body moved.
 pub const ARM_RIG: i32 = -1090;
 /// `HolsterBelt`: the belt at its height under the moved body.
@@ -32,9 +34,10 @@ mod tests {
     use super::*;
 
     /// The table, in the order the nodes run: (class, priority).
-    const TABLE: [(&str, i32); 13] = [
+    const TABLE: [(&str, i32); 14] = [
         ("BodyFollow", BODY_FOLLOW),
         ("VRRemoteBody", BODY_FOLLOW),
+        ("LowerBodyRig", LOWER_BODY),
         ("VRArmRig", ARM_RIG),
         ("HolsterBelt", HOLSTER_BELT),
         ("ControllerTargets", CONTROLLER_TARGETS),

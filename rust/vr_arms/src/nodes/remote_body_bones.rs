@@ -11,7 +11,10 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
+use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body};
 use crate::nodes::vr_remote_body::{ARMS, SPINE};
+use crate::skeleton_tree::TreeBuilder;
+use vr_arms_core::lower_body::LowerBody;
 
 /// The body bound to one skeleton and its bones.
 pub(crate) struct Bound {
@@ -29,6 +32,11 @@ pub(crate) struct Bound {
     pub(crate) by_locals: bool,
     /// The last frame's written rotations (engine bone, local rotation), see `gather_solved`.
     pub(crate) solved: Vec<(i32, glam::Quat)>,
+    /// The hips bone (engine, tree index) when the lower body is bound: its position is written
+    /// too.
+    pub(crate) hips: Option<(i32, usize)>,
+    /// The hips' local position the last frame's lower body solved (`gather_solved`).
+    pub(crate) hips_position: Option<glam::Vec3>,
     /// The last two solves, replayed blended between solves under the crowd budget.
     pub(crate) held: vr_arms_core::budget::HeldRotations,
 }
@@ -58,7 +66,12 @@ pub(crate) fn chain_problems(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
     out
 }
 
-pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Result<Bound, String> {
+/// `lower_body`: also the hips, spine and legs (when the skeleton has a hips and a head bone).
+pub(crate) fn bind_bones(
+    skeleton: &Gd<Skeleton3D>,
+    profile: &ArmProfile,
+    lower_body: bool,
+) -> Result<Bound, String> {
     if let Some(p) = chain_problems(skeleton).into_iter().next() {
         return Err(p);
     }
@@ -77,43 +90,23 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         .map(|c| skeleton.get_bone_parent(c))
         .filter(|p| *p >= 0);
 
-    // Whole chains, parents first, from the chest's parent (or the skeleton's root) down.
-    let mut tree_bones: Vec<i32> = Vec::new();
-    let mut parents: Vec<Option<usize>> = Vec::new();
-    let mut add = |bone: i32| -> Option<usize> {
-        let mut chain = vec![bone];
-        loop {
-            let b = *chain.last()?;
-            if tree_bones.contains(&b) || Some(b) == chest_parent {
-                break;
-            }
-            let p = skeleton.get_bone_parent(b);
-            if p < 0 {
-                break;
-            }
-            chain.push(p);
-        }
-        for &b in chain.iter().rev() {
-            if !tree_bones.contains(&b) {
-                let p = skeleton.get_bone_parent(b);
-                let parent = tree_bones.iter().position(|t| *t == p);
-                tree_bones.push(b);
-                parents.push(parent);
-            }
-        }
-        tree_bones.iter().position(|t| *t == bone)
+    // Whole chains, parents first: from the hips (the lower body's bones first, so the hips
+    // are the root) or, without a lower body, from the chest's parent (or the skeleton's root).
+    let mut tb = TreeBuilder::default();
+    let lower = if lower_body {
+        add_lower_body(skeleton, &LowerBodyNames::default(), &mut tb)
+    } else {
+        None
     };
-    let chest_parent_index = chest_parent.and_then(&mut add);
-    let spine_index = spine.map(|b| b.and_then(&mut add));
-    let arm_index = [left, right].map(|a| a.map(|b| add(b).unwrap_or(0)));
-    let clavicles = ARMS.map(|names| find(names[0]).and_then(&mut add));
-    let tree = PoseTree::new(&parents).map_err(|e| {
-        format!(
-            "the chest-to-hand chains have too many bones ({e:?}; at most {})",
-            vr_arms_core::pose_tree::MAX_BONES
-        )
-    })?;
-
+    if lower.is_none() {
+        tb = TreeBuilder::stopping_at(chest_parent);
+    }
+    let chest_parent_index = chest_parent.and_then(|b| tb.add(skeleton, b));
+    let spine_index = spine.map(|b| b.and_then(|b| tb.add(skeleton, b)));
+    let arm_index = [left, right].map(|a| a.map(|b| tb.add(skeleton, b).unwrap_or(0)));
+    let clavicles = ARMS.map(|names| find(names[0]).and_then(|b| tb.add(skeleton, b)));
+    let tree = tb.tree()?;
+    let tree_bones = tb.bones.clone();
     let rest = [left, right].map(|a| {
         let r = |i: usize| pose(&skeleton.get_bone_global_rest(a[i]));
         ArmBones {
@@ -157,6 +150,12 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         let cal = pipeline.arms.calibration.get_mut(side);
         *cal = cal.with_hand(&hands[side.index()]);
     }
+    let hips = lower.map(|(bones, _)| (tree_bones[bones.hips], bones.hips));
+    if let Some((bones, eyes)) = lower {
+        let rest_tree = tb.rest_tree(skeleton)?;
+        pipeline =
+            pipeline.with_lower_body(LowerBody::new(profile.lower_body, bones, &rest_tree, eyes));
+    }
     Ok(Bound {
         body: Body::new(pipeline, profile.body_follow),
         tree,
@@ -165,6 +164,8 @@ pub(crate) fn bind_bones(skeleton: &Gd<Skeleton3D>, profile: &ArmProfile) -> Res
         read,
         by_locals,
         solved: Vec::new(),
+        hips,
+        hips_position: None,
         held: Default::default(),
     })
 }

@@ -43,6 +43,10 @@ pub(crate) fn read_chain(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
 /// allocation per frame): the tree bones the stages wrote, then the fingers.
 pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
     b.solved.clear();
+    b.hips_position = b
+        .hips
+        .filter(|&(_, i)| out.written & (1 << i) != 0)
+        .map(|(_, i)| b.tree.local(i).position);
     for (i, &bone) in b.tree_bones.iter().enumerate() {
         if out.written & (1 << i) != 0 {
             b.solved.push((bone, b.tree.local_rotation(i)));
@@ -68,17 +72,18 @@ pub(crate) fn unscaled(skeleton_global: &Transform3D) -> Transform3D {
 }
 
 /// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
-/// `root_global`, from world poses: the chain read into the tree, the inputs taken into the
+/// `root_global` (`placed`), with the floor at world height `floor_y`, from world poses: the chain read into the tree, the inputs taken into the
 /// skeleton's own units (without its scale, so lengths stay in proportion on a scaled avatar),
 /// the step run, the written rotations gathered into `b.solved`.
 pub(crate) fn pose_pass(
     b: &mut Bound,
     skeleton: &Gd<Skeleton3D>,
-    skeleton_global: Transform3D,
-    root_global: Transform3D,
+    placed: (Transform3D, Transform3D),
+    floor_y: f32,
     tracking: &Tracking,
     dt: f32,
 ) -> BodyOutput {
+    let (skeleton_global, root_global) = placed;
     let unscaled = unscaled(&skeleton_global);
     let to_core = unscaled * skeleton_global.affine_inverse();
     // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton under a
@@ -116,6 +121,7 @@ pub(crate) fn pose_pass(
         world_origin: vec3(to_core * Vector3::ZERO),
         units_per_world_metre: 1.0
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6),
+        floor_y: (to_core * Vector3::new(root_global.origin.x, floor_y, root_global.origin.z)).y,
         ..Default::default()
     };
     read_chain(skeleton, b);

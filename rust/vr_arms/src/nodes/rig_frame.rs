@@ -19,16 +19,22 @@ pub struct RigFrame {
     pub arms: [Option<Option<(glam::Vec3, ArmCalibration)>>; 2],
     /// The body frame for the `body_root` node it was asked with.
     pub body: Option<(Option<InstanceId>, BodyFrame)>,
+    /// The skeleton's `LowerBodyRig`, if it has one: the shoulders are where it carries them.
+    pub lower_body: Option<Gd<crate::nodes::lower_body_rig::LowerBodyRig>>,
 }
 
 impl RigFrame {
     pub fn new(skeleton: Gd<Skeleton3D>, to_world: Transform3D) -> Self {
         Self {
             scale: crate::engine::uniform_scale(&to_world),
-            skeleton,
             to_world,
             arms: [None; 2],
             body: None,
+            lower_body: skeleton
+                .get_children()
+                .iter_shared()
+                .find_map(|c| c.try_cast().ok()),
+            skeleton,
         }
     }
 

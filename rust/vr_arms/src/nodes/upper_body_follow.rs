@@ -173,6 +173,11 @@ impl UpperBodyFollow {
         max_pitch_deg => max_pitch_deg,
     });
 
+    /// The chest, neck and head bone names it turns.
+    pub fn spine_bones(&self) -> [String; 3] {
+        [&self.chest_bone, &self.neck_bone, &self.head_bone].map(|n| n.to_string())
+    }
+
     fn problems(&self) -> Vec<String> {
         let mut out = Vec::new();
         let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {

@@ -18,6 +18,8 @@ use crate::nodes::first_person_head::FirstPersonHead;
 use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
+use crate::nodes::lower_body_bind::{LowerBodyNames, lower_body_problems};
+use crate::nodes::lower_body_rig::LowerBodyRig;
 use crate::nodes::reach_clamp::ReachClamp;
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
@@ -163,6 +165,16 @@ impl VRArmsSetup {
         upper_body.set_name("UpperBodyFollow");
         upper_body.set("head", &camera.to_variant());
         upper_body.set("body_root", &avatar.to_variant());
+        // The hips, spine and legs, for a rig that has them (else the legs keep their pose).
+        let lower_body = (lower_body_problems(&skeleton, &LowerBodyNames::default()).is_empty())
+            .then(|| {
+                let mut l = LowerBodyRig::new_alloc();
+                l.set_name("LowerBodyRig");
+                l.set("head", &camera.to_variant());
+                l.set("body_root", &avatar.to_variant());
+                l.set("origin", &origin.to_variant());
+                l
+            });
         let mut rig = VRArmRig::new_alloc();
         rig.set_name("VRArmRig");
         let mut clavicles = ClavicleFollow::new_alloc();
@@ -218,12 +230,17 @@ impl VRArmsSetup {
         }
         // Into the skeleton only now that the rig has its targets (no warning at its ready).
         for node in [
-            upper_body.clone().upcast::<Node>(),
+            Some(upper_body.clone().upcast::<Node>()),
+            lower_body.clone().map(|l| l.upcast()),
+        ]
+        .into_iter()
+        .flatten()
+        .chain([
             clavicles.clone().upcast(),
             rig.clone().upcast(),
             twist.clone().upcast(),
             copy.clone().upcast(),
-        ] {
+        ]) {
             sk.add_child(&node);
             own(&node);
         }
@@ -281,6 +298,7 @@ impl VRArmsSetup {
             ("avatar", avatar.to_variant()),
             ("rig", rig.to_variant()),
             ("upper_body_follow", upper_body.to_variant()),
+            ("lower_body", lower_body.to_variant()),
             ("clavicle_follow", clavicles.to_variant()),
             ("forearm_twist", twist.to_variant()),
             ("hand_pose_copy", copy.to_variant()),

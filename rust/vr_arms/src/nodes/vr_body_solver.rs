@@ -41,6 +41,10 @@ pub struct VRBodySolver {
     /// The fingers curl with grip and trigger (or hand-tracked curls).
     #[var]
     fingers: bool,
+    /// The hips, spine and legs follow the headset (crouch, bow, lean, steps), for a rig with
+    /// humanoid `Hips`, `Head` and leg bones. Read by [method configure].
+    #[var]
+    lower_body: bool,
     /// The floor's height (the XR origin's), in world metres.
     #[var]
     floor_y: f32,
@@ -66,6 +70,7 @@ impl IRefCounted for VRBodySolver {
             clavicles: true,
             forearm_twist: true,
             fingers: true,
+            lower_body: true,
             floor_y: 0.0,
             hand_tracking_fade_s: 0.15,
             profile: ArmProfile::default(),
@@ -89,7 +94,7 @@ impl VRBodySolver {
             godot_error!("VRBodySolver.configure: {p}");
             return false;
         }
-        match bind_bones(&skeleton, &self.profile) {
+        match bind_bones(&skeleton, &self.profile, self.lower_body) {
             Ok(b) => {
                 self.bound = Some(b);
                 true
@@ -167,7 +172,9 @@ impl VRBodySolver {
     /// the skeleton's modifiers, e.g. from `_process`), with the avatar root at `root` (its
     /// global transform) and the headset and controllers' global transforms (`null`: not
     /// tracked). Returns `root` (the root's new global transform), `bones` (bone index to the
-    /// local rotation to write with `set_bone_pose_rotation`), `targets` and `hints` (each
+    /// local rotation to write with `set_bone_pose_rotation`), `hips` (`[bone, position]`: the
+    /// hips' local position to write with `set_bone_pose_position` when the lower body moved
+    /// them, else `null`), `targets` and `hints` (each
     /// arm's final wrist target and elbow hint, world; `null` for an arm without one) and
     /// `tracking_changed` (per hand: `false` when it lost tracking this frame, `true` when it
     /// regained it, else `null`; a lost hand holds, eases to rest and blends back).
@@ -200,7 +207,7 @@ impl VRBodySolver {
             clavicles: self.clavicles,
             twist: self.forearm_twist,
             fingers: self.fingers,
-            ..Steps::default()
+            lower_body: self.lower_body,
         };
         let read = |v: &Variant| {
             v.try_to::<Transform3D>()
@@ -245,8 +252,8 @@ impl VRBodySolver {
         let out = crate::nodes::remote_body_pass::pose_pass(
             b,
             &skeleton,
-            skeleton_global,
-            new_root,
+            (skeleton_global, new_root),
+            self.floor_y,
             &tracking,
             delta,
         );
@@ -282,6 +289,15 @@ impl VRBodySolver {
         }
         result.set("root", new_root);
         result.set("bones", &bones.to_variant());
+        // The hips bone's local position, when the lower body moved it.
+        let hips = b.hips.zip(b.hips_position);
+        match hips {
+            Some(((bone, _), p)) => result.set(
+                "hips",
+                &VarArray::from(&[bone.to_variant(), to_vector3(p).to_variant()]).to_variant(),
+            ),
+            None => result.set("hips", &Variant::nil()),
+        }
         result.set("targets", &targets.to_variant());
         result.set("hints", &hints.to_variant());
         result.set("tracking_changed", &tracking_changed.to_variant());

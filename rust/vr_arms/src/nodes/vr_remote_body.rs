@@ -55,6 +55,11 @@ pub struct VRRemoteBody {
     /// hands, on the head's parent's floor). Off when the root's pose comes from elsewhere.
     #[export]
     follow_head: bool,
+    /// The hips, spine and legs follow the headset too: the remote player crouches, bows,
+    /// leans and steps (needs Godot's humanoid `Hips`, `Head` and leg bones; a rig without them
+    /// keeps its lower body's pose). Off: only the upper body is solved, as before.
+    #[export]
+    lower_body: bool,
     /// Left grip, 0..1 (curls the middle, ring and little fingers and the thumb).
     #[export_group(name = "Fingers")]
     #[export(range = (0.0, 1.0))]
@@ -136,8 +141,8 @@ pub struct VRRemoteBody {
     unbound_follow: vr_arms_core::body::FollowStep,
     /// Tells the modifier pass Godot runs at setup, before any `_process`, apart.
     setup_pass: crate::engine::SetupPass,
-    /// What `bound` was made for: skeleton, its version, the profile path.
-    bound_to: Option<(InstanceId, u64, GString)>,
+    /// What `bound` was made for: skeleton, its version, the profile path, `lower_body`.
+    bound_to: Option<(InstanceId, u64, GString, bool)>,
     /// Where this avatar is in its update interval.
     budget: Budget,
     /// Frames solved since the last bind (see `get_solved_frames`).
@@ -163,6 +168,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             right_hand: None,
             body_root: None,
             follow_head: true,
+            lower_body: true,
             left_grip: 0.0,
             left_trigger: 0.0,
             right_grip: 0.0,
@@ -231,6 +237,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         if !budget.solving() {
             if let Some(b) = &self.bound {
                 crate::nodes::budget::replay(&mut skeleton, &b.held, &budget);
+                write_hips(&mut skeleton, b);
             }
             return;
         }
@@ -259,11 +266,12 @@ impl ISkeletonModifier3D for VRRemoteBody {
         b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
         b.body.pipeline.tracking_loss = loss;
         let global = skeleton.get_global_transform();
+        let floor = floor_height(&None, &self.head);
         let out = crate::nodes::remote_body_pass::pose_pass(
             b,
             &skeleton,
-            global,
-            root_global,
+            (global, root_global),
+            floor,
             &tracking,
             dt,
         );
@@ -272,6 +280,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             return;
         };
         crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
+        write_hips(&mut skeleton, b);
         for side in Side::BOTH {
             if let Some(e) = out.tracking.get(side) {
                 self.signals()
@@ -500,6 +509,7 @@ impl VRRemoteBody {
             skeleton.instance_id(),
             skeleton.get_version(),
             self.profile.clone(),
+            self.lower_body,
         );
         if self.bound_to.as_ref() == Some(&key) {
             return;
@@ -524,7 +534,7 @@ impl VRRemoteBody {
             Some(b) => b.body.follow,
             None => self.unbound_follow.clone(),
         };
-        match bind_bones(skeleton, &profile) {
+        match bind_bones(skeleton, &profile, self.lower_body) {
             Ok(mut b) => {
                 b.body.follow.stage.state_from(&follow.stage);
                 self.bound = Some(b);
@@ -569,5 +579,12 @@ impl VRRemoteBody {
             }
         }
         out
+    }
+}
+
+/// The hips' position the lower body last solved (held between solves under the budget).
+fn write_hips(skeleton: &mut Gd<Skeleton3D>, b: &Bound) {
+    if let (Some((bone, _)), Some(p)) = (b.hips, b.hips_position) {
+        skeleton.set_bone_pose_position(bone, crate::convert::to_vector3(p));
     }
 }

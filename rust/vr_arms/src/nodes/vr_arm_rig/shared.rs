@@ -14,7 +14,16 @@ impl VRArmRig {
         if let Some(known) = frame.arms[side.index()] {
             return known;
         }
-        let global = frame.to_world * frame.skeleton.get_bone_global_pose(arm.upper);
+        let mut local = frame.skeleton.get_bone_global_pose(arm.upper);
+        // Where this frame's lower body (and spine follow) carries the shoulder.
+        if let Some(lower) = frame.lower_body.as_ref().filter(|l| l.is_instance_valid())
+            && let Some(p) = lower
+                .bind()
+                .carried(&frame.skeleton, arm.upper, pose(&local))
+        {
+            local = crate::convert::to_transform(&p);
+        }
+        let global = frame.to_world * local;
         // The lengths measured at bind time, scaled: no extra bone reads on this per-frame path
         // (a non-uniform scale is warned about and not supported).
         let mut calibration = arm.calibration;

@@ -1,0 +1,111 @@
+//! The lower body's bones in a skeleton (by name), gathered into a [`TreeBuilder`] with the
+//! rest measures the core's [`LowerBody`] needs: shared by `LowerBodyRig` (the node graph) and
+//! `VRRemoteBody`/`VRBodySolver` (one composition).
+
+use godot::classes::Skeleton3D;
+use godot::prelude::*;
+use vr_arms_core::PerSide;
+use vr_arms_core::lower_body::{LowerBodyBones, legs::LegBones};
+
+use crate::convert::vec3;
+use crate::skeleton_tree::TreeBuilder;
+
+/// The lower body's bone names: hips, the spine between hips and head (spine, chest, upper
+/// chest, neck; any may be missing), head, and per leg (left, right) upper leg, lower leg, foot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LowerBodyNames {
+    pub hips: String,
+    pub spine: [String; 4],
+    pub head: String,
+    pub legs: [[String; 3]; 2],
+}
+
+impl Default for LowerBodyNames {
+    /// Godot's humanoid names (`SkeletonProfileHumanoid`).
+    fn default() -> Self {
+        let s = |n: &str| n.to_string();
+        Self {
+            hips: s("Hips"),
+            spine: [s("Spine"), s("Chest"), s("UpperChest"), s("Neck")],
+            head: s("Head"),
+            legs: ["Left", "Right"]
+                .map(|side| ["UpperLeg", "LowerLeg", "Foot"].map(|b| format!("{side}{b}"))),
+        }
+    }
+}
+
+/// Why the skeleton's lower body cannot be solved (a configuration warning), if it cannot:
+/// a missing hips or head bone, or a leg whose bones are not a chain.
+pub fn lower_body_problems(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in [&names.hips, &names.head] {
+        if skeleton.find_bone(name.as_str()) < 0 {
+            out.push(format!("The skeleton has no bone \"{name}\"."));
+        }
+    }
+    for leg in &names.legs {
+        let found = leg.clone().map(|n| skeleton.find_bone(n.as_str()));
+        if let Some(missing) = leg.iter().zip(found).find(|(_, b)| *b < 0) {
+            out.push(format!(
+                "The skeleton has no bone \"{}\": that leg is not solved.",
+                missing.0
+            ));
+            continue;
+        }
+        for i in 1..3 {
+            if skeleton.get_bone_parent(found[i]) != found[i - 1] {
+                out.push(format!(
+                    "\"{}\" is not a child of \"{}\": that leg is not solved.",
+                    leg[i],
+                    leg[i - 1]
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The lower body's bones added to `tree` (the hips first, so it is the tree's root when the
+/// tree is empty) and the rest pose's point between the eyes (skeleton space), if the rig has
+/// both eyes; `None` without a hips or head bone. A leg that is not a chain is left out.
+pub fn add_lower_body(
+    skeleton: &Gd<Skeleton3D>,
+    names: &LowerBodyNames,
+    tree: &mut TreeBuilder,
+) -> Option<(LowerBodyBones, Option<glam::Vec3>)> {
+    let find = |n: &str| Some(skeleton.find_bone(n)).filter(|b| *b >= 0);
+    let hips = tree.add(skeleton, find(&names.hips)?)?;
+    let spine = names
+        .spine
+        .clone()
+        .map(|n| find(&n).and_then(|b| tree.add(skeleton, b)));
+    let head = tree.add(skeleton, find(&names.head)?)?;
+    let leg = |tree: &mut TreeBuilder, names: &[String; 3]| -> Option<LegBones> {
+        let [u, l, f] = names.clone().map(|n| find(&n));
+        let (u, l, f) = (u?, l?, f?);
+        let chain = skeleton.get_bone_parent(l) == u && skeleton.get_bone_parent(f) == l;
+        chain.then_some(())?;
+        Some([
+            tree.add(skeleton, u)?,
+            tree.add(skeleton, l)?,
+            tree.add(skeleton, f)?,
+        ])
+    };
+    let legs = PerSide::new(leg(tree, &names.legs[0]), leg(tree, &names.legs[1]));
+    let eyes = match (find("LeftEye"), find("RightEye")) {
+        (Some(l), Some(r)) => {
+            let at = |b| vec3(skeleton.get_bone_global_rest(b).origin);
+            Some((at(l) + at(r)) * 0.5)
+        }
+        _ => None,
+    };
+    Some((
+        LowerBodyBones {
+            hips,
+            spine,
+            head,
+            legs,
+        },
+        eyes,
+    ))
+}

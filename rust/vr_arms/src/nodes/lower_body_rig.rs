@@ -1,0 +1,502 @@
+//! `LowerBodyRig`: the hips, spine bend, legs and stepping feet from the headset (a
+//! `SkeletonModifier3D`), the core's [`LowerBody`] as the body composes it.
+
+use godot::classes::{Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
+use godot::prelude::*;
+use vr_arms_core::Pose;
+use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, LowerBodySettings};
+use vr_arms_core::pose_tree::PoseTree;
+use vr_arms_core::upper_body_follow::UpperBodyFollow as FollowStage;
+
+use crate::convert::{pose, to_quaternion, to_vector3, vec3};
+use crate::nodes::body_follow::floor_height;
+use crate::nodes::common::{alive, parent_skeleton, read_tracked, skip_in_editor};
+use crate::nodes::common::{apply_profile, store_profile};
+use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
+use crate::nodes::upper_body_follow::UpperBodyFollow;
+use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
+use crate::problems::ProblemReport;
+use crate::settings_bridge;
+use crate::skeleton_tree::TreeBuilder;
+
+/// The whole body below the shoulders follows the headset: the hips drop and move back in a
+/// crouch, the spine bends in a bow or a sideways lean so the head bone stays on the headset,
+/// the legs bend to feet planted on the floor, and the feet step (one at a time, in an arc) when
+/// the body moves or turns away from them.
+///
+/// Place it under the [Skeleton3D] after `UpperBodyFollow` and before `ClavicleFollow` and
+/// `VRArmRig` (the one-click setup does): the arms then reach from where the crouched or bent
+/// chest puts the shoulders, and the arm target stages measure the shoulders there too. It
+/// works out each frame's body in `_process` (before the arm target stages) and writes it in the
+/// skeleton's modifier pass. The floor is `origin`'s height (the XR origin's floor).
+#[derive(GodotClass)]
+#[class(base = SkeletonModifier3D, tool)]
+pub struct LowerBodyRig {
+    /// The headset (an [XRCamera3D]).
+    #[export]
+    head: Option<Gd<Node3D>>,
+    /// The avatar root that `BodyFollow` moves: on the floor under the head, facing +Z.
+    #[export]
+    body_root: Option<Gd<Node3D>>,
+    /// The XR origin: the floor is at its height. Empty: the head's parent's.
+    #[export]
+    origin: Option<Gd<Node3D>>,
+    /// The hips bone (moved and turned).
+    #[export_group(name = "Bones")]
+    #[export]
+    hips_bone: GString,
+    /// The spine bones between hips and head, hips side first (spine, chest, upper chest,
+    /// neck); an empty or missing one is skipped.
+    #[export]
+    spine_bones: PackedStringArray,
+    /// The head bone (reaches the headset).
+    #[export]
+    head_bone: GString,
+    /// Upper leg, lower leg and foot of the left leg.
+    #[export]
+    left_leg_bones: PackedStringArray,
+    /// Upper leg, lower leg and foot of the right leg.
+    #[export]
+    right_leg_bones: PackedStringArray,
+    /// Forward lean of the torso per metre the head is below its standing height: a crouch
+    /// puts the hips back behind the head.
+    #[export_group(name = "Hips and Spine")]
+    #[export(range = (0.0, 90.0, suffix = "°/m"))]
+    lean_deg_per_m: f32,
+    /// Share of the head's downward pitch the torso takes as a forward lean (a bow).
+    #[export(range = (0.0, 1.0))]
+    lean_head_pitch_share: f32,
+    /// Largest forward lean of the torso.
+    #[export(range = (0.0, 90.0, suffix = "°"))]
+    max_lean_deg: f32,
+    /// Share of the torso's lean taken by the hips (the pelvis tilts); the spine bends the rest.
+    #[export(range = (0.0, 1.0))]
+    hips_lean_share: f32,
+    /// Lowest the hips go, as a share of their standing height (a deep squat).
+    #[export(range = (0.1, 1.0))]
+    min_hips_height_share: f32,
+    /// Sideways, how far the hips stay over the planted feet rather than under the head (0:
+    /// under the head; above 0 a side lean curves the spine instead).
+    #[export(range = (0.0, 1.0))]
+    hips_over_feet: f32,
+    /// Distance between the ankles standing.
+    #[export_group(name = "Feet")]
+    #[export(range = (0.0, 1.0, suffix = "m"))]
+    stance_width_m: f32,
+    /// A planted foot steps when its place under the body is this far away.
+    #[export(range = (0.01, 2.0, suffix = "m"))]
+    step_distance_m: f32,
+    /// ... or when the body has turned this far from it.
+    #[export(range = (1.0, 180.0, suffix = "°"))]
+    step_angle_deg: f32,
+    /// How long a step takes.
+    #[export(range = (0.05, 2.0, suffix = "s"))]
+    step_time_s: f32,
+    /// How high a stepping foot lifts.
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    step_height_m: f32,
+    /// Solve in the editor too (off by default: the editor has no tracking).
+    #[export_group(name = "Editor")]
+    #[export]
+    editor_preview: bool,
+
+    bound: Option<Bound>,
+    /// What `bound` was made for: skeleton, its version, the bone names, the follow sibling.
+    bound_to: Option<(InstanceId, u64, LowerBodyNames, Option<InstanceId>)>,
+    solved: Option<Solved>,
+    last_head: Option<Pose>,
+    /// The head bone's distance from the headset's head on the last solve.
+    last_miss: f32,
+    head_guard: vr_arms_core::input_guard::InputGuard,
+    settings_changed: bool,
+    report: ProblemReport,
+    base: Base<SkeletonModifier3D>,
+}
+
+/// The stage bound to a skeleton's bones.
+struct Bound {
+    stage: LowerBody,
+    tree: PoseTree,
+    /// Engine bone of each tree bone.
+    bones: Vec<i32>,
+    /// The `UpperBodyFollow` beside it, with its chest, neck and head in the tree.
+    follow: Option<(Gd<UpperBodyFollow>, [Option<usize>; 3])>,
+    /// The tree bones the follow writes (bits).
+    follow_mask: u32,
+}
+
+/// One frame's solve, worked out in `_process` and written in the modifier pass.
+struct Solved {
+    frame: u64,
+    /// Engine bone and local rotation of each written bone.
+    rotations: Vec<(i32, glam::Quat)>,
+    /// The hips bone and its local position.
+    hips: (i32, Vector3),
+    /// Each tree bone's global pose (skeleton space) as read and as solved.
+    before: Vec<Pose>,
+    after: Vec<Pose>,
+}
+
+#[godot_api]
+impl ISkeletonModifier3D for LowerBodyRig {
+    fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
+        crate::nodes::bone_list::suggest_bones(
+            property,
+            &["hips_bone", "head_bone"],
+            parent_skeleton(&self.base().clone().upcast()),
+        );
+    }
+
+    /// Bridged settings go through the core's validation (the same as a profile's).
+    fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        let set = self.set_validated(&property, &value);
+        self.settings_changed |= set;
+        set
+    }
+
+    fn init(base: Base<SkeletonModifier3D>) -> Self {
+        base.to_init_gd()
+            .set_process_priority(crate::nodes::priorities::LOWER_BODY);
+        let names = LowerBodyNames::default();
+        let list = |n: &[String]| n.iter().map(GString::from).collect::<PackedStringArray>();
+        let mut node = Self {
+            head: None,
+            body_root: None,
+            origin: None,
+            hips_bone: names.hips.as_str().into(),
+            spine_bones: list(&names.spine),
+            head_bone: names.head.as_str().into(),
+            left_leg_bones: list(&names.legs[0]),
+            right_leg_bones: list(&names.legs[1]),
+            lean_deg_per_m: 0.0,
+            lean_head_pitch_share: 0.0,
+            max_lean_deg: 0.0,
+            hips_lean_share: 0.0,
+            min_hips_height_share: 0.0,
+            hips_over_feet: 0.0,
+            stance_width_m: 0.0,
+            step_distance_m: 0.0,
+            step_angle_deg: 0.0,
+            step_time_s: 0.0,
+            step_height_m: 0.0,
+            editor_preview: false,
+            bound: None,
+            bound_to: None,
+            solved: None,
+            last_head: None,
+            last_miss: 0.0,
+            head_guard: Default::default(),
+            settings_changed: false,
+            report: ProblemReport::new("LowerBodyRig"),
+            base,
+        };
+        node.set_core_settings(&LowerBodySettings::default());
+        node
+    }
+
+    fn process(&mut self, delta: f64) {
+        self.solved = None;
+        if skip_in_editor(self.editor_preview) || !self.base().is_active() {
+            return;
+        }
+        if self.report.due() {
+            let problems = self.problems();
+            self.report.runtime(&problems);
+        }
+        let Some(skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        self.solved = self.solve(&skeleton, delta as f32);
+    }
+
+    fn process_modification_with_delta(&mut self, _delta: f64) {
+        let frame = Engine::singleton().get_process_frames();
+        let Some(s) = self.solved.as_ref().filter(|s| s.frame == frame) else {
+            return;
+        };
+        let Some(mut skeleton) = self.base().get_skeleton() else {
+            return;
+        };
+        skeleton.set_bone_pose_position(s.hips.0, s.hips.1);
+        for &(bone, q) in &s.rotations {
+            skeleton.set_bone_pose_rotation(bone, to_quaternion(q));
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+}
+
+#[godot_api]
+impl LowerBodyRig {
+    /// What is wrong with the setup (the editor's configuration warnings).
+    #[func]
+    fn get_setup_problems(&self) -> PackedStringArray {
+        self.problems().iter().map(GString::from).collect()
+    }
+
+    /// Forgets the feet and the last headset (after a teleport: the feet start under the body
+    /// again instead of stepping there).
+    #[func]
+    fn reset(&mut self) {
+        if let Some(b) = self.bound.as_mut() {
+            b.stage.reset();
+        }
+        self.last_head = None;
+    }
+
+    /// How far the head bone was from where the headset puts it on the last frame (metres in
+    /// the skeleton's units; 0 when it reached it, more when the headset is out of reach, e.g.
+    /// higher than the avatar stands).
+    #[func]
+    fn get_head_miss(&self) -> f32 {
+        self.last_miss
+    }
+
+    /// Loads the `[lower_body]` section of a TOML profile; on error the settings stay.
+    #[func]
+    fn load_profile(&mut self, path: GString) -> bool {
+        let ok = apply_profile("LowerBodyRig", &path, |p| {
+            self.set_core_settings(&p.lower_body)
+        });
+        self.settings_changed |= ok;
+        ok
+    }
+
+    /// Saves these settings into the `[lower_body]` section of a TOML profile.
+    #[func]
+    fn save_profile(&self, path: GString) -> bool {
+        let s = self.core_settings();
+        store_profile("LowerBodyRig", &path, |p| p.lower_body = s)
+    }
+
+    settings_bridge!(LowerBodySettings {
+        lean_deg_per_m => lean_deg_per_m,
+        lean_head_pitch_share => lean_head_pitch_share,
+        max_lean_deg => max_lean_deg,
+        hips_lean_share => hips_lean_share,
+        min_hips_height_share => min_hips_height_share,
+        hips_over_feet => hips_over_feet,
+        stance_width_m => stance_width_m,
+        step_distance_m => step_distance_m,
+        step_angle_deg => step_angle_deg,
+        step_time_s => step_time_s,
+        step_height_m => step_height_m,
+    });
+}
+
+impl LowerBodyRig {
+    /// Where this frame's body carries a bone: its global pose (skeleton space, `before` as read
+    /// in `_process`) moved with its nearest ancestor that the lower body or the spine follow
+    /// moved. `None` when the rig has not solved this frame. The arm target stages measure the
+    /// shoulders through it.
+    pub fn carried(&self, skeleton: &Gd<Skeleton3D>, bone: i32, before: Pose) -> Option<Pose> {
+        let frame = Engine::singleton().get_process_frames();
+        let s = self.solved.as_ref().filter(|s| s.frame == frame)?;
+        let bones = &self.bound.as_ref()?.bones;
+        let mut b = bone;
+        let i = loop {
+            if let Some(i) = bones.iter().position(|t| *t == b) {
+                break i;
+            }
+            b = skeleton.get_bone_parent(b);
+            if b < 0 {
+                return None;
+            }
+        };
+        Some(s.after[i].mul_pose(&s.before[i].inverse().mul_pose(&before)))
+    }
+
+    fn names(&self) -> LowerBodyNames {
+        let list = |a: &PackedStringArray| {
+            a.as_slice()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+        };
+        let spine = list(&self.spine_bones);
+        let legs = [&self.left_leg_bones, &self.right_leg_bones].map(|l| {
+            let l = list(l);
+            std::array::from_fn(|i| l.get(i).cloned().unwrap_or_default())
+        });
+        LowerBodyNames {
+            hips: self.hips_bone.to_string(),
+            spine: std::array::from_fn(|i| spine.get(i).cloned().unwrap_or_default()),
+            head: self.head_bone.to_string(),
+            legs,
+        }
+    }
+
+    /// The `UpperBodyFollow` beside it under the same skeleton, if one is active.
+    fn follow_sibling(skeleton: &Gd<Skeleton3D>) -> Option<Gd<UpperBodyFollow>> {
+        skeleton
+            .get_children()
+            .iter_shared()
+            .filter_map(|c| c.try_cast::<UpperBodyFollow>().ok())
+            .find(|f| f.is_active())
+    }
+
+    /// Binds to the skeleton's bones (again when they, the names or the follow change).
+    fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
+        let names = self.names();
+        let follow = Self::follow_sibling(skeleton);
+        let key = (
+            skeleton.instance_id(),
+            skeleton.get_version(),
+            names.clone(),
+            follow.as_ref().map(|f| f.instance_id()),
+        );
+        if self.bound_to.as_ref() == Some(&key) && !self.settings_changed {
+            return;
+        }
+        let settings_only = self.bound_to.as_ref() == Some(&key);
+        self.settings_changed = false;
+        let settings = self.core_settings();
+        if settings_only && let Some(b) = self.bound.as_mut() {
+            b.stage.settings = settings;
+            return;
+        }
+        self.bound_to = Some(key);
+        self.bound = None;
+        let mut tb = TreeBuilder::default();
+        let Some((bones, eyes)) = add_lower_body(skeleton, &names, &mut tb) else {
+            return;
+        };
+        let follow = follow.map(|f| {
+            let spine = f.bind().spine_bones().map(|n| {
+                let b = skeleton.find_bone(&n);
+                tb.add(skeleton, b)
+            });
+            (f, spine)
+        });
+        let (Ok(tree), Ok(rest)) = (tb.tree(), tb.rest_tree(skeleton)) else {
+            return;
+        };
+        let follow_mask = follow.as_ref().map_or(0, |(_, spine)| {
+            spine
+                .iter()
+                .flatten()
+                .filter(|&&i| i < 32)
+                .fold(0, |m, i| m | 1 << i)
+        });
+        self.bound = Some(Bound {
+            stage: LowerBody::new(self.core_settings(), bones, &rest, eyes),
+            tree,
+            bones: tb.bones,
+            follow,
+            follow_mask,
+        });
+    }
+
+    /// This frame's body on the skeleton's current pose, as the core's body composes it: the
+    /// spine follow (when an `UpperBodyFollow` is beside it), then the lower body.
+    fn solve(&mut self, skeleton: &Gd<Skeleton3D>, dt: f32) -> Option<Solved> {
+        self.bind(skeleton);
+        if let Some(head) = alive(&self.head)
+            .filter(|n| n.is_inside_tree())
+            .and_then(|n| read_tracked(&n, &mut self.head_guard))
+        {
+            self.last_head = Some(head);
+        }
+        let head_world = self.last_head?;
+        let root = alive(&self.body_root).filter(|n| n.is_inside_tree())?;
+        let root_global = root.get_global_transform();
+        let skeleton_global = skeleton.get_global_transform();
+        // The core's frame, as the remote body's: the world without the skeleton's scale.
+        let unscaled = crate::nodes::remote_body_pass::unscaled(&skeleton_global);
+        let to_core = unscaled * skeleton_global.affine_inverse();
+        let turn = crate::convert::quat(
+            crate::nodes::common::rotation_of(&to_core.basis).get_quaternion(),
+        );
+        let head = Pose::new(
+            vec3(to_core * to_vector3(head_world.position)),
+            turn * head_world.rotation,
+        );
+        let root_core = pose(&(to_core * root_global));
+        let skeleton_core = pose(&unscaled);
+        let floor = floor_height(&self.origin, &self.head);
+        let floor_y = (to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y;
+        let scale = crate::nodes::common::uniform_scale(&root_global)
+            / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
+
+        let b = self.bound.as_mut()?;
+        let before: Vec<Pose> = b
+            .bones
+            .iter()
+            .map(|&bone| pose(&skeleton.get_bone_global_pose(bone)))
+            .collect();
+        b.tree.set_globals(&before);
+        let mut mask = 0;
+        if let Some((follow, spine)) = &b.follow {
+            let stage = FollowStage::new(follow.bind().core_settings());
+            let to_skeleton = skeleton_core.rotation.inverse();
+            let locals = stage.solve_on(
+                &mut b.tree,
+                *spine,
+                to_skeleton * root_core.rotation,
+                to_skeleton * head.rotation,
+            );
+            for (bone, local) in locals.into_iter().flatten() {
+                b.tree.set_local_rotation(bone, local);
+            }
+            mask |= b.follow_mask;
+        }
+        let out = b.stage.update(
+            &mut b.tree,
+            &LowerBodyInput {
+                headset: Some(head),
+                root: root_core,
+                skeleton: skeleton_core,
+                floor_y,
+                scale,
+            },
+            dt,
+        );
+        out.hips?;
+        self.last_miss = out.head_miss;
+        mask |= b.stage.bones_mask();
+        let hips = b.stage.bones().hips;
+        let rotations = (0..b.tree.len())
+            .filter(|&i| i < 32 && mask & (1 << i) != 0)
+            .map(|i| (b.bones[i], b.tree.local_rotation(i)))
+            .collect();
+        let after = (0..b.tree.len()).map(|i| b.tree.global(i)).collect();
+        Some(Solved {
+            frame: Engine::singleton().get_process_frames(),
+            rotations,
+            hips: (b.bones[hips], to_vector3(b.tree.local(hips).position)),
+            before,
+            after,
+        })
+    }
+
+    fn problems(&self) -> Vec<String> {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
+            return vec!["LowerBodyRig must be a child of a Skeleton3D.".into()];
+        };
+        let mut out = Vec::new();
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "LowerBodyRig",
+            RigOrder::Before,
+            "the arms are solved from where the lower body put the shoulders",
+        ));
+        if self.head.is_none() {
+            out.push("Set \"head\" to the XRCamera3D.".into());
+        }
+        if self.body_root.is_none() {
+            out.push("Set \"body_root\" to the avatar root that BodyFollow moves (on the floor, facing +Z).".into());
+        }
+        let follow_after = skeleton
+            .get_children()
+            .iter_shared()
+            .skip_while(|c| *c != self.base().clone().upcast::<Node>())
+            .any(|c| c.try_cast::<UpperBodyFollow>().is_ok());
+        if follow_after {
+            out.push("Move LowerBodyRig after UpperBodyFollow in the skeleton's children: the spine bends from where the follow turned it.".into());
+        }
+        out.extend(lower_body_problems(&skeleton, &self.names()));
+        out
+    }
+}
