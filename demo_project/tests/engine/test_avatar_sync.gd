@@ -442,3 +442,52 @@ func test_an_avatar_appears_settled() -> void:
 		p.close()
 	for n in [host, client]:
 		get_tree().set_multiplayer(null, n.get_path())
+
+
+## A remote player crouches from the stream alone (the stream carries the head and hands, not
+## the legs): the host's avatar brings its eyes down onto the player's head with bent knees and
+## its feet on the floor; and the packets are no larger for it.
+func test_a_remote_player_crouches_from_the_stream() -> void:
+	var pair := _host_and_client()
+	var host_peer: ENetMultiplayerPeer = pair.host_peer
+	var client_peer: ENetMultiplayerPeer = pair.client_peer
+	var host: Node3D = pair.host
+	var client: Node3D = pair.client
+	var player := _standing_player(client)
+	var points: Array = player.points
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	host.add_child(receiver)
+	check(await _connect(host_peer, client_peer), "connected")
+	# The player (facing -Z) crouches 40 cm, the hands coming down with the head.
+	var head: Node3D = points[0]
+	head.global_position = Vector3(0, 1.22, -0.05)
+	points[1].global_position = Vector3(-0.25, 0.8, -0.35)
+	points[2].global_position = Vector3(0.25, 0.8, -0.35)
+	for i in 150:
+		await frames(1)
+	check(not _added.is_empty(), "the client's avatar is on the host")
+	if _added.is_empty():
+		return
+	var avatar: Node3D = _added[0][1]
+	var skeleton: Skeleton3D = avatar.get_node("Skeleton3D")
+	await skeleton.skeleton_updated
+	var eyes := (bone_global_position(skeleton, "LeftEye") + bone_global_position(skeleton, "RightEye")) * 0.5
+	# The avatar's local head node is where the stream puts the player's head.
+	var remote_head: Node3D = avatar.get_parent().get_node("Head")
+	check(remote_head.global_position.distance_to(head.global_position) < 0.01, "the stream put the head where the player's is (%.4f m)" % remote_head.global_position.distance_to(head.global_position))
+	check(eyes.distance_to(remote_head.global_position) < 0.01, "the remote avatar's eyes on the player's head (%.1f cm off)" % (eyes.distance_to(remote_head.global_position) * 100.0))
+	var u := bone_global_position(skeleton, "LeftUpperLeg")
+	var l := bone_global_position(skeleton, "LeftLowerLeg")
+	var f := bone_global_position(skeleton, "LeftFoot")
+	var knee := rad_to_deg((l - u).angle_to(f - l))
+	check(knee > 40.0, "its knees bent (%.0f degrees)" % knee)
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	check(absf(f.y - avatar.global_position.y - rest_ankle) < 0.01, "its feet on the floor (ankle %.1f cm off its standing height)" % ((f.y - avatar.global_position.y - rest_ankle) * 100.0))
+	var sent: Dictionary = (player.sync as VRAvatarSync).get_stats()
+	check(sent.state_bytes_sent == sent.state_packets_sent * 46, "46-byte packets as standing: %s" % [sent])
+	for p in [client_peer, host_peer]:
+		p.close()
+	for n in [host, client]:
+		get_tree().set_multiplayer(null, n.get_path())
