@@ -13,3 +13,4 @@ pub mod summary;
 pub mod tune;
 pub mod whole_body;
 pub mod whole_body_metrics;
+pub mod whole_body_report;

@@ -54,7 +54,12 @@ pub const SCALED: [(f32, [&str; 2]); 2] = [
 /// The summary of `results` as JSON text; `scaled` holds the same evaluation with the avatar
 /// scaled, one entry per [`SCALED`] scale (its elbow and reachable-hand errors are added under
 /// the scaled names).
-pub fn to_json(results: &[ClipResult], frames: usize, scaled: &[(f32, Vec<ClipResult>)]) -> String {
+pub fn to_json(
+    results: &[ClipResult],
+    frames: usize,
+    scaled: &[(f32, Vec<ClipResult>)],
+    whole: &[crate::whole_body_metrics::WholeBodyResult],
+) -> String {
     let mut methods: BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>> =
         BTreeMap::new();
     for (method, mode, m) in merged(results) {
@@ -81,6 +86,37 @@ pub fn to_json(results: &[ClipResult], frames: usize, scaled: &[(f32, Vec<ClipRe
                     values.insert(name, v as f64);
                 }
             }
+        }
+    }
+    // The whole body (with its lower half): mode `whole_body` of ours and the two baselines.
+    if !whole.is_empty() {
+        for (i, method) in ["ours", "standing", "hanging"].iter().enumerate() {
+            let m = crate::whole_body_report::pooled(whole, i);
+            let mut values = BTreeMap::new();
+            for (name, v) in [
+                ("head_cm", m.head_cm),
+                ("hips_cm", m.hips_cm),
+                ("chest_cm", m.chest_cm),
+                ("knees_cm", m.knees_cm),
+                ("feet_cm", m.feet_cm),
+                ("arms_cm", m.arms_cm),
+                ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
+                ("foot_skate_cm_s_excess", m.foot_skate_cm_s_excess),
+                (
+                    "floor_penetration_frames",
+                    m.floor_penetration_frames as f32,
+                ),
+                ("steps_per_min", m.steps_per_min),
+                ("clip_steps_per_min", m.clip_steps_per_min),
+            ] {
+                if v.is_finite() {
+                    values.insert(name, v as f64);
+                }
+            }
+            methods
+                .entry(method.to_string())
+                .or_default()
+                .insert("whole_body".into(), values);
         }
     }
     let mut out = serde_json::to_string_pretty(&serde_json::json!({
@@ -136,7 +172,7 @@ mod tests {
         };
         let mut r = r;
         r.rows.push(("lookat".into(), "full".into(), upper));
-        let json = to_json(&[r], 2, &[(1.1, vec![scaled])]);
+        let json = to_json(&[r], 2, &[(1.1, vec![scaled])], &[]);
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         let ours = &v["methods"]["ours"]["arm_only"];
         assert_eq!(v["clips"], 1, "{json}");
@@ -162,5 +198,36 @@ mod tests {
             !json.contains("shoulder_cm") && !json.contains("NaN"),
             "{json}"
         );
+    }
+
+    #[test]
+    fn the_whole_body_is_mode_whole_body_of_ours_and_both_baselines() {
+        use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult};
+        let fig = |hips: f32| WholeBodyFigures {
+            hips_cm: hips,
+            floor_penetration_frames: 2,
+            frames: 10,
+            ..Default::default()
+        };
+        let whole = WholeBodyResult {
+            clip: "c".into(),
+            methods: [fig(8.0), fig(18.0), fig(10.0)],
+        };
+        let json = to_json(&[], 0, &[], &[whole]);
+        let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        for (method, hips) in [("ours", 8.0), ("standing", 18.0), ("hanging", 10.0)] {
+            let m = &v["methods"][method]["whole_body"];
+            assert_eq!(m["hips_cm"], hips, "{json}");
+            assert_eq!(m["floor_penetration_frames"], 2.0, "{json}");
+            for key in [
+                "head_cm",
+                "knees_cm",
+                "feet_cm",
+                "full_body_mpjpe_cm",
+                "foot_skate_cm_s_excess",
+            ] {
+                assert!(m[key].is_number(), "{key}: {json}");
+            }
+        }
     }
 }

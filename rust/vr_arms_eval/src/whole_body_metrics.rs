@@ -28,6 +28,10 @@ pub struct WholeBodyFigures {
     /// The method's mean horizontal ankle speed while the ankle is on the floor, less the
     /// clip's own (cm/s).
     pub foot_skate_cm_s_excess: f32,
+    /// Steps per minute (an ankle leaving the floor: more than 2 cm over its standing height)
+    /// and the clip's own.
+    pub steps_per_min: f32,
+    pub clip_steps_per_min: f32,
     pub frames: usize,
 }
 
@@ -45,7 +49,25 @@ struct Sums {
     penetration: usize,
     skate: (f32, usize),
     last: Option<Joints>,
+    lifts: Lifts,
     frames: usize,
+}
+
+/// Counts each ankle leaving the floor.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lifts {
+    up: [bool; 2],
+    count: usize,
+}
+
+impl Lifts {
+    fn add(&mut self, joints: &Joints, floor: &Floor) {
+        for (up, a) in self.up.iter_mut().zip(ANKLES) {
+            let now = joints[a].y > floor.ankle + 0.02;
+            self.count += usize::from(now && !*up);
+            *up = now;
+        }
+    }
 }
 
 /// Indices of the ankles in [`Joints`].
@@ -60,12 +82,20 @@ impl Sums {
             self.penetration += 1;
         }
         self.skate = skate(self.skate, self.last.as_ref(), method, floor, dt);
+        self.lifts.add(method, floor);
         self.last = Some(*method);
         self.frames += 1;
     }
 
-    fn figures(&self, clip_skate: f32) -> WholeBodyFigures {
+    fn figures(&self, clip_skate: f32, clip_lifts: usize, minutes: f32) -> WholeBodyFigures {
         let n = self.frames.max(1) as f32;
+        let per_min = |c: usize| {
+            if minutes > 0.0 {
+                c as f32 / minutes
+            } else {
+                0.0
+            }
+        };
         let m = |i: &[usize]| {
             100.0 * i.iter().map(|&i| self.joint[i]).sum::<f32>() / (n * i.len() as f32)
         };
@@ -79,6 +109,8 @@ impl Sums {
             full_body_mpjpe_cm: m(&(0..JOINTS).collect::<Vec<_>>()),
             floor_penetration_frames: self.penetration,
             foot_skate_cm_s_excess: mean_speed(self.skate) - clip_skate,
+            steps_per_min: per_min(self.lifts.count),
+            clip_steps_per_min: per_min(clip_lifts),
             frames: self.frames,
         }
     }
@@ -139,6 +171,7 @@ pub fn evaluate_whole_body(
     let mut sums = [Sums::default(); 3];
     let mut clip_skate = (0.0, 0);
     let mut last_truth: Option<Joints> = None;
+    let mut clip_lifts = Lifts::default();
     for k in 0..clip.frame_count() {
         let f = clip.frame(k);
         let t = truth(clip, k)?;
@@ -156,11 +189,13 @@ pub fn evaluate_whole_body(
             s.add(m, &t, &floor, dt);
         }
         clip_skate = skate(clip_skate, last_truth.as_ref(), &t, &floor, dt);
+        clip_lifts.add(&t, &floor);
         last_truth = Some(t);
     }
     let own = mean_speed(clip_skate);
+    let minutes = clip.frame_count() as f32 * dt / 60.0;
     Some(WholeBodyResult {
         clip: clip.name.clone(),
-        methods: sums.map(|s| s.figures(own)),
+        methods: sums.map(|s| s.figures(own, clip_lifts.count, minutes)),
     })
 }

@@ -179,8 +179,11 @@ mod tests {
         let mut f = Feet::default();
         let first = run(&mut f, homes(0.0, 0.0, 0.0), 1)[0];
         assert!(first.left.planted && first.left.place.position.x == 0.1);
-        // The body sways 15 cm: under the step distance, nothing moves.
-        for t in run(&mut f, homes(0.15, 0.0, 0.2), 60) {
+        // The body sways (and turns) short of the step distance and angle: nothing moves.
+        let s = LowerBodySettings::default();
+        let sway = 0.8 * s.step_distance_m;
+        let turn = 0.8 * s.step_angle_deg.to_radians();
+        for t in run(&mut f, homes(sway, 0.0, turn.min(0.2)), 60) {
             assert_eq!(t.left.place.position, Vec3::new(0.1, 0.0, 0.0));
             assert_eq!(t.right.place.position, Vec3::new(-0.1, 0.0, 0.0));
         }

@@ -41,14 +41,14 @@ pub struct LowerBodySettings {
 impl Default for LowerBodySettings {
     fn default() -> Self {
         Self {
-            lean_deg_per_m: 20.0,
+            lean_deg_per_m: 30.0,
             lean_head_pitch_share: 0.3,
             max_lean_deg: 70.0,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             hips_over_feet: 0.0,
             stance_width_m: 0.3,
-            step_distance_m: 0.25,
+            step_distance_m: 0.15,
             step_angle_deg: 50.0,
             step_time_s: 0.3,
             step_height_m: 0.07,

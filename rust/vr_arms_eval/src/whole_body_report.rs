@@ -1,0 +1,252 @@
+//! The whole body's evaluation as the documents show it: the lower body's settings chosen
+//! leave-one-clip-out (as the arm weights are), the held-out figures pooled over every clip's
+//! frames against the two baselines, the worst clip, and the per-clip table.
+
+use vr_arms_core::lower_body::LowerBodySettings;
+
+use crate::clip::Clip;
+use crate::eval::{EvalOptions, Pooled};
+use crate::tune::choose;
+use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult, evaluate_whole_body};
+
+/// A lower-body setting the evaluation chooses: its values, plainest (the shipped one) first.
+pub struct TunedSetting {
+    pub name: &'static str,
+    pub values: &'static [f32],
+    pub set: fn(&mut LowerBodySettings, f32),
+    pub get: fn(&LowerBodySettings) -> f32,
+}
+
+/// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
+pub const LOWER_TUNED: [TunedSetting; 4] = [
+    TunedSetting {
+        name: "lean_deg_per_m",
+        values: &[30.0, 20.0, 40.0, 10.0],
+        set: |s, v| s.lean_deg_per_m = v,
+        get: |s| s.lean_deg_per_m,
+    },
+    TunedSetting {
+        name: "lean_head_pitch_share",
+        values: &[0.3, 0.0, 0.6],
+        set: |s, v| s.lean_head_pitch_share = v,
+        get: |s| s.lean_head_pitch_share,
+    },
+    TunedSetting {
+        name: "stance_width_m",
+        values: &[0.3, 0.2, 0.4],
+        set: |s, v| s.stance_width_m = v,
+        get: |s| s.stance_width_m,
+    },
+    TunedSetting {
+        name: "step_distance_m",
+        values: &[0.15, 0.25, 0.1, 0.35],
+        set: |s, v| s.step_distance_m = v,
+        get: |s| s.step_distance_m,
+    },
+];
+
+/// Every clip's whole-body result (clips without legs left out).
+pub fn run_all(clips: &[Clip], settings: LowerBodySettings) -> Vec<WholeBodyResult> {
+    clips
+        .iter()
+        .filter_map(|c| evaluate_whole_body(c, &EvalOptions::default(), settings))
+        .collect()
+}
+
+fn mpjpe(r: &WholeBodyResult) -> Pooled {
+    let m = &r.methods[0];
+    Pooled {
+        sum: m.full_body_mpjpe_cm as f64 * m.frames as f64,
+        frames: m.frames,
+    }
+}
+
+/// Leave-one-clip-out: for each clip, the settings chosen on the other clips, that clip run
+/// with them. Returns the held-out results and the markdown that shows the choice.
+pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
+    let shipped = LowerBodySettings::default();
+    let with = |values: &[f32]| {
+        let mut s = shipped;
+        for (t, v) in LOWER_TUNED.iter().zip(values) {
+            (t.set)(&mut s, *v);
+        }
+        s
+    };
+    // errors[setting][value][clip]
+    let errors: Vec<Vec<Vec<Pooled>>> = LOWER_TUNED
+        .iter()
+        .map(|t| {
+            t.values
+                .iter()
+                .map(|v| {
+                    let mut s = shipped;
+                    (t.set)(&mut s, *v);
+                    run_all(clips, s).iter().map(mpjpe).collect()
+                })
+                .collect()
+        })
+        .collect();
+    let chosen = |held_out: Option<usize>| -> Vec<f32> {
+        LOWER_TUNED
+            .iter()
+            .zip(&errors)
+            .map(|(t, e)| choose(t.values, e, held_out))
+            .collect()
+    };
+    let mut text = String::from(
+        "Each lower-body setting below is varied alone (the others at their shipped values) and chosen leave-one-clip-out on the full-body MPJPE, as the arm weights are; the held-out results are the figures above.\n\n",
+    );
+    for (t, e) in LOWER_TUNED.iter().zip(&errors) {
+        text += &format!("| {} | full-body MPJPE (cm) |\n|---|---|", t.name);
+        for (v, per_clip) in t.values.iter().zip(e) {
+            let mut p = Pooled::default();
+            for c in per_clip {
+                p.add(*c);
+            }
+            text += &format!("\n| {v} | {:.2} |", p.mean());
+        }
+        text += "\n\n";
+    }
+    // The clips `run_all` keeps, in its order.
+    let legged: Vec<&Clip> = clips
+        .iter()
+        .filter(|c| evaluate_whole_body(c, &EvalOptions::default(), shipped).is_some())
+        .collect();
+    text += "| held-out clip |";
+    for t in &LOWER_TUNED {
+        text += &format!(" {} |", t.name);
+    }
+    text += &format!("\n|---|{}", "---|".repeat(LOWER_TUNED.len()));
+    let mut held_out = Vec::new();
+    for (i, clip) in legged.iter().enumerate() {
+        let values = chosen(Some(i));
+        text += &format!("\n| {} |", clip.name);
+        for v in &values {
+            text += &format!(" {v} |");
+        }
+        if let Some(r) = evaluate_whole_body(clip, &EvalOptions::default(), with(&values)) {
+            held_out.push(r);
+        }
+    }
+    text += "\n\nIn-sample choice (all clips):";
+    for (t, v) in LOWER_TUNED.iter().zip(chosen(None)) {
+        text += &format!(" `{} = {v}` (shipped {});", t.name, (t.get)(&shipped));
+    }
+    text += "\n\n";
+    (held_out, text)
+}
+
+/// One method's figures pooled over clips, frame-weighted (the counts summed).
+pub fn pooled(results: &[WholeBodyResult], method: usize) -> WholeBodyFigures {
+    let frames: usize = results.iter().map(|r| r.methods[method].frames).sum();
+    let n = frames.max(1) as f32;
+    let mean = |f: fn(&WholeBodyFigures) -> f32| {
+        results
+            .iter()
+            .map(|r| f(&r.methods[method]) * r.methods[method].frames as f32)
+            .sum::<f32>()
+            / n
+    };
+    WholeBodyFigures {
+        head_cm: mean(|m| m.head_cm),
+        hips_cm: mean(|m| m.hips_cm),
+        chest_cm: mean(|m| m.chest_cm),
+        knees_cm: mean(|m| m.knees_cm),
+        feet_cm: mean(|m| m.feet_cm),
+        arms_cm: mean(|m| m.arms_cm),
+        full_body_mpjpe_cm: mean(|m| m.full_body_mpjpe_cm),
+        floor_penetration_frames: results
+            .iter()
+            .map(|r| r.methods[method].floor_penetration_frames)
+            .sum(),
+        foot_skate_cm_s_excess: mean(|m| m.foot_skate_cm_s_excess),
+        steps_per_min: mean(|m| m.steps_per_min),
+        clip_steps_per_min: mean(|m| m.clip_steps_per_min),
+        frames,
+    }
+}
+
+fn row(name: &str, m: &WholeBodyFigures) -> String {
+    format!(
+        "| {name} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {:+.1} | {:.0} ({:.0}) |",
+        m.head_cm,
+        m.hips_cm,
+        m.chest_cm,
+        m.knees_cm,
+        m.feet_cm,
+        m.arms_cm,
+        m.full_body_mpjpe_cm,
+        m.floor_penetration_frames,
+        m.foot_skate_cm_s_excess,
+        m.steps_per_min,
+        m.clip_steps_per_min,
+    )
+}
+
+const HEADER: &str = "| method | head | hips | chest | knees | feet | arms | full-body MPJPE | frames with a foot > 1 cm under the floor | foot skating beyond the clip's own (cm/s) | steps per minute (clip's own) |\n|---|---|---|---|---|---|---|---|---|---|---|";
+
+/// The whole-body table: ours (as given: held out or shipped), standing and hanging, pooled;
+/// then the worst clip for ours.
+pub fn table(results: &[WholeBodyResult]) -> String {
+    let mut out = format!("{HEADER}\n");
+    for (i, name) in ["ours", "standing", "hanging"].iter().enumerate() {
+        out += &row(name, &pooled(results, i));
+        out += "\n";
+    }
+    if let Some(worst) = results.iter().max_by(|a, b| {
+        a.methods[0]
+            .full_body_mpjpe_cm
+            .total_cmp(&b.methods[0].full_body_mpjpe_cm)
+    }) {
+        out += &format!(
+            "\nWorst clip for ours (full-body MPJPE): {}\n\n{HEADER}\n{}\n",
+            worst.clip,
+            row("ours", &worst.methods[0])
+        );
+    }
+    out
+}
+
+/// Per clip: ours' figures (as given).
+pub fn per_clip(results: &[WholeBodyResult]) -> String {
+    let mut out = HEADER.replacen("| method |", "| clip |", 1) + "\n";
+    for r in results {
+        out += &row(&r.clip, &r.methods[0]);
+        out += "\n";
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(mpjpe: f32, frames: usize, penetration: usize) -> WholeBodyResult {
+        let m = WholeBodyFigures {
+            full_body_mpjpe_cm: mpjpe,
+            floor_penetration_frames: penetration,
+            frames,
+            ..Default::default()
+        };
+        WholeBodyResult {
+            clip: format!("c{mpjpe}"),
+            methods: [m; 3],
+        }
+    }
+
+    #[test]
+    fn pooling_weighs_clips_by_frames_and_sums_the_counts() {
+        let p = pooled(&[result(10.0, 100, 1), result(4.0, 300, 2)], 0);
+        assert!((p.full_body_mpjpe_cm - 5.5).abs() < 1e-5);
+        assert_eq!((p.floor_penetration_frames, p.frames), (3, 400));
+    }
+
+    #[test]
+    fn the_worst_clip_is_the_one_with_the_largest_error() {
+        let t = table(&[result(10.0, 100, 0), result(4.0, 300, 0)]);
+        assert!(
+            t.contains("Worst clip for ours (full-body MPJPE): c10"),
+            "{t}"
+        );
+    }
+}
