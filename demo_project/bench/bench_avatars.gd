@@ -3,7 +3,9 @@
 ##   --mode=twobone    Godot's TwoBoneIK3D doing the two arm solves, targets on the controllers,
 ##   --mode=arms       our arm pipeline (five stages + VRArmRig) per avatar,
 ##   --mode=full       the whole body from VRArmsSetup per avatar (pipeline, body follow, spine,
-##                     clavicles, twist, hand poses).
+##                     lower body, clavicles, twist, hand poses).
+##   --mode=twobone_legs  Godot's TwoBoneIK3D solving both legs to fixed ankle targets (knees bent),
+##   --mode=lower      our lower body alone (a LowerBodyRig: hips, spine bend, both legs, feet),
 ##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
 ##   --mode=remote     the whole body as one VRRemoteBody per avatar (VRArmsSetup.setup_remote).
 ##   --mode=remote_budget  the same with VRRemoteBody.update_interval_frames = 3.
@@ -64,6 +66,25 @@ func _ready() -> void:
 					ik.set_middle_bone_name(k, side + "LowerArm")
 					ik.set_end_bone_name(k, side + "Hand")
 					ik.set_target_node(k, ik.get_path_to(arms[k][1]))
+			"twobone_legs":
+				var ik := TwoBoneIK3D.new()
+				skeleton.add_child(ik)
+				ik.set_setting_count(2)
+				for k in 2:
+					var side: String = ["Left", "Right"][k]
+					var ankle := Marker3D.new()
+					character.add_child(ankle)
+					ankle.position = Vector3(0.09 if k == 0 else -0.09, 0.2, 0.1)
+					ik.set_root_bone_name(k, side + "UpperLeg")
+					ik.set_middle_bone_name(k, side + "LowerLeg")
+					ik.set_end_bone_name(k, side + "Foot")
+					ik.set_target_node(k, ik.get_path_to(ankle))
+			"lower":
+				var lower := LowerBodyRig.new()
+				lower.head = _xr.camera
+				lower.body_root = character
+				lower.origin = _xr.origin
+				skeleton.add_child(lower)
 			"arms":
 				var rig := VRArmRig.new()
 				VRArmsSetup.wire_pipeline(character, _xr.left, _xr.right, rig)

@@ -79,14 +79,14 @@ fn collected(bin: &std::path::Path, frames: usize) -> Option<u64> {
 
 /// The three core medians (ns) from the core bench's table: the two-bone solve, one arm's
 /// pipeline, the full avatar (its rows in that order).
-fn core_figures(table: &str) -> Result<[f64; 3], String> {
+fn core_figures(table: &str) -> Result<[f64; 5], String> {
     let medians: Vec<f64> = table
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| work"))
         .filter_map(|l| l.split('|').nth(2)?.trim().parse().ok())
         .collect();
     match medians[..] {
-        [solve, arm, full] => Ok([solve, arm, full]),
+        [solve, arm, full, lower, legs] => Ok([solve, arm, full, lower, legs]),
         _ => Err(format!(
             "the core bench printed an unexpected table:\n{table}"
         )),
@@ -94,7 +94,7 @@ fn core_figures(table: &str) -> Result<[f64; 3], String> {
 }
 
 /// The machine-readable summary (`--json`).
-fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
+fn json(core: &[f64; 5], instructions: Option<f64>, rows: &[Row]) -> String {
     let engine: serde_json::Map<String, serde_json::Value> = rows
         .iter()
         .map(|r| {
@@ -107,6 +107,8 @@ fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
                     "budget_us": r.budget_us,
                     "remote_us": r.remote_us,
                     "remote_budget_us": r.remote_budget_us,
+                    "twobone_legs_us": r.twobone_legs_us,
+                    "lower_us": r.lower_us,
                     "arms_calls": r.arms_calls,
                     "full_calls": r.full_calls,
                     "budget_calls": r.budget_calls,
@@ -121,6 +123,8 @@ fn json(core: &[f64; 3], instructions: Option<f64>, rows: &[Row]) -> String {
             "two_bone_ns": core[0],
             "arm_pipeline_ns": core[1],
             "full_avatar_ns": core[2],
+            "lower_body_ns": core[3],
+            "two_legs_two_bone_ns": core[4],
             "full_avatar_instructions": instructions,
         },
         "engine": engine,
@@ -147,6 +151,16 @@ fn engine_section(rows: &[Row], calls_note: &str, stages: &[(&str, f64)]) -> Str
             r.full_us / r.twobone_us,
             r.remote_us,
             r.remote_us / r.twobone_us,
+        ));
+    }
+    table.push_str("\n\nThe lower body against TwoBoneIK3D on the legs (us of CPU per avatar and frame, the same runs): the target is at most 1.0x.\n\n| avatars | TwoBoneIK3D, 2 leg solves | LowerBodyRig (hips, spine bend, 2 legs, feet) | lower body / TwoBoneIK3D |\n|---|---|---|---|");
+    for r in rows {
+        table.push_str(&format!(
+            "\n| {} | {:.1} | {:.1} | {:.2} |",
+            r.avatars,
+            r.twobone_legs_us,
+            r.lower_us,
+            r.lower_us / r.twobone_legs_us,
         ));
     }
     table.push_str("\n\nThe whole crowd (ms of CPU a frame for all N avatars) every frame and with the budget at 1 in 3, and engine calls per avatar and frame:\n\n| avatars | node graph | node graph, budget 1 in 3 | VRRemoteBody | VRRemoteBody, budget 1 in 3 | calls: arms | calls: node graph | calls: node graph, budget | calls: VRRemoteBody | calls: VRRemoteBody, budget |\n|---|---|---|---|---|---|---|---|---|---|");

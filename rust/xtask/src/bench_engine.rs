@@ -17,7 +17,7 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 7] = [
+const MODES: [&str; 9] = [
     "none",
     "twobone",
     "arms",
@@ -25,6 +25,8 @@ const MODES: [&str; 7] = [
     "budget",
     "remote",
     "remote_budget",
+    "twobone_legs",
+    "lower",
 ];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
@@ -42,6 +44,10 @@ pub struct Row {
     pub remote_us: f64,
     /// The same with `VRRemoteBody.update_interval_frames = 3`.
     pub remote_budget_us: f64,
+    /// Godot's `TwoBoneIK3D` solving both legs.
+    pub twobone_legs_us: f64,
+    /// Our lower body alone (`LowerBodyRig`: hips, spine bend, both legs, feet).
+    pub lower_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
     pub budget_calls: Option<f64>,
@@ -157,7 +163,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over: [Vec<f64>; 6] = Default::default();
+        let mut over: [Vec<f64>; 8] = Default::default();
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -176,6 +182,8 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             budget_us: median(&mut over[3]),
             remote_us: median(&mut over[4]),
             remote_budget_us: median(&mut over[5]),
+            twobone_legs_us: median(&mut over[6]),
+            lower_us: median(&mut over[7]),
             arms_calls,
             full_calls,
             budget_calls,

@@ -1,6 +1,8 @@
-//! Core benchmarks: the two-bone solve, one arm through the body, and a full avatar frame (the
-//! core's one composition, `Body`: input checks, body follow, both arms, spine, clavicles, twist,
-//! 30 finger bones, on the bones as the engine gives them).
+//! Core benchmarks: the two-bone solve, one arm through the body, a full avatar frame (the
+//! core's one composition, `Body`, as the engine runs it by default: input checks, body follow,
+//! both arms, spine, clavicles, twist, 30 finger bones, and the lower body: hips, spine bend,
+//! legs and feet, on the bones as the engine gives them), and the lower body alone beside both
+//! legs' plain two-bone solves.
 //!
 //! `vr_arms_bench` prints medians of repeated timed batches (ns per operation); ratios between
 //! the rows of one run are what to compare on a noisy machine. `vr_arms_bench --frames N` just
@@ -11,8 +13,11 @@ use std::time::Instant;
 
 use glam::{Quat, Vec3};
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{HandInput, Steps, reference_body, reference_pipeline};
+use vr_arms_core::body_pipeline::{
+    HandInput, Steps, reference_whole_body, reference_whole_pipeline,
+};
 use vr_arms_core::hand_pose::HandPoseState;
+use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, reference_lower_body};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
@@ -26,29 +31,33 @@ struct Avatar {
     tree: PoseTree,
     /// The bones' local poses as the engine gives them each frame.
     locals: Vec<Pose>,
+    /// The two hand bones (for the result the loop keeps).
+    hands: [usize; 2],
 }
 
 impl Avatar {
     fn new() -> Self {
-        let (tree, _) = reference_body();
+        let (tree, bones, _, _) = reference_whole_body();
         let locals = (0..tree.len()).map(|i| tree.local(i)).collect();
         let profile = ArmProfile::default();
         Self {
-            body: Body::new(reference_pipeline(&profile), profile.body_follow),
+            body: Body::new(reference_whole_pipeline(&profile), profile.body_follow),
             placement: Placement::default(),
             tree,
             locals,
+            hands: [bones.arms.left[3], bones.arms.right[3]],
         }
     }
 
-    /// The same body with one arm tracked: no follow, no spine or clavicle step, the right hand
-    /// untracked (it rests beside the body, solved too).
+    /// The same body with one arm tracked: no follow, no spine, clavicle or lower body step, the
+    /// right hand untracked (it rests beside the body, solved too).
     fn one_arm() -> Self {
         let mut a = Self::new();
         a.body.follow.follow_head = false;
         a.body.pipeline.steps = Steps {
             spine: false,
             clavicles: false,
+            lower_body: false,
             ..Steps::default()
         };
         a
@@ -74,7 +83,9 @@ impl Avatar {
             .body
             .update(&tracking, &mut self.placement, &mut self.tree, dt);
         let fingers: f32 = out.fingers.left.iter().flatten().map(|q| q.z).sum();
-        fingers + self.tree.global(6).position.x + self.tree.global(10).position.x
+        fingers
+            + self.tree.global(self.hands[0]).position.x
+            + self.tree.global(self.hands[1]).position.x
     }
 }
 
@@ -98,8 +109,9 @@ fn motion() -> Vec<Motion> {
             let t = k as f32 / 90.0;
             let (left, right) = controllers(t);
             Motion {
+                // Standing, then down into a 30 cm crouch and back, every 7 s.
                 head: Pose::new(
-                    Vec3::new(0.0, 1.65, 0.0),
+                    Vec3::new(0.0, 1.65 - 0.15 * (1.0 - (t * 0.9).cos()), 0.05),
                     Quat::from_rotation_y(3.0 + 0.3 * t.sin()),
                 ),
                 left,
@@ -197,6 +209,47 @@ fn main() {
     let arm = measure(31, 5_000, |i| one_arm.frame(at(i), 1.0 / 90.0, true));
     let mut avatar = Avatar::new();
     let full = measure(31, 2_000, |i| avatar.frame(at(i), 1.0 / 90.0, false));
+    // The lower body alone on its own tree (the bones as they come in each frame), and what a
+    // plain two-bone solve of each leg costs.
+    let (rest, bones, eyes) = reference_lower_body();
+    let mut lower = LowerBody::new(Default::default(), bones, &rest, Some(eyes));
+    let mut tree = rest.clone();
+    let lower_body = measure(31, 5_000, |i| {
+        tree.clone_from(&rest);
+        let out = lower.update(
+            &mut tree,
+            &LowerBodyInput {
+                headset: Some(at(i).head),
+                root: Pose::IDENTITY,
+                skeleton: Pose::IDENTITY,
+                floor_y: 0.0,
+                scale: 1.0,
+            },
+            1.0 / 90.0,
+        );
+        out.head_miss
+    });
+    let leg = |x: f32| ArmPose {
+        shoulder: Vec3::new(x, 0.9, 0.0),
+        elbow: Vec3::new(x, 0.48, 0.0),
+        wrist: Vec3::new(x, 0.06, 0.0),
+        hinge: Vec3::X,
+    };
+    let legs = [leg(0.15), leg(-0.15)];
+    let ankles: Vec<Vec3> = (0..1024)
+        .map(|i| Vec3::new(0.0, 0.06, 0.1 + 0.05 * (i as f32 * 0.01).sin()))
+        .collect();
+    let two_legs = measure(31, 10_000, |i| {
+        let mut sum = 0.0;
+        for leg in &legs {
+            let goal = TwoBoneGoal {
+                target: black_box(ankles[i % ankles.len()] + Vec3::X * leg.shoulder.x),
+                pole: Vec3::Z,
+            };
+            sum += solve_two_bone(black_box(leg), &goal).wrist.x;
+        }
+        sum
+    });
     println!("| work | median ns | ratio to the two-bone solve |");
     println!("|---|---|---|");
     println!("| two-bone solve (one arm) | {two_bone:.0} | 1.0 |");
@@ -205,7 +258,15 @@ fn main() {
         arm / two_bone
     );
     println!(
-        "| full avatar (`Body`, as `VRRemoteBody` runs it): input checks, body follow, both arms, spine, 2 clavicles, 2 twists, 30 finger bones | {full:.0} | {:.1} |",
+        "| full avatar (`Body`, as `VRRemoteBody` runs it by default): input checks, body follow, both arms, spine, 2 clavicles, 2 twists, 30 finger bones, the lower body (hips, spine bend, both legs, feet) | {full:.0} | {:.1} |",
         full / two_bone
+    );
+    println!(
+        "| lower body alone (`LowerBody`: hips placed, spine bent, both legs solved, feet planted or stepping) | {lower_body:.0} | {:.1} |",
+        lower_body / two_bone
+    );
+    println!(
+        "| both legs' two-bone solves (what a plain leg IK does) | {two_legs:.0} | {:.1} |",
+        two_legs / two_bone
     );
 }
