@@ -42,6 +42,8 @@ func _hold(b: Dictionary, head: Transform3D, left: Vector3, right: Vector3, sett
 		# How far each ankle is from its standing height over the floor (the floor is at 0).
 		"feet": maxf(absf(bone_global_position(skeleton, "LeftFoot").y - rest_ankle), absf(bone_global_position(skeleton, "RightFoot").y - rest_ankle)),
 		"hips": bone_global_position(skeleton, "Hips").y,
+		# The spine's forward bend: from Spine to Neck against upright.
+		"spine": rad_to_deg((bone_global_position(skeleton, "Neck") - bone_global_position(skeleton, "Spine")).angle_to(Vector3.UP)),
 	}
 
 
@@ -66,15 +68,14 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 	var report := []
 	for p in poses:
 		var seen: Dictionary = await _hold(b, _head(p[1], p[2]), p[3], p[4])
-		report.append("%s: head %.1f cm, hands %.1f / %.1f cm, knees %.0f deg, ankles %.1f cm off, hips %.2f m" % [p[0], seen.head * 100, seen.left * 100, seen.right * 100, seen.knees, seen.feet * 100, seen.hips])
+		report.append("%s: head %.1f cm, hands %.1f / %.1f cm, knees %.0f deg, ankles %.1f cm off, hips %.2f m, spine %.0f deg from upright" % [p[0], seen.head * 100, seen.left * 100, seen.right * 100, seen.knees, seen.feet * 100, seen.hips, seen.spine])
 		check(seen.head < 0.01, "%s: the eyes on the headset (%.1f cm)" % [p[0], seen.head * 100])
 		check(seen.left < 0.01 and seen.right < 0.01, "%s: hands on the controllers (%.1f, %.1f cm)" % [p[0], seen.left * 100, seen.right * 100])
 		check(seen.feet < 0.01, "%s: feet on the floor (ankles %.1f cm from their standing height)" % [p[0], seen.feet * 100])
 		check(seen.knees >= p[5] and seen.knees <= p[6], "%s: knees bent %.0f degrees (%.0f to %.0f)" % [p[0], seen.knees, p[5], p[6]])
 		if p[0].begins_with("bow"):
-			var spine := bone_global_position(b.skeleton, "Neck") - bone_global_position(b.skeleton, "Spine")
-			var forward := rad_to_deg(spine.angle_to(Vector3.UP))
-			check(forward > 10.0 and spine.z > 0.0, "bow: the spine bent forward (%.0f degrees from upright)" % forward)
+			var forward := bone_global_position(b.skeleton, "Neck").z > bone_global_position(b.skeleton, "Spine").z
+			check(seen.spine > 10.0 and forward, "bow: the spine bent forward (%.0f degrees from upright)" % seen.spine)
 	print("  " + "\n  ".join(report))
 
 
@@ -123,3 +124,47 @@ func test_turning_in_place_steps_the_feet_round_without_sliding() -> void:
 		var toes := bone_global_position(skeleton, side + "Toes") - bone_global_position(skeleton, side + "Foot")
 		var angle := rad_to_deg(Vector2(toes.x, toes.z).angle_to(Vector2(body_forward.x, body_forward.z)))
 		check(absf(angle) < 30.0, "%s foot turned round with the body (%.0f degrees off)" % [side, angle])
+
+
+## Thumbstick walking: the game moves the XR origin at 1.2 m/s for two seconds and stops. The
+## feet walk: each steps again and again, lands ahead of the moving body (it stays over its
+## feet), and no planted foot slides more than 2 cm.
+func test_thumbstick_walking_walks_the_feet_without_skating() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var origin: XROrigin3D = b.origin
+	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3))
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var planted_at := {"Left": null, "Right": null}
+	var steps := {"Left": 0, "Right": 0}
+	var worst_slide := 0.0
+	var worst_lag := 0.0
+	for i in 270:
+		if i < 180:
+			origin.global_position += Vector3(0, 0, 1.2 / 90.0)
+		await frames(1)
+		await skeleton.skeleton_updated
+		var feet := []
+		for side in ["Left", "Right"]:
+			var foot := bone_global_position(skeleton, side + "Foot")
+			feet.append(foot)
+			if foot.y > rest_ankle + 0.005:
+				if planted_at[side] != null:
+					steps[side] += 1
+				planted_at[side] = null
+				continue
+			if planted_at[side] == null:
+				planted_at[side] = foot
+			worst_slide = maxf(worst_slide, Vector2(foot.x - planted_at[side].x, foot.z - planted_at[side].z).length())
+		if i > 45:
+			var between: Vector3 = (feet[0] + feet[1]) * 0.5
+			var hips := bone_global_position(skeleton, "Hips")
+			worst_lag = maxf(worst_lag, Vector2(between.x - hips.x, between.z - hips.z).length())
+	check(steps.Left >= 2 and steps.Right >= 2, "each foot stepped again and again: %s" % [steps])
+	check(worst_slide < 0.02, "no planted foot slid more than 2 cm (%.1f cm)" % (worst_slide * 100))
+	check(worst_lag < 0.45, "the body stays over its feet (at most %.2f m between them)" % worst_lag)
+	var hips := bone_global_position(skeleton, "Hips")
+	for side in ["Left", "Right"]:
+		var foot := bone_global_position(skeleton, side + "Foot")
+		check(Vector2(foot.x - hips.x, foot.z - hips.z).length() < 0.3, "stopped, the %s foot is under the body again" % side)

@@ -13,7 +13,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{BodyOutput, HandInput, reference_body, reference_pipeline};
+use vr_arms_core::body_pipeline::{
+    BodyOutput, HandInput, reference_whole_body, reference_whole_pipeline,
+};
 use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
 use vr_arms_core::lower_body::{
     LowerBody, LowerBodyInput, LowerBodySettings, reference_lower_body,
@@ -106,9 +108,10 @@ pub struct FuzzReport {
     pub non_finite: u64,
 }
 
+/// The body as the engine runs it by default: with its lower half.
 fn new_body() -> Body {
     let profile = ArmProfile::default();
-    Body::new(reference_pipeline(&profile), profile.body_follow)
+    Body::new(reference_whole_pipeline(&profile), profile.body_follow)
 }
 
 /// Non-finite outputs of one body frame: targets, hints, every tree bone, the fingers, and the
@@ -278,7 +281,7 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
     let mut rng = Rng(seed | 1);
     let mut body = new_body();
     let mut placement = Placement::default();
-    let (template, _) = reference_body();
+    let (template, _, _, _) = reference_whole_body();
     let mut tree = template.clone();
     let mut revolver = Revolver::default();
     let mut hand_pose = HandPoseDriver::default();

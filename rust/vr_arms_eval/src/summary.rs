@@ -100,6 +100,7 @@ pub fn to_json(
                 ("knees_cm", m.knees_cm),
                 ("feet_cm", m.feet_cm),
                 ("arms_cm", m.arms_cm),
+                ("elbows_cm", m.elbows_cm),
                 ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
                 ("foot_skate_cm_s_excess", m.foot_skate_cm_s_excess),
                 (

@@ -299,8 +299,9 @@ mod tests {
         let [ours, standing, hanging] = r.methods;
         assert_eq!(ours.frames, 60);
         assert!(ours.head_cm < 0.5 && ours.hips_cm < 1.0, "{ours:?}");
-        // The feet stand 30 cm apart where the performer's are 20: 5 cm each.
-        assert!((ours.feet_cm - 5.0).abs() < 1.0, "{ours:?}");
+        // Standing tall on straight legs the feet stand under the hip joints, where the
+        // performer's are (the stance opens only as the body lowers).
+        assert!(ours.feet_cm < 1.0, "{ours:?}");
         assert_eq!(ours.floor_penetration_frames, 0);
         // Hanging from the headset, this performer's rest pose (arms out) is its standing
         // pose: only the arms differ. The standing body stands under the head, a little off.

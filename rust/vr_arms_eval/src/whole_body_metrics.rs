@@ -23,6 +23,8 @@ pub struct WholeBodyFigures {
     pub knees_cm: f32,
     pub feet_cm: f32,
     pub arms_cm: f32,
+    /// Both elbows alone (of the arms' joints).
+    pub elbows_cm: f32,
     pub full_body_mpjpe_cm: f32,
     pub floor_penetration_frames: usize,
     /// The method's mean horizontal ankle speed while the ankle is on the floor, less the
@@ -106,6 +108,7 @@ impl Sums {
             knees_cm: m(&[3, 8]),
             feet_cm: m(&ANKLES),
             arms_cm: m(&[5, 6, 7, 10, 11, 12]),
+            elbows_cm: m(&[6, 11]),
             full_body_mpjpe_cm: m(&(0..JOINTS).collect::<Vec<_>>()),
             floor_penetration_frames: self.penetration,
             foot_skate_cm_s_excess: mean_speed(self.skate) - clip_skate,

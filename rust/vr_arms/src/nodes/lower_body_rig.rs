@@ -109,6 +109,10 @@ pub struct LowerBodyRig {
     last_miss: f32,
     head_guard: vr_arms_core::input_guard::InputGuard,
     settings_changed: bool,
+    /// Bind again on the next frame (a bone name changed, or the node entered a tree).
+    rebind: bool,
+    /// The skeleton and its version when last bound.
+    bound_version: Option<(InstanceId, u64)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -151,7 +155,13 @@ impl ISkeletonModifier3D for LowerBodyRig {
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         let set = self.set_validated(&property, &value);
         self.settings_changed |= set;
+        // Anything else (a bone name, the head) may change what is bound.
+        self.rebind |= !set;
         set
+    }
+
+    fn enter_tree(&mut self) {
+        self.rebind = true;
     }
 
     fn init(base: Base<SkeletonModifier3D>) -> Self {
@@ -187,6 +197,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             last_miss: 0.0,
             head_guard: Default::default(),
             settings_changed: false,
+            rebind: true,
+            bound_version: None,
             report: ProblemReport::new("LowerBodyRig"),
             base,
         };
@@ -339,6 +351,21 @@ impl LowerBodyRig {
 
     /// Binds to the skeleton's bones (again when they, the names or the follow change).
     fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
+        // The common case, every frame: nothing changed (no names built, no children scanned).
+        let version = (skeleton.instance_id(), skeleton.get_version());
+        if !self.rebind && self.bound_version == Some(version) {
+            if self.settings_changed {
+                self.settings_changed = false;
+                let settings = self.core_settings();
+                if let Some(b) = self.bound.as_mut() {
+                    b.stage.settings = settings;
+                }
+            }
+            return;
+        }
+        self.rebind = false;
+        self.settings_changed = false;
+        self.bound_version = Some(version);
         let names = self.names();
         let follow = Self::follow_sibling(skeleton);
         let key = (
@@ -347,14 +374,11 @@ impl LowerBodyRig {
             names.clone(),
             follow.as_ref().map(|f| f.instance_id()),
         );
-        if self.bound_to.as_ref() == Some(&key) && !self.settings_changed {
-            return;
-        }
-        let settings_only = self.bound_to.as_ref() == Some(&key);
-        self.settings_changed = false;
-        let settings = self.core_settings();
-        if settings_only && let Some(b) = self.bound.as_mut() {
-            b.stage.settings = settings;
+        if self.bound_to.as_ref() == Some(&key) {
+            let settings = self.core_settings();
+            if let Some(b) = self.bound.as_mut() {
+                b.stage.settings = settings;
+            }
             return;
         }
         self.bound_to = Some(key);
@@ -428,7 +452,12 @@ impl LowerBodyRig {
             .collect();
         b.tree.set_globals(&before);
         let mut mask = 0;
-        if let Some((follow, spine)) = &b.follow {
+        // The follow beside it (gone or switched off since the bind: no follow).
+        let follow = b
+            .follow
+            .as_ref()
+            .filter(|(f, _)| f.is_instance_valid() && f.is_active());
+        if let Some((follow, spine)) = follow {
             let stage = FollowStage::new(follow.bind().core_settings());
             let to_skeleton = skeleton_core.rotation.inverse();
             let locals = stage.solve_on(

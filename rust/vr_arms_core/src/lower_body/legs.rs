@@ -43,9 +43,16 @@ impl LegRest {
         let (a, b) = self.lengths;
         crate::soft_ik::ease_reach(
             distance,
-            crate::soft_ik::min_bend_reach(a, b, KNEE_EASE_START_DEG.to_radians()),
+            self.exact_reach(),
             crate::soft_ik::min_bend_reach(a, b, KNEE_MIN_BEND_DEG.to_radians()),
         )
+    }
+
+    /// The longest hip-to-ankle distance the leg reaches exactly (the knee bent
+    /// [`KNEE_EASE_START_DEG`]).
+    pub fn exact_reach(&self) -> f32 {
+        let (a, b) = self.lengths;
+        crate::soft_ik::min_bend_reach(a, b, KNEE_EASE_START_DEG.to_radians())
     }
 }
 

@@ -208,10 +208,6 @@ impl LowerBody {
                 (to_skeleton.rotation * head_turn * m.head_in_root).normalize(),
             ),
         );
-        let head_miss = input
-            .skeleton
-            .transform_point(head_bone.position)
-            .distance(head_at);
 
         // The feet under the hips, then the legs down to them.
         let yaw = {
@@ -219,20 +215,69 @@ impl LowerBody {
             f.x.atan2(f.z)
         };
         let ground = Vec3::new(hips.x, input.floor_y, hips.z);
-        let home = |side: Side| {
+        // Each foot half the stance to its side, but no further from under its hip joint than
+        // the leg reaches at this height: standing tall on straight legs the feet stand under the
+        // hips; the stance opens as the body lowers.
+        let to_body = facing.inverse();
+        let mut home = |side: Side| {
             let rest = m.foot_offsets.get(side);
-            let half = side.sign() * 0.5 * s.stance_width_m * input.scale;
+            let mut half = side.sign() * 0.5 * s.stance_width_m * input.scale;
+            if let (Some(leg), Some(leg_rest)) = (*b.legs.get(side), *m.legs.get(side)) {
+                let hip = to_body
+                    * (input.skeleton.transform_point(tree.global(leg[0]).position) - ground);
+                let down = hip.y - leg_rest.ankle_height;
+                let forward = rest.z - hip.z;
+                let reach = leg_rest.exact_reach();
+                let room = (reach * reach - down * down - forward * forward)
+                    .max(0.0)
+                    .sqrt();
+                half = hip.x + (half - hip.x).clamp(-room, room);
+            }
             FootPlace {
                 position: ground + facing * Vec3::new(half, 0.0, rest.z),
                 yaw,
             }
         };
-        let targets = self.feet.update(
-            &s,
-            PerSide::new(home(Side::Left), home(Side::Right)),
-            input.scale,
-            dt,
-        );
+        let homes = PerSide::new(home(Side::Left), home(Side::Right));
+        let targets = self.feet.update(&s, homes, input.scale, dt);
+        // The hips no higher than the planted feet let the legs reach (a stance wider than the
+        // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
+        // rather than the feet float.
+        let mut cap = f32::INFINITY;
+        for side in Side::BOTH {
+            let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
+                continue;
+            };
+            let foot = *targets.get(side);
+            if !foot.planted {
+                continue;
+            }
+            let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
+            let reach = rest.exact_reach();
+            let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length_squared();
+            if across < reach * reach {
+                let leg_cap = hips.y - (hip.y - ankle.y - (reach * reach - across).sqrt());
+                // More than the few millimetres a straight rest leg needs (its knee eased) down
+                // for this foot: it steps home next.
+                if leg_cap < hips.y - 0.006 * input.scale {
+                    self.feet.strain(side);
+                }
+                cap = cap.min(leg_cap);
+            } else {
+                self.feet.strain(side);
+            }
+        }
+        let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
+        if cap < hips.y && cap.is_finite() {
+            hips.y = cap.max(lowest);
+            tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+        }
+        let head_miss = input
+            .skeleton
+            .transform_point(tree.global(b.head).position)
+            .distance(head_at);
+
         let mut feet = PerSide::new(None, None);
         for side in Side::BOTH {
             let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {

@@ -34,6 +34,10 @@ pub struct LowerBodySettings {
     pub step_angle_deg: f32,
     /// How long a step takes (seconds).
     pub step_time_s: f32,
+    /// How far ahead a moving body's feet land, as a share of the distance it covers in a
+    /// step's time (0: where the body is when the step starts; 1: where it will be when the
+    /// step ends).
+    pub step_lead: f32,
     /// How high a stepping foot lifts (metres).
     pub step_height_m: f32,
 }
@@ -47,10 +51,11 @@ impl Default for LowerBodySettings {
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             hips_over_feet: 0.0,
-            stance_width_m: 0.3,
-            step_distance_m: 0.15,
+            stance_width_m: 0.4,
+            step_distance_m: 0.25,
             step_angle_deg: 50.0,
             step_time_s: 0.3,
+            step_lead: 0.5,
             step_height_m: 0.07,
         }
     }
@@ -80,6 +85,7 @@ impl LowerBodySettings {
         self.step_distance_m = finite_clamp(self.step_distance_m, 0.01, 2.0, d.step_distance_m);
         self.step_angle_deg = finite_clamp(self.step_angle_deg, 1.0, 180.0, d.step_angle_deg);
         self.step_time_s = finite_clamp(self.step_time_s, 0.05, 2.0, d.step_time_s);
+        self.step_lead = finite_clamp(self.step_lead, 0.0, 2.0, d.step_lead);
         self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
     }
 }
