@@ -139,6 +139,7 @@ func _session() -> void:
 		await _calibrate()
 	await _look_around()
 	await _reach_everywhere()
+	await _crouch()
 	await _draw()
 	await _shot("drawn")
 	for t in targets:
@@ -191,6 +192,19 @@ func _reach_everywhere() -> void:
 			await _shot("reach_up")
 	_hands_at_rest()
 	await _seconds(0.3)
+
+
+## Ducks 40 cm as behind cover, hands forward and low, then stands back up.
+func _crouch() -> void:
+	var standing := _head
+	_set_head(Transform3D(standing.basis, standing.origin + Vector3(0, -0.4, 0.05)))
+	_set_hand(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.22, 0.8, 0.35)))
+	_set_hand(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.22, 0.8, 0.35)))
+	await _seconds(0.6)
+	await _shot("crouch")
+	_set_head(standing)
+	_hands_at_rest()
+	await _seconds(0.4)
 
 
 func _draw() -> void:

@@ -563,3 +563,40 @@ fn reaching_up_in_a_crouch_the_overhead_guard_bends_the_elbow_as_standing() {
         "the elbow bends as standing: {bend} against {standing_bend} degrees"
     );
 }
+
+/// With the lower body, the written bones (what `VRRemoteBody` writes back) are the hips,
+/// spine, head and legs besides the arms, exactly.
+#[test]
+fn the_lower_bodys_bones_are_among_the_written_ones() {
+    let mut p = reference_whole_pipeline(&ArmProfile::default());
+    let (_, _, lower, _) = reference_whole_body();
+    let mut t = reference_whole_body().0;
+    let crouch = BodyInput {
+        head: Some(Pose::new(
+            Vec3::new(0.0, 1.3, 0.1),
+            Quat::from_rotation_y(std::f32::consts::PI),
+        )),
+        ..input(0.0, None)
+    };
+    let out = p.update(&crouch, &mut t, 1.0 / 90.0);
+    let legs = lower
+        .legs
+        .left
+        .unwrap()
+        .into_iter()
+        .chain(lower.legs.right.unwrap());
+    let mut lower_bits = 0u32;
+    for b in [lower.hips, lower.head]
+        .into_iter()
+        .chain(lower.spine.into_iter().flatten())
+        .chain(legs)
+    {
+        assert!(
+            out.written & (1 << b) != 0,
+            "bone {b} written: {:b}",
+            out.written
+        );
+        lower_bits |= 1 << b;
+    }
+    assert_eq!(p.lower_body.as_ref().unwrap().bones_mask(), lower_bits);
+}

@@ -27,7 +27,8 @@ use crate::nodes::vr_arm_rig::VRArmRig;
 
 /// Sets up vr_arms on a humanoid [Skeleton3D] (Godot humanoid bone names, as after importing
 /// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
-/// pipeline and the upper body, in the right order, with the right bones and XR nodes.
+/// pipeline, the upper body and the lower body (`LowerBodyRig`, for a rig with hips, head and
+/// legs), in the right order, with the right bones and XR nodes.
 ///
 /// From code: `VRArmsSetup.setup_skeleton(skeleton, xr_origin, bone_map)`. In the editor: select
 /// the skeleton (or its character) and use Project > Tools > "vr_arms: Set up selected Skeleton3D".

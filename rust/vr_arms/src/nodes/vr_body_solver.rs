@@ -14,14 +14,14 @@ use crate::nodes::common::apply_profile;
 use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones, chain_problems};
 
-/// The whole body (the body follow, the arm target stages, chest, neck and head, clavicles, the
-/// arm solves, forearm twist and the finger curls) as one object called once a frame from your
+/// The whole body (the body follow, the arm target stages, chest, neck and head, the lower body,
+/// clavicles, the arm solves, forearm twist and the finger curls) as one object called once a frame from your
 /// own code: the very composition `VRRemoteBody` runs, and the reference the engine tests hold
 /// the node graph to. It moves nothing: [method step] returns the root's pose and the bone
 /// rotations to write.
 ///
 /// Each step can be switched off, to match a node graph without that node: `spine`,
-/// `clavicles`, `forearm_twist`, `fingers`, `follow_head` (all on by default).
+/// `lower_body`, `clavicles`, `forearm_twist`, `fingers`, `follow_head` (all on by default).
 #[derive(GodotClass)]
 #[class(base = RefCounted)]
 pub struct VRBodySolver {

@@ -23,9 +23,10 @@ use crate::problems::ProblemReport;
 pub(crate) const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
 pub(crate) use crate::nodes::common::HUMANOID_ARMS as ARMS;
 
-/// The whole upper body of one avatar in a single modifier: body follow, the five arm target
-/// stages, chest/neck/head, clavicles, the two-bone solves, forearm twist and finger curls, the
-/// same core stages as the node graph that [VRArmsSetup] builds, composed in Rust.
+/// The whole body of one avatar in a single modifier: body follow, the five arm target stages,
+/// chest/neck/head, the lower body (hips, spine bend, legs and stepping feet; `lower_body`),
+/// clavicles, the two-bone solves, forearm twist and finger curls, the same core stages as the
+/// node graph that [VRArmsSetup] builds, composed in Rust.
 ///
 /// Use it for avatars whose body is driven by three tracked points and nothing else: remote
 /// players (a network script moves the `head` and hand nodes) and crowds. A hand whose node is an

@@ -291,3 +291,38 @@ fn standing_up_from_a_wide_crouch_steps_the_feet_back_under_the_body() {
         stood.head_miss
     );
 }
+
+/// `reset` forgets the last headset: a lost headset right after it poses nothing (before it,
+/// the last one is held).
+#[test]
+fn reset_forgets_the_last_headset() {
+    let mut b = body();
+    let crouch = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    run(&mut b, &crouch, 10);
+    let mut lost = crouch;
+    lost.headset = None;
+    assert!(
+        run(&mut b, &lost, 1).1.hips.is_some(),
+        "held before the reset"
+    );
+    b.reset();
+    assert_eq!(run(&mut b, &lost, 1).1, LowerBodyOutput::default());
+}
+
+/// A scale that cannot be used (zero, negative, not finite) is the avatar's own size: the same
+/// body as at scale 1.
+#[test]
+fn an_unusable_scale_is_the_avatars_own_size() {
+    let crouch = input(headset(Vec3::new(0.3, 1.25, 0.2), 0.3));
+    let (mut at_one, _) = run(&mut body(), &crouch, 30);
+    for scale in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        let odd = LowerBodyInput { scale, ..crouch };
+        let (mut t, _) = run(&mut body(), &odd, 30);
+        for i in 0..t.len() {
+            assert!(
+                t.global(i).position.distance(at_one.global(i).position) < 1e-5,
+                "scale {scale}: bone {i}"
+            );
+        }
+    }
+}
