@@ -8,6 +8,40 @@ extends EngineTest
 const EYES := Vector3(0, 1.64, 0.08)
 
 
+## Watches both feet frame by frame: a foot more than 5 mm over its standing height is stepping;
+## back down, it is planted where it landed. Counts the steps and keeps the worst horizontal
+## slide of a planted foot.
+class FootWatch:
+	var skeleton: Skeleton3D
+	var rest_ankle: float
+	var planted_at := {}
+	var steps := {"Left": 0, "Right": 0}
+	var worst_slide := 0.0
+
+	func _init(watched: Skeleton3D) -> void:
+		skeleton = watched
+		rest_ankle = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+		for side in ["Left", "Right"]:
+			planted_at[side] = foot(side)
+
+	func foot(side: String) -> Vector3:
+		return (skeleton.global_transform * skeleton.get_bone_global_pose(skeleton.find_bone(side + "Foot"))).origin
+
+	## One frame's look at both feet.
+	func see() -> void:
+		for side in ["Left", "Right"]:
+			var at := foot(side)
+			if at.y > rest_ankle + 0.005:
+				if planted_at[side] != null:
+					steps[side] += 1
+				planted_at[side] = null
+				continue
+			if planted_at[side] == null:
+				planted_at[side] = at
+			var slide := Vector2(at.x - planted_at[side].x, at.z - planted_at[side].z).length()
+			worst_slide = maxf(worst_slide, slide)
+
+
 ## The player's head looking ahead (the avatar's +Z), pitched down by `down_deg`.
 func _head(at: Vector3, down_deg: float = 0.0) -> Transform3D:
 	return Transform3D(Basis(Vector3.UP, PI) * Basis(Vector3.RIGHT, -deg_to_rad(down_deg)), at)
@@ -87,14 +121,7 @@ func test_turning_in_place_steps_the_feet_round_without_sliding() -> void:
 	var skeleton: Skeleton3D = b.skeleton
 	var sim: XRTrackingSimulator = b.simulator
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3))
-	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
-	var start := {}
-	var planted_at := {}
-	var worst_slide := 0.0
-	var steps := {"Left": 0, "Right": 0}
-	for side in ["Left", "Right"]:
-		start[side] = bone_global_position(skeleton, side + "Foot")
-		planted_at[side] = start[side]
+	var watch := FootWatch.new(skeleton)
 	# A quarter turn over a second, hands turning with the head, then two seconds still.
 	for i in 270:
 		var yaw := deg_to_rad(90.0) * clampf(i / 90.0, 0.0, 1.0)
@@ -104,18 +131,9 @@ func test_turning_in_place_steps_the_feet_round_without_sliding() -> void:
 		sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(turn, turn * Vector3(-0.3, 1.15, 0.3)))
 		await frames(1)
 		await skeleton.skeleton_updated
-		for side in ["Left", "Right"]:
-			var foot := bone_global_position(skeleton, side + "Foot")
-			if foot.y > rest_ankle + 0.005:
-				# Lifted: a step; it is planted again where it lands.
-				if planted_at[side] != null:
-					steps[side] += 1
-				planted_at[side] = null
-				continue
-			if planted_at[side] == null:
-				planted_at[side] = foot
-			var slide := Vector2(foot.x - planted_at[side].x, foot.z - planted_at[side].z).length()
-			worst_slide = maxf(worst_slide, slide)
+		watch.see()
+	var steps: Dictionary = watch.steps
+	var worst_slide: float = watch.worst_slide
 	var body_forward: Vector3 = (b.character as Node3D).global_basis.z
 	check(absf(rad_to_deg(body_forward.signed_angle_to(Vector3.RIGHT, Vector3.UP))) < 15.0, "the body turned a quarter with the head (forward %s)" % body_forward)
 	check(steps.Left >= 1 and steps.Right >= 1, "each foot stepped: %s" % [steps])
@@ -135,32 +153,20 @@ func test_thumbstick_walking_walks_the_feet_without_skating() -> void:
 	var skeleton: Skeleton3D = b.skeleton
 	var origin: XROrigin3D = b.origin
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3))
-	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
-	var planted_at := {"Left": null, "Right": null}
-	var steps := {"Left": 0, "Right": 0}
-	var worst_slide := 0.0
+	var watch := FootWatch.new(skeleton)
 	var worst_lag := 0.0
 	for i in 270:
 		if i < 180:
 			origin.global_position += Vector3(0, 0, 1.2 / 90.0)
 		await frames(1)
 		await skeleton.skeleton_updated
-		var feet := []
-		for side in ["Left", "Right"]:
-			var foot := bone_global_position(skeleton, side + "Foot")
-			feet.append(foot)
-			if foot.y > rest_ankle + 0.005:
-				if planted_at[side] != null:
-					steps[side] += 1
-				planted_at[side] = null
-				continue
-			if planted_at[side] == null:
-				planted_at[side] = foot
-			worst_slide = maxf(worst_slide, Vector2(foot.x - planted_at[side].x, foot.z - planted_at[side].z).length())
+		watch.see()
 		if i > 45:
-			var between: Vector3 = (feet[0] + feet[1]) * 0.5
+			var between: Vector3 = (watch.foot("Left") + watch.foot("Right")) * 0.5
 			var hips := bone_global_position(skeleton, "Hips")
 			worst_lag = maxf(worst_lag, Vector2(between.x - hips.x, between.z - hips.z).length())
+	var steps: Dictionary = watch.steps
+	var worst_slide: float = watch.worst_slide
 	check(steps.Left >= 2 and steps.Right >= 2, "each foot stepped again and again: %s" % [steps])
 	check(worst_slide < 0.02, "no planted foot slid more than 2 cm (%.1f cm)" % (worst_slide * 100))
 	check(worst_lag < 0.45, "the body stays over its feet (at most %.2f m between them)" % worst_lag)

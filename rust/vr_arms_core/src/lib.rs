@@ -37,6 +37,7 @@ pub mod pose_tree;
 pub mod profile;
 pub mod reach_clamp;
 pub mod reference_arms;
+pub mod reference_body;
 pub mod rest_facing;
 pub mod revolver;
 pub mod rig_names;

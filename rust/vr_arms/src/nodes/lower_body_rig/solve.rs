@@ -1,0 +1,261 @@
+//! `LowerBodyRig`'s work: binding to the skeleton's bones, the frame's solve in `_process` (the
+//! spine follow beside it, then the core's lower body), the shoulders it carries for the arm
+//! stages, and its configuration warnings.
+
+use super::*;
+
+/// The stage bound to a skeleton's bones.
+pub(super) struct Bound {
+    pub(super) stage: LowerBody,
+    pub(super) tree: PoseTree,
+    /// Engine bone of each tree bone.
+    pub(super) bones: Vec<i32>,
+    /// The `UpperBodyFollow` beside it, with its chest, neck and head in the tree.
+    pub(super) follow: Option<(Gd<UpperBodyFollow>, [Option<usize>; 3])>,
+    /// The tree bones the follow writes (bits).
+    pub(super) follow_mask: u32,
+}
+
+/// One frame's solve, worked out in `_process` and written in the modifier pass.
+pub(super) struct Solved {
+    pub(super) frame: u64,
+    /// Engine bone and local rotation of each written bone.
+    pub(super) rotations: Vec<(i32, glam::Quat)>,
+    /// The hips bone and its local position.
+    pub(super) hips: (i32, Vector3),
+    /// Each tree bone's global pose (skeleton space) as read and as solved.
+    pub(super) before: Vec<Pose>,
+    pub(super) after: Vec<Pose>,
+}
+
+impl LowerBodyRig {
+    /// Where this frame's body carries a bone: its global pose (skeleton space, `before` as read
+    /// in `_process`) moved with its nearest ancestor that the lower body or the spine follow
+    /// moved. `None` when the rig has not solved this frame. The arm target stages measure the
+    /// shoulders through it.
+    pub fn carried(&self, skeleton: &Gd<Skeleton3D>, bone: i32, before: Pose) -> Option<Pose> {
+        let frame = Engine::singleton().get_process_frames();
+        let s = self.solved.as_ref().filter(|s| s.frame == frame)?;
+        let bones = &self.bound.as_ref()?.bones;
+        let mut b = bone;
+        let i = loop {
+            if let Some(i) = bones.iter().position(|t| *t == b) {
+                break i;
+            }
+            b = skeleton.get_bone_parent(b);
+            if b < 0 {
+                return None;
+            }
+        };
+        Some(s.after[i].mul_pose(&s.before[i].inverse().mul_pose(&before)))
+    }
+
+    fn names(&self) -> LowerBodyNames {
+        let list = |a: &PackedStringArray| {
+            a.as_slice()
+                .iter()
+                .map(|n| n.to_string())
+                .collect::<Vec<_>>()
+        };
+        let spine = list(&self.spine_bones);
+        let legs = [&self.left_leg_bones, &self.right_leg_bones].map(|l| {
+            let l = list(l);
+            std::array::from_fn(|i| l.get(i).cloned().unwrap_or_default())
+        });
+        LowerBodyNames {
+            hips: self.hips_bone.to_string(),
+            spine: std::array::from_fn(|i| spine.get(i).cloned().unwrap_or_default()),
+            head: self.head_bone.to_string(),
+            legs,
+        }
+    }
+
+    /// The `UpperBodyFollow` beside it under the same skeleton, if one is active.
+    fn follow_sibling(skeleton: &Gd<Skeleton3D>) -> Option<Gd<UpperBodyFollow>> {
+        skeleton
+            .get_children()
+            .iter_shared()
+            .filter_map(|c| c.try_cast::<UpperBodyFollow>().ok())
+            .find(|f| f.is_active())
+    }
+
+    /// Binds to the skeleton's bones (again when they, the names or the follow change).
+    fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
+        // The common case, every frame: nothing changed (no names built, no children scanned).
+        let version = (skeleton.instance_id(), skeleton.get_version());
+        if !self.rebind && self.bound_version == Some(version) {
+            if self.settings_changed {
+                self.settings_changed = false;
+                let settings = self.core_settings();
+                if let Some(b) = self.bound.as_mut() {
+                    b.stage.settings = settings;
+                }
+            }
+            return;
+        }
+        self.rebind = false;
+        self.settings_changed = false;
+        self.bound_version = Some(version);
+        let names = self.names();
+        let follow = Self::follow_sibling(skeleton);
+        let key = (
+            skeleton.instance_id(),
+            skeleton.get_version(),
+            names.clone(),
+            follow.as_ref().map(|f| f.instance_id()),
+        );
+        if self.bound_to.as_ref() == Some(&key) {
+            let settings = self.core_settings();
+            if let Some(b) = self.bound.as_mut() {
+                b.stage.settings = settings;
+            }
+            return;
+        }
+        self.bound_to = Some(key);
+        self.bound = None;
+        let mut tb = TreeBuilder::default();
+        let Some((bones, eyes)) = add_lower_body(skeleton, &names, &mut tb) else {
+            return;
+        };
+        let follow = follow.map(|f| {
+            let spine = f.bind().spine_bones().map(|n| {
+                let b = skeleton.find_bone(&n);
+                tb.add(skeleton, b)
+            });
+            (f, spine)
+        });
+        let (Ok(tree), Ok(rest)) = (tb.tree(), tb.rest_tree(skeleton)) else {
+            return;
+        };
+        let follow_mask = follow.as_ref().map_or(0, |(_, spine)| {
+            spine
+                .iter()
+                .flatten()
+                .filter(|&&i| i < 32)
+                .fold(0, |m, i| m | 1 << i)
+        });
+        self.bound = Some(Bound {
+            stage: LowerBody::new(self.core_settings(), bones, &rest, eyes),
+            tree,
+            bones: tb.bones,
+            follow,
+            follow_mask,
+        });
+    }
+
+    /// This frame's body on the skeleton's current pose, as the core's body composes it: the
+    /// spine follow (when an `UpperBodyFollow` is beside it), then the lower body.
+    pub(super) fn solve(&mut self, skeleton: &Gd<Skeleton3D>, dt: f32) -> Option<Solved> {
+        self.bind(skeleton);
+        if let Some(head) = alive(&self.head)
+            .filter(|n| n.is_inside_tree())
+            .and_then(|n| read_tracked(&n, &mut self.head_guard))
+        {
+            self.last_head = Some(head);
+        }
+        let head_world = self.last_head?;
+        let root = alive(&self.body_root).filter(|n| n.is_inside_tree())?;
+        let root_global = root.get_global_transform();
+        let skeleton_global = skeleton.get_global_transform();
+        // The core's frame, as the remote body's: the world without the skeleton's scale.
+        let unscaled = crate::nodes::remote_body_pass::unscaled(&skeleton_global);
+        let to_core = unscaled * skeleton_global.affine_inverse();
+        let turn = crate::convert::quat(
+            crate::nodes::common::rotation_of(&to_core.basis).get_quaternion(),
+        );
+        let head = Pose::new(
+            vec3(to_core * to_vector3(head_world.position)),
+            turn * head_world.rotation,
+        );
+        let root_core = pose(&(to_core * root_global));
+        let skeleton_core = pose(&unscaled);
+        let floor = floor_height(&self.origin, &self.head);
+        let floor_y = (to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y;
+        let scale = crate::nodes::common::uniform_scale(&root_global)
+            / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
+
+        let b = self.bound.as_mut()?;
+        let before: Vec<Pose> = b
+            .bones
+            .iter()
+            .map(|&bone| pose(&skeleton.get_bone_global_pose(bone)))
+            .collect();
+        b.tree.set_globals(&before);
+        let mut mask = 0;
+        // The follow beside it (gone or switched off since the bind: no follow).
+        let follow = b
+            .follow
+            .as_ref()
+            .filter(|(f, _)| f.is_instance_valid() && f.is_active());
+        if let Some((follow, spine)) = follow {
+            let stage = FollowStage::new(follow.bind().core_settings());
+            let to_skeleton = skeleton_core.rotation.inverse();
+            let locals = stage.solve_on(
+                &mut b.tree,
+                *spine,
+                to_skeleton * root_core.rotation,
+                to_skeleton * head.rotation,
+            );
+            for (bone, local) in locals.into_iter().flatten() {
+                b.tree.set_local_rotation(bone, local);
+            }
+            mask |= b.follow_mask;
+        }
+        let out = b.stage.update(
+            &mut b.tree,
+            &LowerBodyInput {
+                headset: Some(head),
+                root: root_core,
+                skeleton: skeleton_core,
+                floor_y,
+                scale,
+            },
+            dt,
+        );
+        out.hips?;
+        self.last_miss = out.head_miss;
+        mask |= b.stage.bones_mask();
+        let hips = b.stage.bones().hips;
+        let rotations = (0..b.tree.len())
+            .filter(|&i| i < 32 && mask & (1 << i) != 0)
+            .map(|i| (b.bones[i], b.tree.local_rotation(i)))
+            .collect();
+        let after = (0..b.tree.len()).map(|i| b.tree.global(i)).collect();
+        Some(Solved {
+            frame: Engine::singleton().get_process_frames(),
+            rotations,
+            hips: (b.bones[hips], to_vector3(b.tree.local(hips).position)),
+            before,
+            after,
+        })
+    }
+
+    pub(super) fn problems(&self) -> Vec<String> {
+        let Some(skeleton) = parent_skeleton(&self.base().clone().upcast()) else {
+            return vec!["LowerBodyRig must be a child of a Skeleton3D.".into()];
+        };
+        let mut out = Vec::new();
+        out.extend(rig_order_problem(
+            &self.base().clone().upcast(),
+            "LowerBodyRig",
+            RigOrder::Before,
+            "the arms are solved from where the lower body put the shoulders",
+        ));
+        if self.head.is_none() {
+            out.push("Set \"head\" to the XRCamera3D.".into());
+        }
+        if self.body_root.is_none() {
+            out.push("Set \"body_root\" to the avatar root that BodyFollow moves (on the floor, facing +Z).".into());
+        }
+        let follow_after = skeleton
+            .get_children()
+            .iter_shared()
+            .skip_while(|c| *c != self.base().clone().upcast::<Node>())
+            .any(|c| c.try_cast::<UpperBodyFollow>().is_ok());
+        if follow_after {
+            out.push("Move LowerBodyRig after UpperBodyFollow in the skeleton's children: the spine bends from where the follow turned it.".into());
+        }
+        out.extend(lower_body_problems(&skeleton, &self.names()));
+        out
+    }
+}
