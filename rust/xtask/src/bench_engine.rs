@@ -58,13 +58,14 @@ pub struct Row {
 /// The whole body's stages in groups, for what each costs: the bench scene's `--off` switches
 /// the group's classes off (modifiers inactive, other nodes not processing).
 /// (The breakdown adds a last row with every group off at once, built from these.)
-pub const STAGE_GROUPS: [(&str, &str); 7] = [
+pub const STAGE_GROUPS: [(&str, &str); 8] = [
     (
         "target stages (ControllerTargets, BodyAvoidance, ReachClamp, TargetRouter, ElbowHintSolver)",
         "ControllerTargets,BodyAvoidance,ReachClamp,TargetRouter,ElbowHintSolver",
     ),
     ("VRArmRig", "VRArmRig"),
     ("UpperBodyFollow", "UpperBodyFollow"),
+    ("LowerBodyRig", "LowerBodyRig"),
     ("ClavicleFollow", "ClavicleFollow"),
     ("ForearmTwist", "ForearmTwist"),
     (
