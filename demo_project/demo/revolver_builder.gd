@@ -36,6 +36,9 @@ static func build() -> Revolver:
 	var gun := Revolver.new()
 	gun.name = "Revolver"
 	gun.mass = 1.05
+	# A gun dropped during a long frame (a hitch: physics steps then cover long times) must not
+	# pass through the floor: continuous collision detection.
+	gun.continuous_cd = true
 	var steel := _material(Color(0.22, 0.24, 0.28), 0.9, 0.32)
 	var wood := _material(Color(0.42, 0.22, 0.1), 0.0, 0.6)
 	var brass := _material(Color(0.78, 0.6, 0.25), 0.8, 0.3)
