@@ -174,3 +174,20 @@ func test_thumbstick_walking_walks_the_feet_without_skating() -> void:
 	for side in ["Left", "Right"]:
 		var foot := bone_global_position(skeleton, side + "Foot")
 		check(Vector2(foot.x - hips.x, foot.z - hips.z).length() < 0.3, "stopped, the %s foot is under the body again" % side)
+
+
+## Every lower-body setting is in the inspector and the profile, validated as the core does:
+## `step_lead` too (it was missing from the node: the profile's value was dropped).
+func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:
+	var rig := LowerBodyRig.new()
+	rig.step_lead = 5.0
+	check_near(rig.step_lead, 2.0, 1e-6, "clamped to its range as the core clamps it")
+	rig.step_lead = 1.25
+	const PATH := "user://lower_body_lead.toml"
+	check(rig.save_profile(PATH), "saved")
+	var other := LowerBodyRig.new()
+	check(other.load_profile(PATH), "loaded")
+	check_near(other.step_lead, 1.25, 1e-6, "the profile carries it")
+	DirAccess.remove_absolute(ProjectSettings.globalize_path(PATH))
+	rig.free()
+	other.free()

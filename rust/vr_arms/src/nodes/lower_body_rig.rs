@@ -95,6 +95,10 @@ pub struct LowerBodyRig {
     /// How long a step takes.
     #[export(range = (0.05, 2.0, suffix = "s"))]
     step_time_s: f32,
+    /// How far ahead a moving body's feet land, as a share of the distance it covers in a
+    /// step's time (0: where it is when the step starts).
+    #[export(range = (0.0, 2.0))]
+    step_lead: f32,
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
@@ -167,6 +171,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_distance_m: 0.0,
             step_angle_deg: 0.0,
             step_time_s: 0.0,
+            step_lead: 0.0,
             step_height_m: 0.0,
             editor_preview: false,
             bound: None,
@@ -273,6 +278,7 @@ impl LowerBodyRig {
         step_distance_m => step_distance_m,
         step_angle_deg => step_angle_deg,
         step_time_s => step_time_s,
+        step_lead => step_lead,
         step_height_m => step_height_m,
     });
 }

@@ -11,7 +11,7 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
-use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body};
+use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
 use crate::nodes::vr_remote_body::{ARMS, SPINE};
 use crate::skeleton_tree::TreeBuilder;
 use vr_arms_core::lower_body::LowerBody;
@@ -93,8 +93,11 @@ pub(crate) fn bind_bones(
     // Whole chains, parents first: from the hips (the lower body's bones first, so the hips
     // are the root) or, without a lower body, from the chest's parent (or the skeleton's root).
     let mut tb = TreeBuilder::default();
-    let lower = if lower_body {
-        add_lower_body(skeleton, &LowerBodyNames::default(), &mut tb)
+    // Only a rig whose legs are both chains (as the one-click setup's `LowerBodyRig`): a crouch
+    // must not lower hips whose legs are not solved.
+    let names = LowerBodyNames::default();
+    let lower = if lower_body && lower_body_problems(skeleton, &names).is_empty() {
+        add_lower_body(skeleton, &names, &mut tb)
     } else {
         None
     };

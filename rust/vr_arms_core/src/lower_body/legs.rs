@@ -30,8 +30,8 @@ pub struct LegRest {
 /// The knee bend (degrees) where the leg's reach starts easing toward its longest, and the
 /// bend it keeps at the longest: a straight knee is where two-bone IK is most sensitive (a
 /// hip a millimetre higher swings a nearly straight knee by centimetres), so the knee never
-/// quite straightens; standing at rest height it keeps about 6 degrees and the ankle stays
-/// within 0.2 % of the leg's length of its target.
+/// quite straightens; standing at rest height the hips sink so it keeps the 10-degree bend and
+/// the ankle reaches its target exactly (`LowerBody` caps the hips' height).
 pub const KNEE_EASE_START_DEG: f32 = 10.0;
 pub const KNEE_MIN_BEND_DEG: f32 = 3.0;
 
