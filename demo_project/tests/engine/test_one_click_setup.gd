@@ -7,11 +7,11 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	var character: Node3D = created.character
 	var skeleton: Skeleton3D = created.skeleton
 	var sim: XRTrackingSimulator = created.simulator
-	for key in ["origin", "camera", "left_controller", "right_controller", "rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints", "left_hand_pose", "right_hand_pose", "calibrator", "first_person_head"]:
+	for key in ["origin", "camera", "left_controller", "right_controller", "rig", "upper_body_follow", "lower_body", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints", "left_hand_pose", "right_hand_pose", "calibrator", "first_person_head"]:
 		check(created.has(key) and created[key] != null, "created %s" % key)
 	var order := skeleton.get_children().map(func(c): return c.get_class())
 	check(order == ["UpperBodyFollow", "LowerBodyRig", "ClavicleFollow", "VRArmRig", "ForearmTwist", "HandPoseCopy"], "modifiers in order: %s" % [order])
-	for key in ["rig", "upper_body_follow", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints"]:
+	for key in ["rig", "upper_body_follow", "lower_body", "clavicle_follow", "forearm_twist", "hand_pose_copy", "body_follow", "controller_targets", "body_avoidance", "reach_clamp", "router", "elbow_hints"]:
 		var problems: PackedStringArray = created[key].get_setup_problems()
 		check(problems.is_empty(), "%s is fully configured: %s" % [key, problems])
 	await check_hands_reach_the_controllers(sim, skeleton)

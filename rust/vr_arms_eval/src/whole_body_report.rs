@@ -108,9 +108,10 @@ fn choose_stepping(
             }
         })
         .collect();
-    let v = choose(values, &allowed, held_out);
-    if v.is_finite() {
-        return v;
+    // (`choose` picks the first value when every error is infinite: the fallback is ours.)
+    let any_allowed = allowed.iter().any(|e| e.iter().all(|p| p.sum.is_finite()));
+    if any_allowed {
+        return choose(values, &allowed, held_out);
     }
     values
         .iter()
@@ -326,5 +327,37 @@ mod tests {
             t.contains("Worst clip for ours (full-body MPJPE): c10"),
             "{t}"
         );
+    }
+
+    fn stepping(mpjpe: f32, steps: f32, own: f32) -> WholeBodyResult {
+        let m = WholeBodyFigures {
+            full_body_mpjpe_cm: mpjpe,
+            steps_per_min: steps,
+            clip_steps_per_min: own,
+            frames: 100,
+            ..Default::default()
+        };
+        WholeBodyResult {
+            clip: "c".into(),
+            methods: [m; 3],
+        }
+    }
+
+    /// The value with the least error is passed over when its feet step more than 1.5 times as
+    /// often as the performers'; when every value does, the one that steps least.
+    #[test]
+    fn a_value_that_steps_too_often_is_not_chosen() {
+        let runs = vec![
+            vec![stepping(10.5, 90.0, 75.0)],
+            vec![stepping(10.1, 140.0, 75.0)],
+        ];
+        let errors: Vec<Vec<Pooled>> = runs.iter().map(|r| r.iter().map(mpjpe).collect()).collect();
+        assert_eq!(choose_stepping(&[0.25, 0.1], &errors, &runs, None), 0.25);
+        let runs = vec![
+            vec![stepping(10.5, 150.0, 75.0)],
+            vec![stepping(10.1, 140.0, 75.0)],
+        ];
+        let errors: Vec<Vec<Pooled>> = runs.iter().map(|r| r.iter().map(mpjpe).collect()).collect();
+        assert_eq!(choose_stepping(&[0.25, 0.1], &errors, &runs, None), 0.1);
     }
 }

@@ -105,6 +105,8 @@ impl Feet {
             if far {
                 *planted = Some(home);
                 *self.step.get_mut(side) = None;
+                // Standing where the body is now: no strain from before the jump.
+                *self.strained.get_mut(side) = false;
                 continue;
             }
             if let Some(step) = self.step.get_mut(side) {
@@ -350,5 +352,19 @@ mod tests {
         let (with, without) = (trail(1.0), trail(0.0));
         assert!(with < 0.3, "with the lead the feet stay within {with} m");
         assert!(without > with + 0.1, "without: {without} m, with: {with} m");
+    }
+
+    /// A strain flagged just before a teleport asks for no step after it: the feet stand at
+    /// their new places.
+    #[test]
+    fn a_teleport_forgets_the_strain() {
+        let mut f = Feet::default();
+        run(&mut f, homes(0.0, 0.0, 0.0), 1);
+        f.strain(Side::Left);
+        let t = run(&mut f, homes(30.0, 0.0, 0.0), 5);
+        assert!(
+            t.iter().all(|t| t.left.planted && t.right.planted),
+            "no step"
+        );
     }
 }
