@@ -161,6 +161,10 @@ func _setup_body(character: Node3D, skeleton: Skeleton3D) -> void:
 	blend.max_space = PoseLibrary.WALK_SPEED
 	_legs.tree_root = blend
 	_legs.active = true
+	# While the thumbstick walks the player, the legs play this walk (the procedural feet step
+	# for steps taken in the room).
+	if body.get("lower_body") != null:
+		body.lower_body.walk_animation_share = 1.0
 	_last_avatar_position = character.global_position
 
 

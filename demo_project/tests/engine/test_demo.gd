@@ -163,11 +163,28 @@ func test_walking_blends_the_legs_and_snap_turn_pivots_on_the_head() -> void:
 	var locomotion: Locomotion = demo.get_node("Locomotion")
 	var desktop: DesktopControls = demo.get_node("DesktopControls")
 	var peak := 0.0
+	# The walk is what the player sees on the legs: the thigh as the animation poses it (read
+	# before the modifiers, a frame's swing apart) is the thigh shown.
+	var skeleton: Skeleton3D = demo.parts.skeleton
+	var thigh := skeleton.find_bone("LeftUpperLeg")
+	var off_walk := 0.0
+	var swing := 0.0
+	var first := Quaternion()
 	for i in 120:
 		locomotion.walk(Vector2(0, 1), 1.0 / 120.0)
 		await frames(1)
+		var animated := skeleton.get_bone_pose_rotation(thigh)
+		await skeleton.skeleton_updated
+		var shown := skeleton.get_bone_pose_rotation(thigh)
+		if i == 60:
+			first = shown
+		if i > 60:
+			off_walk = maxf(off_walk, rad_to_deg(shown.angle_to(animated)))
+			swing = maxf(swing, rad_to_deg(shown.angle_to(first)))
 		peak = maxf(peak, float(legs.get("parameters/blend_position")))
 	check(peak > 0.8, "walking forward blends in the walk (blend position up to %.2f m/s)" % peak)
+	check(off_walk < 4.0, "the legs play the walk animation (the thigh %.1f degrees off it at most)" % off_walk)
+	check(swing > 20.0, "the thigh swings as the walk does (%.0f degrees)" % swing)
 	await seconds(1.0)
 	check(float(legs.get("parameters/blend_position")) < 0.2, "stopping blends back to idle")
 	var camera: XRCamera3D = demo.parts.camera

@@ -176,6 +176,60 @@ func test_thumbstick_walking_walks_the_feet_without_skating() -> void:
 		check(Vector2(foot.x - hips.x, foot.z - hips.z).length() < 0.3, "stopped, the %s foot is under the body again" % side)
 
 
+
+## The left thigh's local rotation against `q`, in degrees.
+func _thigh_off_deg(skeleton: Skeleton3D, q: Quaternion) -> float:
+	return rad_to_deg(skeleton.get_bone_pose_rotation(skeleton.find_bone("LeftUpperLeg")).angle_to(q))
+
+
+## Thumbstick walking with `walk_animation_share` at 1: while the game moves the XR origin, the
+## legs play the user's walk animation (here an AnimationPlayer holding the left thigh swung 30
+## degrees forward); stopped, the procedural legs have them back with the feet on the floor.
+## With the share at 0 (the default) the same walk keeps the procedural legs.
+func test_thumbstick_walking_plays_the_users_walk_animation_on_the_legs() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var origin: XROrigin3D = b.origin
+	var rig: LowerBodyRig = b.lower_body
+	check_near(rig.walk_animation_share, 0.0, 0.0, "off by default")
+	var thigh := skeleton.find_bone("LeftUpperLeg")
+	var swung: Quaternion = skeleton.get_bone_rest(thigh).basis.get_rotation_quaternion() * Quaternion(Vector3.RIGHT, deg_to_rad(-30.0))
+	var walk := Animation.new()
+	var track := walk.add_track(Animation.TYPE_ROTATION_3D)
+	walk.track_set_path(track, NodePath("%s:LeftUpperLeg" % b.character.get_path_to(skeleton)))
+	walk.rotation_track_insert_key(track, 0.0, swung)
+	walk.length = 1.0
+	walk.loop_mode = Animation.LOOP_LINEAR
+	var library := AnimationLibrary.new()
+	library.add_animation("walk", walk)
+	var player := AnimationPlayer.new()
+	b.character.add_child(player)
+	player.add_animation_library("", library)
+	player.play("walk")
+	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3))
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	for share in [0.0, 1.0]:
+		rig.walk_animation_share = share
+		var worst := 0.0
+		var best := 180.0
+		for i in 90:
+			origin.global_position += Vector3(0, 0, 1.2 / 90.0)
+			await frames(1)
+			await skeleton.skeleton_updated
+			if i >= 30:
+				worst = maxf(worst, _thigh_off_deg(skeleton, swung))
+				best = minf(best, _thigh_off_deg(skeleton, swung))
+		if share > 0.0:
+			check(worst < 1.0, "walking, the thigh is the animation's (%.1f degrees off it at most)" % worst)
+		else:
+			check(best > 10.0, "share 0: the thigh is the procedural leg's (%.1f degrees off the animation at least)" % best)
+		await seconds(1.5)
+		await skeleton.skeleton_updated
+		check(_thigh_off_deg(skeleton, swung) > 10.0, "stopped, the procedural leg again (%.1f degrees off the animation)" % _thigh_off_deg(skeleton, swung))
+		var ankle := bone_global_position(skeleton, "LeftFoot").y
+		check_near(ankle, rest_ankle, 0.01, "stopped, the foot on the floor")
+
 ## Every lower-body setting is in the inspector and the profile, validated as the core does:
 ## `step_lead` too (it was missing from the node: the profile's value was dropped).
 func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:

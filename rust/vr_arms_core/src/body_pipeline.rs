@@ -300,6 +300,8 @@ impl BodyPipeline {
                     skeleton,
                     floor_y: input.floor_y,
                     scale: input.body.scale(),
+                    // No walk animation to blend with outside the node graph.
+                    origin: None,
                 },
                 dt,
             );

@@ -155,10 +155,12 @@ fn fuzz_lower_body(
         },
         floor_y: rng.value(2.0),
         scale: rng.value(2.0),
+        origin: rng.next().is_multiple_of(2).then(|| rng.vec(3.0)),
     };
     tree.clone_from(template);
     let out = lower.update(tree, &input, rng.dt());
     let mut bad = u64::from(!(out.head_miss.is_finite() || out.hips.is_none()));
+    bad += u64::from(!(0.0..=1.0).contains(&out.walk_animation_share));
     bad += u64::from(out.hips.is_some_and(|h| !finite_pose(&h)));
     for foot in [out.feet.left, out.feet.right].into_iter().flatten() {
         bad += u64::from(!(foot.place.position.is_finite() && foot.place.yaw.is_finite()));
@@ -291,7 +293,11 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
     let (lower_template, lower_bones, eyes) = reference_lower_body();
     let new_lower = || {
         LowerBody::new(
-            LowerBodySettings::default(),
+            // The walk animation's blend on, so hostile origins reach it.
+            LowerBodySettings {
+                walk_animation_share: 1.0,
+                ..Default::default()
+            },
             lower_bones,
             &lower_template,
             Some(eyes),

@@ -245,12 +245,18 @@ impl BodyFollow {
 
 /// The floor's height: the XR origin's, else the head's parent's (the origin it moves in), else 0.
 pub fn floor_height(origin: &Option<Gd<Node3D>>, head: &Option<Gd<Node3D>>) -> f32 {
-    read_pose(origin)
-        .or_else(|| {
-            let parent = alive(head)?.get_parent()?.try_cast::<Node3D>().ok()?;
-            Some(crate::convert::pose(&parent.get_global_transform()))
-        })
-        .map_or(0.0, |p| p.position.y)
+    origin_pose(origin, head).map_or(0.0, |p| p.position.y)
+}
+
+/// The XR origin's pose (world): `origin`, else the head's parent (the origin it moves in).
+pub fn origin_pose(
+    origin: &Option<Gd<Node3D>>,
+    head: &Option<Gd<Node3D>>,
+) -> Option<vr_arms_core::Pose> {
+    read_pose(origin).or_else(|| {
+        let parent = alive(head)?.get_parent()?.try_cast::<Node3D>().ok()?;
+        Some(crate::convert::pose(&parent.get_global_transform()))
+    })
 }
 
 /// One step of the body follow (the core's [`FollowStep`]): `root` placed from the headset and

@@ -4,12 +4,13 @@
 use godot::classes::{Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Pose;
+use vr_arms_core::lower_body::walk_blend::blend_leg;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, LowerBodySettings};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::upper_body_follow::UpperBodyFollow as FollowStage;
 
 use crate::convert::{pose, to_quaternion, to_vector3, vec3};
-use crate::nodes::body_follow::floor_height;
+use crate::nodes::body_follow::origin_pose;
 use crate::nodes::common::{alive, parent_skeleton, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, store_profile};
 use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
@@ -102,6 +103,18 @@ pub struct LowerBodyRig {
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
+    /// The largest share of the legs your walk animation takes while the game moves the XR
+    /// origin (thumbstick walking): 0 keeps the procedural feet; 1 plays the animation (an
+    /// [AnimationTree] or [AnimationPlayer] posing the leg bones, e.g. a blend by speed) on
+    /// the legs at `walk_animation_speed_m_s`. Steps the player takes in the room stay
+    /// procedural.
+    #[export_group(name = "Walk Animation")]
+    #[export(range = (0.0, 1.0))]
+    walk_animation_share: f32,
+    /// The XR origin's speed at which the animation takes its whole share; below a fifth of
+    /// it, none.
+    #[export(range = (0.05, 10.0, suffix = "m/s"))]
+    walk_animation_speed_m_s: f32,
     /// Solve in the editor too (off by default: the editor has no tracking).
     #[export_group(name = "Editor")]
     #[export]
@@ -173,6 +186,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_time_s: 0.0,
             step_lead: 0.0,
             step_height_m: 0.0,
+            walk_animation_share: 0.0,
+            walk_animation_speed_m_s: 0.0,
             editor_preview: false,
             bound: None,
             bound_to: None,
@@ -214,7 +229,15 @@ impl ISkeletonModifier3D for LowerBodyRig {
             return;
         };
         skeleton.set_bone_pose_position(s.hips.0, s.hips.1);
-        for &(bone, q) in &s.rotations {
+        for &(bone, q, leg) in &s.rotations {
+            // The legs toward the walk animation's pose (in the skeleton now: the animation
+            // ran before the modifiers) while the game walks the player.
+            let q = if leg && s.walk_share > 0.0 {
+                let animated = crate::convert::quat(skeleton.get_bone_pose_rotation(bone));
+                blend_leg(q, animated, s.walk_share)
+            } else {
+                q
+            };
             skeleton.set_bone_pose_rotation(bone, to_quaternion(q));
         }
     }
@@ -280,5 +303,7 @@ impl LowerBodyRig {
         step_time_s => step_time_s,
         step_lead => step_lead,
         step_height_m => step_height_m,
+        walk_animation_share => walk_animation_share,
+        walk_animation_speed_m_s => walk_animation_speed_m_s,
     });
 }

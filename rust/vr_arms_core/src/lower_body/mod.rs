@@ -15,6 +15,7 @@ pub mod pelvis;
 mod rest;
 mod settings;
 pub mod spine_bend;
+pub mod walk_blend;
 
 use glam::{Quat, Vec3};
 
@@ -53,6 +54,9 @@ pub struct LowerBodyInput {
     pub floor_y: f32,
     /// World units per avatar metre.
     pub scale: f32,
+    /// The XR origin (world): when the game moves it (thumbstick walking) the legs blend
+    /// toward the user's walk animation (`walk_animation_share`); `None` without one.
+    pub origin: Option<Vec3>,
 }
 
 /// What a frame did.
@@ -64,6 +68,10 @@ pub struct LowerBodyOutput {
     pub head_miss: f32,
     /// Each foot this frame (world).
     pub feet: PerSide<Option<FootTarget>>,
+    /// The walk animation's share of the legs this frame ([`walk_blend`]): the caller turns
+    /// each leg bone's local rotation that far toward the animation's
+    /// ([`walk_blend::blend_leg`]). 0 with `walk_animation_share` 0 (the default).
+    pub walk_animation_share: f32,
 }
 
 /// The lower body of one avatar.
@@ -75,6 +83,7 @@ pub struct LowerBody {
     spine: Vec<usize>,
     rest: LowerBodyRest,
     feet: feet::Feet,
+    walk: walk_blend::WalkBlend,
     last_headset: Option<Pose>,
 }
 
@@ -96,6 +105,7 @@ impl LowerBody {
             spine: bones.spine.iter().flatten().copied().collect(),
             rest: LowerBodyRest::new(rest_tree.clone(), bones, eyes),
             feet: feet::Feet::default(),
+            walk: walk_blend::WalkBlend::default(),
             last_headset: None,
         }
     }
@@ -120,6 +130,7 @@ impl LowerBody {
     /// Forgets the feet and the last headset (after a teleport or a new avatar).
     pub fn reset(&mut self) {
         self.feet.reset();
+        self.walk.reset();
         self.last_headset = None;
     }
 
@@ -156,6 +167,7 @@ impl LowerBody {
             } else {
                 1.0
             },
+            origin: input.origin,
         };
         let to_root = input.root.inverse().mul_pose(&input.skeleton);
         let m = *self.rest.measures(&to_root);
@@ -239,6 +251,12 @@ impl LowerBody {
             }
         };
         let homes = PerSide::new(home(Side::Left), home(Side::Right));
+        // While the game walks the player, the walk animation moves the legs: the procedural
+        // feet go with the body, planted under it when the walk stops.
+        let walk_animation_share = self.walk.update(&s, input.origin, input.scale, dt);
+        if walk_animation_share > 0.0 {
+            self.feet.reset();
+        }
         let targets = self.feet.update(&s, homes, input.scale, dt);
         // The hips no higher than the planted feet let the legs reach (a stance wider than the
         // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
@@ -300,6 +318,7 @@ impl LowerBody {
             hips: Some(Pose::new(hips, hips_turn)),
             head_miss,
             feet,
+            walk_animation_share,
         }
     }
 }

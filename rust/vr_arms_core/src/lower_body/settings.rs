@@ -40,6 +40,14 @@ pub struct LowerBodySettings {
     pub step_lead: f32,
     /// How high a stepping foot lifts (metres).
     pub step_height_m: f32,
+    /// The largest share of the legs the user's walk animation takes while the game moves the
+    /// XR origin (thumbstick walking): 0 keeps the procedural feet (the default), 1 gives the
+    /// legs to the animation (an `AnimationTree` blend by speed) at `walk_animation_speed_m_s`.
+    /// Only the node graph's `LowerBodyRig` has an animation to blend with.
+    pub walk_animation_share: f32,
+    /// The XR origin's horizontal speed at which the animation takes its whole share (metres
+    /// per second); below a fifth of it, none.
+    pub walk_animation_speed_m_s: f32,
 }
 
 impl Default for LowerBodySettings {
@@ -57,6 +65,8 @@ impl Default for LowerBodySettings {
             step_time_s: 0.3,
             step_lead: 0.5,
             step_height_m: 0.07,
+            walk_animation_share: 0.0,
+            walk_animation_speed_m_s: 0.5,
         }
     }
 }
@@ -87,6 +97,14 @@ impl LowerBodySettings {
         self.step_time_s = finite_clamp(self.step_time_s, 0.05, 2.0, d.step_time_s);
         self.step_lead = finite_clamp(self.step_lead, 0.0, 2.0, d.step_lead);
         self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
+        self.walk_animation_share =
+            finite_clamp(self.walk_animation_share, 0.0, 1.0, d.walk_animation_share);
+        self.walk_animation_speed_m_s = finite_clamp(
+            self.walk_animation_speed_m_s,
+            0.05,
+            10.0,
+            d.walk_animation_speed_m_s,
+        );
     }
 }
 

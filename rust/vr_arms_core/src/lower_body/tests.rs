@@ -15,6 +15,7 @@ fn input(headset: Pose) -> LowerBodyInput {
         skeleton: Pose::IDENTITY,
         floor_y: 0.0,
         scale: 1.0,
+        origin: None,
     }
 }
 
@@ -325,4 +326,56 @@ fn an_unusable_scale_is_the_avatars_own_size() {
             );
         }
     }
+}
+
+/// Walking with the thumbstick (the origin and the headset carried along +Z at 1.2 m/s) with
+/// the walk animation's share on: the output hands the legs to the animation, and the
+/// procedural feet go with the body (no step, no planted foot left behind) so that when the walk
+/// stops they stand under it and the legs come back without a step. With the share at 0 (the
+/// default) the same walk steps the feet.
+#[test]
+fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
+    let steps_while_walking = |share: f32| {
+        let (tree, bones, eyes) = reference_lower_body();
+        let settings = LowerBodySettings {
+            walk_animation_share: share,
+            ..Default::default()
+        };
+        let mut b = LowerBody::new(settings, bones, &tree, Some(eyes));
+        let mut steps = 0;
+        let mut last_share = 0.0;
+        let mut worst_behind: f32 = 0.0;
+        for k in 0..180 {
+            let z = 1.2 * (k.min(90) as f32) / 90.0;
+            let i = LowerBodyInput {
+                origin: Some(Vec3::new(0.0, 0.0, z)),
+                ..input(headset(Vec3::new(0.0, 1.65, 0.09 + z), 0.0))
+            };
+            let mut t = tree.clone();
+            let out = b.update(&mut t, &i, 1.0 / 90.0);
+            if k == 89 {
+                last_share = out.walk_animation_share;
+            }
+            for foot in [out.feet.left, out.feet.right].into_iter().flatten() {
+                steps += usize::from(!foot.planted);
+                if k > 150 {
+                    worst_behind = worst_behind.max((z - foot.place.position.z).abs());
+                }
+            }
+        }
+        (steps, last_share, worst_behind)
+    };
+    let (steps, share, behind) = steps_while_walking(1.0);
+    assert!(
+        (share - 1.0).abs() < 1e-4,
+        "the animation has the legs: {share}"
+    );
+    assert_eq!(steps, 0, "the procedural feet went with the body");
+    assert!(
+        behind < 0.02,
+        "stopped, the feet are under the body: {behind}"
+    );
+    let (steps, share, _) = steps_while_walking(0.0);
+    assert_eq!(share, 0.0);
+    assert!(steps > 0, "procedural, the feet step");
 }

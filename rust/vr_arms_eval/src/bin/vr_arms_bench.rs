@@ -224,6 +224,7 @@ fn main() {
                 skeleton: Pose::IDENTITY,
                 floor_y: 0.0,
                 scale: 1.0,
+                origin: None,
             },
             1.0 / 90.0,
         );

@@ -19,8 +19,11 @@ pub(super) struct Bound {
 /// One frame's solve, worked out in `_process` and written in the modifier pass.
 pub(super) struct Solved {
     pub(super) frame: u64,
-    /// Engine bone and local rotation of each written bone.
-    pub(super) rotations: Vec<(i32, glam::Quat)>,
+    /// Engine bone and local rotation of each written bone, and whether it is a leg bone
+    /// (blended toward the walk animation by `walk_share`).
+    pub(super) rotations: Vec<(i32, glam::Quat, bool)>,
+    /// The walk animation's share of the legs this frame.
+    pub(super) walk_share: f32,
     /// The hips bone and its local position.
     pub(super) hips: (i32, Vector3),
     /// Each tree bone's global pose (skeleton space) as read and as solved.
@@ -169,7 +172,8 @@ impl LowerBodyRig {
         );
         let root_core = pose(&(to_core * root_global));
         let skeleton_core = pose(&unscaled);
-        let floor = floor_height(&self.origin, &self.head);
+        let origin = origin_pose(&self.origin, &self.head);
+        let floor = origin.map_or(0.0, |o| o.position.y);
         let floor_y = (to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y;
         let scale = crate::nodes::common::uniform_scale(&root_global)
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
@@ -209,22 +213,29 @@ impl LowerBodyRig {
                 skeleton: skeleton_core,
                 floor_y,
                 scale,
+                origin: origin.map(|o| vec3(to_core * to_vector3(o.position))),
             },
             dt,
         );
         out.hips?;
         self.last_miss = out.head_miss;
         mask |= b.stage.bones_mask();
-        let hips = b.stage.bones().hips;
+        let bones = b.stage.bones();
+        let legs = bones.legs.left.into_iter().chain(bones.legs.right);
+        let leg_mask = legs.flatten().fold(0u64, |m, i| m | 1 << i.min(63));
         let rotations = (0..b.tree.len())
             .filter(|&i| i < 32 && mask & (1 << i) != 0)
-            .map(|i| (b.bones[i], b.tree.local_rotation(i)))
+            .map(|i| (b.bones[i], b.tree.local_rotation(i), leg_mask & 1 << i != 0))
             .collect();
         let after = (0..b.tree.len()).map(|i| b.tree.global(i)).collect();
         Some(Solved {
             frame: Engine::singleton().get_process_frames(),
             rotations,
-            hips: (b.bones[hips], to_vector3(b.tree.local(hips).position)),
+            walk_share: out.walk_animation_share,
+            hips: (
+                b.bones[bones.hips],
+                to_vector3(b.tree.local(bones.hips).position),
+            ),
             before,
             after,
         })
