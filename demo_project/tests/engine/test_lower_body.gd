@@ -230,6 +230,39 @@ func test_thumbstick_walking_plays_the_users_walk_animation_on_the_legs() -> voi
 		var ankle := bone_global_position(skeleton, "LeftFoot").y
 		check_near(ankle, rest_ankle, 0.01, "stopped, the foot on the floor")
 
+
+## With `floor_ray` on, a foot stands on what a physics ray finds under it: a 20 cm crate under
+## the left foot's place holds the left ankle 20 cm up, the right on the floor. Off (the
+## default), both stand on the XR origin's floor, the left in the crate.
+func test_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	check(not rig.floor_ray, "off by default")
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var left_x: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.x
+	var crate := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = Vector3(0.14, 0.2, 0.5)
+	shape.shape = box
+	crate.add_child(shape)
+	crate.collision_layer = 4
+	add_child(crate)
+	crate.global_position = Vector3(left_x, 0.1, 0.0)
+	rig.floor_collision_mask = 4
+	await frames(3)
+	var heights := {}
+	for on in [false, true]:
+		rig.floor_ray = on
+		rig.reset()
+		await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
+		heights[on] = [bone_global_position(skeleton, "LeftFoot").y - rest_ankle, bone_global_position(skeleton, "RightFoot").y - rest_ankle]
+	check_near(heights[true][0], 0.2, 0.01, "ray on: the left ankle on the crate (%.3f m up)" % heights[true][0])
+	check_near(heights[true][1], 0.0, 0.01, "ray on: the right ankle on the floor (%.3f m up)" % heights[true][1])
+	check_near(heights[false][0], 0.0, 0.01, "ray off: the left ankle on the origin's floor (%.3f m up)" % heights[false][0])
+
 ## Every lower-body setting is in the inspector and the profile, validated as the core does:
 ## `step_lead` too (it was missing from the node: the profile's value was dropped).
 func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:

@@ -20,6 +20,7 @@ use crate::problems::ProblemReport;
 use crate::settings_bridge;
 use crate::skeleton_tree::TreeBuilder;
 
+mod ground;
 mod solve;
 use solve::{Bound, Solved};
 
@@ -103,6 +104,15 @@ pub struct LowerBodyRig {
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
+    /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
+    /// instead of the flat floor at `origin`'s height: one ray per foot a frame, from the hips'
+    /// height down to half a metre under the floor. Off by default.
+    #[export_group(name = "Ground")]
+    #[export]
+    floor_ray: bool,
+    /// The physics layers the feet stand on (`floor_ray`).
+    #[export(flags_3d_physics)]
+    floor_collision_mask: u32,
     /// The largest share of the legs your walk animation takes while the game moves the XR
     /// origin (thumbstick walking): 0 keeps the procedural feet; 1 plays the animation (an
     /// [AnimationTree] or [AnimationPlayer] posing the leg bones, e.g. a blend by speed) on
@@ -186,6 +196,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_time_s: 0.0,
             step_lead: 0.0,
             step_height_m: 0.0,
+            floor_ray: false,
+            floor_collision_mask: 1,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.0,
             editor_preview: false,

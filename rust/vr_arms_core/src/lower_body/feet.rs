@@ -45,6 +45,11 @@ pub struct Feet {
 /// Time constant of the body's smoothed velocity (seconds).
 const VELOCITY_TIME_S: f32 = 0.1;
 
+/// The smoothstep of `t` in 0..1.
+fn smooth(t: f32) -> f32 {
+    t * t * (3.0 - 2.0 * t)
+}
+
 /// `a - b` wrapped into (-pi, pi].
 fn angle_between(a: f32, b: f32) -> f32 {
     let d = (a - b).rem_euclid(std::f32::consts::TAU);
@@ -92,18 +97,38 @@ impl Feet {
         scale: f32,
         dt: f32,
     ) -> PerSide<FootTarget> {
+        self.update_on(s, homes, scale, dt, &mut |p| p)
+    }
+
+    /// [`Feet::update`] with the feet's landings set on the ground by `on_ground` (a place on
+    /// the floor to the same place on the ground under it): a foot steps up or down onto it.
+    pub fn update_on(
+        &mut self,
+        s: &LowerBodySettings,
+        homes: PerSide<FootPlace>,
+        scale: f32,
+        dt: f32,
+        on_ground: &mut dyn FnMut(Vec3) -> Vec3,
+    ) -> PerSide<FootTarget> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let reach = s.step_distance_m * scale;
         // Where a step lands: ahead of a moving body. Whether a foot must step is measured
         // from where the body is (`homes`).
-        let landings = self.lead(s, homes, reach, dt);
+        let mut landings = self.lead(s, homes, reach, dt);
+        for side in Side::BOTH {
+            let landing = landings.get_mut(side);
+            landing.position = on_ground(landing.position);
+        }
         for side in Side::BOTH {
             let home = *homes.get(side);
             let planted = self.planted.get_mut(side);
             // The first frame, or the body carried far away at once (a teleport): stand there.
             let far = planted.is_none_or(|p| p.position.distance(home.position) > 8.0 * reach);
             if far {
-                *planted = Some(home);
+                *planted = Some(FootPlace {
+                    position: on_ground(home.position),
+                    ..home
+                });
                 *self.step.get_mut(side) = None;
                 // Standing where the body is now: no strain from before the jump.
                 *self.strained.get_mut(side) = false;
@@ -130,11 +155,30 @@ impl Feet {
                 },
                 Some(step) => {
                     let t = step.t.clamp(0.0, 1.0);
-                    let f = t * t * (3.0 - 2.0 * t);
+                    let f = smooth(t);
                     let lift = s.step_height_m * scale * (std::f32::consts::PI * t).sin();
+                    // Up a step (more than a centimetre) the foot rises in the first half of
+                    // the step and moves forward in the last three quarters; down one, the other
+                    // way round: it clears the edge either way.
+                    let rise = home.position.y - step.from.position.y;
+                    let (f, g) = if rise > 0.01 * scale {
+                        (
+                            smooth(((t - 0.25) / 0.75).max(0.0)),
+                            smooth((2.0 * t).min(1.0)),
+                        )
+                    } else if rise < -0.01 * scale {
+                        (
+                            smooth((t / 0.75).min(1.0)),
+                            smooth((2.0 * t - 1.0).max(0.0)),
+                        )
+                    } else {
+                        (f, f)
+                    };
+                    let mut position = step.from.position.lerp(home.position, f);
+                    position.y = step.from.position.y + rise * g + lift;
                     FootTarget {
                         place: FootPlace {
-                            position: step.from.position.lerp(home.position, f) + Vec3::Y * lift,
+                            position,
                             yaw: step.from.yaw + angle_between(home.yaw, step.from.yaw) * f,
                         },
                         planted: false,

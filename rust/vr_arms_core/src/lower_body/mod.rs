@@ -10,6 +10,7 @@
 //! bones in the tree in skeleton space.
 
 pub mod feet;
+pub mod ground;
 pub mod legs;
 pub mod pelvis;
 mod rest;
@@ -141,6 +142,18 @@ impl LowerBody {
         input: &LowerBodyInput,
         dt: f32,
     ) -> LowerBodyOutput {
+        self.update_on(tree, input, dt, &mut ground::FlatFloor)
+    }
+
+    /// [`LowerBody::update`] with the feet on `surface` (steps and ramps found under each
+    /// foot's place; the flat floor where nothing is found).
+    pub fn update_on(
+        &mut self,
+        tree: &mut PoseTree,
+        input: &LowerBodyInput,
+        dt: f32,
+        surface: &mut dyn ground::Ground,
+    ) -> LowerBodyOutput {
         // Rigid poses only: a finite position and a rotation that can be made unit.
         let rigid = |p: Pose| {
             let q = crate::finite::unit_quat(p.rotation)?;
@@ -257,7 +270,15 @@ impl LowerBody {
         if walk_animation_share > 0.0 {
             self.feet.reset();
         }
-        let targets = self.feet.update(&s, homes, input.scale, dt);
+        let mut on = ground::OnGround {
+            ground: surface,
+            floor_y: input.floor_y,
+            from_y: hips.y,
+            scale: input.scale,
+        };
+        let targets = self
+            .feet
+            .update_on(&s, homes, input.scale, dt, &mut |p| on.place(p));
         // The hips no higher than the planted feet let the legs reach (a stance wider than the
         // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
         // rather than the feet float.

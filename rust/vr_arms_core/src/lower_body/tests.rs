@@ -379,3 +379,68 @@ fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
     assert_eq!(share, 0.0);
     assert!(steps > 0, "procedural, the feet step");
 }
+
+/// A 15 cm step up for z > 0.4 (world), found "by a ray" under each foot's place.
+struct StepUp;
+impl ground::Ground for StepUp {
+    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+        (at.z > 0.4).then_some(0.15)
+    }
+}
+
+/// Walking up onto a step with the ground found under the feet: every planted foot stands on
+/// what is under it (never in the step, never floating over the floor), the stepping foot
+/// clears the step's edge (its ankle never under its standing height over what is under it: it
+/// rises before it moves over the step), and at the end both ankles stand on the step. On the flat floor
+/// alone (`update`) they stay on the floor, in the step.
+#[test]
+fn the_feet_step_up_onto_the_ground_found_under_them() {
+    let walk = |found: bool| {
+        let mut b = body();
+        let (rest, bones, _) = reference_lower_body();
+        let ankle_height = rest.clone().global(bones.legs.left.unwrap()[2]).position.y;
+        let mut worst_off: f32 = 0.0;
+        let mut last = None;
+        for k in 0..360 {
+            let z = (k as f32 / 180.0).min(1.0);
+            // The player's head rises with the step as the body goes over it.
+            let up = if z > 0.55 { 0.15 } else { 0.0 };
+            let i = input(headset(Vec3::new(0.0, 1.65 + up, 0.09 + z), 0.0));
+            let mut t = rest.clone();
+            let out = if found {
+                b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepUp)
+            } else {
+                b.update(&mut t, &i, 1.0 / 90.0)
+            };
+            for (foot, leg) in [out.feet.left, out.feet.right]
+                .into_iter()
+                .zip([bones.legs.left, bones.legs.right])
+            {
+                let foot = foot.unwrap();
+                let ankle = t.global(leg.unwrap()[2]).position;
+                let under = if ankle.z > 0.4 { 0.15 } else { 0.0 };
+                if foot.planted {
+                    worst_off = worst_off.max((ankle.y - ankle_height - under).abs());
+                } else if found {
+                    assert!(
+                        ankle.y >= under + ankle_height - 0.001,
+                        "frame {k}: {ankle}"
+                    );
+                }
+            }
+            last = Some(t);
+        }
+        let mut t = last.unwrap();
+        let ankles = [bones.legs.left, bones.legs.right].map(|l| t.global(l.unwrap()[2]).position);
+        (worst_off, ankles.map(|a| a.y - ankle_height))
+    };
+    let (off, heights) = walk(true);
+    assert!(off < 0.01, "planted feet on what is under them: {off}");
+    for h in heights {
+        assert!((h - 0.15).abs() < 0.005, "on the step: {heights:?}");
+    }
+    let (_, flat) = walk(false);
+    for h in flat {
+        assert!(h.abs() < 0.005, "the flat floor: {flat:?}");
+    }
+}

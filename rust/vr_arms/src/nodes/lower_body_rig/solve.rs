@@ -178,6 +178,21 @@ impl LowerBodyRig {
         let scale = crate::nodes::common::uniform_scale(&root_global)
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
 
+        let mut physics = self
+            .floor_ray
+            .then(|| self.base().get_world_3d()?.get_direct_space_state())
+            .flatten()
+            .map(|space| super::ground::PhysicsGround {
+                space,
+                mask: self.floor_collision_mask,
+                to_core,
+            });
+        // Steps and ramps under the feet (`floor_ray`), else the flat floor.
+        let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
+        let surface: &mut dyn vr_arms_core::lower_body::ground::Ground = match physics.as_mut() {
+            Some(p) => p,
+            None => &mut flat,
+        };
         let b = self.bound.as_mut()?;
         let before: Vec<Pose> = b
             .bones
@@ -205,7 +220,7 @@ impl LowerBodyRig {
             }
             mask |= b.follow_mask;
         }
-        let out = b.stage.update(
+        let out = b.stage.update_on(
             &mut b.tree,
             &LowerBodyInput {
                 headset: Some(head),
@@ -216,6 +231,7 @@ impl LowerBodyRig {
                 origin: origin.map(|o| vec3(to_core * to_vector3(o.position))),
             },
             dt,
+            surface,
         );
         out.hips?;
         self.last_miss = out.head_miss;
