@@ -134,6 +134,53 @@ func _check_avatar(file: String, vrm: bool) -> void:
 	for side in ["Left", "Right"]:
 		var moved: float = tips[side + "1"] - tips[side + "0"]
 		check(moved > 0.01, "%s: the %s middle finger curls toward the palm on grip (%.1f mm)" % [file, side, moved * 1000.0])
+	await _check_crouch(b)
+
+
+## The knee's bend in degrees (thigh against shin).
+func _knee_deg(s: Skeleton3D, side: String) -> float:
+	var u := bone_global_position(s, side + "UpperLeg")
+	var l := bone_global_position(s, side + "LowerLeg")
+	return rad_to_deg((l - u).angle_to(bone_global_position(s, side + "Foot") - l))
+
+
+## The player crouches by a quarter of the avatar's standing head height, hands reaching
+## forward: the avatar's head goes down with the headset (its offset from the headset as standing,
+## within 1 cm), its feet stay on the floor (ankles within 1 cm of their standing heights), its
+## knees bend and its hands stay on the controllers.
+func _check_crouch(b: Dictionary) -> void:
+	var s: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	var file: String = b.file
+	var camera: Node3D = b.camera
+	var poses := _poses(b)
+	var stand := camera.global_transform
+	sim.set_head_pose(stand)
+	sim.set_hand_pose(VRArms.Hand.LEFT, poses["reach forward"][0])
+	sim.set_hand_pose(VRArms.Hand.RIGHT, poses["reach forward"][1])
+	await seconds(1.0)
+	await s.skeleton_updated
+	var head_off := bone_global_position(s, "Head") - camera.global_position
+	var ankles := [bone_global_position(s, "LeftFoot").y, bone_global_position(s, "RightFoot").y]
+	var origin: Node3D = b.origin
+	var drop := 0.25 * (bone_global_position(s, "Head").y - origin.global_position.y)
+	var down := Vector3(0, -drop, 0)
+	sim.set_head_pose(stand.translated(down))
+	sim.set_hand_pose(VRArms.Hand.LEFT, poses["reach forward"][0].translated(down))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, poses["reach forward"][1].translated(down))
+	await seconds(1.5)
+	await s.skeleton_updated
+	var moved := (bone_global_position(s, "Head") - camera.global_position).distance_to(head_off)
+	check(moved < 0.01, "%s, crouching %.0f cm: the head goes down with the headset (%.1f cm off its standing place under it)" % [file, drop * 100.0, moved * 100.0])
+	for i in 2:
+		var side: String = ["Left", "Right"][i]
+		var ankle := bone_global_position(s, side + "Foot").y
+		check(absf(ankle - ankles[i]) < 0.01, "%s, crouching: the %s ankle stays on the floor (%.1f cm from its standing height)" % [file, side, (ankle - ankles[i]) * 100.0])
+		check(_knee_deg(s, side) > 30.0, "%s, crouching: the %s knee bends (%.0f degrees)" % [file, side, _knee_deg(s, side)])
+		var controller: Node3D = b[side.to_lower() + "_controller"]
+		var off := bone_global_position(s, side + "Hand").distance_to(controller.global_position)
+		check(off <= MAX_HAND_M, "%s, crouching: the %s hand on its controller (%.1f mm)" % [file, side, off * 1000.0])
+	sim.set_head_pose(stand)
 
 
 func test_mixamo_style_rig_by_its_names() -> void:

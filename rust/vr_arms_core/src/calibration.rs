@@ -221,13 +221,13 @@ impl AvatarMeasures {
     };
 
     /// Measures an avatar from its rest joints: the top of the head 11 cm over the eyes (else
-    /// 20 cm over the head joint); the span wrist to wrist plus each hand to its fingertip (the
+    /// 11 cm over where [`eyes_from_head_bone`] puts them, 20 cm over a grown-up's head joint); the span wrist to wrist plus each hand to its fingertip (the
     /// middle finger's last bone and 2.5 cm; 18 cm a hand without fingers), else the height (a
     /// span is about a height); the arm shoulder to wrist, else a third of the height.
     pub fn from_rest(j: &RestJoints) -> AvatarMeasures {
         let top = match (j.eyes, j.head) {
             (Some((l, r)), _) => (l + r).y * 0.5 + 0.11,
-            (None, Some(h)) => h.y + 0.2,
+            (None, Some(h)) => h.y + eyes_from_head_bone(h.y).y + 0.11,
             _ => return Self::TYPICAL,
         };
         let arm_span_m = match (j.hands, j.middle_distal) {
@@ -245,6 +245,20 @@ impl AvatarMeasures {
             arm_length_m,
         }
     }
+}
+
+/// Where a rig without eye bones has its eyes, from its head bone (rest pose, +Y up, +Z
+/// forward): 9 cm over it and 9 cm ahead for a grown-up whose head bone stands 1.56 m high, in
+/// proportion to the head bone's height above the floor (`head_height`, in the rig's own units:
+/// a centimetre rig's eyes are 9 of its units over). The calibration's fit and the lower body's
+/// head placement share it, so an avatar fitted to the headset stands with its eyes on it.
+pub fn eyes_from_head_bone(head_height: f32) -> Vec3 {
+    let size = if head_height.is_finite() {
+        (head_height / 1.56).max(0.01)
+    } else {
+        1.0
+    };
+    Vec3::new(0.0, 0.09, 0.09) * size
 }
 
 /// Collects samples while the player holds the calibration pose.
@@ -658,15 +672,19 @@ mod tests {
             left_arm: None,
             ..full
         };
+        // The eyes 9 cm over a 1.56 m head bone, in proportion (8.94 cm over 1.55 m), the top
+        // 11 cm over them.
         let m = AvatarMeasures::from_rest(&fewer);
-        assert!((m.height_m - 1.75).abs() < 1e-5);
+        let top = 1.55 + 0.09 * 1.55 / 1.56 + 0.11;
+        assert!((m.height_m - top).abs() < 1e-5, "{m:?}");
         assert!((m.arm_span_m - 1.76).abs() < 1e-5);
-        assert!((m.arm_length_m - 0.33 * 1.75).abs() < 1e-5);
+        assert!((m.arm_length_m - 0.33 * top).abs() < 1e-5);
         let head_only = RestJoints {
             head: Some(Vec3::new(0.0, 1.4, 0.0)),
             ..Default::default()
         };
-        assert!((AvatarMeasures::from_rest(&head_only).arm_span_m - 1.6).abs() < 1e-5);
+        let top = 1.4 + 0.09 * 1.4 / 1.56 + 0.11;
+        assert!((AvatarMeasures::from_rest(&head_only).arm_span_m - top).abs() < 1e-5);
         assert_eq!(
             AvatarMeasures::from_rest(&RestJoints::default()),
             AvatarMeasures::TYPICAL

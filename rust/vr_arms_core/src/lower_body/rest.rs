@@ -65,12 +65,11 @@ impl LowerBodyRest {
         let tree = &mut self.tree;
         let hips = to_root.mul_pose(&tree.global(b.hips));
         let head = to_root.mul_pose(&tree.global(b.head));
-        // A rig without eyes: a grown-up's eyes, 9 cm ahead of and 3 cm over the head bone,
-        // in proportion to the head's height (1.6 m).
+        // A rig without eyes: where the calibration fitting the avatar to the headset puts them.
         let size = (head.position.y / 1.6).max(0.01);
         let eyes = match self.eyes {
             Some(e) => to_root.transform_point(e) - head.position,
-            None => Vec3::new(0.0, 0.03, 0.09) * size,
+            None => crate::calibration::eyes_from_head_bone(head.position.y),
         };
         let legs = Side::BOTH
             .map(|side| (*b.legs.get(side)).map(|leg| LegRest::measure(tree, leg, to_root)));

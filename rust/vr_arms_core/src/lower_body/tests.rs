@@ -444,3 +444,25 @@ fn the_feet_step_up_onto_the_ground_found_under_them() {
         assert!(h.abs() < 0.005, "the flat floor: {flat:?}");
     }
 }
+
+/// A rig without eye bones, its headset at the eye height the calibration fits it to (its
+/// measured height less the 11 cm eyes to top): standing, the head bone reaches the headset's
+/// head (the two guesses of where such a rig's eyes are agree; they differed by 6 cm, and every
+/// real avatar without eyes stood 6 cm under the headset).
+#[test]
+fn a_rig_without_eyes_stands_with_its_eyes_where_the_calibration_fits_them() {
+    let (mut tree, bones, _) = reference_lower_body();
+    let head = tree.global(bones.head).position;
+    let measured = crate::calibration::AvatarMeasures::from_rest(&crate::calibration::RestJoints {
+        head: Some(head),
+        ..Default::default()
+    });
+    let eye_height = measured.height_m - 0.11;
+    let mut b = LowerBody::new(LowerBodySettings::default(), bones, &tree, None);
+    let (_, out) = run(
+        &mut b,
+        &input(headset(Vec3::new(0.0, eye_height, 0.2), 0.0)),
+        30,
+    );
+    assert!(out.head_miss < 0.005, "standing: {} m off", out.head_miss);
+}
