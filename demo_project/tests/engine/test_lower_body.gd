@@ -94,7 +94,7 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 		# name, head, head pitch down, left hand, right hand, knees at least / at most
 		["standing", EYES, 0.0, Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 0.0, 15.0],
 		["crouch 40 cm", EYES + Vector3(0, -0.4, 0.05), 10.0, Vector3(0.3, 0.8, 0.35), Vector3(-0.3, 0.8, 0.35), 40.0, 180.0],
-		["deep squat 70 cm", EYES + Vector3(0, -0.7, 0.1), 10.0, Vector3(0.25, 0.55, 0.4), Vector3(-0.25, 0.55, 0.4), 80.0, 180.0],
+		["deep squat 70 cm (held: kneels)", EYES + Vector3(0, -0.7, 0.1), 10.0, Vector3(0.25, 0.55, 0.4), Vector3(-0.25, 0.55, 0.4), 80.0, 180.0],
 		["bow 45 degrees", Vector3(0, 1.42, 0.42), 45.0, Vector3(0.25, 1.0, 0.5), Vector3(-0.25, 1.0, 0.5), 0.0, 180.0],
 		["lean sideways 25 cm", EYES + Vector3(0.25, -0.04, 0), 0.0, Vector3(0.45, 1.15, 0.3), Vector3(-0.1, 1.15, 0.3), 0.0, 180.0],
 		["pick something off a low crate (25 cm)", Vector3(0, 0.7, 0.4), 60.0, Vector3(0.25, 0.7, 0.35), Vector3(-0.15, 0.25, 0.5), 30.0, 180.0],
@@ -262,6 +262,56 @@ func test_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
 	check_near(heights[true][0], 0.2, 0.01, "ray on: the left ankle on the crate (%.3f m up)" % heights[true][0])
 	check_near(heights[true][1], 0.0, 0.01, "ray on: the right ankle on the floor (%.3f m up)" % heights[true][1])
 	check_near(heights[false][0], 0.0, 0.01, "ray off: the left ankle on the origin's floor (%.3f m up)" % heights[false][0])
+
+
+## The lower of the two knees (the lower-leg bones' heights, m) over `seconds` with the player's
+## eyes `down` metres under standing and the hands ahead.
+func _lowest_knee(b: Dictionary, down: float, seconds: float) -> float:
+	var sim: XRTrackingSimulator = b.simulator
+	var skeleton: Skeleton3D = b.skeleton
+	sim.set_head_pose(_head(EYES + Vector3(0, -down, 0.05), 10.0))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3, 1.15 - down, 0.35)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3, 1.15 - down, 0.35)))
+	var lowest := INF
+	for i in int(seconds * 120.0):
+		await frames(1)
+		await skeleton.skeleton_updated
+		lowest = minf(lowest, minf(bone_global_position(skeleton, "LeftLowerLeg").y, bone_global_position(skeleton, "RightLowerLeg").y))
+	return lowest
+
+
+## Staying low kneels on one knee: the player's eyes 55 cm down for 2 s put one knee on the
+## floor (its joint 3 to 8 cm over it), the other foot ahead of its hip, the eyes still on the
+## headset and the hands on the controllers. A quick duck (0.3 s) squats, and with `kneel` off
+## the body squats however long it stays low.
+func test_staying_low_kneels_on_one_knee_a_quick_duck_squats() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	check(rig.kneel, "on by default")
+	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
+	var duck := await _lowest_knee(b, 0.55, 0.3)
+	check(duck > 0.15, "a quick duck squats (the lowest knee %.2f m up)" % duck)
+	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
+	await _lowest_knee(b, 0.55, 2.0)
+	var seen := {}
+	for side in ["Left", "Right"]:
+		seen[side] = bone_global_position(skeleton, side + "LowerLeg").y
+	var down: String = "Left" if seen.Left < seen.Right else "Right"
+	var up: String = "Right" if down == "Left" else "Left"
+	check(seen[down] > 0.03 and seen[down] < 0.08, "held low: the %s knee on the floor (%.3f m up)" % [down, seen[down]])
+	var forward: float = bone_global_position(skeleton, up + "Foot").z - bone_global_position(skeleton, up + "UpperLeg").z
+	check(forward > 0.15, "the %s foot ahead of its hip (%.2f m)" % [up, forward])
+	var eyes_off := _eyes(skeleton).distance_to(EYES + Vector3(0, -0.55, 0.05))
+	check(eyes_off < 0.01, "kneeling, the eyes on the headset (%.1f cm)" % (eyes_off * 100))
+	var hand_off := bone_global_position(skeleton, "LeftHand").distance_to(Vector3(0.3, 0.6, 0.35))
+	check(hand_off < 0.01, "kneeling, the hand on its controller (%.1f cm)" % (hand_off * 100))
+	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.5)
+	check(_knee_bend_deg(skeleton, down) < 15.0, "stood up again (the %s knee %.0f degrees)" % [down, _knee_bend_deg(skeleton, down)])
+	rig.kneel = false
+	var squat := await _lowest_knee(b, 0.55, 2.0)
+	check(squat > 0.15, "kneeling off: a squat (the lowest knee %.2f m up)" % squat)
 
 ## Every lower-body setting is in the inspector and the profile, validated as the core does:
 ## `step_lead` too (it was missing from the node: the profile's value was dropped).

@@ -104,6 +104,14 @@ pub struct LowerBodyRig {
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
+    /// Kneel on one knee (the leg further back) when the hips stay lower than a kneeling thigh
+    /// holds them for `kneel_after_s`; off, the body squats however long it stays low.
+    #[export_group(name = "Kneeling")]
+    #[export]
+    kneel: bool,
+    /// How long the hips must stay that low before the body kneels: a quick duck squats.
+    #[export(range = (0.0, 10.0, suffix = "s"))]
+    kneel_after_s: f32,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
     /// instead of the flat floor at `origin`'s height: one ray per foot a frame, from the hips'
     /// height down to half a metre under the floor. Off by default.
@@ -196,6 +204,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_time_s: 0.0,
             step_lead: 0.0,
             step_height_m: 0.0,
+            kneel: false,
+            kneel_after_s: 0.0,
             floor_ray: false,
             floor_collision_mask: 1,
             walk_animation_share: 0.0,
@@ -315,6 +325,8 @@ impl LowerBodyRig {
         step_time_s => step_time_s,
         step_lead => step_lead,
         step_height_m => step_height_m,
+        kneel => kneel,
+        kneel_after_s => kneel_after_s,
         walk_animation_share => walk_animation_share,
         walk_animation_speed_m_s => walk_animation_speed_m_s,
     });

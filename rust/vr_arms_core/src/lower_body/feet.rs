@@ -69,10 +69,7 @@ impl Feet {
     /// Between the feet where they stand (a stepping foot where its step started), on the
     /// floor; `None` before they are placed.
     pub fn center(&self) -> Option<Vec3> {
-        let at = |side: Side| match self.step.get(side) {
-            Some(step) => Some(step.from.position),
-            None => self.planted.get(side).map(|p| p.position),
-        };
+        let at = |side: Side| self.place(side).map(|p| p.position);
         Some((at(Side::Left)? + at(Side::Right)?) * 0.5)
     }
 
@@ -81,6 +78,23 @@ impl Feet {
     /// distance, if no other foot is stepping.
     pub fn strain(&mut self, side: Side) {
         *self.strained.get_mut(side) = true;
+    }
+
+    /// Plants a foot that is not stepping at `place` (a kneeling foot goes where the knee
+    /// puts it).
+    pub fn replant(&mut self, side: Side, place: FootPlace) {
+        if self.step.get(side).is_none() && place.position.is_finite() && place.yaw.is_finite() {
+            *self.planted.get_mut(side) = Some(place);
+        }
+    }
+
+    /// Where a foot stands (a stepping foot where its step started); `None` before it is
+    /// placed.
+    pub fn place(&self, side: Side) -> Option<FootPlace> {
+        match self.step.get(side) {
+            Some(step) => Some(step.from),
+            None => *self.planted.get(side),
+        }
     }
 
     /// Whether a foot is stepping now.
@@ -246,11 +260,12 @@ impl Feet {
         } else {
             (Side::Right, r)
         };
-        self.strained = PerSide::new(false, false);
         if most > 1.0
             && let Some(from) = *self.planted.get(side)
         {
             *self.step.get_mut(side) = Some(Step { from, t: 0.0 });
+            // A strained foot steps once; the other keeps its strain for its own step.
+            *self.strained.get_mut(side) = false;
         }
     }
 }

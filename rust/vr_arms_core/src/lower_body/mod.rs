@@ -11,6 +11,7 @@
 
 pub mod feet;
 pub mod ground;
+pub mod kneel;
 pub mod legs;
 pub mod pelvis;
 mod rest;
@@ -85,6 +86,7 @@ pub struct LowerBody {
     rest: LowerBodyRest,
     feet: feet::Feet,
     walk: walk_blend::WalkBlend,
+    kneel: kneel::Kneel,
     last_headset: Option<Pose>,
 }
 
@@ -107,6 +109,7 @@ impl LowerBody {
             rest: LowerBodyRest::new(rest_tree.clone(), bones, eyes),
             feet: feet::Feet::default(),
             walk: walk_blend::WalkBlend::default(),
+            kneel: kneel::Kneel::default(),
             last_headset: None,
         }
     }
@@ -132,6 +135,7 @@ impl LowerBody {
     pub fn reset(&mut self) {
         self.feet.reset();
         self.walk.reset();
+        self.kneel.reset();
         self.last_headset = None;
     }
 
@@ -244,6 +248,47 @@ impl LowerBody {
         // the leg reaches at this height: standing tall on straight legs the feet stand under the
         // hips; the stance opens as the body lowers.
         let to_body = facing.inverse();
+        let facing_z = facing * Vec3::Z;
+        let hip_joint = |tree: &mut PoseTree, side: Side| {
+            (*b.legs.get(side))
+                .map(|leg| input.skeleton.transform_point(tree.global(leg[0]).position))
+        };
+        // Kneeling: the leg further back goes down on its knee once the hips have stayed lower
+        // than its kneeling thigh holds them.
+        let kneeling_before = self.kneel.side();
+        let back = {
+            let behind = |side: Side| {
+                self.feet
+                    .place(side)
+                    .map_or(0.0, |p| -(p.position - hips).dot(facing_z))
+            };
+            if behind(Side::Left) > behind(Side::Right) {
+                Side::Left
+            } else {
+                Side::Right
+            }
+        };
+        let kneel_leg = kneeling_before.unwrap_or(back);
+        let kneeling = match (hip_joint(tree, kneel_leg), *m.legs.get(kneel_leg)) {
+            (Some(hip), Some(rest)) => self.kneel.update(
+                &s,
+                hip.y - input.floor_y,
+                rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
+                back,
+                input.scale,
+                dt,
+            ),
+            _ => {
+                self.kneel.reset();
+                None
+            }
+        };
+        if kneeling != kneeling_before {
+            // Into a kneel or out of one: both feet go to their new places now, one at a time.
+            for side in Side::BOTH {
+                self.feet.strain(side);
+            }
+        }
         let mut home = |side: Side| {
             let rest = m.foot_offsets.get(side);
             let mut half = side.sign() * 0.5 * s.stance_width_m * input.scale;
@@ -257,6 +302,28 @@ impl LowerBody {
                     .max(0.0)
                     .sqrt();
                 half = hip.x + (half - hip.x).clamp(-room, room);
+                if let Some(k) = kneeling {
+                    let hip_world = ground + facing * hip;
+                    let (_, ankle) = kneel::kneeling_leg(
+                        hip_world,
+                        facing_z,
+                        input.floor_y,
+                        leg_rest.lengths,
+                        leg_rest.ankle_height,
+                        input.scale,
+                    );
+                    let ahead = if k == side {
+                        // The kneeling foot behind its knee.
+                        (to_body * (ankle - ground)).z
+                    } else {
+                        // The other foot under its knee: the thigh forward, the shin upright.
+                        hip.z + 0.8 * leg_rest.lengths.0
+                    };
+                    return FootPlace {
+                        position: ground + facing * Vec3::new(hip.x, 0.0, ahead),
+                        yaw,
+                    };
+                }
             }
             FootPlace {
                 position: ground + facing * Vec3::new(half, 0.0, rest.z),
@@ -288,7 +355,7 @@ impl LowerBody {
                 continue;
             };
             let foot = *targets.get(side);
-            if !foot.planted {
+            if !foot.planted || kneeling == Some(side) {
                 continue;
             }
             let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
@@ -322,16 +389,34 @@ impl LowerBody {
             let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
                 continue;
             };
-            let foot = *targets.get(side);
+            let mut foot = *targets.get(side);
             let turn = Quat::from_rotation_y(foot.place.yaw);
-            let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            let mut foot_turn = turn * rest.foot_in_root;
+            if kneeling == Some(side) && foot.planted {
+                // On its knee: the knee on the floor where the thigh reaches, the shin behind
+                // it, the toes down; the foot goes with the knee.
+                let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
+                let (_, at) = kneel::kneeling_leg(
+                    hip,
+                    turn * Vec3::Z,
+                    input.floor_y,
+                    rest.lengths,
+                    rest.ankle_height,
+                    input.scale,
+                );
+                ankle = at;
+                foot.place.position = Vec3::new(at.x, input.floor_y, at.z);
+                self.feet.replant(side, foot.place);
+                foot_turn = kneel::kneeling_foot(turn, rest.foot_in_root);
+            }
             legs::solve_leg(
                 tree,
                 leg,
                 &rest,
                 to_skeleton.transform_point(ankle),
                 to_skeleton.rotation * (turn * Vec3::Z),
-                (to_skeleton.rotation * turn * rest.foot_in_root).normalize(),
+                (to_skeleton.rotation * foot_turn).normalize(),
             );
             *feet.get_mut(side) = Some(foot);
         }

@@ -40,6 +40,12 @@ pub struct LowerBodySettings {
     pub step_lead: f32,
     /// How high a stepping foot lifts (metres).
     pub step_height_m: f32,
+    /// Kneel on one knee when the hips stay lower than a kneeling thigh holds them for
+    /// `kneel_after_s` (else the body squats).
+    pub kneel: bool,
+    /// How long the hips must stay that low before the body kneels (seconds): a quick duck
+    /// squats.
+    pub kneel_after_s: f32,
     /// The largest share of the legs the user's walk animation takes while the game moves the
     /// XR origin (thumbstick walking): 0 keeps the procedural feet (the default), 1 gives the
     /// legs to the animation (an `AnimationTree` blend by speed) at `walk_animation_speed_m_s`.
@@ -65,6 +71,8 @@ impl Default for LowerBodySettings {
             step_time_s: 0.3,
             step_lead: 0.5,
             step_height_m: 0.07,
+            kneel: true,
+            kneel_after_s: 0.5,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.5,
         }
@@ -97,6 +105,7 @@ impl LowerBodySettings {
         self.step_time_s = finite_clamp(self.step_time_s, 0.05, 2.0, d.step_time_s);
         self.step_lead = finite_clamp(self.step_lead, 0.0, 2.0, d.step_lead);
         self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
+        self.kneel_after_s = finite_clamp(self.kneel_after_s, 0.0, 10.0, d.kneel_after_s);
         self.walk_animation_share =
             finite_clamp(self.walk_animation_share, 0.0, 1.0, d.walk_animation_share);
         self.walk_animation_speed_m_s = finite_clamp(

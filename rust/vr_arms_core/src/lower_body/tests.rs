@@ -466,3 +466,110 @@ fn a_rig_without_eyes_stands_with_its_eyes_where_the_calibration_fits_them() {
     );
     assert!(out.head_miss < 0.005, "standing: {} m off", out.head_miss);
 }
+
+/// Frames at 90 Hz with the eyes at `eyes` (world), from the rest pose each; the last tree and
+/// output, and the lowest knee (lower-leg bone) height seen.
+fn hold(b: &mut LowerBody, eyes: Vec3, seconds: f32) -> (PoseTree, LowerBodyOutput, f32) {
+    let (rest, bones, _) = reference_lower_body();
+    let mut lowest = f32::INFINITY;
+    let mut last = None;
+    for _ in 0..(seconds * 90.0) as usize {
+        let mut t = rest.clone();
+        let out = b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        for leg in [bones.legs.left, bones.legs.right].into_iter().flatten() {
+            lowest = lowest.min(t.global(leg[1]).position.y);
+        }
+        last = Some((t, out));
+    }
+    let (t, out) = last.expect("a frame");
+    (t, out, lowest)
+}
+
+/// Staying low (the eyes 60 cm down for 2 s) kneels on one knee: that knee on the floor, its
+/// ankle behind it, the other foot ahead of its hip under a knee bent near a right angle, the
+/// head still on the headset, no knee through the floor. A quick duck to the same height squats
+/// (no knee on the floor); standing up again leaves the kneel.
+#[test]
+fn staying_low_kneels_on_one_knee_a_quick_duck_squats() {
+    let (_, bones, _) = reference_lower_body();
+    let legs = [bones.legs.left.unwrap(), bones.legs.right.unwrap()];
+    let stand = Vec3::new(0.0, 1.65, 0.09);
+    let low = Vec3::new(0.0, 1.10, 0.09);
+
+    let mut b = body();
+    hold(&mut b, stand, 0.5);
+    let (_, _, lowest) = hold(&mut b, low, 0.3);
+    assert!(lowest > 0.15, "a quick duck squats: lowest knee {lowest}");
+    let (mut t, _, _) = hold(&mut b, stand, 1.0);
+    for leg in legs {
+        assert!(knee_bend(&mut t, leg).to_degrees() < 11.0, "stood up");
+    }
+
+    let (mut t, out, lowest) = hold(&mut b, low, 2.0);
+    assert!(
+        out.head_miss < 0.01,
+        "the head on the headset: {}",
+        out.head_miss
+    );
+    assert!(lowest > 0.04, "no knee through the floor: {lowest}");
+    let knees = legs.map(|l| t.global(l[1]).position);
+    let (down, up) = if knees[0].y < knees[1].y {
+        (0, 1)
+    } else {
+        (1, 0)
+    };
+    assert!(
+        (knees[down].y - kneel::KNEE_PAD_M).abs() < 0.01,
+        "one knee on the floor: {knees:?}"
+    );
+    let ankle_down = t.global(legs[down][2]).position;
+    assert!(
+        ankle_down.z < knees[down].z - 0.3,
+        "its shin lies back: {ankle_down}"
+    );
+    let hip_up = t.global(legs[up][0]).position;
+    let ankle_up = t.global(legs[up][2]).position;
+    assert!(
+        ankle_up.z > hip_up.z + 0.2,
+        "the other foot ahead: {ankle_up} {hip_up}"
+    );
+    assert!(
+        (ankle_up.y - 0.06).abs() < 0.005,
+        "on the floor: {ankle_up}"
+    );
+    let bend = knee_bend(&mut t, legs[up]).to_degrees();
+    assert!(
+        (60.0..120.0).contains(&bend),
+        "its knee near a right angle: {bend}"
+    );
+    assert_eq!(
+        out.feet
+            .get(if down == 0 { Side::Left } else { Side::Right })
+            .map(|f| f.planted),
+        Some(true)
+    );
+
+    let (mut t, _, _) = hold(&mut b, stand, 2.0);
+    for leg in legs {
+        let bend = knee_bend(&mut t, leg).to_degrees();
+        assert!(bend < 11.0, "stood up again: {bend}");
+        assert!(
+            t.global(leg[2])
+                .position
+                .distance(t.global(leg[0]).position)
+                > 0.8
+        );
+    }
+
+    let mut no = LowerBody::new(
+        LowerBodySettings {
+            kneel: false,
+            ..Default::default()
+        },
+        bones,
+        &reference_lower_body().0,
+        Some(reference_lower_body().2),
+    );
+    let (_, _, lowest) = hold(&mut no, low, 2.0);
+    assert!(lowest > 0.15, "kneeling off: a squat ({lowest})");
+}

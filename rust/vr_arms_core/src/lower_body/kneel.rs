@@ -1,0 +1,165 @@
+//! Kneeling on one knee: when the hips stay lower than a kneeling thigh holds them for
+//! `kneel_after_s`, the leg further back goes down on its knee (the knee on the floor ahead of
+//! its hip joint, the shin lying back along the floor, the toes down) and the other foot steps
+//! forward under its knee; a quick duck still squats. The body rises out of it as soon as the
+//! hips are a little higher than a kneel holds them.
+
+use glam::{Quat, Vec3};
+
+use super::LowerBodySettings;
+use crate::side::Side;
+
+/// How far over the floor a knee on it is (its half thickness; avatar metres).
+pub const KNEE_PAD_M: f32 = 0.05;
+
+/// How much higher than a kneel holds them the hips must rise to stand out of it (avatar
+/// metres): a body hovering at the kneel's height does not flicker in and out.
+pub const RISE_M: f32 = 0.08;
+
+/// How far the kneeling foot's toes turn down (radians).
+const TOES_DOWN: f32 = 1.0;
+
+/// Whether the body kneels, across frames.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Kneel {
+    side: Option<Side>,
+    /// How long the hips have been low enough (seconds).
+    low_for: f32,
+}
+
+impl Kneel {
+    /// Stands up at once (after a teleport or a new avatar).
+    pub fn reset(&mut self) {
+        *self = Self::default();
+    }
+
+    /// The leg kneeling now, if any.
+    pub fn side(&self) -> Option<Side> {
+        self.side
+    }
+
+    /// One frame of `dt` seconds: `hips_over_floor` the hips' height over the floor this frame
+    /// would have them at, `kneel_height` the highest a kneeling thigh holds them (both world
+    /// units), `back` the leg further back (the one that goes down), `scale` world units per
+    /// avatar metre. Returns the leg kneeling now.
+    pub fn update(
+        &mut self,
+        s: &LowerBodySettings,
+        hips_over_floor: f32,
+        kneel_height: f32,
+        back: Side,
+        scale: f32,
+        dt: f32,
+    ) -> Option<Side> {
+        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        if !s.kneel || !hips_over_floor.is_finite() || !kneel_height.is_finite() {
+            self.reset();
+            return None;
+        }
+        if hips_over_floor < kneel_height {
+            self.low_for += dt;
+        } else {
+            self.low_for = 0.0;
+        }
+        if self.side.is_some() && hips_over_floor > kneel_height + RISE_M * scale {
+            self.side = None;
+        } else if self.side.is_none() && self.low_for >= s.kneel_after_s {
+            self.side = Some(back);
+        }
+        self.side
+    }
+}
+
+/// A kneeling leg for its hip joint at `hip` (world): the knee on the floor (at
+/// [`KNEE_PAD_M`]) ahead of the hip along `forward` (horizontal, unit) where the thigh reaches
+/// it, or straight under the hip when the hip is too high for that; the ankle a shin's length
+/// behind the knee at `ankle_height` over the floor. `lengths` are the thigh's and the shin's.
+/// Returns `(knee, ankle)`.
+pub fn kneeling_leg(
+    hip: Vec3,
+    forward: Vec3,
+    floor_y: f32,
+    lengths: (f32, f32),
+    ankle_height: f32,
+    scale: f32,
+) -> (Vec3, Vec3) {
+    let (thigh, shin) = lengths;
+    let pad = KNEE_PAD_M * scale;
+    let drop = hip.y - (floor_y + pad);
+    let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
+    let knee = Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + forward * ahead;
+    let rise = (ankle_height - pad).clamp(0.0, shin);
+    let back = (shin * shin - rise * rise).max(0.0).sqrt();
+    let ankle = Vec3::new(knee.x, floor_y + pad + rise, knee.z) - forward * back;
+    (knee, ankle)
+}
+
+/// The kneeling foot's rotation: its turn about +Y (`turn`), the toes down on the floor, from
+/// its rest rotation relative to the root (`foot_in_root`).
+pub fn kneeling_foot(turn: Quat, foot_in_root: Quat) -> Quat {
+    (turn * Quat::from_rotation_x(TOES_DOWN) * foot_in_root).normalize()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings() -> LowerBodySettings {
+        LowerBodySettings {
+            kneel: true,
+            kneel_after_s: 0.5,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn staying_low_kneels_on_the_back_leg_a_quick_duck_does_not_and_rising_stands() {
+        let s = settings();
+        let mut k = Kneel::default();
+        let dt = 1.0 / 90.0;
+        let frames = |k: &mut Kneel, h: f32, n: usize, back: Side| {
+            (0..n)
+                .map(|_| k.update(&s, h, 0.5, back, 1.0, dt))
+                .last()
+                .flatten()
+        };
+        // A quick duck (0.3 s low) squats.
+        assert_eq!(frames(&mut k, 0.4, 27, Side::Right), None);
+        assert_eq!(frames(&mut k, 0.9, 10, Side::Right), None);
+        // Staying low kneels on the leg further back.
+        assert_eq!(frames(&mut k, 0.4, 40, Side::Left), None);
+        assert_eq!(frames(&mut k, 0.4, 10, Side::Left), Some(Side::Left));
+        // Hovering just over the kneel's height: still kneeling (which leg does not change).
+        assert_eq!(frames(&mut k, 0.55, 30, Side::Right), Some(Side::Left));
+        // Rising 8 cm over it stands.
+        assert_eq!(frames(&mut k, 0.59, 1, Side::Right), None);
+        let off = LowerBodySettings { kneel: false, ..s };
+        let mut k = Kneel::default();
+        for _ in 0..200 {
+            assert_eq!(k.update(&off, 0.3, 0.5, Side::Left, 1.0, dt), None);
+        }
+        assert_eq!(k.update(&s, f32::NAN, 0.5, Side::Left, 1.0, dt), None);
+    }
+
+    #[test]
+    fn the_knee_rests_on_the_floor_where_the_thigh_reaches_and_the_shin_lies_behind() {
+        let (thigh, shin) = (0.42, 0.42);
+        let hip = Vec3::new(0.1, 0.4, 0.2);
+        let (knee, ankle) = kneeling_leg(hip, Vec3::Z, 0.0, (thigh, shin), 0.08, 1.0);
+        assert!((knee.y - KNEE_PAD_M).abs() < 1e-6, "{knee}");
+        assert!((knee.distance(hip) - thigh).abs() < 1e-5, "{knee}");
+        assert!(knee.z > hip.z && (knee.x - hip.x).abs() < 1e-6);
+        assert!((ankle.distance(knee) - shin).abs() < 1e-5, "{ankle}");
+        assert!((ankle.y - 0.08).abs() < 1e-6 && ankle.z < knee.z, "{ankle}");
+        // A hip higher than the thigh reaches down: the knee hangs under it.
+        let (knee, _) = kneeling_leg(
+            Vec3::new(0.0, 0.9, 0.0),
+            Vec3::Z,
+            0.0,
+            (thigh, shin),
+            0.08,
+            1.0,
+        );
+        assert!(knee.distance(Vec3::new(0.0, 0.48, 0.0)) < 1e-5, "{knee}");
+    }
+}
