@@ -18,7 +18,7 @@ pub struct TunedSetting {
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 6] = [
+pub const LOWER_TUNED: [TunedSetting; 8] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
@@ -48,6 +48,18 @@ pub const LOWER_TUNED: [TunedSetting; 6] = [
         values: &[0.25, 0.15, 0.1, 0.35],
         set: |s, v| s.step_distance_m = v,
         get: |s| s.step_distance_m,
+    },
+    TunedSetting {
+        name: "step_time_s",
+        values: &[0.3, 0.25, 0.2, 0.4],
+        set: |s, v| s.step_time_s = v,
+        get: |s| s.step_time_s,
+    },
+    TunedSetting {
+        name: "step_angle_deg",
+        values: &[50.0, 30.0, 70.0],
+        set: |s, v| s.step_angle_deg = v,
+        get: |s| s.step_angle_deg,
     },
     // The capture has no kneeling: this measures what kneeling costs in its low stances.
     TunedSetting {
