@@ -223,6 +223,40 @@ func test_an_update_budget_solves_one_frame_in_three_and_blends_between() -> voi
 	budgeted.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_IDLE
 
 
+## The crowd budget with the lower body: a remote player crouching at 60 cm/s, solved one frame
+## in three. Between solves the hips move in step with the legs' rotations, so the ankles stay
+## on the floor every frame (the hips had shown the last solve's height while the legs blended
+## toward it, the feet bobbing through the floor).
+func test_a_budgeted_remote_body_keeps_its_feet_on_the_floor_while_crouching() -> void:
+	var skeleton := make_humanoid_character("Budgeted")
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	var body: VRRemoteBody = made.body
+	body.update_interval_frames = 3
+	var head: Node3D = made.head
+	head.global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.6, 0))
+	(made.left_hand as Node3D).global_position = Vector3(0.3, 1.1, 0.3)
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.1, 0.3)
+	await seconds(1.0)
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var floor_y: float = skeleton.get_parent().global_position.y
+	var worst := [0.0]
+	var watch := func() -> void:
+		for side in ["Left", "Right"]:
+			worst[0] = maxf(worst[0], absf(bone_global_position(skeleton, side + "Foot").y - floor_y - rest_ankle))
+	skeleton.skeleton_updated.connect(watch)
+	for i in 60:
+		head.global_position += Vector3(0, -0.005, 0)
+		for hand in [made.left_hand, made.right_hand]:
+			(hand as Node3D).global_position += Vector3(0, -0.005, 0)
+		await frames(1)
+	skeleton.skeleton_updated.disconnect(watch)
+	check(worst[0] < 0.003, "the ankles on the floor every frame (at most %.1f mm off)" % (worst[0] * 1000.0))
+	await skeleton.skeleton_updated
+	var u := bone_global_position(skeleton, "LeftUpperLeg")
+	var l := bone_global_position(skeleton, "LeftLowerLeg")
+	var knee := rad_to_deg((l - u).angle_to(bone_global_position(skeleton, "LeftFoot") - l))
+	check(knee > 40.0, "it crouched (knees %.0f degrees, hips %.2f m)" % [knee, bone_global_position(skeleton, "Hips").y])
+
 ## A bent UpperChest (between Chest and Neck) keeps its bend: with the headset looking straight
 ## ahead the head stays as the bent spine holds it (not bent twice), as in the node graph.
 func test_a_bent_upper_chest_keeps_the_head_where_it_was() -> void:

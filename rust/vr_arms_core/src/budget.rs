@@ -139,16 +139,7 @@ impl HeldRotations {
     pub fn solved(&mut self, solved: &[(i32, Quat)], budget: &Budget) {
         let same_bones = self.last.len() == solved.len()
             && self.last.iter().zip(solved).all(|(a, b)| a.0 == b.0);
-        // A solve recorded by another budget (rebuilt for a new interval, its ticks counting
-        // from the start again) is later than this frame or too long ago: not followed.
-        let follows = self.solved_at.is_some_and(|(tick, interval)| {
-            interval == budget.interval
-                && budget
-                    .ticks
-                    .checked_sub(tick)
-                    .is_some_and(|d| d > 0 && d <= u64::from(budget.interval))
-                && tick > budget.since
-        });
+        let follows = follows(self.solved_at, budget);
         self.solved_at = Some((budget.ticks, budget.interval));
         // Kept unit and finite (a bad rotation holds the bone's previous one), so that showing
         // them, every frame in between, is a plain blend.
@@ -181,20 +172,44 @@ impl HeldRotations {
     /// was due did not come (the interval changed, or the writer stopped solving).
     pub fn shown(&self, budget: &Budget) -> impl Iterator<Item = (i32, Quat)> + '_ {
         let t = budget.blend();
-        let current = self.solved_at.is_some_and(|(tick, interval)| {
-            interval == budget.interval
-                && budget
-                    .ticks
-                    .checked_sub(tick)
-                    .is_some_and(|d| d < u64::from(interval))
-        });
-        let n = if current { self.last.len() } else { 0 };
+        let n = if current(self.solved_at, budget) {
+            self.last.len()
+        } else {
+            0
+        };
         self.previous
             .iter()
             .zip(&self.last)
             .take(n)
             .map(move |(&(bone, from), &(_, to))| (bone, blend(from, to, t)))
     }
+}
+
+/// Whether a solve recorded at `solved_at` (the budget's tick and interval then) is the one
+/// just before a solve at `budget`'s current frame. A solve recorded by another budget (rebuilt
+/// for a new interval, its ticks counting from the start again) is later than this frame or too
+/// long ago: not followed.
+pub(crate) fn follows(solved_at: Option<(u64, u32)>, budget: &Budget) -> bool {
+    solved_at.is_some_and(|(tick, interval)| {
+        interval == budget.interval
+            && budget
+                .ticks
+                .checked_sub(tick)
+                .is_some_and(|d| d > 0 && d <= u64::from(budget.interval))
+            && tick > budget.since
+    })
+}
+
+/// Whether a solve recorded at `solved_at` is the one to show at `budget`'s current frame (not
+/// one whose successor was due and did not come).
+pub(crate) fn current(solved_at: Option<(u64, u32)>, budget: &Budget) -> bool {
+    solved_at.is_some_and(|(tick, interval)| {
+        interval == budget.interval
+            && budget
+                .ticks
+                .checked_sub(tick)
+                .is_some_and(|d| d < u64::from(interval))
+    })
 }
 
 /// `from` turned toward `to` by `t` (0..1), both unit: the normalised linear blend on the short

@@ -27,6 +27,7 @@ pub mod forearm_twist;
 pub mod hand_frame;
 pub mod hand_pose;
 pub mod hand_tracking;
+pub mod held_position;
 pub mod input_guard;
 pub mod jitter;
 pub mod lower_body;

@@ -39,6 +39,8 @@ pub(crate) struct Bound {
     pub(crate) hips_position: Option<glam::Vec3>,
     /// The last two solves, replayed blended between solves under the crowd budget.
     pub(crate) held: vr_arms_core::budget::HeldRotations,
+    /// The hips' position across the budget's solves, blended in step with `held`.
+    pub(crate) held_hips: vr_arms_core::held_position::HeldPosition,
 }
 
 /// The tree of bones the stages read and write, the rest measurements and the finger curls.
@@ -170,5 +172,6 @@ pub(crate) fn bind_bones(
         hips,
         hips_position: None,
         held: Default::default(),
+        held_hips: Default::default(),
     })
 }

@@ -238,7 +238,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         if !budget.solving() {
             if let Some(b) = &self.bound {
                 crate::nodes::budget::replay(&mut skeleton, &b.held, &budget);
-                write_hips(&mut skeleton, b);
+                write_hips(&mut skeleton, b, &budget);
             }
             return;
         }
@@ -281,7 +281,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
             return;
         };
         crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
-        write_hips(&mut skeleton, b);
+        b.held_hips.solved(b.hips_position, &budget);
+        write_hips(&mut skeleton, b, &budget);
         for side in Side::BOTH {
             if let Some(e) = out.tracking.get(side) {
                 self.signals()
@@ -583,9 +584,10 @@ impl VRRemoteBody {
     }
 }
 
-/// The hips' position the lower body last solved (held between solves under the budget).
-fn write_hips(skeleton: &mut Gd<Skeleton3D>, b: &Bound) {
-    if let (Some((bone, _)), Some(p)) = (b.hips, b.hips_position) {
+/// The hips' position the lower body solved, blended between solves under the budget in step
+/// with the rotations (it had held the last solve's while the legs blended toward it).
+fn write_hips(skeleton: &mut Gd<Skeleton3D>, b: &Bound, budget: &vr_arms_core::budget::Budget) {
+    if let (Some((bone, _)), Some(p)) = (b.hips, b.held_hips.shown(budget)) {
         skeleton.set_bone_pose_position(bone, crate::convert::to_vector3(p));
     }
 }
