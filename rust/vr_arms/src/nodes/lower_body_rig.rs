@@ -228,7 +228,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
     }
 
     fn process(&mut self, delta: f64) {
-        self.solved = None;
+        // Last frame's buffers, refilled (no allocation per frame).
+        let spare = self.solved.take();
         if skip_in_editor(self.editor_preview) || !self.base().is_active() {
             return;
         }
@@ -239,7 +240,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
         let Some(skeleton) = self.base().get_skeleton() else {
             return;
         };
-        self.solved = self.solve(&skeleton, delta as f32);
+        self.solved = self.solve(&skeleton, delta as f32, spare);
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {

@@ -17,6 +17,7 @@ pub(super) struct Bound {
 }
 
 /// One frame's solve, worked out in `_process` and written in the modifier pass.
+#[derive(Default)]
 pub(super) struct Solved {
     pub(super) frame: u64,
     /// Engine bone and local rotation of each written bone, and whether it is a leg bone
@@ -148,7 +149,12 @@ impl LowerBodyRig {
 
     /// This frame's body on the skeleton's current pose, as the core's body composes it: the
     /// spine follow (when an `UpperBodyFollow` is beside it), then the lower body.
-    pub(super) fn solve(&mut self, skeleton: &Gd<Skeleton3D>, dt: f32) -> Option<Solved> {
+    pub(super) fn solve(
+        &mut self,
+        skeleton: &Gd<Skeleton3D>,
+        dt: f32,
+        spare: Option<Solved>,
+    ) -> Option<Solved> {
         self.bind(skeleton);
         if let Some(head) = alive(&self.head)
             .filter(|n| n.is_inside_tree())
@@ -194,12 +200,14 @@ impl LowerBodyRig {
             None => &mut flat,
         };
         let b = self.bound.as_mut()?;
-        let before: Vec<Pose> = b
-            .bones
-            .iter()
-            .map(|&bone| pose(&skeleton.get_bone_global_pose(bone)))
-            .collect();
-        b.tree.set_globals(&before);
+        let mut s = spare.unwrap_or_default();
+        s.before.clear();
+        s.before.extend(
+            b.bones
+                .iter()
+                .map(|&bone| pose(&skeleton.get_bone_global_pose(bone))),
+        );
+        b.tree.set_globals(&s.before);
         let mut mask = 0;
         // The follow beside it (gone or switched off since the bind: no follow).
         let follow = b
@@ -239,22 +247,21 @@ impl LowerBodyRig {
         let bones = b.stage.bones();
         let legs = bones.legs.left.into_iter().chain(bones.legs.right);
         let leg_mask = legs.flatten().fold(0u64, |m, i| m | 1 << i.min(63));
-        let rotations = (0..b.tree.len())
-            .filter(|&i| i < 32 && mask & (1 << i) != 0)
-            .map(|i| (b.bones[i], b.tree.local_rotation(i), leg_mask & 1 << i != 0))
-            .collect();
-        let after = (0..b.tree.len()).map(|i| b.tree.global(i)).collect();
-        Some(Solved {
-            frame: Engine::singleton().get_process_frames(),
-            rotations,
-            walk_share: out.walk_animation_share,
-            hips: (
-                b.bones[bones.hips],
-                to_vector3(b.tree.local(bones.hips).position),
-            ),
-            before,
-            after,
-        })
+        s.rotations.clear();
+        s.rotations.extend(
+            (0..b.tree.len())
+                .filter(|&i| i < 32 && mask & (1 << i) != 0)
+                .map(|i| (b.bones[i], b.tree.local_rotation(i), leg_mask & 1 << i != 0)),
+        );
+        s.after.clear();
+        s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));
+        s.frame = Engine::singleton().get_process_frames();
+        s.walk_share = out.walk_animation_share;
+        s.hips = (
+            b.bones[bones.hips],
+            to_vector3(b.tree.local(bones.hips).position),
+        );
+        Some(s)
     }
 
     pub(super) fn problems(&self) -> Vec<String> {
