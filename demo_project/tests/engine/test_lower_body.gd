@@ -313,6 +313,29 @@ func test_staying_low_kneels_on_one_knee_a_quick_duck_squats() -> void:
 	var squat := await _lowest_knee(b, 0.55, 2.0)
 	check(squat > 0.15, "kneeling off: a squat (the lowest knee %.2f m up)" % squat)
 
+
+## A scaled avatar (fitted to a player 1.2 times its height, as `AvatarCalibrator` does at the
+## start of tracking) walked by the thumbstick: its planted feet stay where they were planted
+## in the world. (The lower body's frame was scaled about the moving skeleton: a planted foot
+## slid by a fifth of the body's motion.)
+func test_a_scaled_avatars_planted_feet_do_not_slide() -> void:
+	var b := make_set_up_body()
+	var skeleton: Skeleton3D = b.skeleton
+	var origin: XROrigin3D = b.origin
+	await _hold(b, _head(EYES * 1.2), Vector3(0.36, 1.38, 0.36), Vector3(-0.36, 1.38, 0.36), 2.0)
+	var scale := skeleton.global_basis.get_scale().x
+	check(absf(scale - 1.2) < 0.05, "fitted to the player: scale %.2f" % scale)
+	var watch := FootWatch.new(skeleton)
+	watch.rest_ankle *= scale
+	for i in 270:
+		if i < 180:
+			origin.global_position += Vector3(0, 0, 1.2 / 90.0)
+		await frames(1)
+		await skeleton.skeleton_updated
+		watch.see()
+	check(watch.steps.Left >= 2 and watch.steps.Right >= 2, "each foot stepped: %s" % [watch.steps])
+	check(watch.worst_slide < 0.02, "no planted foot slid more than 2 cm (%.1f cm)" % (watch.worst_slide * 100))
+
 ## Every lower-body setting is in the inspector and the profile, validated as the core does:
 ## `step_lead` too (it was missing from the node: the profile's value was dropped).
 func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:

@@ -62,12 +62,17 @@ pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
     }
 }
 
-/// The skeleton's placement without its scale: the core's frame (lengths in the skeleton's
-/// units); `skeleton_global * unscaled.affine_inverse()` takes its poses back to the world.
+/// The skeleton's placement in the core's frame: the world scaled by the skeleton's scale
+/// about the world's origin (lengths in the skeleton's units), so the skeleton is placed there
+/// without its scale; `skeleton_global * unscaled.affine_inverse()` takes the core's frame back
+/// to the world. The frame is still in the world as the body moves: a planted foot stays
+/// planted on a scaled avatar (scaled about the skeleton, the frame moved with it, and a
+/// planted foot slid by `1 - scale` of the body's motion).
 pub(crate) fn unscaled(skeleton_global: &Transform3D) -> Transform3D {
+    let scale = crate::nodes::common::uniform_scale(skeleton_global).max(1e-6);
     Transform3D::new(
         crate::nodes::common::rotation_of(&skeleton_global.basis),
-        skeleton_global.origin,
+        skeleton_global.origin / scale,
     )
 }
 
