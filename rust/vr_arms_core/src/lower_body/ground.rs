@@ -93,5 +93,21 @@ mod tests {
             scale: 1.0,
         };
         assert_eq!(on.place(Vec3::new(1.0, 0.0, 2.0)), Vec3::new(1.0, 1.5, 2.0));
+        // Looked for down to half a metre under the floor, in proportion (twice the size: 1 m).
+        struct Deep;
+        impl Ground for Deep {
+            fn height_at(&mut self, _at: Vec3, lowest: f32) -> Option<f32> {
+                Some(lowest + 0.01)
+            }
+        }
+        let mut deep = Deep;
+        let mut on = OnGround {
+            ground: &mut deep,
+            floor_y: 1.0,
+            from_y: 2.0,
+            scale: 2.0,
+        };
+        assert!((on.place(Vec3::ZERO).y - 0.01).abs() < 1e-6);
+        assert_eq!(FlatFloor.height_at(Vec3::ZERO, -1.0), None);
     }
 }

@@ -141,12 +141,45 @@ mod tests {
         assert_eq!(k.update(&s, f32::NAN, 0.5, Side::Left, 1.0, dt), None);
     }
 
+    /// At twice the size the rise out of a kneel is twice as high; a reset stands up at once.
+    #[test]
+    fn a_larger_avatar_rises_out_of_it_in_proportion_and_a_reset_stands() {
+        let s = settings();
+        let mut k = Kneel::default();
+        for _ in 0..60 {
+            k.update(&s, 0.8, 1.0, Side::Right, 2.0, 1.0 / 90.0);
+        }
+        assert_eq!(k.side(), Some(Side::Right));
+        assert_eq!(k.update(&s, 1.15, 1.0, Side::Left, 2.0, 0.0), Some(Side::Right));
+        assert_eq!(k.update(&s, 1.17, 1.0, Side::Left, 2.0, 0.0), None);
+        for _ in 0..60 {
+            k.update(&s, 0.8, 1.0, Side::Right, 2.0, 1.0 / 90.0);
+        }
+        k.reset();
+        assert_eq!(k.side(), None);
+        assert_eq!(k.update(&s, 0.8, 1.0, Side::Right, 2.0, 0.0), None, "low again: waits");
+    }
+
+    /// The kneeling foot's toes point down and forward, turned with the body.
+    #[test]
+    fn the_kneeling_toes_point_down() {
+        let turn = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
+        let toes = kneeling_foot(turn, Quat::IDENTITY) * Vec3::Z;
+        assert!(toes.y < -0.8 && toes.x > 0.5, "{toes}");
+        let rest = Quat::from_rotation_x(0.3);
+        let turned = kneeling_foot(Quat::IDENTITY, rest);
+        assert!(turned.angle_between(Quat::from_rotation_x(TOES_DOWN) * rest) < 1e-5);
+    }
+
     #[test]
     fn the_knee_rests_on_the_floor_where_the_thigh_reaches_and_the_shin_lies_behind() {
         let (thigh, shin) = (0.42, 0.42);
         let hip = Vec3::new(0.1, 0.4, 0.2);
         let (knee, ankle) = kneeling_leg(hip, Vec3::Z, 0.0, (thigh, shin), 0.08, 1.0);
         assert!((knee.y - KNEE_PAD_M).abs() < 1e-6, "{knee}");
+        // Twice the size: the knee's pad twice as thick.
+        let (big, _) = kneeling_leg(hip * 2.0, Vec3::Z, 0.0, (0.84, 0.84), 0.16, 2.0);
+        assert!((big.y - 2.0 * KNEE_PAD_M).abs() < 1e-5, "{big}");
         assert!((knee.distance(hip) - thigh).abs() < 1e-5, "{knee}");
         assert!(knee.z > hip.z && (knee.x - hip.x).abs() < 1e-6);
         assert!((ankle.distance(knee) - shin).abs() < 1e-5, "{ankle}");

@@ -56,9 +56,10 @@ pub struct LowerBodyInput {
     pub floor_y: f32,
     /// World units per avatar metre.
     pub scale: f32,
-    /// The XR origin (world): when the game moves it (thumbstick walking) the legs blend
-    /// toward the user's walk animation (`walk_animation_share`); `None` without one.
-    pub origin: Option<Vec3>,
+    /// The XR origin (world): when the game moves it (thumbstick walking; a turn about the
+    /// head is not walking) the legs blend toward the user's walk animation
+    /// (`walk_animation_share`); `None` without one.
+    pub origin: Option<Pose>,
 }
 
 /// What a frame did.
@@ -333,7 +334,9 @@ impl LowerBody {
         let homes = PerSide::new(home(Side::Left), home(Side::Right));
         // While the game walks the player, the walk animation moves the legs: the procedural
         // feet go with the body, planted under it when the walk stops.
-        let walk_animation_share = self.walk.update(&s, input.origin, input.scale, dt);
+        let walk_animation_share =
+            self.walk
+                .update(&s, input.origin, headset.position, input.scale, dt);
         if walk_animation_share > 0.0 {
             self.feet.reset();
         }
@@ -362,15 +365,20 @@ impl LowerBody {
             let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
             let reach = rest.exact_reach();
             let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length_squared();
+            // A foot already at its place (on ground lower than the floor: a step down) has
+            // nowhere better to step: the body sinks to it instead of stepping on the spot.
+            let home = homes.get(side).position;
+            let away = Vec3::new(home.x - ankle.x, 0.0, home.z - ankle.z).length()
+                > 0.02 * input.scale;
             if across < reach * reach {
                 let leg_cap = hips.y - (hip.y - ankle.y - (reach * reach - across).sqrt());
                 // More than the few millimetres a straight rest leg needs (its knee eased) down
                 // for this foot: it steps home next.
-                if leg_cap < hips.y - 0.006 * input.scale {
+                if leg_cap < hips.y - 0.006 * input.scale && away {
                     self.feet.strain(side);
                 }
                 cap = cap.min(leg_cap);
-            } else {
+            } else if away {
                 self.feet.strain(side);
             }
         }

@@ -348,7 +348,7 @@ fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
         for k in 0..180 {
             let z = 1.2 * (k.min(90) as f32) / 90.0;
             let i = LowerBodyInput {
-                origin: Some(Vec3::new(0.0, 0.0, z)),
+                origin: Some(Pose::from_position(Vec3::new(0.0, 0.0, z))),
                 ..input(headset(Vec3::new(0.0, 1.65, 0.09 + z), 0.0))
             };
             let mut t = tree.clone();
@@ -572,4 +572,42 @@ fn staying_low_kneels_on_one_knee_a_quick_duck_squats() {
     );
     let (_, _, lowest) = hold(&mut no, low, 2.0);
     assert!(lowest > 0.15, "kneeling off: a squat ({lowest})");
+}
+
+/// 15 cm down for z > 0.4 (world).
+struct StepDown;
+impl ground::Ground for StepDown {
+    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+        (at.z > 0.4).then_some(-0.15)
+    }
+}
+
+/// Walking down a 15 cm step (the player's floor stays flat, so the body sinks to reach it):
+/// both ankles end on the lower ground, and once the body stands still the feet stand still
+/// (a foot already at its place does not step on the spot again and again).
+#[test]
+fn the_feet_step_down_and_stand_still_there() {
+    let mut b = body();
+    let (rest, bones, _) = reference_lower_body();
+    let legs = [bones.legs.left.unwrap(), bones.legs.right.unwrap()];
+    let mut steps_standing = 0;
+    let mut last = None;
+    for k in 0..450 {
+        let z = (k as f32 / 180.0).min(1.0);
+        let i = input(headset(Vec3::new(0.0, 1.5, 0.09 + z), 0.0));
+        let mut t = rest.clone();
+        let out = b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepDown);
+        if k > 300 {
+            for foot in [out.feet.left, out.feet.right].into_iter().flatten() {
+                steps_standing += usize::from(!foot.planted);
+            }
+        }
+        last = Some(t);
+    }
+    let mut t = last.unwrap();
+    for leg in legs {
+        let ankle = t.global(leg[2]).position;
+        assert!((ankle.y - (0.06 - 0.15)).abs() < 0.005, "on the lower ground: {ankle}");
+    }
+    assert_eq!(steps_standing, 0, "standing still, the feet stand still");
 }

@@ -6,6 +6,7 @@
 use glam::{Quat, Vec3};
 
 use super::LowerBodySettings;
+use crate::pose::Pose;
 
 /// Time constant of the origin's smoothed speed (seconds).
 const SPEED_TIME_S: f32 = 0.15;
@@ -21,7 +22,7 @@ const TELEPORT_M: f32 = 1.0;
 /// The XR origin's horizontal speed across frames, and the animation's share of the legs.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WalkBlend {
-    last_origin: Option<Vec3>,
+    last_origin: Option<Pose>,
     /// Smoothed horizontal speed (avatar metres per second).
     speed: f32,
 }
@@ -38,18 +39,25 @@ impl WalkBlend {
     }
 
     /// One frame of `dt` seconds with the XR origin at `origin` (world, `None`: not known, no
-    /// motion); `scale` world units per avatar metre. Returns the animation's share of the
-    /// legs this frame, 0 (procedural) to `walk_animation_share`.
+    /// motion) and the head at `head` (world); `scale` world units per avatar metre. The
+    /// origin's motion is measured where the head is: a turn of the origin about the head (a
+    /// snap or smooth turn) is no walking. Returns the animation's share of the legs this frame,
+    /// 0 (procedural) to `walk_animation_share`.
     pub fn update(
         &mut self,
         s: &LowerBodySettings,
-        origin: Option<Vec3>,
+        origin: Option<Pose>,
+        head: Vec3,
         scale: f32,
         dt: f32,
     ) -> f32 {
-        let origin = origin.filter(|o| o.is_finite());
+        let origin = origin.filter(|o| o.position.is_finite() && o.rotation.is_finite());
         let moved = match (self.last_origin, origin) {
-            (Some(a), Some(b)) => Vec3::new(b.x - a.x, 0.0, b.z - a.z).length() / scale,
+            (Some(a), Some(b)) if head.is_finite() => {
+                // The head where the old origin carried it, against where it is now.
+                let was = a.transform_point(b.inverse().transform_point(head));
+                Vec3::new(head.x - was.x, 0.0, head.z - was.z).length() / scale
+            }
             _ => 0.0,
         };
         self.last_origin = origin;
@@ -94,10 +102,11 @@ mod tests {
     fn run(blend: &mut WalkBlend, s: &LowerBodySettings, speed: f32, seconds: f32) -> f32 {
         let dt = 1.0 / 90.0;
         let mut share = 0.0;
-        let mut z = blend.last_origin.map_or(0.0, |o| o.z);
+        let mut z = blend.last_origin.map_or(0.0, |o| o.position.z);
         for _ in 0..(seconds / dt) as usize {
             z += speed * dt;
-            share = blend.update(s, Some(Vec3::new(3.0, 1.0, z)), 1.0, dt);
+            let origin = Pose::from_position(Vec3::new(3.0, 1.0, z));
+            share = blend.update(s, Some(origin), Vec3::new(3.0, 2.6, z + 0.3), 1.0, dt);
         }
         share
     }
@@ -117,6 +126,9 @@ mod tests {
         let slow = run(&mut blend, &s, 0.25, 2.0);
         assert!(slow > 0.1 && slow < 0.9, "between: {slow}");
         assert_eq!(run(&mut blend, &s, 0.0, 1.0), 0.0, "stopped");
+        run(&mut blend, &s, 1.2, 1.0);
+        blend.reset();
+        assert_eq!((blend.speed(), blend.last_origin), (0.0, None), "reset");
     }
 
     #[test]
@@ -139,19 +151,52 @@ mod tests {
             let dt = 1.0 / fps;
             let mut share = 0.0;
             for k in 0..=(0.2 * fps) as usize {
-                share = blend.update(&s, Some(Vec3::Z * 0.5 * k as f32 * dt), 1.0, dt);
+                let at = Vec3::Z * 0.5 * k as f32 * dt;
+                share = blend.update(&s, Some(Pose::from_position(at)), at, 1.0, dt);
             }
             share
         };
         let (slow, fast) = (at(30.0), at(120.0));
         assert!(slow > 0.0 && (slow - fast).abs() < 0.03, "{slow} {fast}");
         let mut blend = WalkBlend::default();
-        blend.update(&s, Some(Vec3::ZERO), 1.0, 1.0 / 90.0);
-        let jumped = blend.update(&s, Some(Vec3::X * 5.0), 1.0, 1.0 / 90.0);
+        let at = |x: f32| Some(Pose::from_position(Vec3::X * x));
+        blend.update(&s, at(0.0), Vec3::Y, 1.0, 1.0 / 90.0);
+        let jumped = blend.update(&s, at(5.0), Vec3::Y, 1.0, 1.0 / 90.0);
         assert_eq!((jumped, blend.speed()), (0.0, 0.0));
-        let scaled = blend.update(&s, Some(Vec3::X * 5.02), 2.0, 0.01);
+        let scaled = blend.update(&s, at(5.02), Vec3::Y, 2.0, 0.01);
         assert!((blend.speed() - 1.0 * (1.0 - (-0.01f32 / SPEED_TIME_S).exp())).abs() < 1e-4);
         assert!(scaled.is_finite());
+    }
+
+    /// Snap and smooth turns turn the origin about the head: no walking, however far the
+    /// origin itself moves (the player 0.6 m from the origin's centre).
+    #[test]
+    fn turning_about_the_head_is_no_walking() {
+        let s = settings(1.0);
+        let mut blend = WalkBlend::default();
+        let head = Vec3::new(0.6, 1.7, 0.0);
+        let mut origin = Pose::IDENTITY;
+        let mut worst: f32 = 0.0;
+        for k in 0..90 {
+            // A 30-degree snap every 10 frames, about the head.
+            if k % 10 == 9 {
+                let turn = Pose::new(head, Quat::from_rotation_y(0.52))
+                    .mul_pose(&Pose::from_position(-head));
+                origin = turn.mul_pose(&origin);
+            }
+            worst = worst.max(blend.update(&s, Some(origin), head, 1.0, 1.0 / 90.0));
+        }
+        assert_eq!(worst, 0.0, "speed {}", blend.speed());
+        // The same origin turned about its own centre carries the head round: that moves it.
+        let mut blend = WalkBlend::default();
+        let mut origin = Pose::IDENTITY;
+        let mut moved: f32 = 0.0;
+        for k in 0..90 {
+            origin.rotation = Quat::from_rotation_y(0.05 * k as f32);
+            let head_now = origin.transform_point(Vec3::new(0.6, 1.7, 0.0));
+            moved = moved.max(blend.update(&s, Some(origin), head_now, 1.0, 1.0 / 90.0));
+        }
+        assert!(moved > 0.5, "{moved}");
     }
 
     #[test]

@@ -236,7 +236,9 @@ impl LowerBodyRig {
                 skeleton: skeleton_core,
                 floor_y,
                 scale,
-                origin: origin.map(|o| vec3(to_core * to_vector3(o.position))),
+                origin: origin.map(|o| {
+                    Pose::new(vec3(to_core * to_vector3(o.position)), turn * o.rotation)
+                }),
             },
             dt,
             surface,
