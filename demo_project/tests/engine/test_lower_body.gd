@@ -58,6 +58,16 @@ func _knee_bend_deg(skeleton: Skeleton3D, side: String) -> float:
 	return rad_to_deg((l - u).angle_to(f - l))
 
 
+## The larger of the two ankles' distances from their standing height, leaving out a leg whose
+## knee is on the floor (kneeling: its ankle is raised on the toes).
+func _ankles_off(skeleton: Skeleton3D, rest_ankle: float) -> float:
+	var off := 0.0
+	for side in ["Left", "Right"]:
+		if bone_global_position(skeleton, side + "LowerLeg").y > 0.1:
+			off = maxf(off, absf(bone_global_position(skeleton, side + "Foot").y - rest_ankle))
+	return off
+
+
 ## Holds a pose for `settle` seconds; what the player sees of it.
 func _hold(b: Dictionary, head: Transform3D, left: Vector3, right: Vector3, settle: float = 1.5) -> Dictionary:
 	var sim: XRTrackingSimulator = b.simulator
@@ -73,8 +83,9 @@ func _hold(b: Dictionary, head: Transform3D, left: Vector3, right: Vector3, sett
 		"left": bone_global_position(skeleton, "LeftHand").distance_to(left),
 		"right": bone_global_position(skeleton, "RightHand").distance_to(right),
 		"knees": minf(_knee_bend_deg(skeleton, "Left"), _knee_bend_deg(skeleton, "Right")),
-		# How far each ankle is from its standing height over the floor (the floor is at 0).
-		"feet": maxf(absf(bone_global_position(skeleton, "LeftFoot").y - rest_ankle), absf(bone_global_position(skeleton, "RightFoot").y - rest_ankle)),
+		# How far each ankle is from its standing height over the floor (the floor is at 0), but
+		# a kneeling leg's (its knee on the floor, its ankle raised on the toes).
+		"feet": _ankles_off(skeleton, rest_ankle),
 		"hips": bone_global_position(skeleton, "Hips").y,
 		# The spine's forward bend: from Spine to Neck against upright.
 		"spine": rad_to_deg((bone_global_position(skeleton, "Neck") - bone_global_position(skeleton, "Spine")).angle_to(Vector3.UP)),

@@ -147,8 +147,10 @@ func _knee_deg(s: Skeleton3D, side: String) -> float:
 ## The player crouches by a quarter of the avatar's standing head height, hands reaching
 ## forward: the avatar's head goes down with the headset (its offset from the headset as standing,
 ## within 1 cm), its feet stay on the floor (ankles within 1 cm of their standing heights), its
-## knees bend and its hands stay on the controllers.
+## knees bend and its hands stay on the controllers. Kneeling is off: held this long, a chibi's
+## crouch is low enough to kneel, which lifts the kneeling ankle onto its toes.
 func _check_crouch(b: Dictionary) -> void:
+	(b.lower_body as LowerBodyRig).kneel = false
 	var s: Skeleton3D = b.skeleton
 	var sim: XRTrackingSimulator = b.simulator
 	var file: String = b.file

@@ -85,6 +85,8 @@ impl Feet {
     pub fn replant(&mut self, side: Side, place: FootPlace) {
         if self.step.get(side).is_none() && place.position.is_finite() && place.yaw.is_finite() {
             *self.planted.get_mut(side) = Some(place);
+            // Where it belongs now: no step on the spot left over.
+            *self.strained.get_mut(side) = false;
         }
     }
 

@@ -20,12 +20,16 @@ impl Ground for FlatFloor {
     }
 }
 
-/// How far above the hips' height and below the floor the ground is looked for (world units
-/// per avatar metre): a foot steps up at most to the hips and down at most this far.
+/// How far below the floor the ground is looked for (avatar metres): a foot steps down at most
+/// this far.
 pub const BELOW_FLOOR_M: f32 = 0.5;
 
+/// How far above the floor the ground is looked for (avatar metres, and never above the hips):
+/// a stair or a crate, not a table the player stands beside.
+pub const ABOVE_FLOOR_M: f32 = 0.4;
+
 /// Puts foot places on the ground: at the height found under them, looked for from `from_y` (the
-/// hips) down to [`BELOW_FLOOR_M`] under the floor; the floor when nothing (or nothing finite,
+/// hips), at most [`ABOVE_FLOOR_M`] over the floor, down to [`BELOW_FLOOR_M`] under it; the floor when nothing (or nothing finite,
 /// or nothing in that span) is found.
 pub struct OnGround<'a> {
     pub ground: &'a mut dyn Ground,
@@ -38,7 +42,10 @@ impl OnGround<'_> {
     /// `p` moved onto the ground under it.
     pub fn place(&mut self, p: Vec3) -> Vec3 {
         let lowest = self.floor_y - BELOW_FLOOR_M * self.scale;
-        let top = self.from_y.max(self.floor_y);
+        let top = self
+            .from_y
+            .min(self.floor_y + ABOVE_FLOOR_M * self.scale)
+            .max(self.floor_y);
         let y = self
             .ground
             .height_at(Vec3::new(p.x, top, p.z), lowest)
@@ -85,6 +92,15 @@ mod tests {
         // Higher than the hips: not a step to take.
         on.from_y = 0.1;
         assert_eq!(on.place(Vec3::new(0.3, 0.0, 1.0)), Vec3::new(0.3, 0.0, 1.0));
+        // Higher than 40 cm over the floor (a table beside the player): not a step either.
+        on.from_y = 0.9;
+        on.floor_y = -0.25;
+        assert_eq!(
+            on.place(Vec3::new(0.3, 0.0, 1.0)),
+            Vec3::new(0.3, -0.25, 1.0)
+        );
+        on.floor_y = -0.15;
+        assert_eq!(on.place(Vec3::new(0.3, 0.0, 1.0)), Vec3::new(0.3, 0.2, 1.0));
         let mut flat = FlatFloor;
         let mut on = OnGround {
             ground: &mut flat,

@@ -19,12 +19,30 @@ pub const RISE_M: f32 = 0.08;
 /// How far the kneeling foot's toes turn down (radians).
 const TOES_DOWN: f32 = 1.0;
 
+/// A foot's toes ahead of its ankle, in ankle heights (a grown-up's: the ankle 7 cm up, the
+/// toes 14 cm ahead): the kneeling ankle is raised so its turned-down toes touch the floor.
+const TOES_AHEAD: f32 = 2.0;
+
+/// How long the legs take to go into a kneel or out of it (seconds): the foot turns its toes
+/// down and the kneeling leg moves onto its knee over this time, not at once.
+pub const BLEND_S: f32 = 0.25;
+
+/// Faster than this (avatar metres per second) the body is moving, not kneeling: a crouched
+/// walk stays a crouch, and moving off stands out of a kneel.
+pub const MOVING_M_S: f32 = 0.3;
+
 /// Whether the body kneels, across frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Kneel {
     side: Option<Side>,
     /// How long the hips have been low enough (seconds).
     low_for: f32,
+    /// How far into the kneel the legs are (0..1), and the leg it is (kept while it eases out).
+    weight: f32,
+    shown: Option<Side>,
+    /// The hips last frame and their smoothed horizontal speed (world units per second).
+    last_hips: Option<Vec3>,
+    speed: f32,
 }
 
 impl Kneel {
@@ -38,16 +56,44 @@ impl Kneel {
         self.side
     }
 
+    /// Whether the body moves faster than [`MOVING_M_S`]: the hips' horizontal speed, smoothed
+    /// over a fifth of a second, from the hips at `hips` (world) this frame; a jump of more than a
+    /// metre (a teleport) is no speed.
+    pub fn moving(&mut self, hips: Vec3, scale: f32, dt: f32) -> bool {
+        if let (Some(last), true) = (self.last_hips, dt > 0.0 && hips.is_finite()) {
+            let moved = Vec3::new(hips.x - last.x, 0.0, hips.z - last.z).length();
+            if moved < scale {
+                let k = 1.0 - (-dt / 0.2).exp();
+                self.speed += (moved / dt - self.speed) * k;
+            }
+        }
+        if !self.speed.is_finite() {
+            self.speed = 0.0;
+        }
+        self.last_hips = Some(hips).filter(|h| h.is_finite());
+        self.speed > MOVING_M_S * scale
+    }
+
+    /// The leg shown kneeling and how far (0..1, easing in and out over [`BLEND_S`]).
+    pub fn pose(&self) -> Option<(Side, f32)> {
+        self.shown
+            .filter(|_| self.weight > 0.0)
+            .map(|s| (s, self.weight))
+    }
+
     /// One frame of `dt` seconds: `hips_over_floor` the hips' height over the floor this frame
     /// would have them at, `kneel_height` the highest a kneeling thigh holds them (both world
-    /// units), `back` the leg further back (the one that goes down), `scale` world units per
-    /// avatar metre. Returns the leg kneeling now.
+    /// units), `back` the leg further back (the one that goes down), `moving` whether the body
+    /// moves faster than [`MOVING_M_S`], `scale` world units per avatar metre. Returns the leg
+    /// kneeling now.
+    #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,
         s: &LowerBodySettings,
         hips_over_floor: f32,
         kneel_height: f32,
         back: Side,
+        moving: bool,
         scale: f32,
         dt: f32,
     ) -> Option<Side> {
@@ -56,16 +102,24 @@ impl Kneel {
             self.reset();
             return None;
         }
-        if hips_over_floor < kneel_height {
+        if hips_over_floor < kneel_height && !moving {
             self.low_for += dt;
         } else {
             self.low_for = 0.0;
         }
-        if self.side.is_some() && hips_over_floor > kneel_height + RISE_M * scale {
+        let rise = hips_over_floor > kneel_height + RISE_M * scale;
+        if self.side.is_some() && (rise || moving) {
             self.side = None;
         } else if self.side.is_none() && self.low_for >= s.kneel_after_s {
             self.side = Some(back);
+            self.shown = Some(back);
         }
+        let step = dt / BLEND_S;
+        self.weight = if self.side.is_some() {
+            (self.weight + step).min(1.0)
+        } else {
+            (self.weight - step).max(0.0)
+        };
         self.side
     }
 }
@@ -88,7 +142,9 @@ pub fn kneeling_leg(
     let drop = hip.y - (floor_y + pad);
     let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
     let knee = Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + forward * ahead;
-    let rise = (ankle_height - pad).clamp(0.0, shin);
+    // The ankle raised so the turned-down toes touch the floor.
+    let raised = ankle_height * (TOES_DOWN.cos() + TOES_AHEAD * TOES_DOWN.sin());
+    let rise = (raised - pad).clamp(0.0, shin);
     let back = (shin * shin - rise * rise).max(0.0).sqrt();
     let ankle = Vec3::new(knee.x, floor_y + pad + rise, knee.z) - forward * back;
     (knee, ankle)
@@ -119,7 +175,7 @@ mod tests {
         let dt = 1.0 / 90.0;
         let frames = |k: &mut Kneel, h: f32, n: usize, back: Side| {
             (0..n)
-                .map(|_| k.update(&s, h, 0.5, back, 1.0, dt))
+                .map(|_| k.update(&s, h, 0.5, back, false, 1.0, dt))
                 .last()
                 .flatten()
         };
@@ -136,9 +192,12 @@ mod tests {
         let off = LowerBodySettings { kneel: false, ..s };
         let mut k = Kneel::default();
         for _ in 0..200 {
-            assert_eq!(k.update(&off, 0.3, 0.5, Side::Left, 1.0, dt), None);
+            assert_eq!(k.update(&off, 0.3, 0.5, Side::Left, false, 1.0, dt), None);
         }
-        assert_eq!(k.update(&s, f32::NAN, 0.5, Side::Left, 1.0, dt), None);
+        assert_eq!(
+            k.update(&s, f32::NAN, 0.5, Side::Left, false, 1.0, dt),
+            None
+        );
     }
 
     /// At twice the size the rise out of a kneel is twice as high; a reset stands up at once.
@@ -147,20 +206,77 @@ mod tests {
         let s = settings();
         let mut k = Kneel::default();
         for _ in 0..60 {
-            k.update(&s, 0.8, 1.0, Side::Right, 2.0, 1.0 / 90.0);
+            k.update(&s, 0.8, 1.0, Side::Right, false, 2.0, 1.0 / 90.0);
         }
         assert_eq!(k.side(), Some(Side::Right));
-        assert_eq!(k.update(&s, 1.15, 1.0, Side::Left, 2.0, 0.0), Some(Side::Right));
-        assert_eq!(k.update(&s, 1.17, 1.0, Side::Left, 2.0, 0.0), None);
+        assert_eq!(
+            k.update(&s, 1.15, 1.0, Side::Left, false, 2.0, 0.0),
+            Some(Side::Right)
+        );
+        assert_eq!(k.update(&s, 1.17, 1.0, Side::Left, false, 2.0, 0.0), None);
         for _ in 0..60 {
-            k.update(&s, 0.8, 1.0, Side::Right, 2.0, 1.0 / 90.0);
+            k.update(&s, 0.8, 1.0, Side::Right, false, 2.0, 1.0 / 90.0);
         }
         k.reset();
         assert_eq!(k.side(), None);
-        assert_eq!(k.update(&s, 0.8, 1.0, Side::Right, 2.0, 0.0), None, "low again: waits");
+        assert_eq!(
+            k.update(&s, 0.8, 1.0, Side::Right, false, 2.0, 0.0),
+            None,
+            "low again: waits"
+        );
     }
 
     /// The kneeling foot's toes point down and forward, turned with the body.
+    /// Moving keeps a crouch a crouch, and moving off stands out of a kneel; the legs ease in
+    /// and out over BLEND_S.
+    #[test]
+    fn moving_does_not_kneel_and_the_kneel_eases_in_and_out() {
+        let s = settings();
+        let dt = 1.0 / 90.0;
+        let mut k = Kneel::default();
+        for _ in 0..200 {
+            assert_eq!(k.update(&s, 0.4, 0.5, Side::Left, true, 1.0, dt), None);
+        }
+        for _ in 0..46 {
+            k.update(&s, 0.4, 0.5, Side::Left, false, 1.0, dt);
+        }
+        let (side, w) = k.pose().expect("kneeling");
+        assert!(side == Side::Left && w < 0.2, "easing in: {w}");
+        for _ in 0..30 {
+            k.update(&s, 0.4, 0.5, Side::Left, false, 1.0, dt);
+        }
+        assert_eq!(k.pose(), Some((Side::Left, 1.0)));
+        assert_eq!(
+            k.update(&s, 0.4, 0.5, Side::Left, true, 1.0, dt),
+            None,
+            "moving off"
+        );
+        let (_, w) = k.pose().expect("easing out");
+        assert!(w < 1.0 && w > 0.9, "{w}");
+        for _ in 0..30 {
+            k.update(&s, 0.4, 0.5, Side::Left, true, 1.0, dt);
+        }
+        assert_eq!(k.pose(), None);
+    }
+
+    #[test]
+    fn the_hips_moving_is_measured_frame_rate_free_and_a_teleport_is_not() {
+        let at = |fps: f32, speed: f32| {
+            let mut k = Kneel::default();
+            let dt = 1.0 / fps;
+            (0..(fps as usize))
+                .map(|i| k.moving(Vec3::X * speed * i as f32 * dt, 1.0, dt))
+                .last()
+                .unwrap()
+        };
+        assert!(at(30.0, 0.5) && at(120.0, 0.5));
+        assert!(!at(30.0, 0.1) && !at(120.0, 0.1));
+        let mut k = Kneel::default();
+        k.moving(Vec3::ZERO, 1.0, 0.01);
+        assert!(!k.moving(Vec3::X * 5.0, 1.0, 0.01), "a teleport");
+        assert!(!k.moving(Vec3::X * 5.0, 1.0, 0.01));
+    }
+
     #[test]
     fn the_kneeling_toes_point_down() {
         let turn = Quat::from_rotation_y(std::f32::consts::FRAC_PI_2);
@@ -183,7 +299,15 @@ mod tests {
         assert!((knee.distance(hip) - thigh).abs() < 1e-5, "{knee}");
         assert!(knee.z > hip.z && (knee.x - hip.x).abs() < 1e-6);
         assert!((ankle.distance(knee) - shin).abs() < 1e-5, "{ankle}");
-        assert!((ankle.y - 0.08).abs() < 1e-6 && ankle.z < knee.z, "{ankle}");
+        // Raised so the toes, turned down, touch the floor.
+        let raised = 0.08 * (TOES_DOWN.cos() + TOES_AHEAD * TOES_DOWN.sin());
+        assert!(
+            (ankle.y - raised).abs() < 1e-6 && ankle.z < knee.z,
+            "{ankle}"
+        );
+        let toes =
+            ankle + kneeling_foot(Quat::IDENTITY, Quat::IDENTITY) * Vec3::new(0.0, -0.08, 0.16);
+        assert!(toes.y.abs() < 1e-5, "the toes on the floor: {toes}");
         // A hip higher than the thigh reaches down: the knee hangs under it.
         let (knee, _) = kneeling_leg(
             Vec3::new(0.0, 0.9, 0.0),

@@ -270,12 +270,14 @@ impl LowerBody {
             }
         };
         let kneel_leg = kneeling_before.unwrap_or(back);
+        let moving = self.kneel.moving(hips, input.scale, dt);
         let kneeling = match (hip_joint(tree, kneel_leg), *m.legs.get(kneel_leg)) {
             (Some(hip), Some(rest)) => self.kneel.update(
                 &s,
                 hip.y - input.floor_y,
                 rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
                 back,
+                moving,
                 input.scale,
                 dt,
             ),
@@ -358,7 +360,8 @@ impl LowerBody {
                 continue;
             };
             let foot = *targets.get(side);
-            if !foot.planted || kneeling == Some(side) {
+            let on_knee = self.kneel.pose().is_some_and(|(k, _)| k == side);
+            if !foot.planted || on_knee {
                 continue;
             }
             let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
@@ -368,8 +371,8 @@ impl LowerBody {
             // A foot already at its place (on ground lower than the floor: a step down) has
             // nowhere better to step: the body sinks to it instead of stepping on the spot.
             let home = homes.get(side).position;
-            let away = Vec3::new(home.x - ankle.x, 0.0, home.z - ankle.z).length()
-                > 0.02 * input.scale;
+            let away =
+                Vec3::new(home.x - ankle.x, 0.0, home.z - ankle.z).length() > 0.02 * input.scale;
             if across < reach * reach {
                 let leg_cap = hips.y - (hip.y - ankle.y - (reach * reach - across).sqrt());
                 // More than the few millimetres a straight rest leg needs (its knee eased) down
@@ -401,9 +404,9 @@ impl LowerBody {
             let turn = Quat::from_rotation_y(foot.place.yaw);
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
             let mut foot_turn = turn * rest.foot_in_root;
-            if kneeling == Some(side) && foot.planted {
-                // On its knee: the knee on the floor where the thigh reaches, the shin behind
-                // it, the toes down; the foot goes with the knee.
+            if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
+                // On its knee (easing in or out by `w`): the knee on the floor where the thigh
+                // reaches, the shin behind it, the toes down; the foot goes with the knee.
                 let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
                 let (_, at) = kneel::kneeling_leg(
                     hip,
@@ -413,17 +416,21 @@ impl LowerBody {
                     rest.ankle_height,
                     input.scale,
                 );
-                ankle = at;
-                foot.place.position = Vec3::new(at.x, input.floor_y, at.z);
-                self.feet.replant(side, foot.place);
-                foot_turn = kneel::kneeling_foot(turn, rest.foot_in_root);
+                ankle = ankle.lerp(at, w);
+                if foot.planted && w >= 1.0 {
+                    foot.place.position = Vec3::new(at.x, input.floor_y, at.z);
+                    self.feet.replant(side, foot.place);
+                }
+                foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);
             }
             legs::solve_leg(
                 tree,
                 leg,
                 &rest,
                 to_skeleton.transform_point(ankle),
-                to_skeleton.rotation * (turn * Vec3::Z),
+                // The knee toward the foot's forward and up: a hip far ahead of its foot (the
+                // body walking on over it) bends the knee up, not down through the floor.
+                to_skeleton.rotation * (turn * Vec3::new(0.0, 1.0, 1.0)),
                 (to_skeleton.rotation * foot_turn).normalize(),
             );
             *feet.get_mut(side) = Some(foot);

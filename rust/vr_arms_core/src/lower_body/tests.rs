@@ -607,7 +607,40 @@ fn the_feet_step_down_and_stand_still_there() {
     let mut t = last.unwrap();
     for leg in legs {
         let ankle = t.global(leg[2]).position;
-        assert!((ankle.y - (0.06 - 0.15)).abs() < 0.005, "on the lower ground: {ankle}");
+        assert!(
+            (ankle.y - (0.06 - 0.15)).abs() < 0.005,
+            "on the lower ground: {ankle}"
+        );
     }
     assert_eq!(steps_standing, 0, "standing still, the feet stand still");
+}
+
+/// A crouched walk (the eyes 55 cm down, moving on at 0.6 m/s for 3 s) stays a crouch: the
+/// body never kneels, and no knee goes down to the floor (nor through it: the knee bends toward
+/// the foot's forward and up, so a hip far ahead of its foot bends it up; toward the forward
+/// alone it went 3 cm under the floor).
+#[test]
+fn a_crouched_walk_does_not_kneel() {
+    let mut b = body();
+    let (rest, bones, _) = reference_lower_body();
+    let mut lowest = f32::INFINITY;
+    let mut knelt = false;
+    for k in 0..270 {
+        let z = 0.6 * k as f32 / 90.0;
+        let mut t = rest.clone();
+        b.update(
+            &mut t,
+            &input(headset(Vec3::new(0.0, 1.10, 0.09 + z), 0.0)),
+            1.0 / 90.0,
+        );
+        knelt |= b.kneel.pose().is_some();
+        for leg in [bones.legs.left, bones.legs.right].into_iter().flatten() {
+            lowest = lowest.min(t.global(leg[1]).position.y);
+        }
+    }
+    assert!(!knelt, "moving, the body did not kneel");
+    assert!(
+        lowest > kneel::KNEE_PAD_M + 0.01,
+        "the lowest knee {lowest}"
+    );
 }

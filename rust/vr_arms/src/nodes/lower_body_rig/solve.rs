@@ -236,9 +236,8 @@ impl LowerBodyRig {
                 skeleton: skeleton_core,
                 floor_y,
                 scale,
-                origin: origin.map(|o| {
-                    Pose::new(vec3(to_core * to_vector3(o.position)), turn * o.rotation)
-                }),
+                origin: origin
+                    .map(|o| Pose::new(vec3(to_core * to_vector3(o.position)), turn * o.rotation)),
             },
             dt,
             surface,
