@@ -352,17 +352,23 @@ func test_a_scaled_avatars_planted_feet_do_not_slide() -> void:
 	check(watch.worst_slide < 0.02, "no planted foot slid more than 2 cm (%.1f cm)" % (watch.worst_slide * 100))
 
 ## Every lower-body setting is in the inspector and the profile, validated as the core does:
-## `step_lead` too (it was missing from the node: the profile's value was dropped).
+## `step_lead` too (it was missing from the node: the profile's value was dropped), the floor
+## ray and kneeling.
 func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:
 	var rig := LowerBodyRig.new()
 	rig.step_lead = 5.0
 	check_near(rig.step_lead, 2.0, 1e-6, "clamped to its range as the core clamps it")
 	rig.step_lead = 1.25
+	check(not rig.floor_ray and rig.floor_collision_mask == 1, "the floor ray off, layer 1, by default")
+	rig.floor_ray = true
+	rig.floor_collision_mask = 6
+	rig.kneel = false
 	const PATH := "user://lower_body_lead.toml"
 	check(rig.save_profile(PATH), "saved")
 	var other := LowerBodyRig.new()
 	check(other.load_profile(PATH), "loaded")
 	check_near(other.step_lead, 1.25, 1e-6, "the profile carries it")
+	check(other.floor_ray and other.floor_collision_mask == 6 and not other.kneel, "and the floor ray, its layers and kneeling")
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(PATH))
 	rig.free()
 	other.free()

@@ -141,6 +141,15 @@ impl Bridge<f32> for f32 {
     }
 }
 
+impl Bridge<u32> for u32 {
+    fn to_core(&self) -> u32 {
+        *self
+    }
+    fn from_core(v: &u32) -> Self {
+        *v
+    }
+}
+
 impl Bridge<bool> for bool {
     fn to_core(&self) -> bool {
         *self

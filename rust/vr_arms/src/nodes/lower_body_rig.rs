@@ -207,7 +207,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             kneel: false,
             kneel_after_s: 0.0,
             floor_ray: false,
-            floor_collision_mask: 1,
+            floor_collision_mask: 0,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.0,
             editor_preview: false,
@@ -328,6 +328,8 @@ impl LowerBodyRig {
         step_height_m => step_height_m,
         kneel => kneel,
         kneel_after_s => kneel_after_s,
+        floor_ray => floor_ray,
+        floor_collision_mask => floor_collision_mask,
         walk_animation_share => walk_animation_share,
         walk_animation_speed_m_s => walk_animation_speed_m_s,
     });

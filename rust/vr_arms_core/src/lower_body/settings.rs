@@ -46,6 +46,11 @@ pub struct LowerBodySettings {
     /// How long the hips must stay that low before the body kneels (seconds): a quick duck
     /// squats.
     pub kneel_after_s: f32,
+    /// Stand each foot on what a physics ray finds under its place (steps, ramps, crates)
+    /// instead of the flat floor; the node graph's `LowerBodyRig` casts the rays.
+    pub floor_ray: bool,
+    /// The physics layers the feet stand on with `floor_ray`.
+    pub floor_collision_mask: u32,
     /// The largest share of the legs the user's walk animation takes while the game moves the
     /// XR origin (thumbstick walking): 0 keeps the procedural feet (the default), 1 gives the
     /// legs to the animation (an `AnimationTree` blend by speed) at `walk_animation_speed_m_s`.
@@ -73,6 +78,8 @@ impl Default for LowerBodySettings {
             step_height_m: 0.07,
             kneel: true,
             kneel_after_s: 0.5,
+            floor_ray: false,
+            floor_collision_mask: 1,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.5,
         }
