@@ -9,7 +9,7 @@ use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, LowerBodySettings};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::upper_body_follow::UpperBodyFollow as FollowStage;
 
-use crate::convert::{pose, to_quaternion, to_vector3, vec3};
+use crate::convert::{pose, to_quaternion, to_vector3};
 use crate::nodes::body_follow::origin_pose;
 use crate::nodes::common::{alive, parent_skeleton, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, store_profile};

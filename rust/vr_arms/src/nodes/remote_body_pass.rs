@@ -76,6 +76,57 @@ pub(crate) fn unscaled(skeleton_global: &Transform3D) -> Transform3D {
     )
 }
 
+/// The core's frame for a skeleton placed at `skeleton_global` ([`unscaled`]): world poses,
+/// points and the floor taken into it, the same way for every node that runs the core's body.
+pub(crate) struct CoreFrame {
+    /// World to core.
+    pub(crate) to_core: Transform3D,
+    /// The rotation part of `to_core` (poses turn by it).
+    turn: glam::Quat,
+    /// The skeleton placed in the core's frame (rigid).
+    pub(crate) skeleton: Pose,
+}
+
+impl CoreFrame {
+    pub(crate) fn new(skeleton_global: &Transform3D) -> Self {
+        let unscaled = unscaled(skeleton_global);
+        let to_core = unscaled * skeleton_global.affine_inverse();
+        let turn = crate::convert::quat(
+            crate::nodes::common::rotation_of(&to_core.basis).get_quaternion(),
+        );
+        Self {
+            to_core,
+            turn,
+            skeleton: pose(&unscaled),
+        }
+    }
+
+    /// A world point in the core's frame.
+    pub(crate) fn point(&self, p: glam::Vec3) -> glam::Vec3 {
+        vec3(self.to_core * crate::convert::to_vector3(p))
+    }
+
+    /// A world pose in the core's frame, as it is (not repaired: a non-finite pose must reach
+    /// the core's input checks as it is).
+    pub(crate) fn pose(&self, p: Pose) -> Pose {
+        Pose {
+            position: self.point(p.position),
+            rotation: self.turn * p.rotation,
+        }
+    }
+
+    /// A node's global transform in the core's frame.
+    pub(crate) fn transform(&self, t: &Transform3D) -> Pose {
+        pose(&(self.to_core * *t))
+    }
+
+    /// The height in the core's frame of a floor at world height `floor`, under a root at
+    /// `root_global`.
+    pub(crate) fn floor_y(&self, root_global: &Transform3D, floor: f32) -> f32 {
+        (self.to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y
+    }
+}
+
 /// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
 /// `root_global` (`placed`), with the floor at world height `floor_y`, from world poses: the chain read into the tree, the inputs taken into the
 /// skeleton's own units (without its scale, so lengths stay in proportion on a scaled avatar),
@@ -89,22 +140,14 @@ pub(crate) fn pose_pass(
     dt: f32,
 ) -> BodyOutput {
     let (skeleton_global, root_global) = placed;
-    let unscaled = unscaled(&skeleton_global);
-    let to_core = unscaled * skeleton_global.affine_inverse();
+    let frame = CoreFrame::new(&skeleton_global);
     // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton under a
     // clean root): body-space settings, in metres, are that many core units.
     let units = crate::nodes::common::uniform_scale(&skeleton_global)
         / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
     // Unrepaired: a non-finite or far pose must reach the body's input checks as it is (it
     // counts as lost there), not be repaired into a finite one on the way.
-    let turn =
-        crate::convert::quat(crate::nodes::common::rotation_of(&to_core.basis).get_quaternion());
-    let core = |p: Option<Pose>| {
-        p.map(|p| Pose {
-            position: vec3(to_core * crate::convert::to_vector3(p.position)),
-            rotation: turn * p.rotation,
-        })
-    };
+    let core = |p: Option<Pose>| p.map(|p| frame.pose(p));
     let tracking = Tracking {
         head: core(tracking.head),
         controllers: PerSide::new(
@@ -117,16 +160,16 @@ pub(crate) fn pose_pass(
         ),
         hands: tracking.hands,
     };
-    let root_core = pose(&(to_core * root_global));
+    let root_core = frame.transform(&root_global);
     let placement = Placement {
         root: root_core,
         scale: 1.0 / units.max(1e-6),
-        skeleton_in_root: root_core.inverse().mul_pose(&pose(&unscaled)),
+        skeleton_in_root: root_core.inverse().mul_pose(&frame.skeleton),
         // The input checks' limit is the world's.
-        world_origin: vec3(to_core * Vector3::ZERO),
+        world_origin: frame.point(glam::Vec3::ZERO),
         units_per_world_metre: 1.0
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6),
-        floor_y: (to_core * Vector3::new(root_global.origin.x, floor_y, root_global.origin.z)).y,
+        floor_y: frame.floor_y(&root_global, floor_y),
         ..Default::default()
     };
     read_chain(skeleton, b);

@@ -167,20 +167,13 @@ impl LowerBodyRig {
         let root_global = root.get_global_transform();
         let skeleton_global = skeleton.get_global_transform();
         // The core's frame, as the remote body's: the world without the skeleton's scale.
-        let unscaled = crate::nodes::remote_body_pass::unscaled(&skeleton_global);
-        let to_core = unscaled * skeleton_global.affine_inverse();
-        let turn = crate::convert::quat(
-            crate::nodes::common::rotation_of(&to_core.basis).get_quaternion(),
-        );
-        let head = Pose::new(
-            vec3(to_core * to_vector3(head_world.position)),
-            turn * head_world.rotation,
-        );
-        let root_core = pose(&(to_core * root_global));
-        let skeleton_core = pose(&unscaled);
+        let frame = crate::nodes::remote_body_pass::CoreFrame::new(&skeleton_global);
+        let head = frame.pose(head_world);
+        let root_core = frame.transform(&root_global);
+        let skeleton_core = frame.skeleton;
         let origin = origin_pose(&self.origin, &self.head);
         let floor = origin.map_or(0.0, |o| o.position.y);
-        let floor_y = (to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y;
+        let floor_y = frame.floor_y(&root_global, floor);
         let scale = crate::nodes::common::uniform_scale(&root_global)
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
 
@@ -191,7 +184,7 @@ impl LowerBodyRig {
             .map(|space| super::ground::PhysicsGround {
                 space,
                 mask: self.floor_collision_mask,
-                to_core,
+                to_core: frame.to_core,
             });
         // Steps and ramps under the feet (`floor_ray`), else the flat floor.
         let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
@@ -236,8 +229,7 @@ impl LowerBodyRig {
                 skeleton: skeleton_core,
                 floor_y,
                 scale,
-                origin: origin
-                    .map(|o| Pose::new(vec3(to_core * to_vector3(o.position)), turn * o.rotation)),
+                origin: origin.map(|o| frame.pose(o)),
             },
             dt,
             surface,
