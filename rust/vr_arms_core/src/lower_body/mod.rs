@@ -250,9 +250,9 @@ impl LowerBody {
         // hips; the stance opens as the body lowers.
         let to_body = facing.inverse();
         let facing_z = facing * Vec3::Z;
-        let hip_joint = |tree: &mut PoseTree, side: Side| {
-            (*b.legs.get(side))
-                .map(|leg| input.skeleton.transform_point(tree.global(leg[0]).position))
+        // A leg's hip joint (world) as the tree has it now.
+        let hip_joint = |tree: &mut PoseTree, leg: LegBones| {
+            input.skeleton.transform_point(tree.global(leg[0]).position)
         };
         // Kneeling: the leg further back goes down on its knee once the hips have stayed lower
         // than its kneeling thigh holds them.
@@ -271,7 +271,8 @@ impl LowerBody {
         };
         let kneel_leg = kneeling_before.unwrap_or(back);
         let moving = self.kneel.moving(hips, input.scale, dt);
-        let kneeling = match (hip_joint(tree, kneel_leg), *m.legs.get(kneel_leg)) {
+        let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| hip_joint(tree, leg));
+        let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
             (Some(hip), Some(rest)) => self.kneel.update(
                 &s,
                 hip.y - input.floor_y,
@@ -296,8 +297,7 @@ impl LowerBody {
             let rest = m.foot_offsets.get(side);
             let mut half = side.sign() * 0.5 * s.stance_width_m * input.scale;
             if let (Some(leg), Some(leg_rest)) = (*b.legs.get(side), *m.legs.get(side)) {
-                let hip = to_body
-                    * (input.skeleton.transform_point(tree.global(leg[0]).position) - ground);
+                let hip = to_body * (hip_joint(tree, leg) - ground);
                 let down = hip.y - leg_rest.ankle_height;
                 let forward = rest.z - hip.z;
                 let reach = leg_rest.exact_reach();
@@ -306,17 +306,16 @@ impl LowerBody {
                     .sqrt();
                 half = hip.x + (half - hip.x).clamp(-room, room);
                 if let Some(k) = kneeling {
-                    let hip_world = ground + facing * hip;
-                    let (_, ankle) = kneel::kneeling_leg(
-                        hip_world,
-                        facing_z,
-                        input.floor_y,
-                        leg_rest.lengths,
-                        leg_rest.ankle_height,
-                        input.scale,
-                    );
                     let ahead = if k == side {
                         // The kneeling foot behind its knee.
+                        let (_, ankle) = kneel::kneeling_leg(
+                            ground + facing * hip,
+                            facing_z,
+                            input.floor_y,
+                            leg_rest.lengths,
+                            leg_rest.ankle_height,
+                            input.scale,
+                        );
                         (to_body * (ankle - ground)).z
                     } else {
                         // The other foot under its knee: the thigh forward, the shin upright.
@@ -365,7 +364,7 @@ impl LowerBody {
                 continue;
             }
             let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
-            let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
+            let hip = hip_joint(tree, leg);
             let reach = rest.exact_reach();
             let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length_squared();
             // A foot already at its place (on ground lower than the floor: a step down) has
@@ -407,7 +406,7 @@ impl LowerBody {
             if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
                 // On its knee (easing in or out by `w`): the knee on the floor where the thigh
                 // reaches, the shin behind it, the toes down; the foot goes with the knee.
-                let hip = input.skeleton.transform_point(tree.global(leg[0]).position);
+                let hip = hip_joint(tree, leg);
                 let (_, at) = kneel::kneeling_leg(
                     hip,
                     turn * Vec3::Z,
