@@ -26,6 +26,8 @@ pub struct PoseTree {
     parents: [u8; MAX_BONES],
     /// Per bone, the bits of itself and every bone under it.
     subtree: [u32; MAX_BONES],
+    /// Per bone, the bits of itself and every bone above it.
+    path: [u32; MAX_BONES],
     local: [Pose; MAX_BONES],
     global: [Pose; MAX_BONES],
     /// Bones whose global pose is out of date (a bone above them was written).
@@ -52,6 +54,7 @@ impl PoseTree {
             len: parents.len(),
             parents: [NONE; MAX_BONES],
             subtree: [0; MAX_BONES],
+            path: [0; MAX_BONES],
             local: [Pose::IDENTITY; MAX_BONES],
             global: [Pose::IDENTITY; MAX_BONES],
             stale: 0,
@@ -63,6 +66,8 @@ impl PoseTree {
                 None => {}
             }
             tree.subtree[i] = 1 << i;
+            // Parents come first: theirs is already known.
+            tree.path[i] = (1 << i) | tree.parent(i).map_or(0, |p| tree.path[p]);
         }
         // Children come after their parents: from the last bone up, each adds its own to its
         // parent's.
@@ -112,7 +117,7 @@ impl PoseTree {
                 .map_or(Pose::IDENTITY, |l| l.sanitized(&Pose::IDENTITY));
         }
         self.stale = self.all();
-        self.refresh();
+        self.refresh(self.stale);
     }
 
     /// Bone `i`'s parent in the tree (`None` also for an index out of the tree).
@@ -127,8 +132,11 @@ impl PoseTree {
         if i >= self.len {
             return Pose::IDENTITY;
         }
-        if self.stale & (1 << i) != 0 {
-            self.refresh();
+        // Only the bone and those above it: a read of the chest after a write of the hips does
+        // not work out the legs.
+        let need = self.stale & self.path[i];
+        if need != 0 {
+            self.refresh(need);
         }
         self.global[i]
     }
@@ -180,9 +188,10 @@ impl PoseTree {
         }
     }
 
-    /// Every stale global pose, parents first (they come first in the tree).
-    fn refresh(&mut self) {
-        let mut stale = self.stale;
+    /// The global poses of the bones in `bones` (stale ones), parents first (they come first
+    /// in the tree): each one's parent must be up to date or among them.
+    fn refresh(&mut self, bones: u32) {
+        let mut stale = bones;
         while stale != 0 {
             let j = stale.trailing_zeros() as usize;
             stale &= stale - 1;
@@ -191,7 +200,7 @@ impl PoseTree {
                 None => self.local[j],
             };
         }
-        self.stale = 0;
+        self.stale &= !bones;
     }
 }
 
@@ -210,6 +219,22 @@ mod tests {
             Pose::new(Vec3::new(0.1, 1.5, 0.0), Quat::from_rotation_x(0.2)),
         ]);
         t
+    }
+
+    /// A read works out only the bone and those above it: reading bone 3 after a write of the
+    /// root leaves bone 2 (on another branch) for when it is read.
+    #[test]
+    fn a_read_works_out_only_the_bones_above_it() {
+        let mut t = chain();
+        t.set_local_rotation(0, Quat::from_rotation_y(0.5));
+        assert_eq!(t.stale, 0b1111);
+        t.global(3);
+        assert_eq!(t.stale, 0b0100);
+        let moved = t.global(2);
+        assert_eq!(t.stale, 0);
+        let want = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_y(0.5))
+            .mul_pose(&Pose::new(Vec3::new(0.5, 0.0, 0.0), Quat::IDENTITY));
+        assert!(moved.position.distance(want.position) < 1e-6);
     }
 
     #[test]

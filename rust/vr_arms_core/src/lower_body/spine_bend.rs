@@ -6,7 +6,7 @@
 use glam::{Quat, Vec3};
 
 use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
+use crate::pose_tree::{MAX_BONES, PoseTree};
 
 /// Rounds of the bend: each leaves a fraction of the one before (the pivots differ).
 const ROUNDS: usize = 6;
@@ -22,8 +22,9 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
     // Seen from the lowest spine joint (it does not move): where the head is and where it
     // should be, no further than `max_turn` from where it is.
     let pivot = tree.global(first).position;
+    let mut head_at = tree.global(head).position;
     let (Some(start), Some(want)) = (
-        (tree.global(head).position - pivot).try_normalize(),
+        (head_at - pivot).try_normalize(),
         (target - pivot).try_normalize(),
     ) else {
         return;
@@ -35,16 +36,37 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
     } else {
         want
     };
-    let share = 1.0 / spine.len() as f32;
+    // The chain's joints and turns (skeleton space), bent here and written to the tree once:
+    // a bone turned about its joint carries the bones above it and the head.
+    let n = spine.len().min(MAX_BONES);
+    let mut at = [Vec3::ZERO; MAX_BONES];
+    let mut turn = [Quat::IDENTITY; MAX_BONES];
+    for (k, &bone) in spine[..n].iter().enumerate() {
+        let g = tree.global(bone);
+        (at[k], turn[k]) = (g.position, g.rotation);
+    }
+    let share = 1.0 / n as f32;
     for _ in 0..ROUNDS {
-        let Some(now) = (tree.global(head).position - pivot).try_normalize() else {
-            return;
+        let Some(now) = (head_at - pivot).try_normalize() else {
+            break;
         };
         let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), share);
-        for &bone in spine {
-            let g = tree.global(bone);
-            tree.set_global(bone, Pose::new(g.position, (step * g.rotation).normalize()));
+        for k in 0..n {
+            let about = at[k];
+            for j in k..n {
+                turn[j] = step * turn[j];
+                if j > k {
+                    at[j] = about + step * (at[j] - about);
+                }
+            }
+            head_at = about + step * (head_at - about);
         }
+        for t in &mut turn[..n] {
+            *t = t.normalize();
+        }
+    }
+    for (k, &bone) in spine[..n].iter().enumerate() {
+        tree.set_global(bone, Pose::new(at[k], turn[k]));
     }
 }
 
@@ -102,6 +124,19 @@ mod tests {
         let behind = Vec3::new(0.0, 1.0, -0.65);
         bend_toward(&mut t, &[1, 2, 3], 4, behind, 0.5);
         let dir = (t.global(4).position - Vec3::new(0.0, 1.15, 0.0)).normalize();
+        assert!((dir.angle_between(Vec3::Y) - 0.5).abs() < 0.02, "{dir}");
+        // The same away from the skeleton's origin: the limit is from where the head is.
+        let mut far = chain();
+        let aside = Vec3::new(0.5, 0.0, 0.0);
+        let moved: Vec<Pose> = (0..5)
+            .map(|i| {
+                let g = far.global(i);
+                Pose::new(g.position + aside, g.rotation)
+            })
+            .collect();
+        far.set_globals(&moved);
+        bend_toward(&mut far, &[1, 2, 3], 4, behind + aside, 0.5);
+        let dir = (far.global(4).position - Vec3::new(0.5, 1.15, 0.0)).normalize();
         assert!((dir.angle_between(Vec3::Y) - 0.5).abs() < 0.02, "{dir}");
         let mut u = chain();
         let before = u.clone();
