@@ -30,15 +30,19 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
     let table = String::from_utf8_lossy(&out.stdout).to_string();
     print!("{table}");
     let core = core_figures(&table)?;
-    let counted = match (collected(&bin, 0), collected(&bin, COUNTED_FRAMES)) {
-        (Some(base), Some(full)) => Some((full - base) as f64 / COUNTED_FRAMES as f64),
+    let per_frame = |lower: bool| match (
+        collected(&bin, 0, lower),
+        collected(&bin, COUNTED_FRAMES, lower),
+    ) {
+        (Some(base), Some(frames)) => Some((frames - base) as f64 / COUNTED_FRAMES as f64),
         _ => None,
     };
-    let instructions = match counted {
-        Some(per) => {
-            println!("instructions per full-avatar frame: {per:.0}");
+    let (counted, counted_lower) = (per_frame(false), per_frame(true));
+    let instructions = match (counted, counted_lower) {
+        (Some(per), Some(lower)) => {
+            println!("instructions per full-avatar frame: {per:.0}; lower body alone: {lower:.0}");
             format!(
-                "Instructions per full-avatar frame (valgrind callgrind, `vr_arms_bench --frames {COUNTED_FRAMES}` minus `--frames 0`, divided by {COUNTED_FRAMES}): **{per:.0}**. Unlike times, this count repeats exactly on a busy machine.\n"
+                "Instructions per full-avatar frame (valgrind callgrind, `vr_arms_bench --frames {COUNTED_FRAMES}` minus `--frames 0`, divided by {COUNTED_FRAMES}): **{per:.0}**; of the lower body alone (`--lower`, the same way): **{lower:.0}**. Unlike times, these counts repeat exactly on a busy machine.\n"
             )
         }
         _ => "valgrind is not installed here: no instruction count.\n".into(),
@@ -47,7 +51,7 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
     let rows = measured.rows;
     let engine = engine_section(&rows, &measured.calls_note, &measured.stages);
     if let Some(path) = &json_path {
-        let text = json(&core, counted, &rows);
+        let text = json(&core, counted, counted_lower, &rows);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
@@ -63,12 +67,13 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
     Ok(())
 }
 
-/// Instructions callgrind collects for `--frames n`.
-fn collected(bin: &std::path::Path, frames: usize) -> Option<u64> {
+/// Instructions callgrind collects for `--frames n` (of the lower body alone with `lower`).
+fn collected(bin: &std::path::Path, frames: usize, lower: bool) -> Option<u64> {
     let out = Command::new("valgrind")
         .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
         .arg(bin)
         .args(["--frames", &frames.to_string()])
+        .args(lower.then_some("--lower"))
         .output()
         .ok()?;
     let text = String::from_utf8_lossy(&out.stderr);
@@ -94,7 +99,12 @@ fn core_figures(table: &str) -> Result<[f64; 5], String> {
 }
 
 /// The machine-readable summary (`--json`).
-fn json(core: &[f64; 5], instructions: Option<f64>, rows: &[Row]) -> String {
+fn json(
+    core: &[f64; 5],
+    instructions: Option<f64>,
+    lower_instructions: Option<f64>,
+    rows: &[Row],
+) -> String {
     let engine: serde_json::Map<String, serde_json::Value> = rows
         .iter()
         .map(|r| {
@@ -126,6 +136,7 @@ fn json(core: &[f64; 5], instructions: Option<f64>, rows: &[Row]) -> String {
             "lower_body_ns": core[3],
             "two_legs_two_bone_ns": core[4],
             "full_avatar_instructions": instructions,
+            "lower_body_instructions": lower_instructions,
         },
         "engine": engine,
     }))

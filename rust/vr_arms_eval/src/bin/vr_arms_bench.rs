@@ -6,7 +6,8 @@
 //!
 //! `vr_arms_bench` prints medians of repeated timed batches (ns per operation); ratios between
 //! the rows of one run are what to compare on a noisy machine. `vr_arms_bench --frames N` just
-//! runs N full-avatar frames, for instruction counting under callgrind.
+//! runs N full-avatar frames, for instruction counting under callgrind; `--lower` runs the lower
+//! body alone instead.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -154,34 +155,78 @@ fn measure(batches: usize, per_batch: usize, mut f: impl FnMut(usize) -> f32) ->
     times[times.len() / 2]
 }
 
-/// `--frames N`, parsed with lexopt.
-fn frames_arg() -> Result<Option<usize>, lexopt::Error> {
+/// `--frames N [--lower]`, parsed with lexopt: the frames to run, and whether of the lower body
+/// alone.
+fn frames_arg() -> Result<(Option<usize>, bool), lexopt::Error> {
     use lexopt::prelude::*;
-    let mut frames = None;
+    let (mut frames, mut lower) = (None, false);
     let mut p = lexopt::Parser::from_env();
     while let Some(arg) = p.next()? {
         match arg {
             Long("frames") => frames = Some(p.value()?.parse()?),
+            Long("lower") => lower = true,
             _ => return Err(arg.unexpected()),
         }
     }
-    Ok(frames)
+    Ok((frames, lower))
+}
+
+/// The lower body alone on its own tree, from the bones as they come in each frame (the
+/// engine restores them): one frame of `m`.
+struct Lower {
+    stage: LowerBody,
+    rest: PoseTree,
+    tree: PoseTree,
+}
+
+impl Lower {
+    fn new() -> Self {
+        let (rest, bones, eyes) = reference_lower_body();
+        Self {
+            stage: LowerBody::new(Default::default(), bones, &rest, Some(eyes)),
+            tree: rest.clone(),
+            rest,
+        }
+    }
+
+    fn frame(&mut self, m: &Motion) -> f32 {
+        self.tree.clone_from(&self.rest);
+        self.stage
+            .update(
+                &mut self.tree,
+                &LowerBodyInput {
+                    headset: Some(m.head),
+                    root: Pose::IDENTITY,
+                    skeleton: Pose::IDENTITY,
+                    floor_y: 0.0,
+                    scale: 1.0,
+                    origin: None,
+                },
+                1.0 / 90.0,
+            )
+            .head_miss
+    }
 }
 
 fn main() {
-    let frames = match frames_arg() {
+    let (frames, lower_only) = match frames_arg() {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("vr_arms_bench [--frames N]: {e}");
+            eprintln!("vr_arms_bench [--frames N [--lower]]: {e}");
             std::process::exit(2);
         }
     };
     if let Some(n) = frames {
         let motion = motion();
         let mut avatar = Avatar::new();
+        let mut lower = Lower::new();
         let mut sink = 0.0;
         for m in motion.iter().cycle().take(n) {
-            sink += avatar.frame(black_box(m), 1.0 / 90.0, false);
+            sink += if lower_only {
+                lower.frame(black_box(m))
+            } else {
+                avatar.frame(black_box(m), 1.0 / 90.0, false)
+            };
         }
         black_box(sink);
         return;
@@ -211,25 +256,8 @@ fn main() {
     let full = measure(31, 2_000, |i| avatar.frame(at(i), 1.0 / 90.0, false));
     // The lower body alone on its own tree (the bones as they come in each frame), and what a
     // plain two-bone solve of each leg costs.
-    let (rest, bones, eyes) = reference_lower_body();
-    let mut lower = LowerBody::new(Default::default(), bones, &rest, Some(eyes));
-    let mut tree = rest.clone();
-    let lower_body = measure(31, 5_000, |i| {
-        tree.clone_from(&rest);
-        let out = lower.update(
-            &mut tree,
-            &LowerBodyInput {
-                headset: Some(at(i).head),
-                root: Pose::IDENTITY,
-                skeleton: Pose::IDENTITY,
-                floor_y: 0.0,
-                scale: 1.0,
-                origin: None,
-            },
-            1.0 / 90.0,
-        );
-        out.head_miss
-    });
+    let mut lower = Lower::new();
+    let lower_body = measure(31, 5_000, |i| lower.frame(at(i)));
     let leg = |x: f32| ArmPose {
         shoulder: Vec3::new(x, 0.9, 0.0),
         elbow: Vec3::new(x, 0.48, 0.0),
