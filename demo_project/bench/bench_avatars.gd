@@ -5,6 +5,9 @@
 ##   --mode=full       the whole body from VRArmsSetup per avatar (pipeline, body follow, spine,
 ##                     lower body, clavicles, twist, hand poses).
 ##   --mode=twobone_legs  Godot's TwoBoneIK3D solving both legs to fixed ankle targets (knees bent),
+##   --mode=twobone_legs_hips  Godot's own modifiers moving the hips too: a CopyTransformModifier3D
+##                     putting the hips bone on a marker, then TwoBoneIK3D on both legs (what
+##                     the lower body's bone writes cost Godot, without our solve),
 ##   --mode=lower      our lower body alone (a LowerBodyRig: hips, spine bend, both legs, feet),
 ##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
 ##   --mode=remote     the whole body as one VRRemoteBody per avatar (VRArmsSetup.setup_remote).
@@ -21,6 +24,12 @@ extends Node3D
 var _mode := "none"
 var _avatars := 1
 var _frames := 600
+## Godot's own comparator, checked on the first avatar: its end bones and their targets, and the
+## largest distance between them seen in the skeleton's update after the first frames.
+var _checked_skeleton: Skeleton3D
+var _checked_ends := {}
+var _worst_end_m := 0.0
+var _measured_frames := 0
 var _frame := 0
 var _xr: Dictionary
 ## Classes switched off after the setup (`--off=HandPoseCopy,ForearmTwist`): modifiers are made
@@ -66,7 +75,29 @@ func _ready() -> void:
 					ik.set_middle_bone_name(k, side + "LowerArm")
 					ik.set_end_bone_name(k, side + "Hand")
 					ik.set_target_node(k, ik.get_path_to(arms[k][1]))
-			"twobone_legs":
+					_check_end(skeleton, side + "Hand", arms[k][1])
+					# TwoBoneIK3D solves nothing without a pole: below and behind the shoulder.
+					var pole := Marker3D.new()
+					character.add_child(pole)
+					pole.position = Vector3(0.4 if k == 0 else -0.4, 0.9, -0.3)
+					ik.set_pole_node(k, ik.get_path_to(pole))
+			"twobone_legs", "twobone_legs_hips":
+				if _mode == "twobone_legs_hips":
+					# The hips put on a marker 5 cm under their rest height every frame: Godot
+					# then works out every bone under them again, as when our lower body moves
+					# the hips.
+					var hips_at := Marker3D.new()
+					character.add_child(hips_at)
+					var hips := skeleton.find_bone("Hips")
+					hips_at.position = skeleton.get_bone_global_rest(hips).origin - Vector3(0, 0.05, 0)
+					var copy := CopyTransformModifier3D.new()
+					skeleton.add_child(copy)
+					copy.set_setting_count(1)
+					copy.set_apply_bone_name(0, "Hips")
+					copy.set_reference_type(0, BoneConstraint3D.REFERENCE_TYPE_NODE)
+					copy.set_reference_node(0, copy.get_path_to(hips_at))
+					copy.set_copy_rotation(0, false)
+					copy.set_copy_scale(0, false)
 				var ik := TwoBoneIK3D.new()
 				skeleton.add_child(ik)
 				ik.set_setting_count(2)
@@ -79,6 +110,12 @@ func _ready() -> void:
 					ik.set_middle_bone_name(k, side + "LowerLeg")
 					ik.set_end_bone_name(k, side + "Foot")
 					ik.set_target_node(k, ik.get_path_to(ankle))
+					_check_end(skeleton, side + "Foot", ankle)
+					# The knee forward (TwoBoneIK3D solves nothing without a pole).
+					var knee := Marker3D.new()
+					character.add_child(knee)
+					knee.position = Vector3(ankle.position.x, 0.5, 0.6)
+					ik.set_pole_node(k, ik.get_path_to(knee))
 			"lower":
 				var lower := LowerBodyRig.new()
 				lower.head = _xr.camera
@@ -106,6 +143,25 @@ func _ready() -> void:
 			else:
 				node.process_mode = Node.PROCESS_MODE_DISABLED
 	print("bench: mode=%s avatars=%d frames=%d off=%s" % [_mode, _avatars, _frames, ",".join(_off)])
+
+
+## Checks that Godot's own comparator solves: `bone` of `skeleton` (the first avatar's) must reach
+## `target`, or the run fails (a TwoBoneIK3D without a pole solves nothing and costs little).
+func _check_end(skeleton: Skeleton3D, bone: String, target: Node3D) -> void:
+	if _checked_skeleton == null:
+		_checked_skeleton = skeleton
+		skeleton.skeleton_updated.connect(_measure_ends)
+	if skeleton == _checked_skeleton:
+		_checked_ends[skeleton.find_bone(bone)] = target
+
+
+func _measure_ends() -> void:
+	if _frame < 3:
+		return
+	_measured_frames += 1
+	for bone in _checked_ends:
+		var at := _checked_skeleton.global_transform * _checked_skeleton.get_bone_global_pose(bone).origin
+		_worst_end_m = maxf(_worst_end_m, at.distance_to((_checked_ends[bone] as Node3D).global_position))
 
 
 func _networked() -> void:
@@ -143,6 +199,14 @@ func _process(delta: float) -> void:
 	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(t), 1.2 + 0.2 * sin(t * 1.3), 0.3)))
 	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3 - 0.1 * sin(t), 1.15 + 0.15 * cos(t * 0.7), 0.3)))
 	if _frame >= _frames:
+		if _checked_skeleton:
+			# Far targets (out of reach) would fail this too: the bench's targets are in reach.
+			print("bench: comparator end bones within %.4f m of their targets over %d updates" % [_worst_end_m, _measured_frames])
+			# A modifier that writes nothing leaves the skeleton without an update to measure.
+			if _worst_end_m > 0.01 or _measured_frames < (_frames - 3) / 2:
+				push_error("bench: Godot's comparator did not solve (%.3f m off, %d updates)" % [_worst_end_m, _measured_frames])
+				get_tree().quit(1)
+				return
 		if _receiver:
 			# So that the bench can tell a run that drew nobody from a cheap one.
 			var playing := 0

@@ -17,7 +17,7 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 9] = [
+const MODES: [&str; 10] = [
     "none",
     "twobone",
     "arms",
@@ -27,6 +27,7 @@ const MODES: [&str; 9] = [
     "remote_budget",
     "twobone_legs",
     "lower",
+    "twobone_legs_hips",
 ];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
@@ -48,6 +49,9 @@ pub struct Row {
     pub twobone_legs_us: f64,
     /// Our lower body alone (`LowerBodyRig`: hips, spine bend, both legs, feet).
     pub lower_us: f64,
+    /// Godot's own modifiers moving the hips (`CopyTransformModifier3D`) and solving both legs
+    /// (`TwoBoneIK3D`): the bone writes of a lower body without its solve.
+    pub twobone_legs_hips_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
     pub budget_calls: Option<f64>,
@@ -164,7 +168,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over: [Vec<f64>; 8] = Default::default();
+        let mut over: [Vec<f64>; 9] = Default::default();
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -185,6 +189,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             remote_budget_us: median(&mut over[5]),
             twobone_legs_us: median(&mut over[6]),
             lower_us: median(&mut over[7]),
+            twobone_legs_hips_us: median(&mut over[8]),
             arms_calls,
             full_calls,
             budget_calls,
@@ -208,6 +213,33 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
         calls_note: note,
         stages: stages(godot)?,
     })
+}
+
+/// The bench's comparators (Godot's own modifiers) must solve, or its ratios compare our work
+/// with none: a short run of each comparator mode (the debug library, two avatars, 30 frames),
+/// which the bench scene fails when an end bone misses its target. Part of `cargo xtask test`.
+pub fn check_comparators() -> Result<(), String> {
+    let godot = prepare("demo_project")?;
+    for mode in ["twobone", "twobone_legs", "twobone_legs_hips"] {
+        let mut cmd = Command::new(&godot.program);
+        cmd.args(bench_args(&godot, mode, 2, 30, ""));
+        let run = run_captured(cmd, RUN_TIMEOUT)?;
+        let solved = run
+            .lines
+            .iter()
+            .any(|l| l.contains("bench: comparator end bones"));
+        if !run.success || !solved {
+            return Err(format!(
+                "bench comparator {mode} did not solve ({}):\n{}",
+                run.status,
+                run.lines.join("\n")
+            ));
+        }
+    }
+    println!(
+        "xtask: the bench's comparators (TwoBoneIK3D on the arms and legs, the hips moved by CopyTransformModifier3D) reach their targets"
+    );
+    Ok(())
 }
 
 pub fn median(v: &mut [f64]) -> f64 {

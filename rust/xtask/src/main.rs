@@ -169,6 +169,7 @@ fn test_all(filter: Option<&str>) -> Result<(), String> {
     ]))?;
     run(cargo().args(["test", "--workspace"]))?;
     engine::run_engine_tests(filter)?;
+    bench_engine::check_comparators()?;
     // The full 10-minute soak (about 20 s of real time headless); `cargo xtask soak` records it.
     println!("{}", engine::run_soak(600)?);
     engine::run_hot_reload_test()?;
