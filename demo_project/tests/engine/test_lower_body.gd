@@ -372,3 +372,42 @@ func test_the_step_lead_is_a_setting_of_the_node_and_its_profile() -> void:
 	DirAccess.remove_absolute(ProjectSettings.globalize_path(PATH))
 	rig.free()
 	other.free()
+
+
+## The chest's yaw against the hips' (degrees), as the player sees it.
+func _chest_yaw_deg(skeleton: Skeleton3D) -> float:
+	var hips := skeleton.get_bone_global_pose(skeleton.find_bone("Hips")).basis
+	var chest := skeleton.get_bone_global_pose(skeleton.find_bone("Chest")).basis
+	var f := (hips.inverse() * chest) * Vector3.FORWARD
+	return rad_to_deg(atan2(f.x, -f.z))
+
+
+## The chest turns with the head through UpperBodyFollow, and LowerBodyRig (which bends the
+## spine after it) keeps that turn, also when the follow's bones are set while the game runs:
+## LowerBodyRig used to keep the follow's bones from when it started and wrote its own chest
+## over the follow's, so a chest named late never turned with the head.
+func test_the_lower_body_keeps_the_chest_turn_of_a_follow_renamed_at_runtime() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var follow: UpperBodyFollow
+	for c in skeleton.get_children():
+		if c is UpperBodyFollow:
+			follow = c
+	check(follow != null, "the setup made an UpperBodyFollow")
+	if follow == null:
+		return
+	# The follow starts without its chest (a name the skeleton does not have) ...
+	follow.chest_bone = "NoSuchBone"
+	var hands := [Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3)]
+	# Looking 35 degrees to the left (the body follows only past its dead zone).
+	var turned := Transform3D(Basis(Vector3.UP, PI + deg_to_rad(35.0)), EYES)
+	await _hold(b, turned, hands[0], hands[1], 0.3)
+	var without := _chest_yaw_deg(skeleton)
+	# ... and gets it while the game runs.
+	follow.chest_bone = "Chest"
+	await _hold(b, turned, hands[0], hands[1], 0.3)
+	var with_chest := _chest_yaw_deg(skeleton)
+	print("  chest turned %.1f degrees against the hips without the follow's chest, %.1f with it" % [without, with_chest])
+	check(absf(without) < 1.0, "without its chest the follow does not turn it (%.1f degrees)" % without)
+	check(absf(with_chest) > 3.0, "named while the game runs, the chest turns with the head (%.1f degrees)" % with_chest)

@@ -34,6 +34,15 @@ use solve::{Bound, Solved};
 /// chest puts the shoulders, and the arm target stages measure the shoulders there too. It
 /// works out each frame's body in `_process` (before the arm target stages) and writes it in the
 /// skeleton's modifier pass. The floor is `origin`'s height (the XR origin's floor).
+/// What a binding was made for: the skeleton, its version, the bone names, and the follow
+/// sibling with its chest, neck and head bones.
+type BoundTo = (
+    InstanceId,
+    u64,
+    LowerBodyNames,
+    Option<(InstanceId, [String; 3])>,
+);
+
 #[derive(GodotClass)]
 #[class(base = SkeletonModifier3D, tool)]
 pub struct LowerBodyRig {
@@ -139,8 +148,8 @@ pub struct LowerBodyRig {
     editor_preview: bool,
 
     bound: Option<Bound>,
-    /// What `bound` was made for: skeleton, its version, the bone names, the follow sibling.
-    bound_to: Option<(InstanceId, u64, LowerBodyNames, Option<InstanceId>)>,
+    /// What `bound` was made for: skeleton, its version, the bone names, the follow sibling and its bones.
+    bound_to: Option<BoundTo>,
     solved: Option<Solved>,
     last_head: Option<Pose>,
     /// The head bone's distance from the headset's head on the last solve.
@@ -149,8 +158,8 @@ pub struct LowerBodyRig {
     settings_changed: bool,
     /// Bind again on the next frame (a bone name changed, or the node entered a tree).
     rebind: bool,
-    /// The skeleton and its version when last bound.
-    bound_version: Option<(InstanceId, u64)>,
+    /// The skeleton, its version and the follows' bone generation when last bound.
+    bound_version: Option<(InstanceId, u64, u64)>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }

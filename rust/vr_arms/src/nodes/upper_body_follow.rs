@@ -18,6 +18,20 @@ use crate::skeleton_read::SkeletonRead;
 /// Place it under the [Skeleton3D] before the `ClavicleFollow` and `VRArmRig`, so the arms reach
 /// from the turned chest. The body's rotation comes from `body_root` (the avatar that
 /// `BodyFollow` turns), else the skeleton.
+/// Counts every change of any `UpperBodyFollow`'s bones or place in the tree (renamed bones, a
+/// follow added or removed), so that a `LowerBodyRig` beside one binds again, at the cost of one
+/// comparison a frame.
+static BONES_GENERATION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn bones_changed() {
+    BONES_GENERATION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The count of [`BONES_GENERATION`] now.
+pub fn bones_generation() -> u64 {
+    BONES_GENERATION.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 #[derive(GodotClass)]
 #[class(base = SkeletonModifier3D, tool)]
 pub struct UpperBodyFollow {
@@ -75,7 +89,18 @@ impl ISkeletonModifier3D for UpperBodyFollow {
 
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
+        if ["chest_bone", "neck_bone", "head_bone"].contains(&property.to_string().as_str()) {
+            bones_changed();
+        }
         self.set_validated(&property, &value)
+    }
+
+    fn enter_tree(&mut self) {
+        bones_changed();
+    }
+
+    fn exit_tree(&mut self) {
+        bones_changed();
     }
 
     fn init(base: Base<SkeletonModifier3D>) -> Self {

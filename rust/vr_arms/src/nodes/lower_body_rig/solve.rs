@@ -74,19 +74,27 @@ impl LowerBodyRig {
         }
     }
 
-    /// The `UpperBodyFollow` beside it under the same skeleton, if one is active.
+    /// The `UpperBodyFollow` beside it under the same skeleton: the first active one, else the
+    /// first (each frame uses it only while it is active, so one switched on later counts).
     fn follow_sibling(skeleton: &Gd<Skeleton3D>) -> Option<Gd<UpperBodyFollow>> {
-        skeleton
+        let follows: Vec<Gd<UpperBodyFollow>> = skeleton
             .get_children()
             .iter_shared()
             .filter_map(|c| c.try_cast::<UpperBodyFollow>().ok())
-            .find(|f| f.is_active())
+            .collect();
+        let active = follows.iter().find(|f| f.is_active()).cloned();
+        active.or_else(|| follows.into_iter().next())
     }
 
     /// Binds to the skeleton's bones (again when they, the names or the follow change).
     fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
         // The common case, every frame: nothing changed (no names built, no children scanned).
-        let version = (skeleton.instance_id(), skeleton.get_version());
+        // A follow's bones renamed, or a follow added or removed, anywhere: bind again.
+        let version = (
+            skeleton.instance_id(),
+            skeleton.get_version(),
+            crate::nodes::upper_body_follow::bones_generation(),
+        );
         if !self.rebind && self.bound_version == Some(version) {
             if self.settings_changed {
                 self.settings_changed = false;
@@ -106,7 +114,9 @@ impl LowerBodyRig {
             skeleton.instance_id(),
             skeleton.get_version(),
             names.clone(),
-            follow.as_ref().map(|f| f.instance_id()),
+            follow
+                .as_ref()
+                .map(|f| (f.instance_id(), f.bind().spine_bones())),
         );
         if self.bound_to.as_ref() == Some(&key) {
             let settings = self.core_settings();
