@@ -284,6 +284,48 @@ func test_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
 	check_near(heights[false][0], 0.0, 0.01, "ray off: the left ankle on the origin's floor (%.3f m up)" % heights[false][0])
 
 
+## The feet's rays pass through the avatar's own colliders (a hit box on its shin, under the
+## avatar root: the foot would stand on its own leg) and through a body the game excepts (a crate
+## the player carries), and stand on that crate again once the exception is removed.
+func test_floor_ray_passes_through_the_avatars_own_hit_boxes_and_the_games_exceptions() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var left := skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin
+	var right := skeleton.get_bone_global_rest(skeleton.find_bone("RightFoot")).origin
+	var box := func(parent: Node, at: Vector3) -> StaticBody3D:
+		var body := StaticBody3D.new()
+		var shape := CollisionShape3D.new()
+		var cube := BoxShape3D.new()
+		cube.size = Vector3(0.14, 0.2, 0.5)
+		shape.shape = cube
+		body.add_child(shape)
+		body.collision_layer = 4
+		parent.add_child(body)
+		body.global_position = at
+		return body
+	# A hit box on the left shin (the avatar's own, under its root), a crate under the right foot.
+	box.call(rig.body_root, Vector3(left.x, 0.25, left.z))
+	var crate: StaticBody3D = box.call(self, Vector3(right.x, 0.1, right.z))
+	rig.floor_collision_mask = 4
+	rig.floor_ray = true
+	var heights := func() -> Array:
+		rig.reset()
+		await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
+		return [bone_global_position(skeleton, "LeftFoot").y - rest_ankle, bone_global_position(skeleton, "RightFoot").y - rest_ankle]
+	var seen: Array = await heights.call()
+	check_near(seen[0], 0.0, 0.01, "the left foot on the floor under its own hit box (%.3f m up)" % seen[0])
+	check_near(seen[1], 0.2, 0.01, "the right foot on the crate (%.3f m up)" % seen[1])
+	rig.add_floor_ray_exception(crate)
+	seen = await heights.call()
+	check_near(seen[1], 0.0, 0.01, "the crate excepted: the right foot on the floor (%.3f m up)" % seen[1])
+	rig.remove_floor_ray_exception(crate)
+	seen = await heights.call()
+	check_near(seen[1], 0.2, 0.01, "the exception removed: on the crate again (%.3f m up)" % seen[1])
+
+
 ## The lower of the two knees (the lower-leg bones' heights, m) over `seconds` with the player's
 ## eyes `down` metres under standing and the hands ahead.
 func _lowest_knee(b: Dictionary, down: float, seconds: float) -> float:

@@ -1,7 +1,9 @@
 //! `LowerBodyRig`: the hips, spine bend, legs and stepping feet from the headset (a
 //! `SkeletonModifier3D`), the core's [`LowerBody`] as the body composes it.
 
-use godot::classes::{Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
+use godot::classes::{
+    CollisionObject3D, Engine, ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D,
+};
 use godot::prelude::*;
 use vr_arms_core::Pose;
 use vr_arms_core::lower_body::walk_blend::blend_leg;
@@ -123,7 +125,8 @@ pub struct LowerBodyRig {
     kneel_after_s: f32,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
     /// instead of the flat floor at `origin`'s height: one ray per foot a frame, from the hips'
-    /// height down to half a metre under the floor. Off by default.
+    /// height down to half a metre under the floor. The rays pass through the avatar's own
+    /// colliders (under `body_root`) and `add_floor_ray_exception`'s. Off by default.
     #[export_group(name = "Ground")]
     #[export]
     floor_ray: bool,
@@ -160,6 +163,7 @@ pub struct LowerBodyRig {
     rebind: bool,
     /// The skeleton, its version and the follows' bone generation when last bound.
     bound_version: Option<(InstanceId, u64, u64)>,
+    ray_exceptions: ground::RayExceptions,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -229,6 +233,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             settings_changed: false,
             rebind: true,
             bound_version: None,
+            ray_exceptions: Default::default(),
             report: ProblemReport::new("LowerBodyRig"),
             base,
         };
@@ -285,6 +290,33 @@ impl LowerBodyRig {
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
         self.problems().iter().map(GString::from).collect()
+    }
+
+    /// The feet's rays (`floor_ray`) pass through `body` (a held object, the player's own
+    /// body): as `RayCast3D.add_exception`. The avatar's own colliders under `body_root` (hit
+    /// boxes on its bones) are passed through without it.
+    #[func]
+    fn add_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
+        let rid = body.get_rid();
+        if !self.ray_exceptions.added.contains(&rid) {
+            self.ray_exceptions.added.push(rid);
+            self.ray_exceptions.refresh();
+        }
+    }
+
+    /// The feet's rays stand on `body` again.
+    #[func]
+    fn remove_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
+        let rid = body.get_rid();
+        self.ray_exceptions.added.retain(|r| *r != rid);
+        self.ray_exceptions.refresh();
+    }
+
+    /// Forgets every exception added with `add_floor_ray_exception`.
+    #[func]
+    fn clear_floor_ray_exceptions(&mut self) {
+        self.ray_exceptions.added.clear();
+        self.ray_exceptions.refresh();
     }
 
     /// Forgets the feet and the last headset (after a teleport: the feet start under the body

@@ -195,6 +195,10 @@ impl LowerBodyRig {
                 space,
                 mask: self.floor_collision_mask,
                 to_core: frame.to_core,
+                // Not the avatar's own hit boxes: a foot would stand on its own shin.
+                exclude: self
+                    .ray_exceptions
+                    .exclude(&root, Engine::singleton().get_process_frames()),
             });
         // Steps and ramps under the feet (`floor_ray`), else the flat floor.
         let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
