@@ -453,3 +453,41 @@ func test_the_lower_body_keeps_the_chest_turn_of_a_follow_renamed_at_runtime() -
 	print("  chest turned %.1f degrees against the hips without the follow's chest, %.1f with it" % [without, with_chest])
 	check(absf(without) < 1.0, "without its chest the follow does not turn it (%.1f degrees)" % without)
 	check(absf(with_chest) > 3.0, "named while the game runs, the chest turns with the head (%.1f degrees)" % with_chest)
+
+
+## `get_head_miss()` is in the world's metres whatever the skeleton's scale: a half-size avatar
+## (the skeleton scaled by 0.5, as a centimetre rig is scaled by 0.01) under a headset it cannot
+## reach reports the distance the player sees between its eyes and the headset. It reported
+## that distance in the skeleton's own units (here twice as much).
+func test_the_head_miss_is_in_metres_on_a_scaled_skeleton() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	skeleton.scale = Vector3.ONE * 0.5
+	var rig: LowerBodyRig = b.lower_body
+	var seen: Dictionary = await _hold(b, _head(EYES), Vector3(0.2, 0.6, 0.2), Vector3(-0.2, 0.6, 0.2), 1.0)
+	print("  eyes %.3f m from the headset, get_head_miss() %.3f" % [seen.head, rig.get_head_miss()])
+	check(seen.head > 0.3, "the headset is out of the half-size avatar's reach (%.2f m)" % seen.head)
+	check_near(rig.get_head_miss(), seen.head, 0.02, "the miss in metres of the world")
+
+
+## `VRArmRig.get_shoulder_global_position()` read in `skeleton_updated` is where the shoulder is
+## (within the clavicle's lift), also in a crouch: it added the lower body's move a second time
+## to a pose that already had it (40 cm under the real shoulder in a 40 cm crouch).
+func test_the_shoulder_read_after_the_modifiers_is_where_the_shoulder_is() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: VRArmRig = b.rig
+	await _hold(b, _head(EYES + Vector3(0, -0.4, 0.05), 10.0), Vector3(0.3, 0.8, 0.35), Vector3(-0.3, 0.8, 0.35))
+	var seen := {}
+	var look := func() -> void:
+		seen["reported"] = rig.get_shoulder_global_position(VRArms.Hand.LEFT)
+		seen["bone"] = bone_global_position(skeleton, "LeftUpperArm")
+	skeleton.skeleton_updated.connect(look)
+	await frames(3)
+	skeleton.skeleton_updated.disconnect(look)
+	var off: float = seen.reported.distance_to(seen.bone)
+	print("  crouched: shoulder reported at %s, the bone at %s (%.1f cm)" % [seen.reported, seen.bone, off * 100])
+	check(seen.bone.y < 1.2, "the avatar crouches (shoulder %.2f m up)" % seen.bone.y)
+	check(off < 0.03, "the shoulder reported within 3 cm of the bone (%.1f cm)" % [off * 100])

@@ -164,6 +164,8 @@ pub struct LowerBodyRig {
     /// The skeleton, its version and the follows' bone generation when last bound.
     bound_version: Option<(InstanceId, u64, u64)>,
     ray_exceptions: ground::RayExceptions,
+    /// The process frame whose solve the modification last wrote.
+    written_frame: Option<u64>,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -234,6 +236,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             rebind: true,
             bound_version: None,
             ray_exceptions: Default::default(),
+            written_frame: None,
             report: ProblemReport::new("LowerBodyRig"),
             base,
         };
@@ -265,6 +268,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
+        self.written_frame = Some(frame);
         skeleton.set_bone_pose_position(s.hips.0, s.hips.1);
         for &(bone, q, leg) in &s.rotations {
             // The legs toward the walk animation's pose (in the skeleton now: the animation
@@ -329,9 +333,9 @@ impl LowerBodyRig {
         self.last_head = None;
     }
 
-    /// How far the head bone was from where the headset puts it on the last frame (metres in
-    /// the skeleton's units; 0 when it reached it, more when the headset is out of reach, e.g.
-    /// higher than the avatar stands).
+    /// How far the head bone was from where the headset puts it on the last frame, in metres
+    /// of the world (whatever the skeleton's scale or units): 0 when it reached it, more when the
+    /// headset is out of reach, e.g. higher than the avatar stands.
     #[func]
     fn get_head_miss(&self) -> f32 {
         self.last_miss

@@ -454,8 +454,10 @@ impl VRArmRig {
             .unwrap_or(0.0)
     }
 
-    /// Global position of an arm's shoulder (upper-arm joint) in the skeleton's current pose.
-    /// Read in `_process`, that is the pose before this frame's modifiers.
+    /// Global position of an arm's shoulder (upper-arm joint) this frame: in `_process`, where
+    /// this frame's body (`LowerBodyRig`, `UpperBodyFollow`) carries it, before the clavicles
+    /// lift it (the point the arm's reach is measured from); in `skeleton_updated`, where the
+    /// modifiers put it.
     #[func]
     fn get_shoulder_global_position(&mut self, hand: Hand) -> Vector3 {
         let side = hand.side();

@@ -35,10 +35,16 @@ pub(super) struct Solved {
 impl LowerBodyRig {
     /// Where this frame's body carries a bone: its global pose (skeleton space, `before` as read
     /// in `_process`) moved with its nearest ancestor that the lower body or the spine follow
-    /// moved. `None` when the rig has not solved this frame. The arm target stages measure the
-    /// shoulders through it.
+    /// moved. `None` when the rig has not solved this frame, or has already written it (the
+    /// pose read then has the body in it). The arm target stages measure the shoulders through
+    /// it.
     pub fn carried(&self, skeleton: &Gd<Skeleton3D>, bone: i32, before: Pose) -> Option<Pose> {
         let frame = Engine::singleton().get_process_frames();
+        // Once its modification has written the bones this frame (in the modifier pass or in
+        // `skeleton_updated`), the skeleton's pose already carries them: `None`, not twice.
+        if self.written_frame == Some(frame) {
+            return None;
+        }
         let s = self.solved.as_ref().filter(|s| s.frame == frame)?;
         let bones = &self.bound.as_ref()?.bones;
         let mut b = bone;
@@ -249,7 +255,9 @@ impl LowerBodyRig {
             surface,
         );
         out.hips?;
-        self.last_miss = out.head_miss;
+        // The core's frame is the world without the skeleton's scale: in metres again.
+        self.last_miss =
+            out.head_miss * crate::nodes::common::uniform_scale(&skeleton_global).max(0.0);
         mask |= b.stage.bones_mask();
         let bones = b.stage.bones();
         let legs = bones.legs.left.into_iter().chain(bones.legs.right);
