@@ -428,4 +428,175 @@ mod tests {
             "no step"
         );
     }
+
+    /// One foot's step onto ground `rise` metres up (or down) beyond z = 0.2, the body moved
+    /// 0.4 m ahead: the stepping foot's positions, frame by frame, and where it started.
+    fn step_onto(rise: f32) -> (Vec<Vec3>, Vec3) {
+        let s = LowerBodySettings {
+            step_lead: 0.0,
+            ..Default::default()
+        };
+        let mut ground = |p: Vec3| {
+            if p.z > 0.2 {
+                Vec3::new(p.x, rise.max(0.0), p.z)
+            } else {
+                Vec3::new(p.x, (-rise).max(0.0), p.z)
+            }
+        };
+        let mut f = Feet::default();
+        f.update_on(&s, homes(0.0, 0.0, 0.0), 1.0, 1.0 / 90.0, &mut ground);
+        let from = f.place(Side::Left).unwrap().position;
+        let mut path = Vec::new();
+        for _ in 0..60 {
+            let t = f.update_on(&s, homes(0.0, 0.4, 0.0), 1.0, 1.0 / 90.0, &mut ground);
+            if !t.left.planted {
+                path.push(t.left.place.position);
+            }
+        }
+        (path, from)
+    }
+
+    /// Up a step the foot rises before it moves over the edge; down one it moves over before
+    /// it drops; either way smoothly (no more than 3.5 cm a frame at 90 Hz: the step's rise and
+    /// lift at their fastest move about 2.5 cm).
+    #[test]
+    fn a_step_up_rises_first_and_a_step_down_moves_over_first() {
+        for rise in [0.15f32, -0.15] {
+            let (path, from) = step_onto(rise);
+            assert!(
+                path.len() > 20,
+                "{rise}: a whole step ({} frames)",
+                path.len()
+            );
+            for w in path.windows(2) {
+                assert!(
+                    w[0].distance(w[1]) < 0.035,
+                    "{rise}: a jump {} -> {}",
+                    w[0],
+                    w[1]
+                );
+            }
+            for p in &path {
+                let over = (p.z - from.z) / 0.4;
+                let up = p.y - from.y;
+                if rise > 0.0 && over > 0.01 {
+                    assert!(up > 0.5 * rise, "moving over before rising: {p}");
+                }
+                if rise < 0.0 && up < -0.01 {
+                    assert!(over > 0.7, "dropping before moving over: {p}");
+                }
+            }
+        }
+    }
+
+    /// A bigger avatar (scale 2) steps twice as far and lifts its foot twice as high: a 40 cm
+    /// move is under its step distance, an 80 cm one is not.
+    #[test]
+    fn a_bigger_avatar_steps_further_and_lifts_higher() {
+        let s = LowerBodySettings {
+            step_lead: 0.0,
+            ..Default::default()
+        };
+        let at = |x: f32, z: f32| {
+            let mut h = homes(x, z, 0.0);
+            h.left.position.x = x + 0.2;
+            h.right.position.x = x - 0.2;
+            h
+        };
+        let mut f = Feet::default();
+        f.update(&s, at(0.0, 0.0), 2.0, 1.0 / 90.0);
+        for _ in 0..60 {
+            let t = f.update(&s, at(0.0, 0.4), 2.0, 1.0 / 90.0);
+            assert!(
+                t.left.planted && t.right.planted,
+                "40 cm is short of 2 x 25 cm"
+            );
+        }
+        let mut highest = 0.0f32;
+        for _ in 0..90 {
+            let t = f.update(&s, at(0.0, 0.8), 2.0, 1.0 / 90.0);
+            highest = highest
+                .max(t.left.place.position.y)
+                .max(t.right.place.position.y);
+        }
+        assert!((highest - 2.0 * s.step_height_m).abs() < 0.01, "{highest}");
+    }
+
+    /// Between the feet, a foot put where a kneeling knee puts it (its strain forgotten: no step
+    /// on the spot after it), and a stepping foot neither replanted nor reported planted.
+    #[test]
+    fn the_center_replanting_and_stepping_are_what_they_say() {
+        let mut f = Feet::default();
+        assert_eq!(f.center(), None);
+        let mut h = homes(0.0, 0.0, 0.0);
+        h.right.position = Vec3::new(-0.3, 0.0, 0.2);
+        f.update(&LowerBodySettings::default(), h, 1.0, 1.0 / 90.0);
+        let c = f.center().unwrap();
+        assert!(c.distance(Vec3::new(-0.1, 0.0, 0.1)) < 1e-6, "{c}");
+        // Replanted (within a step distance of its place): there; a strain asked before is
+        // gone.
+        f.strain(Side::Left);
+        let kneel = FootPlace {
+            position: Vec3::new(0.1, 0.0, -0.15),
+            yaw: 0.2,
+        };
+        f.replant(Side::Left, kneel);
+        assert_eq!(f.place(Side::Left), Some(kneel));
+        let t = f.update(&LowerBodySettings::default(), h, 1.0, 1.0 / 90.0);
+        assert!(
+            t.left.planted && !f.stepping(Side::Left),
+            "no step on the spot"
+        );
+        // Non-finite places are refused.
+        f.replant(
+            Side::Left,
+            FootPlace {
+                position: Vec3::NAN,
+                yaw: 0.0,
+            },
+        );
+        f.replant(
+            Side::Left,
+            FootPlace {
+                position: Vec3::ZERO,
+                yaw: f32::NAN,
+            },
+        );
+        assert_eq!(f.place(Side::Left), Some(kneel));
+        // The body walks off: the left foot (further) steps; while it does it is not replanted.
+        let far = homes(0.0, 0.5, 0.0);
+        let t = f.update(&LowerBodySettings::default(), far, 1.0, 1.0 / 90.0);
+        assert!(f.stepping(Side::Left) && !f.stepping(Side::Right));
+        assert!(!t.left.planted);
+        f.replant(
+            Side::Left,
+            FootPlace {
+                position: Vec3::new(5.0, 0.0, 5.0),
+                yaw: 0.0,
+            },
+        );
+        assert_eq!(
+            f.place(Side::Left),
+            Some(kneel),
+            "a stepping foot's start stays"
+        );
+    }
+
+    /// The body's velocity (for the step lead) starts afresh after a teleport and does not move
+    /// on a frame without time: a step after a teleport does not land ahead by the speed the
+    /// body had before it.
+    #[test]
+    fn a_teleport_or_a_frame_without_time_leaves_no_velocity_behind() {
+        let s = LowerBodySettings::default();
+        let mut f = Feet::default();
+        for k in 0..90 {
+            f.update(&s, homes(0.0, 1.2 * k as f32 / 90.0, 0.0), 1.0, 1.0 / 90.0);
+        }
+        assert!(f.velocity.z > 1.0, "walking: {}", f.velocity);
+        let v = f.velocity;
+        f.update(&s, homes(0.0, 1.2, 0.0), 1.0, 0.0);
+        assert_eq!(f.velocity, v, "no time, no change");
+        f.update(&s, homes(30.0, 1.2, 0.0), 1.0, 1.0 / 90.0);
+        assert_eq!(f.velocity, Vec3::ZERO, "a teleport");
+    }
 }

@@ -197,4 +197,49 @@ mod tests {
         let swing = knee_with_hip_at(0.9).distance(knee_with_hip_at(0.8999));
         assert!(swing < 0.001, "the knee moved {swing} m");
     }
+
+    /// A straight rest leg, away from the skeleton's origin, under a root turned 0.4 rad: the
+    /// knee's hinge is the root's sideways axis (across its forward and the leg), the ankle's
+    /// height is over the root, and the foot's turn is the root's and the foot bone's together.
+    #[test]
+    fn a_straight_rest_leg_hinges_across_the_roots_forward() {
+        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.5, 0.9, 0.0), Quat::IDENTITY),
+            Pose::new(Vec3::new(0.5, 0.45, 0.0), Quat::IDENTITY),
+            Pose::new(Vec3::new(0.5, 0.03, 0.0), Quat::from_rotation_y(0.3)),
+        ]);
+        let to_root = Pose::new(Vec3::new(0.0, 0.1, 0.0), Quat::from_rotation_y(0.4));
+        let rest = LegRest::measure(&mut t, [0, 1, 2], &to_root);
+        let sideways = Quat::from_rotation_y(-0.4) * Vec3::X;
+        assert!(
+            rest.hinge_in_upper.distance(sideways) < 1e-4,
+            "{}",
+            rest.hinge_in_upper
+        );
+        assert!((rest.ankle_height - 0.13).abs() < 1e-5);
+        assert!(rest.foot_in_root.angle_between(Quat::from_rotation_y(0.7)) < 1e-4);
+        assert!((rest.lengths.0 - 0.45).abs() < 1e-5 && (rest.lengths.1 - 0.42).abs() < 1e-5);
+    }
+
+    /// A rest knee already bent, pointing 30 degrees outward: the hinge is its own bend's, not
+    /// the one across the root's forward (the knee then bends the way the rig's knee points).
+    #[test]
+    fn a_bent_rest_knee_gives_the_hinge_of_its_own_bend() {
+        let out = 30f32.to_radians();
+        let knee = Vec3::new(0.0, 0.45, 0.0) + Quat::from_rotation_y(out) * Vec3::Z * 0.1;
+        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.0, 0.9, 0.0), Quat::IDENTITY),
+            Pose::new(knee, Quat::IDENTITY),
+            Pose::new(Vec3::new(0.0, 0.03, 0.0), Quat::IDENTITY),
+        ]);
+        let rest = LegRest::measure(&mut t, [0, 1, 2], &Pose::IDENTITY);
+        let hinge = Quat::from_rotation_y(out) * Vec3::X;
+        assert!(
+            rest.hinge_in_upper.distance(hinge) < 1e-3,
+            "{}",
+            rest.hinge_in_upper
+        );
+    }
 }
