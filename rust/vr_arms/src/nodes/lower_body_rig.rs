@@ -26,6 +26,15 @@ mod ground;
 mod solve;
 use solve::{Bound, Solved};
 
+/// What a binding was made for: the skeleton, its version, the bone names, and the follow
+/// sibling with its chest, neck and head bones.
+type BoundTo = (
+    InstanceId,
+    u64,
+    LowerBodyNames,
+    Option<(InstanceId, [String; 3])>,
+);
+
 /// The whole body below the shoulders follows the headset: the hips drop and move back in a
 /// crouch, the spine bends in a bow or a sideways lean so the head bone stays on the headset,
 /// the legs bend to feet planted on the floor, and the feet step (one at a time, in an arc) when
@@ -36,15 +45,6 @@ use solve::{Bound, Solved};
 /// chest puts the shoulders, and the arm target stages measure the shoulders there too. It
 /// works out each frame's body in `_process` (before the arm target stages) and writes it in the
 /// skeleton's modifier pass. The floor is `origin`'s height (the XR origin's floor).
-/// What a binding was made for: the skeleton, its version, the bone names, and the follow
-/// sibling with its chest, neck and head bones.
-type BoundTo = (
-    InstanceId,
-    u64,
-    LowerBodyNames,
-    Option<(InstanceId, [String; 3])>,
-);
-
 #[derive(GodotClass)]
 #[class(base = SkeletonModifier3D, tool)]
 pub struct LowerBodyRig {

@@ -12,12 +12,6 @@ use crate::problems::ProblemReport;
 use crate::settings_bridge;
 use crate::skeleton_read::SkeletonRead;
 
-/// Turns the chest, neck and head bones toward where the headset looks, each by its share of the
-/// head's yaw and pitch relative to the body: an S-curve instead of a lone head bone turning.
-///
-/// Place it under the [Skeleton3D] before the `ClavicleFollow` and `VRArmRig`, so the arms reach
-/// from the turned chest. The body's rotation comes from `body_root` (the avatar that
-/// `BodyFollow` turns), else the skeleton.
 /// Counts every change of any `UpperBodyFollow`'s bones or place in the tree (renamed bones, a
 /// follow added or removed), so that a `LowerBodyRig` beside one binds again, at the cost of one
 /// comparison a frame.
@@ -32,6 +26,12 @@ pub fn bones_generation() -> u64 {
     BONES_GENERATION.load(std::sync::atomic::Ordering::Relaxed)
 }
 
+/// Turns the chest, neck and head bones toward where the headset looks, each by its share of the
+/// head's yaw and pitch relative to the body: an S-curve instead of a lone head bone turning.
+///
+/// Place it under the [Skeleton3D] before the `ClavicleFollow` and `VRArmRig`, so the arms reach
+/// from the turned chest. The body's rotation comes from `body_root` (the avatar that
+/// `BodyFollow` turns), else the skeleton.
 #[derive(GodotClass)]
 #[class(base = SkeletonModifier3D, tool)]
 pub struct UpperBodyFollow {

@@ -184,6 +184,8 @@ impl LowerBodyRig {
         let skeleton_global = skeleton.get_global_transform();
         // The core's frame, as the remote body's: the world without the skeleton's scale.
         let frame = crate::nodes::remote_body_pass::CoreFrame::new(&skeleton_global);
+        // This process frame (its solve is written in its modifier pass).
+        let now = Engine::singleton().get_process_frames();
         let head = frame.pose(head_world);
         let root_core = frame.transform(&root_global);
         let skeleton_core = frame.skeleton;
@@ -202,9 +204,7 @@ impl LowerBodyRig {
                 mask: self.floor_collision_mask,
                 to_core: frame.to_core,
                 // Not the avatar's own hit boxes: a foot would stand on its own shin.
-                exclude: self
-                    .ray_exceptions
-                    .exclude(&root, Engine::singleton().get_process_frames()),
+                exclude: self.ray_exceptions.exclude(&root, now),
             });
         // Steps and ramps under the feet (`floor_ray`), else the flat floor.
         let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
@@ -270,7 +270,7 @@ impl LowerBodyRig {
         );
         s.after.clear();
         s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));
-        s.frame = Engine::singleton().get_process_frames();
+        s.frame = now;
         s.walk_share = out.walk_animation_share;
         s.hips = (
             b.bones[bones.hips],
