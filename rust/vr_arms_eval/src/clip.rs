@@ -121,6 +121,8 @@ pub struct LowerFrame {
     pub hips: Vec3,
     /// The joint between the hips and the chest.
     pub abdomen: Vec3,
+    /// The hip joints (the upper legs' roots).
+    pub upper_leg: PerSide<Vec3>,
     pub knee: PerSide<Vec3>,
     pub ankle: PerSide<Vec3>,
 }
@@ -313,6 +315,7 @@ impl Clip {
             lower: j.lower_body.map(|lb| LowerFrame {
                 hips: pose[j.hips].0,
                 abdomen: pose[lb.abdomen].0,
+                upper_leg: PerSide::new(pose[lb.legs[0][0]].0, pose[lb.legs[1][0]].0),
                 knee: PerSide::new(pose[lb.legs[0][1]].0, pose[lb.legs[1][1]].0),
                 ankle: PerSide::new(pose[lb.legs[0][2]].0, pose[lb.legs[1][2]].0),
             }),

@@ -12,5 +12,6 @@ pub mod report;
 pub mod summary;
 pub mod tune;
 pub mod whole_body;
+pub mod whole_body_bounds;
 pub mod whole_body_metrics;
 pub mod whole_body_report;

@@ -204,7 +204,7 @@ impl Hanging {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::bvh::Bvh;
     use crate::eval::EvalOptions;
@@ -225,7 +225,7 @@ mod tests {
 
     /// A Daz-named performer standing still for `frames` frames, the ankles (its lowest joints)
     /// on the floor at height 0.
-    fn standing_clip(frames: usize) -> Clip {
+    pub(crate) fn standing_clip(frames: usize) -> Clip {
         let leg = |s: &str, x: f32| {
             joint(
                 &format!("{s}Thigh"),

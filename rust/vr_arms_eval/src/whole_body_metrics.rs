@@ -124,6 +124,12 @@ struct Floor {
     ankle: f32,
 }
 
+/// The height (world) of an ankle standing on `clip`'s floor; `None` for a clip without legs.
+pub fn standing_ankle_y(clip: &Clip) -> Option<f32> {
+    let (_, _, legs) = clip.rest_lower()?;
+    Some(clip.floor_y() + (legs[0][2].y.min(legs[1][2].y) - clip.rest_floor()))
+}
+
 /// Adds the ankles' horizontal speeds (cm/s) of the frames where an ankle is on the floor
 /// (within 2 cm of its standing height) in this frame and the one before.
 fn skate(
@@ -166,9 +172,8 @@ pub fn evaluate_whole_body(
     let mut ours = WholeClipBody::new(clip, scale, &options.profile, settings)?;
     let mut standing = WholeClipBody::new(clip, scale, &options.profile, settings)?.standing();
     let hanging = Hanging::new(clip)?;
-    let (_, _, legs) = clip.rest_lower()?;
     let floor = Floor {
-        ankle: clip.floor_y() + (legs[0][2].y.min(legs[1][2].y) - clip.rest_floor()),
+        ankle: standing_ankle_y(clip)?,
     };
     let dt = clip.frame_time;
     let mut sums = [Sums::default(); 3];
