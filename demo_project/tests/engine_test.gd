@@ -137,6 +137,21 @@ func make_pipeline_rig() -> Dictionary:
 	return p
 
 
+## A box on physics layer 3 (a crate, or a hit box; 20 cm high by default), under `parent`,
+## centred at `at`.
+func make_crate(parent: Node, at: Vector3, size := Vector3(0.14, 0.2, 0.5)) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var cube := BoxShape3D.new()
+	cube.size = size
+	shape.shape = cube
+	body.add_child(shape)
+	body.collision_layer = 4
+	parent.add_child(body)
+	body.global_position = at
+	return body
+
+
 ## A bare humanoid under a "Character" node, set up in one call by `VRArmsSetup`, with an
 ## `XRTrackingSimulator`: VRArmsSetup's dictionary plus "character", "skeleton", "simulator".
 func make_set_up_body() -> Dictionary:

@@ -251,20 +251,6 @@ func test_thumbstick_walking_plays_the_users_walk_animation_on_the_legs() -> voi
 		check_near(ankle, rest_ankle, 0.01, "stopped, the foot on the floor")
 
 
-## A 20 cm high box on physics layer 3 (a crate, or a hit box), under `parent`, centred at `at`.
-func _box(parent: Node, at: Vector3) -> StaticBody3D:
-	var body := StaticBody3D.new()
-	var shape := CollisionShape3D.new()
-	var cube := BoxShape3D.new()
-	cube.size = Vector3(0.14, 0.2, 0.5)
-	shape.shape = cube
-	body.add_child(shape)
-	body.collision_layer = 4
-	parent.add_child(body)
-	body.global_position = at
-	return body
-
-
 ## With `floor_ray` on, a foot stands on what a physics ray finds under it: a 20 cm crate under
 ## the left foot's place holds the left ankle 20 cm up, the right on the floor. Off (the
 ## default), both stand on the XR origin's floor, the left in the crate.
@@ -276,7 +262,7 @@ func test_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
 	check(not rig.floor_ray, "off by default")
 	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
 	var left_x: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.x
-	_box(self, Vector3(left_x, 0.1, 0.0))
+	make_crate(self, Vector3(left_x, 0.1, 0.0))
 	rig.floor_collision_mask = 4
 	await frames(3)
 	var heights := {}
@@ -302,8 +288,8 @@ func test_floor_ray_passes_through_the_avatars_own_hit_boxes_and_the_games_excep
 	var left := skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin
 	var right := skeleton.get_bone_global_rest(skeleton.find_bone("RightFoot")).origin
 	# A hit box on the left shin (the avatar's own, under its root), a crate under the right foot.
-	_box(rig.body_root, Vector3(left.x, 0.25, left.z))
-	var crate := _box(self, Vector3(right.x, 0.1, right.z))
+	make_crate(rig.body_root, Vector3(left.x, 0.25, left.z))
+	var crate := make_crate(self, Vector3(right.x, 0.1, right.z))
 	rig.floor_collision_mask = 4
 	rig.floor_ray = true
 	var heights := func() -> Array:

@@ -305,3 +305,80 @@ func test_tracked_finger_curls_pose_the_fingers_and_fade_out() -> void:
 	await seconds(0.3)
 	await skeleton.skeleton_updated
 	check_near(curl_of(skeleton, "LeftMiddleProximal"), 75.0, 0.5, "then the full grip's 75 degrees")
+
+
+## A remote player standing beside a crate: with `floor_ray` on, the left foot stands on the
+## 20 cm crate under its place and the right on the floor, through a hit box on the avatar's own
+## left shin (under its root) and, once excepted, through the crate too. Off (the default), both
+## stand on the floor.
+func test_a_remote_body_with_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
+	var skeleton := make_humanoid_character("OnACrate")
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	var body: VRRemoteBody = made.body
+	check(not body.floor_ray, "off by default")
+	var head: Node3D = made.head
+	head.global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.6, 0))
+	(made.left_hand as Node3D).global_position = Vector3(0.3, 1.1, 0.3)
+	(made.right_hand as Node3D).global_position = Vector3(-0.3, 1.1, 0.3)
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var left := skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin
+	# 30 cm wide, from 5 cm left of the middle: under the left foot however wide it stands.
+	var wide := Vector3(0.3, 0.2, 0.5)
+	var crate := make_crate(self, Vector3(0.2, 0.1, left.z), wide)
+	make_crate(skeleton.get_parent(), Vector3(0.2, 0.25, left.z), wide)
+	body.floor_collision_mask = 4
+	var heights := func(on: bool) -> Array:
+		body.floor_ray = on
+		body.reset()
+		await seconds(1.0)
+		await skeleton.skeleton_updated
+		return [bone_global_position(skeleton, "LeftFoot").y - rest_ankle, bone_global_position(skeleton, "RightFoot").y - rest_ankle]
+	var seen: Array = await heights.call(false)
+	check_near(seen[0], 0.0, 0.01, "ray off: the left ankle on the floor, in the crate (%.3f m up)" % seen[0])
+	seen = await heights.call(true)
+	check_near(seen[0], 0.2, 0.01, "ray on: the left ankle on the crate, not on its own hit box (%.3f m up)" % seen[0])
+	check_near(seen[1], 0.0, 0.01, "ray on: the right ankle on the floor (%.3f m up)" % seen[1])
+	body.add_floor_ray_exception(crate)
+	seen = await heights.call(true)
+	check_near(seen[0], 0.0, 0.01, "the crate excepted: the left ankle on the floor (%.3f m up)" % seen[0])
+	body.clear_floor_ray_exceptions()
+	seen = await heights.call(true)
+	check_near(seen[0], 0.2, 0.01, "the exceptions cleared: on the crate again (%.3f m up)" % seen[0])
+
+
+## `VRBodySolver` with `floor_ray` stands a foot on the crate under it (in the skeleton's
+## physics world), and on the floor without it: its bones, written back, put the left ankle
+## 20 cm up.
+func test_the_core_body_with_floor_ray_stands_a_foot_on_a_crate_under_it() -> void:
+	var skeleton := make_humanoid_character("SolvedOnACrate")
+	var solver := VRBodySolver.new()
+	check(not solver.floor_ray, "off by default")
+	check(solver.configure(skeleton), "configured")
+	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
+	var left := skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin
+	# 30 cm wide, from 5 cm left of the middle: under the left foot however wide it stands.
+	make_crate(self, Vector3(0.2, 0.1, left.z), Vector3(0.3, 0.2, 0.5))
+	solver.floor_collision_mask = 4
+	await frames(2)
+	var head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.6, 0))
+	var lh := Transform3D(Basis(), Vector3(0.3, 1.1, 0.3))
+	var rh := Transform3D(Basis(), Vector3(-0.3, 1.1, 0.3))
+	var root: Transform3D = skeleton.get_parent().global_transform
+	for on in [false, true]:
+		solver.floor_ray = on
+		# Configured afresh: the feet start under the body again (a planted foot stays put).
+		check(solver.configure(skeleton), "configured")
+		var out: Dictionary = {}
+		for i in 90:
+			skeleton.reset_bone_poses()
+			out = solver.step(skeleton, root, head, lh, rh, 1.0 / 90.0)
+			root = out.root
+		skeleton.get_parent().global_transform = root
+		var bones: Dictionary = out.bones
+		for bone in bones:
+			skeleton.set_bone_pose_rotation(bone, bones[bone])
+		if out.hips != null:
+			skeleton.set_bone_pose_position(out.hips[0], out.hips[1])
+		var up := bone_global_position(skeleton, "LeftFoot").y - rest_ankle
+		check_near(up, 0.2 if on else 0.0, 0.01, "ray %s: the left ankle %.3f m up" % ["on" if on else "off", up])
+		skeleton.reset_bone_poses()

@@ -23,6 +23,7 @@ use crate::body_follow::{BodyFollow, BodyFollowInput, BodyFollowSettings};
 use crate::body_frame::BodyFrame;
 use crate::body_pipeline::{BodyInput, BodyOutput, BodyPipeline, HandInput};
 use crate::input_guard::{InputCounts, InputGuard};
+use crate::lower_body::ground::{FlatFloor, Ground};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::PerSide;
@@ -214,13 +215,27 @@ impl Body {
         self.follow.place_root(tracking, placement, dt)
     }
 
-    /// Step 2: every bone, on `tree` (this frame's bones as they came in, skeleton space).
+    /// Step 2: every bone, on `tree` (this frame's bones as they came in, skeleton space); the
+    /// feet on the flat floor (`placement.floor_y`).
     pub fn pose_bones(
         &mut self,
         tracking: &Tracking,
         placement: &Placement,
         tree: &mut PoseTree,
         dt: f32,
+    ) -> BodyOutput {
+        self.pose_bones_on(tracking, placement, tree, dt, &mut FlatFloor)
+    }
+
+    /// [`Body::pose_bones`] with the feet on `ground` (steps and ramps under each foot's place;
+    /// the flat floor where nothing is found).
+    pub fn pose_bones_on(
+        &mut self,
+        tracking: &Tracking,
+        placement: &Placement,
+        tree: &mut PoseTree,
+        dt: f32,
+        ground: &mut dyn Ground,
     ) -> BodyOutput {
         let t = self.pose_guards.check(tracking, placement);
         let input = BodyInput {
@@ -233,7 +248,7 @@ impl Body {
             hands: t.hands,
             floor_y: placement.floor_y,
         };
-        self.pipeline.update(&input, tree, dt)
+        self.pipeline.update_on(&input, tree, dt, ground)
     }
 
     /// Both steps: the root placed (written into `placement`), then every bone.
@@ -307,6 +322,63 @@ mod tests {
             .skeleton()
             .transform_point(tree.global(6).position);
         assert!(hand.distance(target) < 1e-3, "{hand} vs {target}");
+    }
+
+    /// Ground 20 cm over the floor where x > 0 (the avatar's left, facing +Z), none elsewhere.
+    struct Crate;
+
+    impl Ground for Crate {
+        fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+            (at.x > 0.0).then_some(0.2)
+        }
+    }
+
+    #[test]
+    fn the_whole_body_stands_a_foot_on_the_ground_it_is_given() {
+        let profile = ArmProfile::default();
+        let (_, _, lower, _) = crate::reference_body::reference_whole_body();
+        let [Some(left), Some(right)] = [lower.legs.left, lower.legs.right] else {
+            panic!("both legs");
+        };
+        let mut ankles = Vec::new();
+        for on_crate in [false, true] {
+            let mut b = Body::new(
+                crate::reference_body::reference_whole_pipeline(&profile),
+                profile.body_follow,
+            );
+            let mut placement = Placement::default();
+            let (rest, ..) = crate::reference_body::reference_whole_body();
+            let eyes = crate::reference_body::reference_whole_body().3;
+            let t = tracking(eyes);
+            let mut tree = rest.clone();
+            for _ in 0..90 {
+                tree = rest.clone();
+                if let Some(root) = b.place_root(&t, &placement, 1.0 / 90.0) {
+                    placement.root = root;
+                }
+                if on_crate {
+                    b.pose_bones_on(&t, &placement, &mut tree, 1.0 / 90.0, &mut Crate);
+                } else {
+                    b.pose_bones(&t, &placement, &mut tree, 1.0 / 90.0);
+                }
+            }
+            let s = placement.skeleton();
+            let mut at = |bone: usize| s.transform_point(tree.global(bone).position).y;
+            ankles.push([at(left[2]), at(right[2])]);
+        }
+        let rest_ankle = ankles[0][1];
+        assert!(
+            (ankles[0][0] - rest_ankle).abs() < 1e-3,
+            "the flat floor: {ankles:?}"
+        );
+        assert!(
+            (ankles[1][0] - rest_ankle - 0.2).abs() < 0.01,
+            "the left ankle on the crate: {ankles:?}"
+        );
+        assert!(
+            (ankles[1][1] - rest_ankle).abs() < 0.01,
+            "the right on the floor: {ankles:?}"
+        );
     }
 
     #[test]

@@ -23,6 +23,7 @@ use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
 use crate::forearm_twist::{ForearmTwist, share_twist};
 use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
+use crate::lower_body::ground::{FlatFloor, Ground};
 use crate::lower_body::{LowerBody, LowerBodyInput, LowerBodyOutput};
 use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
 use crate::pose::Pose;
@@ -232,8 +233,20 @@ impl BodyPipeline {
     }
 
     /// Runs one frame of `dt` seconds on `tree` (this frame's bones, as they came in), writing
-    /// the solved bones into it.
+    /// the solved bones into it. The feet stand on the flat floor (`input.floor_y`).
     pub fn update(&mut self, input: &BodyInput, tree: &mut PoseTree, dt: f32) -> BodyOutput {
+        self.update_on(input, tree, dt, &mut FlatFloor)
+    }
+
+    /// [`BodyPipeline::update`] with the feet on `ground` (steps and ramps found under each
+    /// foot's place, as [`LowerBody::update_on`]; the flat floor where nothing is found).
+    pub fn update_on(
+        &mut self,
+        input: &BodyInput,
+        tree: &mut PoseTree,
+        dt: f32,
+        ground: &mut dyn Ground,
+    ) -> BodyOutput {
         let b = self.bones;
         let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
         let arm_bones = |tree: &mut PoseTree, side: Side| {
@@ -292,7 +305,7 @@ impl BodyPipeline {
         let mut lower = LowerBodyOutput::default();
         let mut lower_written = 0;
         if let Some(lb) = self.lower_body.as_mut().filter(|_| self.steps.lower_body) {
-            lower = lb.update(
+            lower = lb.update_on(
                 tree,
                 &LowerBodyInput {
                     headset: input.head,
@@ -304,6 +317,7 @@ impl BodyPipeline {
                     origin: None,
                 },
                 dt,
+                ground,
             );
             if lower.hips.is_some() {
                 lower_written = lb.bones_mask();

@@ -22,7 +22,6 @@ use crate::problems::ProblemReport;
 use crate::settings_bridge;
 use crate::skeleton_tree::TreeBuilder;
 
-mod ground;
 mod solve;
 use solve::{Bound, Solved};
 
@@ -163,7 +162,7 @@ pub struct LowerBodyRig {
     rebind: bool,
     /// The skeleton, its version and the follows' bone generation when last bound.
     bound_version: Option<(InstanceId, u64, u64)>,
-    ray_exceptions: ground::RayExceptions,
+    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
     /// The process frame whose solve the modification last wrote.
     written_frame: Option<u64>,
     report: ProblemReport,
@@ -301,26 +300,19 @@ impl LowerBodyRig {
     /// boxes on its bones) are passed through without it.
     #[func]
     fn add_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
-        let rid = body.get_rid();
-        if !self.ray_exceptions.added.contains(&rid) {
-            self.ray_exceptions.added.push(rid);
-            self.ray_exceptions.refresh();
-        }
+        self.ray_exceptions.add(&body);
     }
 
     /// The feet's rays stand on `body` again.
     #[func]
     fn remove_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
-        let rid = body.get_rid();
-        self.ray_exceptions.added.retain(|r| *r != rid);
-        self.ray_exceptions.refresh();
+        self.ray_exceptions.remove(&body);
     }
 
     /// Forgets every exception added with `add_floor_ray_exception`.
     #[func]
     fn clear_floor_ray_exceptions(&mut self) {
-        self.ray_exceptions.added.clear();
-        self.ray_exceptions.refresh();
+        self.ray_exceptions.clear();
     }
 
     /// Forgets the feet and the last headset (after a teleport: the feet start under the body

@@ -15,6 +15,7 @@ pub mod common;
 pub mod controller_targets;
 pub mod elbow_hint_solver;
 pub mod first_person_head;
+pub mod floor_ray;
 pub mod forearm_twist;
 pub mod hand;
 pub mod hand_pose_copy;

@@ -128,14 +128,15 @@ impl CoreFrame {
 }
 
 /// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
-/// `root_global` (`placed`), with the floor at world height `floor_y`, from world poses: the chain read into the tree, the inputs taken into the
-/// skeleton's own units (without its scale, so lengths stay in proportion on a scaled avatar),
-/// the step run, the written rotations gathered into `b.solved`.
+/// `root_global` (`placed`), with the floor at world height `floor_y` (and the feet on what
+/// `ground`'s rays find, when given), from world poses: the chain read into the tree, the inputs
+/// taken into the skeleton's own units (without its scale, so lengths stay in proportion on a
+/// scaled avatar), the step run, the written rotations gathered into `b.solved`.
 pub(crate) fn pose_pass(
     b: &mut Bound,
     skeleton: &Gd<Skeleton3D>,
     placed: (Transform3D, Transform3D),
-    floor_y: f32,
+    (floor_y, ground): (f32, Option<crate::nodes::floor_ray::PhysicsGround>),
     tracking: &Tracking,
     dt: f32,
 ) -> BodyOutput {
@@ -173,7 +174,16 @@ pub(crate) fn pose_pass(
         ..Default::default()
     };
     read_chain(skeleton, b);
-    let out = b.body.pose_bones(&tracking, &placement, &mut b.tree, dt);
+    // Steps and ramps under the feet (`floor_ray`), else the flat floor.
+    let mut physics = ground.map(|g| g.in_frame(frame.to_core));
+    let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
+    let surface: &mut dyn vr_arms_core::lower_body::ground::Ground = match physics.as_mut() {
+        Some(p) => p,
+        None => &mut flat,
+    };
+    let out = b
+        .body
+        .pose_bones_on(&tracking, &placement, &mut b.tree, dt, surface);
     gather_solved(b, &out);
     out
 }

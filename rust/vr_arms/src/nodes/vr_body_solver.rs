@@ -1,6 +1,6 @@
 //! `VRBodySolver`: the core's one composition of the whole body, called from a script.
 
-use godot::classes::{IRefCounted, RefCounted, Skeleton3D};
+use godot::classes::{CollisionObject3D, IRefCounted, RefCounted, Skeleton3D};
 use godot::prelude::*;
 use vr_arms_core::body::{Placement, Tracking};
 use vr_arms_core::body_pipeline::{HandInput, Steps};
@@ -48,6 +48,17 @@ pub struct VRBodySolver {
     /// The floor's height (the XR origin's), in world metres.
     #[var]
     floor_y: f32,
+    /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate) in
+    /// the skeleton's physics world instead of the flat floor at `floor_y`, as
+    /// `LowerBodyRig.floor_ray`. The rays pass through the colliders under the skeleton's parent
+    /// (the avatar's own hit boxes) and `add_floor_ray_exception`'s. Off by default; also on
+    /// when the profile's `[lower_body]` `floor_ray` is (with that profile's mask).
+    #[var]
+    floor_ray: bool,
+    /// The physics layers the feet stand on (`floor_ray`).
+    #[var]
+    floor_collision_mask: u32,
+    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
     /// Seconds hand-tracked curls take to fade in (and out when they stop).
     #[var]
     hand_tracking_fade_s: f32,
@@ -72,6 +83,9 @@ impl IRefCounted for VRBodySolver {
             fingers: true,
             lower_body: true,
             floor_y: 0.0,
+            floor_ray: false,
+            floor_collision_mask: 1,
+            ray_exceptions: Default::default(),
             hand_tracking_fade_s: 0.15,
             profile: ArmProfile::default(),
             bound: None,
@@ -105,6 +119,25 @@ impl VRBodySolver {
                 false
             }
         }
+    }
+
+    /// The feet's rays (`floor_ray`) pass through `body` (a held object, the player's own
+    /// body), as `RayCast3D.add_exception`.
+    #[func]
+    fn add_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
+        self.ray_exceptions.add(&body);
+    }
+
+    /// The feet's rays stand on `body` again.
+    #[func]
+    fn remove_floor_ray_exception(&mut self, body: Gd<CollisionObject3D>) {
+        self.ray_exceptions.remove(&body);
+    }
+
+    /// Forgets every exception added with `add_floor_ray_exception`.
+    #[func]
+    fn clear_floor_ray_exceptions(&mut self) {
+        self.ray_exceptions.clear();
     }
 
     /// Loads a TOML profile for the next [method configure]. Returns false (settings kept) on
@@ -249,11 +282,31 @@ impl VRBodySolver {
         };
         // Step 2, the skeleton carried along with its root.
         let skeleton_global = new_root * root.affine_inverse() * skeleton.get_global_transform();
+        let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
+        let rays =
+            crate::nodes::floor_ray::rays_on((self.floor_ray, self.floor_collision_mask), profile);
+        let ground = rays.and_then(|mask| {
+            // The avatar's own colliders: under the skeleton's parent (its root), or itself.
+            let own = skeleton
+                .get_parent()
+                .and_then(|p| p.try_cast::<Node3D>().ok())
+                .unwrap_or_else(|| skeleton.clone().upcast());
+            crate::nodes::floor_ray::PhysicsGround::of(
+                &skeleton.clone().upcast(),
+                mask,
+                &mut self.ray_exceptions,
+                &own,
+                godot::classes::Engine::singleton().get_process_frames(),
+            )
+        });
+        let Some(b) = self.bound.as_mut() else {
+            return result;
+        };
         let out = crate::nodes::remote_body_pass::pose_pass(
             b,
             &skeleton,
             (skeleton_global, new_root),
-            self.floor_y,
+            (self.floor_y, ground),
             &tracking,
             delta,
         );

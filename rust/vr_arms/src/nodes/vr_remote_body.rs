@@ -19,6 +19,8 @@ use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
 
+mod ground;
+
 /// The spine's bone names (Godot's humanoid profile): chest, neck, head.
 pub(crate) const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
 pub(crate) use crate::nodes::common::HUMANOID_ARMS as ARMS;
@@ -61,6 +63,18 @@ pub struct VRRemoteBody {
     /// keeps its lower body's pose). Off: only the upper body is solved, as before.
     #[export]
     lower_body: bool,
+    /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
+    /// instead of the flat floor at the head's parent's height: one ray per foot a frame, from
+    /// the hips' height down to half a metre under the floor, as `LowerBodyRig.floor_ray`. The
+    /// rays pass through the avatar's own colliders (under `body_root`) and
+    /// `add_floor_ray_exception`'s. Off by default; also on when the profile's `[lower_body]`
+    /// `floor_ray` is (with that profile's `floor_collision_mask`).
+    #[export_group(name = "Ground")]
+    #[export]
+    floor_ray: bool,
+    /// The physics layers the feet stand on (`floor_ray`).
+    #[export(flags_3d_physics)]
+    floor_collision_mask: u32,
     /// Left grip, 0..1 (curls the middle, ring and little fingers and the thumb).
     #[export_group(name = "Fingers")]
     #[export(range = (0.0, 1.0))]
@@ -153,6 +167,8 @@ pub struct VRRemoteBody {
     tracked_curls: [Option<[f32; 5]>; 2],
     /// Per hand: the hand-tracked curls' fade (the last ones shown while it fades out).
     finger_inputs: [FingerInput; 2],
+    /// What the feet's rays (`floor_ray`) pass through.
+    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -170,6 +186,8 @@ impl ISkeletonModifier3D for VRRemoteBody {
             body_root: None,
             follow_head: true,
             lower_body: true,
+            floor_ray: false,
+            floor_collision_mask: 1,
             left_grip: 0.0,
             left_trigger: 0.0,
             right_grip: 0.0,
@@ -199,6 +217,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             controllers: [None, None],
             tracked_curls: [None, None],
             finger_inputs: Default::default(),
+            ray_exceptions: Default::default(),
             report: ProblemReport::new("VRRemoteBody"),
             base,
         }
@@ -268,11 +287,26 @@ impl ISkeletonModifier3D for VRRemoteBody {
         b.body.pipeline.tracking_loss = loss;
         let global = skeleton.get_global_transform();
         let floor = floor_height(&None, &self.head);
+        let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
+        let rays =
+            crate::nodes::floor_ray::rays_on((self.floor_ray, self.floor_collision_mask), profile);
+        let ground = rays.and_then(|mask| {
+            crate::nodes::floor_ray::PhysicsGround::of(
+                &skeleton.clone().upcast(),
+                mask,
+                &mut self.ray_exceptions,
+                &root,
+                godot::classes::Engine::singleton().get_process_frames(),
+            )
+        });
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
         let out = crate::nodes::remote_body_pass::pose_pass(
             b,
             &skeleton,
             (global, root_global),
-            floor,
+            (floor, ground),
             &tracking,
             dt,
         );

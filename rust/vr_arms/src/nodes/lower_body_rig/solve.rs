@@ -195,17 +195,18 @@ impl LowerBodyRig {
         let scale = crate::nodes::common::uniform_scale(&root_global)
             / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
 
-        let mut physics = self
-            .floor_ray
-            .then(|| self.base().get_world_3d()?.get_direct_space_state())
-            .flatten()
-            .map(|space| super::ground::PhysicsGround {
-                space,
-                mask: self.floor_collision_mask,
-                to_core: frame.to_core,
-                // Not the avatar's own hit boxes: a foot would stand on its own shin.
-                exclude: self.ray_exceptions.exclude(&root, now),
-            });
+        let mut physics = if self.floor_ray {
+            crate::nodes::floor_ray::PhysicsGround::of(
+                &self.to_gd().upcast(),
+                self.floor_collision_mask,
+                &mut self.ray_exceptions,
+                &root,
+                now,
+            )
+            .map(|g| g.in_frame(frame.to_core))
+        } else {
+            None
+        };
         // Steps and ramps under the feet (`floor_ray`), else the flat floor.
         let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
         let surface: &mut dyn vr_arms_core::lower_body::ground::Ground = match physics.as_mut() {
