@@ -286,6 +286,7 @@ fn run() -> Result<(), String> {
                 .filter_map(vr_arms_eval::whole_body_bounds::feet_bounds)
                 .collect::<Vec<_>>(),
             vr_arms_eval::whole_body_report::pooled(&whole, 0).feet_cm,
+            tune,
         ),
         vr_arms_eval::whole_body_report::per_clip(&whole),
     );

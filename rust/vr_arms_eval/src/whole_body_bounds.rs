@@ -154,8 +154,9 @@ pub fn pooled(bounds: &[FeetBounds]) -> FeetBounds {
     }
 }
 
-/// The markdown table of the pooled bounds beside the feet of the method shown above it.
-pub fn table(bounds: &[FeetBounds], ours_feet_cm: f32) -> String {
+/// The markdown table of the pooled bounds beside the feet of the method shown above it
+/// (`held_out`: its settings were chosen leave-one-clip-out; else they are the shipped ones).
+pub fn table(bounds: &[FeetBounds], ours_feet_cm: f32, held_out: bool) -> String {
     let b = pooled(bounds);
     let mut rows = vec![
         "| feet placed at | feet (cm) |".to_string(),
@@ -178,7 +179,12 @@ pub fn table(bounds: &[FeetBounds], ours_feet_cm: f32) -> String {
         "| the headset and its facing, each ankle at the clip's own mean offset from them | {:.1} |",
         b.head_stance_cm
     ));
-    rows.push(format!("| ours (held out, above) | {ours_feet_cm:.1} |"));
+    let how = if held_out {
+        "held out"
+    } else {
+        "shipped defaults"
+    };
+    rows.push(format!("| ours ({how}, above) | {ours_feet_cm:.1} |"));
     format!("{}\n\n{}", rows.join("\n"), verdict(&b, ours_feet_cm))
 }
 
