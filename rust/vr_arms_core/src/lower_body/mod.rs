@@ -270,12 +270,21 @@ impl LowerBody {
             }
         };
         let kneel_leg = kneeling_before.unwrap_or(back);
+        // A knee goes down onto the ground its foot stands on (a step, a crate: found under
+        // the foot's place), else the floor.
+        let knee_floor = |side: Side| {
+            self.feet
+                .place(side)
+                .map_or(input.floor_y, |p| p.position.y)
+        };
+        let kneel_floor = knee_floor(kneel_leg);
+        let knee_floors = PerSide::new(knee_floor(Side::Left), knee_floor(Side::Right));
         let moving = self.kneel.moving(hips, input.scale, dt);
         let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| hip_joint(tree, leg));
         let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
             (Some(hip), Some(rest)) => self.kneel.update(
                 &s,
-                hip.y - input.floor_y,
+                hip.y - kneel_floor,
                 rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
                 back,
                 moving,
@@ -404,20 +413,22 @@ impl LowerBody {
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
             let mut foot_turn = turn * rest.foot_in_root;
             if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
-                // On its knee (easing in or out by `w`): the knee on the floor where the thigh
-                // reaches, the shin behind it, the toes down; the foot goes with the knee.
+                // On its knee (easing in or out by `w`): the knee on its foot's ground where the
+                // thigh reaches, the shin behind it, the toes down; the foot goes with the knee.
                 let hip = hip_joint(tree, leg);
+                // Where the foot stood when it went down (not a stepping foot's arc).
+                let floor = *knee_floors.get(side);
                 let (_, at) = kneel::kneeling_leg(
                     hip,
                     turn * Vec3::Z,
-                    input.floor_y,
+                    floor,
                     rest.lengths,
                     rest.ankle_height,
                     input.scale,
                 );
                 ankle = ankle.lerp(at, w);
                 if foot.planted && w >= 1.0 {
-                    foot.place.position = Vec3::new(at.x, input.floor_y, at.z);
+                    foot.place.position = Vec3::new(at.x, floor, at.z);
                     self.feet.replant(side, foot.place);
                 }
                 foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);

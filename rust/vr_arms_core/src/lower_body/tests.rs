@@ -644,3 +644,32 @@ fn a_crouched_walk_does_not_kneel() {
         "the lowest knee {lowest}"
     );
 }
+
+/// Kneeling on lower ground found under the feet (walked down a 15 cm step, the player's floor
+/// still the upper one): the knee goes down onto that ground, not onto the floor 15 cm above it.
+#[test]
+fn a_knee_kneels_on_the_ground_its_foot_stands_on() {
+    let mut b = body();
+    let (rest, bones, _) = reference_lower_body();
+    let legs = [bones.legs.left.unwrap(), bones.legs.right.unwrap()];
+    let mut last = None;
+    for k in 0..(450 + 270) {
+        let z = (k as f32 / 180.0).min(1.0);
+        // Down the step, then the eyes 55 cm lower for 3 s.
+        let eyes_y = if k < 450 { 1.5 } else { 0.95 };
+        let i = input(headset(Vec3::new(0.0, eyes_y, 0.09 + z), 0.0));
+        let mut t = rest.clone();
+        b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepDown);
+        last = Some(t);
+    }
+    let mut t = last.unwrap();
+    assert!(b.kneel.pose().is_some(), "kneeling");
+    let lowest = legs
+        .map(|l| t.global(l[1]).position.y)
+        .into_iter()
+        .fold(f32::INFINITY, f32::min);
+    assert!(
+        (lowest - (-0.15 + kneel::KNEE_PAD_M)).abs() < 0.01,
+        "the knee on the lower ground: {lowest}"
+    );
+}
