@@ -111,7 +111,7 @@ func test_a_user_stage_between_two_priorities_is_respected() -> void:
 	check_vec_near(bone_global_position(p.skeleton, "LeftHand"), target + Vector3(0, 0.05, 0), 0.001, "hand = controller + user offset in the same frame")
 	var order := [ControllerTargets.new(), BodyAvoidance.new(), ReachClamp.new(), TargetRouter.new(), ElbowHintSolver.new()]
 	var priorities := order.map(func(n): return n.process_priority)
-	check(priorities == [-1000, -900, -800, -700, -600], "default priorities follow the design's order: %s" % [priorities])
+	check(priorities == [-1098, -900, -800, -700, -600], "default priorities follow the design's order: %s" % [priorities])
 	for n in order:
 		n.free()
 

@@ -96,8 +96,8 @@ func _hold(b: Dictionary, head: Transform3D, left: Vector3, right: Vector3, sett
 ## eyes on the headset (1 cm), its hands on the controllers (1 cm), its ankles at their standing
 ## height over the floor (1 cm), the knees nearly straight standing and bent in a crouch, a
 ## squat and a pick-up (a bow and a side lean may bend them or not), the spine bent forward in
-## the bow. (Off the floor itself, a hand 15 cm over it with the headset at 0.7 m stops 2 cm
-## short: nothing bends the body further toward an unreachable hand yet; docs/lower_body.md.)
+## the bow. Picking something off the floor, the torso turns toward the hand (the reach bend);
+## without it the hand stops short.
 func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 	var b := make_set_up_body()
 	b.calibrator.scale_at_tracking_start = false
@@ -108,7 +108,7 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 		["deep squat 70 cm (held: kneels)", EYES + Vector3(0, -0.7, 0.1), 10.0, Vector3(0.25, 0.55, 0.4), Vector3(-0.25, 0.55, 0.4), 80.0, 180.0],
 		["bow 45 degrees", Vector3(0, 1.42, 0.42), 45.0, Vector3(0.25, 1.0, 0.5), Vector3(-0.25, 1.0, 0.5), 0.0, 180.0],
 		["lean sideways 25 cm", EYES + Vector3(0.25, -0.04, 0), 0.0, Vector3(0.45, 1.15, 0.3), Vector3(-0.1, 1.15, 0.3), 0.0, 180.0],
-		["pick something off a low crate (25 cm)", Vector3(0, 0.7, 0.4), 60.0, Vector3(0.25, 0.7, 0.35), Vector3(-0.15, 0.25, 0.5), 30.0, 180.0],
+		["pick something off the floor (the wrist 10 cm over it)", Vector3(0, 0.7, 0.4), 60.0, Vector3(0.25, 0.7, 0.35), Vector3(-0.15, 0.10, 0.5), 30.0, 180.0],
 	]
 	var report := []
 	for p in poses:
@@ -122,6 +122,12 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 			var forward := bone_global_position(b.skeleton, "Neck").z > bone_global_position(b.skeleton, "Spine").z
 			check(seen.spine > 10.0 and forward, "bow: the spine bent forward (%.0f degrees from upright)" % seen.spine)
 	print("  " + "\n  ".join(report))
+	# The pick-up without the reach bend: the torso stays where the head puts it and the hand
+	# stops short of the floor.
+	var last: Array = poses[poses.size() - 1]
+	b.lower_body.reach_bend_max_deg = 0.0
+	var plain: Dictionary = await _hold(b, _head(last[1], last[2]), last[3], last[4])
+	check(plain.right > 0.01, "without the reach bend the hand stops short of the floor (%.1f cm)" % (plain.right * 100))
 
 
 ## Turning 90 degrees in place: the body turns with the headset, each foot steps round (it ends

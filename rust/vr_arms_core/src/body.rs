@@ -381,6 +381,111 @@ mod tests {
         );
     }
 
+    /// Picking something off the floor: crouched, the eyes 0.8 m up looking down, the left
+    /// controller 30 cm over the floor ahead. The torso turns about the head (which stays on
+    /// the headset) until the hand is on its target, the hips no lower than they go; with the
+    /// reach bend off, the shoulders stay where the head puts them and the hand stops short.
+    #[test]
+    fn a_hand_reaching_for_the_floor_bends_the_body_down_to_it() {
+        use crate::lower_body::LowerBodySettings;
+        let profile = ArmProfile::default();
+        let (_, bones, ..) = crate::reference_body::reference_whole_body();
+        let [_, _, _, hand] = bones.arms.left;
+        let mut seen = Vec::new();
+        for max_deg in [30.0, 0.0] {
+            let mut b = Body::new(
+                crate::reference_body::reference_whole_pipeline(&profile),
+                profile.body_follow,
+            );
+            let lb = b.pipeline.lower_body.as_mut().expect("a lower body");
+            lb.settings.reach_bend_max_deg = max_deg;
+            let at = Vec3::new(0.0, 0.8, 0.35);
+            let look_down = Quat::from_rotation_y(std::f32::consts::PI)
+                * Quat::from_rotation_x(-60f32.to_radians());
+            let t = Tracking {
+                head: Some(Pose::new(at, look_down)),
+                controllers: PerSide::new(
+                    Some(Pose::new(
+                        Vec3::new(0.2, 0.3, 0.5),
+                        Quat::from_rotation_x(-1.2),
+                    )),
+                    None,
+                ),
+                ..Default::default()
+            };
+            let (rest, ..) = crate::reference_body::reference_whole_body();
+            let mut placement = Placement::default();
+            let mut last = None;
+            for _ in 0..180 {
+                let mut tree = rest.clone();
+                let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+                last = Some((out, tree));
+            }
+            let (out, mut tree) = last.unwrap();
+            let s = placement.skeleton();
+            let target = out.targets.left.expect("a target").target.position;
+            let miss = s
+                .transform_point(tree.global(hand).position)
+                .distance(target);
+            let head_miss = out.lower.head_miss;
+            let hips = out.lower.hips.expect("hips").position.y;
+            let lowest = 0.95
+                * LowerBodySettings::default().min_hips_height_share
+                * crate::lower_body::reach_bend::HIPS_SHARE_OF_SQUAT;
+            assert!(
+                hips >= lowest - 1e-4,
+                "the hips no lower than they go: {hips}"
+            );
+            seen.push((miss, head_miss));
+        }
+        let [(bent, bent_head), (plain, _)] = [seen[0], seen[1]];
+        assert!(
+            plain > 0.02,
+            "without the bend the hand stops short: {plain}"
+        );
+        assert!(bent < 0.002, "bent, the hand on its target: {bent}");
+        assert!(bent_head < 0.01, "the head on the headset: {bent_head}");
+    }
+
+    /// Standing, a hand hanging a little out of reach (an avatar's arm shorter than the
+    /// player's) does not tilt the body: the bones are those of the body without the reach bend.
+    #[test]
+    fn standing_a_hand_just_out_of_reach_bends_nothing() {
+        let profile = ArmProfile::default();
+        let (_, _, _, eyes) = crate::reference_body::reference_whole_body();
+        let mut trees = Vec::new();
+        for max_deg in [30.0, 0.0] {
+            let mut b = Body::new(
+                crate::reference_body::reference_whole_pipeline(&profile),
+                profile.body_follow,
+            );
+            let lb = b.pipeline.lower_body.as_mut().expect("a lower body");
+            lb.settings.reach_bend_max_deg = max_deg;
+            let t = Tracking {
+                head: Some(Pose::new(eyes, Quat::from_rotation_y(std::f32::consts::PI))),
+                // Down and a little ahead of the left shoulder, past the arm's reach.
+                controllers: PerSide::new(
+                    Some(Pose::new(Vec3::new(0.2, 0.45, 0.15), Quat::IDENTITY)),
+                    None,
+                ),
+                ..Default::default()
+            };
+            let (rest, ..) = crate::reference_body::reference_whole_body();
+            let mut placement = Placement::default();
+            let mut tree = rest.clone();
+            for _ in 0..90 {
+                tree = rest.clone();
+                b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+            }
+            trees.push(tree);
+        }
+        let [mut bent, mut plain] = [trees[0].clone(), trees[1].clone()];
+        for i in 0..bent.len() {
+            let d = bent.global(i).position.distance(plain.global(i).position);
+            assert!(d < 1e-5, "bone {i} moved {d}");
+        }
+    }
+
     #[test]
     fn a_non_finite_or_far_controller_counts_as_lost_in_both_steps() {
         let mut b = body();

@@ -228,7 +228,13 @@ impl BodyPipeline {
 
     /// The same pipeline with a lower body (its bones in the same tree).
     pub fn with_lower_body(mut self, lower_body: LowerBody) -> Self {
-        self.lower_body = Some(lower_body);
+        // A hand out of reach bends the body toward it: each arm's shoulder and reach.
+        let arm = |side: Side| {
+            let [_, upper, _, _] = *self.bones.arms.get(side);
+            Some((upper, self.arms.calibration.get(side).arm_length()))
+        };
+        let arms = PerSide::new(arm(Side::Left), arm(Side::Right));
+        self.lower_body = Some(lower_body.with_arms(arms));
         self
     }
 
@@ -315,6 +321,7 @@ impl BodyPipeline {
                     scale: input.body.scale(),
                     // No walk animation to blend with outside the node graph.
                     origin: None,
+                    hands: PerSide::new(raw[0].map(|r| r.position), raw[1].map(|r| r.position)),
                 },
                 dt,
                 ground,

@@ -156,6 +156,7 @@ fn fuzz_lower_body(
         floor_y: rng.value(2.0),
         scale: rng.value(2.0),
         origin: rng.next().is_multiple_of(2).then(|| rng.pose()),
+        hands: Default::default(),
     };
     tree.clone_from(template);
     let out = lower.update(tree, &input, rng.dt());

@@ -18,7 +18,7 @@ pub struct TunedSetting {
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 8] = [
+pub const LOWER_TUNED: [TunedSetting; 9] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
@@ -60,6 +60,12 @@ pub const LOWER_TUNED: [TunedSetting; 8] = [
         values: &[50.0, 30.0, 70.0],
         set: |s, v| s.step_angle_deg = v,
         get: |s| s.step_angle_deg,
+    },
+    TunedSetting {
+        name: "reach_bend_max_deg",
+        values: &[30.0, 0.0, 15.0, 60.0],
+        set: |s, v| s.reach_bend_max_deg = v,
+        get: |s| s.reach_bend_max_deg,
     },
     // The capture has no kneeling: this measures what kneeling costs in its low stances.
     TunedSetting {

@@ -56,6 +56,14 @@ pub struct LowerBodyRig {
     /// The XR origin: the floor is at its height. Empty: the head's parent's.
     #[export]
     origin: Option<Gd<Node3D>>,
+    /// The left hand's raw target (`ControllerTargets`' `left_output`; the one-click setup
+    /// wires it): out of the arm's reach below the shoulder (reaching for the floor), the torso
+    /// turns toward it (`reach_bend_max_deg`). Empty: the hand does not turn the body.
+    #[export]
+    left_hand_target: Option<Gd<Node3D>>,
+    /// The right hand's raw target (as `left_hand_target`).
+    #[export]
+    right_hand_target: Option<Gd<Node3D>>,
     /// The hips bone (moved and turned).
     #[export_group(name = "Bones")]
     #[export]
@@ -84,6 +92,13 @@ pub struct LowerBodyRig {
     /// Largest forward lean of the torso.
     #[export(range = (0.0, 90.0, suffix = "°"))]
     max_lean_deg: f32,
+    /// How far the torso may turn about the head (which stays on the headset), in the body's
+    /// forward plane, to bring a hand's target below its shoulder within the arm's reach (in
+    /// full once the head is 30 cm below standing, none standing): reaching for the floor brings
+    /// the shoulder over the hand, the hips sitting back down to half their squat height. 0: the
+    /// body follows the head alone.
+    #[export(range = (0.0, 90.0, suffix = "°"))]
+    reach_bend_max_deg: f32,
     /// Share of the torso's lean taken by the hips (the pelvis tilts); the spine bends the rest.
     #[export(range = (0.0, 1.0))]
     hips_lean_share: f32,
@@ -201,6 +216,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             head: None,
             body_root: None,
             origin: None,
+            left_hand_target: None,
+            right_hand_target: None,
             hips_bone: names.hips.as_str().into(),
             spine_bones: list(&names.spine),
             head_bone: names.head.as_str().into(),
@@ -209,6 +226,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             lean_deg_per_m: 0.0,
             lean_head_pitch_share: 0.0,
             max_lean_deg: 0.0,
+            reach_bend_max_deg: 0.0,
             hips_lean_share: 0.0,
             min_hips_height_share: 0.0,
             hips_over_feet: 0.0,
@@ -354,6 +372,7 @@ impl LowerBodyRig {
         lean_deg_per_m => lean_deg_per_m,
         lean_head_pitch_share => lean_head_pitch_share,
         max_lean_deg => max_lean_deg,
+        reach_bend_max_deg => reach_bend_max_deg,
         hips_lean_share => hips_lean_share,
         min_hips_height_share => min_hips_height_share,
         hips_over_feet => hips_over_feet,

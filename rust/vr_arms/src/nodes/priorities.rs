@@ -4,14 +4,15 @@
 
 /// `BodyFollow` and `VRRemoteBody`'s first step: the avatar root under the head.
 pub const BODY_FOLLOW: i32 = -1100;
+/// `ControllerTargets`: controller to raw target (input checks, tracking loss, recoil), before
+/// the lower body bends toward a hand out of reach.
+pub const CONTROLLER_TARGETS: i32 = -1098;
 /// `LowerBodyRig`: this frame's hips, spine and legs, before the arm stages measure the shoulders.
 pub const LOWER_BODY: i32 = -1095;
 /// `VRArmRig`'s `_process`: the per-frame measurements start afresh, after the body moved.
 pub const ARM_RIG: i32 = -1090;
 /// `HolsterBelt`: the belt at its height under the moved body.
 pub const HOLSTER_BELT: i32 = -1050;
-/// `ControllerTargets`: controller to raw target (input checks, tracking loss, recoil).
-pub const CONTROLLER_TARGETS: i32 = -1000;
 /// `BodyAvoidance`: raw targets kept out of the torso.
 pub const BODY_AVOIDANCE: i32 = -900;
 /// `ReachClamp`: reach limit, overhead guard.
@@ -37,10 +38,10 @@ mod tests {
     const TABLE: [(&str, i32); 14] = [
         ("BodyFollow", BODY_FOLLOW),
         ("VRRemoteBody", BODY_FOLLOW),
+        ("ControllerTargets", CONTROLLER_TARGETS),
         ("LowerBodyRig", LOWER_BODY),
         ("VRArmRig", ARM_RIG),
         ("HolsterBelt", HOLSTER_BELT),
-        ("ControllerTargets", CONTROLLER_TARGETS),
         ("BodyAvoidance", BODY_AVOIDANCE),
         ("ReachClamp", REACH_CLAMP),
         ("HolsterZone", HOLSTER_ZONE),

@@ -216,6 +216,20 @@ impl VRArmsSetup {
         for node in stages.get_children().iter_shared() {
             own(&node);
         }
+        // The lower body bends toward a hand out of reach: the hands' raw targets.
+        if let (Some(l), Some(markers)) = (
+            lower_body.as_ref(),
+            wired
+                .get("markers")
+                .and_then(|m| m.try_to::<VarDictionary>().ok()),
+        ) {
+            let mut l = l.clone();
+            for side in ["left", "right"] {
+                if let Some(m) = markers.get(format!("{side}_raw").as_str()) {
+                    l.set(&format!("{side}_hand_target"), &m);
+                }
+            }
+        }
         // The body frame of every stage is the character root's (a lost controller's hand
         // eases to rest beside it): upright, facing +Z, scaled as the avatar is, whatever
         // units and axes the skeleton has under it.

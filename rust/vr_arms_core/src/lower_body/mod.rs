@@ -14,6 +14,7 @@ pub mod ground;
 pub mod kneel;
 pub mod legs;
 pub mod pelvis;
+pub mod reach_bend;
 mod rest;
 mod settings;
 pub mod spine_bend;
@@ -60,6 +61,10 @@ pub struct LowerBodyInput {
     /// head is not walking) the legs blend toward the user's walk animation
     /// (`walk_animation_share`); `None` without one.
     pub origin: Option<Pose>,
+    /// Where each hand must go (the wrist's target, world), for the arms given with
+    /// [`LowerBody::with_arms`]: a target out of reach bends the body toward it
+    /// (`reach_bend_max_deg`). `None`: that hand does not bend the body.
+    pub hands: PerSide<Option<Vec3>>,
 }
 
 /// What a frame did.
@@ -88,6 +93,9 @@ pub struct LowerBody {
     feet: feet::Feet,
     walk: walk_blend::WalkBlend,
     kneel: kneel::Kneel,
+    /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
+    /// units), for the reach bend; `None`: not given.
+    arms: PerSide<Option<(usize, f32)>>,
     last_headset: Option<Pose>,
 }
 
@@ -111,8 +119,18 @@ impl LowerBody {
             feet: feet::Feet::default(),
             walk: walk_blend::WalkBlend::default(),
             kneel: kneel::Kneel::default(),
+            arms: PerSide::new(None, None),
             last_headset: None,
         }
+    }
+
+    /// The same lower body with each arm's upper arm bone (its joint is the shoulder) and
+    /// reach (upper plus lower arm, tree units): a hand whose target
+    /// (`LowerBodyInput::hands`) is out of its arm's reach bends the body toward it.
+    pub fn with_arms(mut self, arms: PerSide<Option<(usize, f32)>>) -> Self {
+        let ok = |a: Option<(usize, f32)>| a.filter(|(_, r)| r.is_finite() && *r > 0.0);
+        self.arms = PerSide::new(ok(arms.left), ok(arms.right));
+        self
     }
 
     /// Where its bones are in the tree.
@@ -186,6 +204,7 @@ impl LowerBody {
                 1.0
             },
             origin: input.origin,
+            hands: input.hands,
         };
         let to_root = input.root.inverse().mul_pose(&input.skeleton);
         let m = *self.rest.measures(&to_root);
@@ -230,6 +249,35 @@ impl LowerBody {
         let mut hips = placed.hips + (head_at - head_now);
         hips.y = pelvis::clamp_hips(hips.y, pelvis::hips_heights(&s, &m.pelvis, input.floor_y));
         tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+        // A hand out of reach below its shoulder: the torso turns about the head toward it.
+        let head_pos = input.skeleton.transform_point(tree.global(b.head).position);
+        let mut arm = |side: Side| {
+            let (upper, reach) = (*self.arms.get(side))?;
+            Some(reach_bend::ArmReach {
+                shoulder: input.skeleton.transform_point(tree.global(upper).position),
+                target: (*input.hands.get(side))?,
+                reach,
+            })
+        };
+        let arms = PerSide::new(arm(Side::Left), arm(Side::Right));
+        // Only a body that has come down (reaching for the floor) turns: standing, a hand
+        // hanging a little out of reach (an arm shorter than the player's) turns nothing.
+        let drop = m.pelvis.head_height - (head_at.y - input.floor_y);
+        let low = (drop / (reach_bend::FULL_AT_DROP_M * input.scale)).clamp(0.0, 1.0);
+        let (squat, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
+        let mut hips_turn = hips_turn;
+        if let Some(q) = reach_bend::turn(
+            head_pos,
+            // The avatar's right (+Z forward, +Y up).
+            facing * Vec3::NEG_X,
+            &arms,
+            s.reach_bend_max_deg.to_radians() * low,
+        ) {
+            let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
+            hips = head_pos + q * (hips - head_pos);
+            hips_turn = (q * hips_turn).normalize();
+            tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+        }
         let head_bone = tree.global(b.head);
         tree.set_global(
             b.head,

@@ -15,6 +15,11 @@ pub struct LowerBodySettings {
     pub lean_head_pitch_share: f32,
     /// Largest forward lean of the torso (degrees).
     pub max_lean_deg: f32,
+    /// How far the torso may turn about the head (which stays on the headset), in the body's
+    /// forward plane, to bring a hand's target below its shoulder within its arm's reach
+    /// (degrees; in full once the head is 30 cm below standing, none standing): reaching for the
+    /// floor brings the shoulder over the hand. 0: the body follows the head alone.
+    pub reach_bend_max_deg: f32,
     /// Share of the torso's lean taken by the hips bone (the pelvis tilts); the spine bones
     /// bend the rest of the way to the head.
     pub hips_lean_share: f32,
@@ -67,6 +72,7 @@ impl Default for LowerBodySettings {
             lean_deg_per_m: 30.0,
             lean_head_pitch_share: 0.3,
             max_lean_deg: 70.0,
+            reach_bend_max_deg: 30.0,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             hips_over_feet: 0.0,
@@ -98,6 +104,8 @@ impl LowerBodySettings {
             d.lean_head_pitch_share,
         );
         self.max_lean_deg = finite_clamp(self.max_lean_deg, 0.0, 90.0, d.max_lean_deg);
+        self.reach_bend_max_deg =
+            finite_clamp(self.reach_bend_max_deg, 0.0, 90.0, d.reach_bend_max_deg);
         self.hips_lean_share = finite_clamp(self.hips_lean_share, 0.0, 1.0, d.hips_lean_share);
         self.min_hips_height_share = finite_clamp(
             self.min_hips_height_share,

@@ -16,6 +16,7 @@ fn input(headset: Pose) -> LowerBodyInput {
         floor_y: 0.0,
         scale: 1.0,
         origin: None,
+        hands: Default::default(),
     }
 }
 
@@ -349,6 +350,7 @@ fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
             let z = 1.2 * (k.min(90) as f32) / 90.0;
             let i = LowerBodyInput {
                 origin: Some(Pose::from_position(Vec3::new(0.0, 0.0, z))),
+                hands: Default::default(),
                 ..input(headset(Vec3::new(0.0, 1.65, 0.09 + z), 0.0))
             };
             let mut t = tree.clone();

@@ -201,6 +201,7 @@ impl Lower {
                     floor_y: 0.0,
                     scale: 1.0,
                     origin: None,
+                    hands: Default::default(),
                 },
                 1.0 / 90.0,
             )

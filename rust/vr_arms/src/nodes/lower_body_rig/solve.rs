@@ -3,6 +3,8 @@
 //! stages, and its configuration warnings.
 
 use super::*;
+use crate::convert::vec3;
+use vr_arms_core::PerSide;
 
 /// The stage bound to a skeleton's bones.
 pub(super) struct Bound {
@@ -144,6 +146,17 @@ impl LowerBodyRig {
             });
             (f, spine)
         });
+        // Each arm's shoulder (its upper arm, in the tree) and reach, for the reach bend.
+        let arms = ["Left", "Right"].map(|side| {
+            let [u, l, h] =
+                ["UpperArm", "LowerArm", "Hand"].map(|b| skeleton.find_bone(&format!("{side}{b}")));
+            if u < 0 || l < 0 || h < 0 {
+                return None;
+            }
+            let at = |b| vec3(skeleton.get_bone_global_rest(b).origin);
+            let reach = at(u).distance(at(l)) + at(l).distance(at(h));
+            Some((tb.add(skeleton, u)?, reach))
+        });
         let (Ok(tree), Ok(rest)) = (tb.tree(), tb.rest_tree(skeleton)) else {
             return;
         };
@@ -155,7 +168,8 @@ impl LowerBodyRig {
                 .fold(0, |m, i| m | 1 << i)
         });
         self.bound = Some(Bound {
-            stage: LowerBody::new(self.core_settings(), bones, &rest, eyes),
+            stage: LowerBody::new(self.core_settings(), bones, &rest, eyes)
+                .with_arms(PerSide::new(arms[0], arms[1])),
             tree,
             bones: tb.bones,
             follow,
@@ -213,6 +227,9 @@ impl LowerBodyRig {
             Some(p) => p,
             None => &mut flat,
         };
+        // The hands' raw targets, this frame's (`ControllerTargets` ran before).
+        let hand = |t: &Option<Gd<Node3D>>| crate::relay::read_position(t).map(|p| frame.point(p));
+        let hands = PerSide::new(hand(&self.left_hand_target), hand(&self.right_hand_target));
         let b = self.bound.as_mut()?;
         let mut s = spare.unwrap_or_default();
         s.before.clear();
@@ -251,6 +268,7 @@ impl LowerBodyRig {
                 floor_y,
                 scale,
                 origin: origin.map(|o| frame.pose(o)),
+                hands,
             },
             dt,
             surface,
