@@ -381,6 +381,18 @@ mod tests {
         );
     }
 
+    /// The reference whole body (default profile) with the reach bend at most `max_deg`.
+    fn whole_body_reaching(max_deg: f32) -> Body {
+        let profile = ArmProfile::default();
+        let mut b = Body::new(
+            crate::reference_body::reference_whole_pipeline(&profile),
+            profile.body_follow,
+        );
+        let lb = b.pipeline.lower_body.as_mut().expect("a lower body");
+        lb.settings.reach_bend_max_deg = max_deg;
+        b
+    }
+
     /// Picking something off the floor: crouched, the eyes 0.8 m up looking down, the left
     /// controller 30 cm over the floor ahead. The torso turns about the head (which stays on
     /// the headset) until the hand is on its target, the hips no lower than they go; with the
@@ -388,17 +400,11 @@ mod tests {
     #[test]
     fn a_hand_reaching_for_the_floor_bends_the_body_down_to_it() {
         use crate::lower_body::LowerBodySettings;
-        let profile = ArmProfile::default();
         let (_, bones, ..) = crate::reference_body::reference_whole_body();
         let [_, _, _, hand] = bones.arms.left;
         let mut seen = Vec::new();
         for max_deg in [30.0, 0.0] {
-            let mut b = Body::new(
-                crate::reference_body::reference_whole_pipeline(&profile),
-                profile.body_follow,
-            );
-            let lb = b.pipeline.lower_body.as_mut().expect("a lower body");
-            lb.settings.reach_bend_max_deg = max_deg;
+            let mut b = whole_body_reaching(max_deg);
             let at = Vec3::new(0.0, 0.8, 0.35);
             let look_down = Quat::from_rotation_y(std::f32::consts::PI)
                 * Quat::from_rotation_x(-60f32.to_radians());
@@ -451,16 +457,10 @@ mod tests {
     /// player's) does not tilt the body: the bones are those of the body without the reach bend.
     #[test]
     fn standing_a_hand_just_out_of_reach_bends_nothing() {
-        let profile = ArmProfile::default();
         let (_, _, _, eyes) = crate::reference_body::reference_whole_body();
         let mut trees = Vec::new();
         for max_deg in [30.0, 0.0] {
-            let mut b = Body::new(
-                crate::reference_body::reference_whole_pipeline(&profile),
-                profile.body_follow,
-            );
-            let lb = b.pipeline.lower_body.as_mut().expect("a lower body");
-            lb.settings.reach_bend_max_deg = max_deg;
+            let mut b = whole_body_reaching(max_deg);
             let t = Tracking {
                 head: Some(Pose::new(eyes, Quat::from_rotation_y(std::f32::consts::PI))),
                 // Down and a little ahead of the left shoulder, past the arm's reach.

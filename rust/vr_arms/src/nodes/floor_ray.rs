@@ -97,6 +97,20 @@ pub(crate) fn rays_on(
 }
 
 impl PhysicsGround {
+    /// The rays for this frame when they are on (`rays_on`): `node`'s world, through
+    /// `exceptions` and the avatar's own colliders under `root`.
+    pub(crate) fn when_on(
+        node: &Gd<Node3D>,
+        on: (bool, u32),
+        profile: Option<&vr_arms_core::lower_body::LowerBodySettings>,
+        exceptions: &mut RayExceptions,
+        root: &Gd<Node3D>,
+    ) -> Option<Self> {
+        let mask = rays_on(on, profile)?;
+        let frame = godot::classes::Engine::singleton().get_process_frames();
+        Self::of(node, mask, exceptions, root, frame)
+    }
+
     /// The rays of `node`'s physics world on `mask`, through `exceptions` (the avatar's own
     /// colliders under `root`, as of process `frame`); `None` outside a 3D world.
     pub(crate) fn of(

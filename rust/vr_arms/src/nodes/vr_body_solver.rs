@@ -283,22 +283,18 @@ impl VRBodySolver {
         // Step 2, the skeleton carried along with its root.
         let skeleton_global = new_root * root.affine_inverse() * skeleton.get_global_transform();
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
-        let rays =
-            crate::nodes::floor_ray::rays_on((self.floor_ray, self.floor_collision_mask), profile);
-        let ground = rays.and_then(|mask| {
-            // The avatar's own colliders: under the skeleton's parent (its root), or itself.
-            let own = skeleton
-                .get_parent()
-                .and_then(|p| p.try_cast::<Node3D>().ok())
-                .unwrap_or_else(|| skeleton.clone().upcast());
-            crate::nodes::floor_ray::PhysicsGround::of(
-                &skeleton.clone().upcast(),
-                mask,
-                &mut self.ray_exceptions,
-                &own,
-                godot::classes::Engine::singleton().get_process_frames(),
-            )
-        });
+        // The avatar's own colliders: under the skeleton's parent (its root), or itself.
+        let own = skeleton
+            .get_parent()
+            .and_then(|p| p.try_cast::<Node3D>().ok())
+            .unwrap_or_else(|| skeleton.clone().upcast());
+        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
+            &skeleton.clone().upcast(),
+            (self.floor_ray, self.floor_collision_mask),
+            profile,
+            &mut self.ray_exceptions,
+            &own,
+        );
         let Some(b) = self.bound.as_mut() else {
             return result;
         };

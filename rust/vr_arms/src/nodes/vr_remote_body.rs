@@ -288,17 +288,13 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let global = skeleton.get_global_transform();
         let floor = floor_height(&None, &self.head);
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
-        let rays =
-            crate::nodes::floor_ray::rays_on((self.floor_ray, self.floor_collision_mask), profile);
-        let ground = rays.and_then(|mask| {
-            crate::nodes::floor_ray::PhysicsGround::of(
-                &skeleton.clone().upcast(),
-                mask,
-                &mut self.ray_exceptions,
-                &root,
-                godot::classes::Engine::singleton().get_process_frames(),
-            )
-        });
+        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
+            &skeleton.clone().upcast(),
+            (self.floor_ray, self.floor_collision_mask),
+            profile,
+            &mut self.ray_exceptions,
+            &root,
+        );
         let Some(b) = self.bound.as_mut() else {
             return;
         };
