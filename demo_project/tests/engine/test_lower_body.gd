@@ -331,7 +331,7 @@ func _lowest_knee(b: Dictionary, down: float, seconds: float) -> float:
 
 ## Staying low kneels on one knee: the player's eyes 55 cm down for 2 s put one knee on the
 ## floor (its joint 3 to 8 cm over it), the other foot ahead of its hip, the eyes still on the
-## headset and the hands on the controllers. A quick duck (0.3 s) squats, and with `kneel` off
+## headset, the hands on the controllers, and the kneeling foot's toes flat on the floor. A quick duck (0.3 s) squats, and with `kneel` off
 ## the body squats however long it stays low.
 func test_staying_low_kneels_on_one_knee_a_quick_duck_squats() -> void:
 	var b := make_set_up_body()
@@ -340,6 +340,9 @@ func test_staying_low_kneels_on_one_knee_a_quick_duck_squats() -> void:
 	var rig: LowerBodyRig = b.lower_body
 	check(rig.kneel, "on by default")
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
+	var standing_toes := {}
+	for side in ["Left", "Right"]:
+		standing_toes[side] = skeleton.global_transform * skeleton.get_bone_global_pose(skeleton.find_bone(side + "Toes"))
 	var duck := await _lowest_knee(b, 0.55, 0.3)
 	check(duck > 0.15, "a quick duck squats (the lowest knee %.2f m up)" % duck)
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.0)
@@ -356,6 +359,16 @@ func test_staying_low_kneels_on_one_knee_a_quick_duck_squats() -> void:
 	check(eyes_off < 0.01, "kneeling, the eyes on the headset (%.1f cm)" % (eyes_off * 100))
 	var hand_off := bone_global_position(skeleton, "LeftHand").distance_to(Vector3(0.3, 0.6, 0.35))
 	check(hand_off < 0.01, "kneeling, the hand on its controller (%.1f cm)" % (hand_off * 100))
+	# The kneeling foot's toes bent back flat on the floor: the ball of the foot (the toes'
+	# joint) as high as standing, the toes turned from standing only about the vertical.
+	var toes := skeleton.global_transform * skeleton.get_bone_global_pose(skeleton.find_bone(down + "Toes"))
+	var stood: Transform3D = standing_toes[down]
+	var ball_off := absf(toes.origin.y - stood.origin.y)
+	check(ball_off < 0.01, "the kneeling ball of the foot at its standing height (%.1f cm off)" % (ball_off * 100))
+	var tilt := 0.0
+	for axis in 3:
+		tilt = maxf(tilt, absf(toes.basis[axis].normalized().y - stood.basis[axis].normalized().y))
+	check(tilt < 0.05, "the kneeling toes flat on the floor (axes tilted %.2f)" % tilt)
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 1.5)
 	check(_knee_bend_deg(skeleton, down) < 15.0, "stood up again (the %s knee %.0f degrees)" % [down, _knee_bend_deg(skeleton, down)])
 	rig.kneel = false

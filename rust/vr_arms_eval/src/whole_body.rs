@@ -85,6 +85,8 @@ impl WholeClipBody {
                 spine: [Some(ABDOMEN), Some(CHEST), Some(NECK), None],
                 head: HEAD,
                 legs: PerSide::new(Some(leg(Side::Left)), Some(leg(Side::Right))),
+                // The clips' skeletons end at the ankles' children without toes bones.
+                toes: PerSide::new(None, None),
             },
             &tree,
             Some(at(eyes)),

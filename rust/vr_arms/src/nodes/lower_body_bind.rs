@@ -4,20 +4,22 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::PerSide;
 use vr_arms_core::lower_body::{LowerBodyBones, legs::LegBones};
+use vr_arms_core::{PerSide, Side};
 
 use crate::convert::vec3;
 use crate::skeleton_tree::TreeBuilder;
 
 /// The lower body's bone names: hips, the spine between hips and head (spine, chest, upper
-/// chest, neck; any may be missing), head, and per leg (left, right) upper leg, lower leg, foot.
+/// chest, neck; any may be missing), head, per leg (left, right) upper leg, lower leg, foot,
+/// and each foot's toes (optional: a missing one, or one not a child of its foot, is skipped).
 #[derive(Clone, Debug, PartialEq)]
 pub struct LowerBodyNames {
     pub hips: String,
     pub spine: [String; 4],
     pub head: String,
     pub legs: [[String; 3]; 2],
+    pub toes: [String; 2],
 }
 
 impl Default for LowerBodyNames {
@@ -30,6 +32,7 @@ impl Default for LowerBodyNames {
             head: s("Head"),
             legs: ["Left", "Right"]
                 .map(|side| ["UpperLeg", "LowerLeg", "Foot"].map(|b| format!("{side}{b}"))),
+            toes: [s("LeftToes"), s("RightToes")],
         }
     }
 }
@@ -92,6 +95,13 @@ pub fn add_lower_body(
         ])
     };
     let legs = PerSide::new(leg(tree, &names.legs[0]), leg(tree, &names.legs[1]));
+    // Each foot's toes, when the rig has them under the foot.
+    let toes = |tree: &mut TreeBuilder, side: usize| {
+        let foot = skeleton.find_bone(names.legs[side][2].as_str());
+        let toes = find(&names.toes[side]).filter(|&t| skeleton.get_bone_parent(t) == foot)?;
+        legs.get(Side::BOTH[side]).and(tree.add(skeleton, toes))
+    };
+    let toes = PerSide::new(toes(tree, 0), toes(tree, 1));
     let eyes = match (find("LeftEye"), find("RightEye")) {
         (Some(l), Some(r)) => {
             let at = |b| vec3(skeleton.get_bone_global_rest(b).origin);
@@ -105,6 +115,7 @@ pub fn add_lower_body(
             spine,
             head,
             legs,
+            toes,
         },
         eyes,
     ))

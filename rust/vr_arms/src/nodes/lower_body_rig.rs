@@ -75,10 +75,11 @@ pub struct LowerBodyRig {
     /// The head bone (reaches the headset).
     #[export]
     head_bone: GString,
-    /// Upper leg, lower leg and foot of the left leg.
+    /// Upper leg, lower leg and foot of the left leg, then (optional) its toes: a kneeling foot
+    /// bends its toes flat on the floor, placed from where they are at rest.
     #[export]
     left_leg_bones: PackedStringArray,
-    /// Upper leg, lower leg and foot of the right leg.
+    /// Upper leg, lower leg and foot of the right leg, then (optional) its toes.
     #[export]
     right_leg_bones: PackedStringArray,
     /// Forward lean of the torso per metre the head is below its standing height: a crouch
@@ -221,8 +222,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             hips_bone: names.hips.as_str().into(),
             spine_bones: list(&names.spine),
             head_bone: names.head.as_str().into(),
-            left_leg_bones: list(&names.legs[0]),
-            right_leg_bones: list(&names.legs[1]),
+            left_leg_bones: list(&[names.legs[0].as_slice(), &names.toes[..1]].concat()),
+            right_leg_bones: list(&[names.legs[1].as_slice(), &names.toes[1..]].concat()),
             lean_deg_per_m: 0.0,
             lean_head_pitch_share: 0.0,
             max_lean_deg: 0.0,

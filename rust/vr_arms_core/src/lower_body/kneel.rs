@@ -7,6 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::LowerBodySettings;
+use super::legs::{LegRest, ToesRest};
 use crate::side::Side;
 
 /// How far over the floor a knee on it is (its half thickness; avatar metres).
@@ -16,11 +17,11 @@ pub const KNEE_PAD_M: f32 = 0.05;
 /// metres): a body hovering at the kneel's height does not flicker in and out.
 pub const RISE_M: f32 = 0.08;
 
-/// How far the kneeling foot's toes turn down (radians).
+/// How far the kneeling foot turns its toes down (radians).
 const TOES_DOWN: f32 = 1.0;
 
-/// A foot's toes ahead of its ankle, in ankle heights (a grown-up's: the ankle 7 cm up, the
-/// toes 14 cm ahead): the kneeling ankle is raised so its turned-down toes touch the floor.
+/// For a rig without toes bones: the ball of the foot ahead of its ankle, in ankle heights (a
+/// grown-up's: the ankle 7 cm up, the ball and toes 14 cm ahead), on the floor.
 const TOES_AHEAD: f32 = 2.0;
 
 /// How long the legs take to go into a kneel or out of it (seconds): the foot turns its toes
@@ -127,33 +128,49 @@ impl Kneel {
 /// A kneeling leg for its hip joint at `hip` (world): the knee on the floor (at
 /// [`KNEE_PAD_M`]) ahead of the hip along `forward` (horizontal, unit) where the thigh reaches
 /// it, or straight under the hip when the hip is too high for that; the ankle a shin's length
-/// behind the knee at `ankle_height` over the floor. `lengths` are the thigh's and the shin's.
-/// Returns `(knee, ankle)`.
+/// behind the knee, raised so the toes turned down rest on the floor
+/// ([`kneeling_ankle_height`]). Returns `(knee, ankle)`.
 pub fn kneeling_leg(
     hip: Vec3,
     forward: Vec3,
     floor_y: f32,
-    lengths: (f32, f32),
-    ankle_height: f32,
+    rest: &LegRest,
     scale: f32,
 ) -> (Vec3, Vec3) {
-    let (thigh, shin) = lengths;
+    let (thigh, shin) = rest.lengths;
     let pad = KNEE_PAD_M * scale;
     let drop = hip.y - (floor_y + pad);
     let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
     let knee = Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + forward * ahead;
-    // The ankle raised so the turned-down toes touch the floor.
-    let raised = ankle_height * (TOES_DOWN.cos() + TOES_AHEAD * TOES_DOWN.sin());
+    let raised = kneeling_ankle_height(rest);
     let rise = (raised - pad).clamp(0.0, shin);
     let back = (shin * shin - rise * rise).max(0.0).sqrt();
     let ankle = Vec3::new(knee.x, floor_y + pad + rise, knee.z) - forward * back;
     (knee, ankle)
 }
 
+/// The kneeling ankle's height over the floor: with the foot turned toes down
+/// ([`kneeling_foot`]), the ball of the foot (its toes bone) at its standing height, so the
+/// toes bent back flat ([`kneeling_toes`]) lie on the floor as they do standing; a rig without
+/// toes bones puts a point [`TOES_AHEAD`] ankle heights ahead of the ankle on the floor.
+pub fn kneeling_ankle_height(rest: &LegRest) -> f32 {
+    let down = Quat::from_rotation_x(TOES_DOWN);
+    match rest.toes {
+        Some(t) => t.ball_height - (down * t.ball_from_ankle).y,
+        None => -(down * Vec3::new(0.0, -1.0, TOES_AHEAD) * rest.ankle_height).y,
+    }
+}
+
 /// The kneeling foot's rotation: its turn about +Y (`turn`), the toes down on the floor, from
 /// its rest rotation relative to the root (`foot_in_root`).
 pub fn kneeling_foot(turn: Quat, foot_in_root: Quat) -> Quat {
     (turn * Quat::from_rotation_x(TOES_DOWN) * foot_in_root).normalize()
+}
+
+/// The kneeling foot's toes (their rotation relative to the root, as the foot's): bent back at
+/// the ball to lie flat on the floor as at rest, turned by `turn` about +Y.
+pub fn kneeling_toes(turn: Quat, toes: &ToesRest) -> Quat {
+    (turn * toes.toes_in_root).normalize()
 }
 
 #[cfg(test)]
@@ -287,36 +304,73 @@ mod tests {
         assert!(turned.angle_between(Quat::from_rotation_x(TOES_DOWN) * rest) < 1e-5);
     }
 
+    /// A leg's rest: thigh and shin, the ankle `ankle_height` up, no toes bones.
+    fn leg_rest(lengths: (f32, f32), ankle_height: f32) -> LegRest {
+        LegRest {
+            hinge_in_upper: Vec3::X,
+            foot_in_root: Quat::IDENTITY,
+            ankle_height,
+            lengths,
+            toes: None,
+        }
+    }
+
     #[test]
     fn the_knee_rests_on_the_floor_where_the_thigh_reaches_and_the_shin_lies_behind() {
         let (thigh, shin) = (0.42, 0.42);
+        let rest = leg_rest((thigh, shin), 0.08);
         let hip = Vec3::new(0.1, 0.4, 0.2);
-        let (knee, ankle) = kneeling_leg(hip, Vec3::Z, 0.0, (thigh, shin), 0.08, 1.0);
+        let (knee, ankle) = kneeling_leg(hip, Vec3::Z, 0.0, &rest, 1.0);
         assert!((knee.y - KNEE_PAD_M).abs() < 1e-6, "{knee}");
         // Twice the size: the knee's pad twice as thick.
-        let (big, _) = kneeling_leg(hip * 2.0, Vec3::Z, 0.0, (0.84, 0.84), 0.16, 2.0);
+        let (big, _) = kneeling_leg(hip * 2.0, Vec3::Z, 0.0, &leg_rest((0.84, 0.84), 0.16), 2.0);
         assert!((big.y - 2.0 * KNEE_PAD_M).abs() < 1e-5, "{big}");
         assert!((knee.distance(hip) - thigh).abs() < 1e-5, "{knee}");
         assert!(knee.z > hip.z && (knee.x - hip.x).abs() < 1e-6);
         assert!((ankle.distance(knee) - shin).abs() < 1e-5, "{ankle}");
-        // Raised so the toes, turned down, touch the floor.
-        let raised = 0.08 * (TOES_DOWN.cos() + TOES_AHEAD * TOES_DOWN.sin());
-        assert!(
-            (ankle.y - raised).abs() < 1e-6 && ankle.z < knee.z,
-            "{ankle}"
-        );
+        // Without toes bones: raised so a point two ankle heights ahead, turned down, touches
+        // the floor.
         let toes =
             ankle + kneeling_foot(Quat::IDENTITY, Quat::IDENTITY) * Vec3::new(0.0, -0.08, 0.16);
-        assert!(toes.y.abs() < 1e-5, "the toes on the floor: {toes}");
-        // A hip higher than the thigh reaches down: the knee hangs under it.
-        let (knee, _) = kneeling_leg(
-            Vec3::new(0.0, 0.9, 0.0),
-            Vec3::Z,
-            0.0,
-            (thigh, shin),
-            0.08,
-            1.0,
+        assert!(
+            toes.y.abs() < 1e-5 && ankle.z < knee.z,
+            "the toes on the floor: {toes}"
         );
+        // A hip higher than the thigh reaches down: the knee hangs under it.
+        let (knee, _) = kneeling_leg(Vec3::new(0.0, 0.9, 0.0), Vec3::Z, 0.0, &rest, 1.0);
         assert!(knee.distance(Vec3::new(0.0, 0.48, 0.0)) < 1e-5, "{knee}");
+    }
+
+    /// With a toes bone measured (here the ball 13 cm ahead of the ankle and 2 cm up, a foot
+    /// splayed out 20 degrees with its own bone axes), the turned-down foot puts the ball of the
+    /// foot at its standing height, and the toes bent back lie as they do standing: flat.
+    #[test]
+    fn the_kneeling_ball_of_the_foot_stands_at_its_rest_height_and_the_toes_lie_flat() {
+        let splay = Quat::from_rotation_y(0.35);
+        let axes = Quat::from_rotation_z(1.2);
+        let toes_rest = ToesRest {
+            ball_from_ankle: splay * Vec3::new(0.0, -0.06, 0.13),
+            ball_height: 0.02,
+            toes_in_root: splay * axes,
+        };
+        let rest = LegRest {
+            foot_in_root: splay * axes,
+            toes: Some(toes_rest),
+            ..leg_rest((0.42, 0.42), 0.08)
+        };
+        let turn = Quat::from_rotation_y(-0.7);
+        let (_, ankle) = kneeling_leg(Vec3::new(0.0, 0.4, 0.0), turn * Vec3::Z, 0.1, &rest, 1.0);
+        // The foot's rest-to-kneeling turn carries the rest ball offset with it.
+        let foot = kneeling_foot(turn, rest.foot_in_root);
+        let ball = ankle + foot * rest.foot_in_root.inverse() * toes_rest.ball_from_ankle;
+        assert!(
+            (ball.y - 0.12).abs() < 1e-5,
+            "the ball 2 cm over the floor: {ball}"
+        );
+        let toes = kneeling_toes(turn, &toes_rest);
+        assert!(toes.angle_between(turn * toes_rest.toes_in_root) < 1e-5);
+        // The guessed foot would have put the ball elsewhere.
+        let guessed = kneeling_ankle_height(&leg_rest((0.42, 0.42), 0.08));
+        assert!((kneeling_ankle_height(&rest) - guessed).abs() > 0.01);
     }
 }

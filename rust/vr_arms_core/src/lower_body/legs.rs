@@ -25,6 +25,19 @@ pub struct LegRest {
     pub ankle_height: f32,
     /// The upper and lower leg's lengths (skeleton units).
     pub lengths: (f32, f32),
+    /// The foot's toes bone, if the rig has one (see [`LegRest::with_toes`]).
+    pub toes: Option<ToesRest>,
+}
+
+/// A toes bone at rest (its joint is the ball of the foot), in the root's frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToesRest {
+    /// From the ankle to the ball of the foot (world units).
+    pub ball_from_ankle: Vec3,
+    /// The ball's height over the floor (world units): the sole's thickness under it.
+    pub ball_height: f32,
+    /// The toes' rest rotation relative to the root's facing (flat on the floor).
+    pub toes_in_root: Quat,
 }
 
 /// The knee bend (degrees) where the leg's reach starts easing toward its longest, and the
@@ -79,7 +92,29 @@ impl LegRest {
             foot_in_root: (to_root.rotation * f.rotation).normalize(),
             ankle_height: to_root.transform_point(f.position).y,
             lengths: (thigh.length(), shin.length()),
+            toes: None,
         }
+    }
+
+    /// The same leg with its foot's toes bone `toes` (a child of the foot `foot`) measured
+    /// from `tree` at rest; `None` leaves it without.
+    pub fn with_toes(
+        mut self,
+        tree: &mut PoseTree,
+        foot: usize,
+        toes: Option<usize>,
+        to_root: &Pose,
+    ) -> Self {
+        self.toes = toes.filter(|&t| tree.parent(t) == Some(foot)).map(|t| {
+            let (f, t) = (tree.global(foot), tree.global(t));
+            let ball = to_root.transform_point(t.position);
+            ToesRest {
+                ball_from_ankle: ball - to_root.transform_point(f.position),
+                ball_height: ball.y,
+                toes_in_root: (to_root.rotation * t.rotation).normalize(),
+            }
+        });
+        self
     }
 }
 

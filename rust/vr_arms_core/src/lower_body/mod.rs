@@ -42,6 +42,9 @@ pub struct LowerBodyBones {
     pub head: usize,
     /// Each leg's upper leg, lower leg and foot (`None`: that leg is not solved).
     pub legs: PerSide<Option<LegBones>>,
+    /// Each foot's toes bone (a child of the foot; its joint is the ball of the foot), if the
+    /// rig has one: measured for the kneeling foot, and bent flat on the floor in a kneel.
+    pub toes: PerSide<Option<usize>>,
 }
 
 /// One frame's input (world).
@@ -138,14 +141,16 @@ impl LowerBody {
         self.bones
     }
 
-    /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head and legs.
+    /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head, legs and toes.
     pub fn bones_mask(&self) -> u32 {
         let b = self.bones;
         let legs = b.legs.left.into_iter().chain(b.legs.right).flatten();
+        let toes = [b.toes.left, b.toes.right].into_iter().flatten();
         [b.hips, b.head]
             .into_iter()
             .chain(b.spine.into_iter().flatten())
             .chain(legs)
+            .chain(toes)
             .filter(|&i| i < 32)
             .fold(0, |m, i| m | (1 << i))
     }
@@ -369,8 +374,7 @@ impl LowerBody {
                             ground + facing * hip,
                             facing_z,
                             input.floor_y,
-                            leg_rest.lengths,
-                            leg_rest.ankle_height,
+                            &leg_rest,
                             input.scale,
                         );
                         (to_body * (ankle - ground)).z
@@ -466,14 +470,7 @@ impl LowerBody {
                 let hip = hip_joint(tree, leg);
                 // Where the foot stood when it went down (not a stepping foot's arc).
                 let floor = *knee_floors.get(side);
-                let (_, at) = kneel::kneeling_leg(
-                    hip,
-                    turn * Vec3::Z,
-                    floor,
-                    rest.lengths,
-                    rest.ankle_height,
-                    input.scale,
-                );
+                let (_, at) = kneel::kneeling_leg(hip, turn * Vec3::Z, floor, &rest, input.scale);
                 ankle = ankle.lerp(at, w);
                 if foot.planted && w >= 1.0 {
                     foot.place.position = Vec3::new(at.x, floor, at.z);
@@ -491,6 +488,15 @@ impl LowerBody {
                 to_skeleton.rotation * (turn * Vec3::new(0.0, 1.0, 1.0)),
                 (to_skeleton.rotation * foot_turn).normalize(),
             );
+            // The kneeling foot's toes bent back at the ball, flat on the floor.
+            let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
+            if let (Some((_, w)), Some(t), Some(toes)) =
+                (kneeling_toes, rest.toes, *b.toes.get(side))
+            {
+                let now = tree.global(toes);
+                let flat = to_skeleton.rotation * kneel::kneeling_toes(turn, &t);
+                tree.set_global(toes, Pose::new(now.position, now.rotation.slerp(flat, w)));
+            }
             *feet.get_mut(side) = Some(foot);
         }
         LowerBodyOutput {
@@ -531,6 +537,7 @@ pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
         spine: [Some(1), Some(2), Some(3), None],
         head: 4,
         legs: PerSide::new(Some(legs[0]), Some(legs[1])),
+        toes: PerSide::new(None, None),
     };
     (tree, bones, Vec3::new(0.0, 1.65, 0.09))
 }

@@ -71,8 +71,16 @@ impl LowerBodyRest {
             Some(e) => to_root.transform_point(e) - head.position,
             None => crate::calibration::eyes_from_head_bone(head.position.y),
         };
-        let legs = Side::BOTH
-            .map(|side| (*b.legs.get(side)).map(|leg| LegRest::measure(tree, leg, to_root)));
+        let legs = Side::BOTH.map(|side| {
+            (*b.legs.get(side)).map(|leg| {
+                LegRest::measure(tree, leg, to_root).with_toes(
+                    tree,
+                    leg[2],
+                    *b.toes.get(side),
+                    to_root,
+                )
+            })
+        });
         let mut foot_offset = |side: Side| match *b.legs.get(side) {
             Some([_, _, foot]) => {
                 let a = to_root.transform_point(tree.global(foot).position) - hips.position;

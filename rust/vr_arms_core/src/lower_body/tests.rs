@@ -675,3 +675,66 @@ fn a_knee_kneels_on_the_ground_its_foot_stands_on() {
         "the knee on the lower ground: {lowest}"
     );
 }
+
+/// The reference lower body with toes bones: each foot's ball 12 cm ahead of the ankle and
+/// 2 cm over the floor (its toes' tips another 6 cm ahead); the tree, its bones, the eyes.
+fn lower_body_with_toes() -> (PoseTree, LowerBodyBones, Vec3) {
+    let (mut rest, mut bones, eyes) = reference_lower_body();
+    let mut parents: Vec<Option<usize>> = (0..rest.len()).map(|i| rest.parent(i)).collect();
+    let mut globals: Vec<Pose> = (0..rest.len()).map(|i| rest.global(i)).collect();
+    for side in Side::BOTH {
+        let foot = bones.legs.get(side).expect("a leg")[2];
+        let at = globals[foot].position;
+        parents.push(Some(foot));
+        globals.push(Pose::from_position(Vec3::new(at.x, 0.02, 0.12)));
+        *bones.toes.get_mut(side) = Some(globals.len() - 1);
+    }
+    let mut tree = PoseTree::new(&parents).expect("a valid tree");
+    tree.set_globals(&globals);
+    (tree, bones, eyes)
+}
+
+/// Kneeling with toes bones: the kneeling foot's ball of the foot at its standing height
+/// (2 cm over the floor), its toes bent back flat on the floor (their tips too, not through
+/// it); the standing foot's toes as they were.
+#[test]
+fn a_kneeling_foot_bends_its_toes_flat_on_the_floor() {
+    let (rest, bones, eyes) = lower_body_with_toes();
+    let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
+    let frame = |b: &mut LowerBody, eyes: Vec3| {
+        let mut t = rest.clone();
+        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        t
+    };
+    for _ in 0..45 {
+        frame(&mut b, Vec3::new(0.0, 1.65, 0.09));
+    }
+    let mut t = rest.clone();
+    for _ in 0..180 {
+        t = frame(&mut b, Vec3::new(0.0, 1.10, 0.09));
+    }
+    let legs = [bones.legs.left.unwrap(), bones.legs.right.unwrap()];
+    let down = if t.global(legs[0][1]).position.y < t.global(legs[1][1]).position.y {
+        0
+    } else {
+        1
+    };
+    let knee = t.global(legs[down][1]).position;
+    assert!(
+        (knee.y - kneel::KNEE_PAD_M).abs() < 0.01,
+        "kneeling: {knee}"
+    );
+    let toes = [bones.toes.left.unwrap(), bones.toes.right.unwrap()];
+    let ball = t.global(toes[down]);
+    assert!((ball.position.y - 0.02).abs() < 0.003, "the ball: {ball:?}");
+    let tip = ball.transform_point(Vec3::new(0.0, 0.0, 0.06));
+    assert!(
+        (tip.y - 0.02).abs() < 0.003,
+        "the toes flat on the floor: {tip}"
+    );
+    let up = toes[1 - down];
+    assert!(
+        t.local_rotation(up).angle_between(rest.local_rotation(up)) < 1e-5,
+        "the standing foot's toes untouched"
+    );
+}

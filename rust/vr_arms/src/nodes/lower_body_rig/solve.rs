@@ -70,15 +70,14 @@ impl LowerBodyRig {
                 .collect::<Vec<_>>()
         };
         let spine = list(&self.spine_bones);
-        let legs = [&self.left_leg_bones, &self.right_leg_bones].map(|l| {
-            let l = list(l);
-            std::array::from_fn(|i| l.get(i).cloned().unwrap_or_default())
-        });
+        let lists = [&self.left_leg_bones, &self.right_leg_bones].map(list);
+        let at = |l: &Vec<String>, i: usize| l.get(i).cloned().unwrap_or_default();
         LowerBodyNames {
             hips: self.hips_bone.to_string(),
             spine: std::array::from_fn(|i| spine.get(i).cloned().unwrap_or_default()),
             head: self.head_bone.to_string(),
-            legs,
+            legs: lists.clone().map(|l| std::array::from_fn(|i| at(&l, i))),
+            toes: lists.map(|l| at(&l, 3)),
         }
     }
 
@@ -279,8 +278,14 @@ impl LowerBodyRig {
             out.head_miss * crate::nodes::common::uniform_scale(&skeleton_global).max(0.0);
         mask |= b.stage.bones_mask();
         let bones = b.stage.bones();
-        let legs = bones.legs.left.into_iter().chain(bones.legs.right);
-        let leg_mask = legs.flatten().fold(0u64, |m, i| m | 1 << i.min(63));
+        let legs = bones
+            .legs
+            .left
+            .into_iter()
+            .chain(bones.legs.right)
+            .flatten();
+        let toes = [bones.toes.left, bones.toes.right].into_iter().flatten();
+        let leg_mask = legs.chain(toes).fold(0u64, |m, i| m | 1 << i.min(63));
         s.rotations.clear();
         s.rotations.extend(
             (0..b.tree.len())
