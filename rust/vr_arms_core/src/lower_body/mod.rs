@@ -11,6 +11,7 @@
 
 pub mod feet;
 pub mod ground;
+pub mod knee_plant;
 pub mod kneel;
 pub mod legs;
 pub mod pelvis;
@@ -96,6 +97,7 @@ pub struct LowerBody {
     feet: feet::Feet,
     walk: walk_blend::WalkBlend,
     kneel: kneel::Kneel,
+    knee_plant: knee_plant::KneePlant,
     /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
     /// units), for the reach bend; `None`: not given.
     arms: PerSide<Option<(usize, f32)>>,
@@ -122,6 +124,7 @@ impl LowerBody {
             feet: feet::Feet::default(),
             walk: walk_blend::WalkBlend::default(),
             kneel: kneel::Kneel::default(),
+            knee_plant: knee_plant::KneePlant::default(),
             arms: PerSide::new(None, None),
             last_headset: None,
         }
@@ -160,6 +163,7 @@ impl LowerBody {
         self.feet.reset();
         self.walk.reset();
         self.kneel.reset();
+        self.knee_plant.reset();
         self.last_headset = None;
     }
 
@@ -346,9 +350,13 @@ impl LowerBody {
             ),
             _ => {
                 self.kneel.reset();
+                self.knee_plant.reset();
                 None
             }
         };
+        if self.kneel.pose().is_none() {
+            self.knee_plant.reset();
+        }
         if kneeling != kneeling_before {
             // Into a kneel or out of one: both feet go to their new places now, one at a time.
             for side in Side::BOTH {
@@ -370,7 +378,7 @@ impl LowerBody {
                 if let Some(k) = kneeling {
                     let ahead = if k == side {
                         // The kneeling foot behind its knee.
-                        let (_, ankle) = kneel::kneeling_leg(
+                        let (_, ankle) = self.knee_plant.place(
                             ground + facing * hip,
                             facing_z,
                             input.floor_y,
@@ -464,13 +472,22 @@ impl LowerBody {
             let turn = Quat::from_rotation_y(foot.place.yaw);
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
             let mut foot_turn = turn * rest.foot_in_root;
+            // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
+            // walking on over it) bends the knee up, not down through the floor.
+            let mut knee_toward = turn * Vec3::new(0.0, 1.0, 1.0);
             if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
                 // On its knee (easing in or out by `w`): the knee on its foot's ground where the
-                // thigh reaches, the shin behind it, the toes down; the foot goes with the knee.
+                // thigh reaches (planted once fully down), the shin behind it, the toes down;
+                // the foot goes with the knee.
                 let hip = hip_joint(tree, leg);
                 // Where the foot stood when it went down (not a stepping foot's arc).
                 let floor = *knee_floors.get(side);
-                let (_, at) = kneel::kneeling_leg(hip, turn * Vec3::Z, floor, &rest, input.scale);
+                let plant = &mut self.knee_plant;
+                let (knee, at) = plant.place(hip, turn * Vec3::Z, floor, &rest, input.scale);
+                plant.keep(knee, at, w);
+                // The knee bends toward where it kneels (forward and up is sideways to a thigh
+                // turned from the foot, with the ankle below and behind the hip).
+                knee_toward = knee - hip;
                 ankle = ankle.lerp(at, w);
                 if foot.planted && w >= 1.0 {
                     foot.place.position = Vec3::new(at.x, floor, at.z);
@@ -483,9 +500,7 @@ impl LowerBody {
                 leg,
                 &rest,
                 to_skeleton.transform_point(ankle),
-                // The knee toward the foot's forward and up: a hip far ahead of its foot (the
-                // body walking on over it) bends the knee up, not down through the floor.
-                to_skeleton.rotation * (turn * Vec3::new(0.0, 1.0, 1.0)),
+                to_skeleton.rotation * knee_toward,
                 (to_skeleton.rotation * foot_turn).normalize(),
             );
             // The kneeling foot's toes bent back at the ball, flat on the floor.

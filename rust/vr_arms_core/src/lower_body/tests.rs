@@ -738,3 +738,59 @@ fn a_kneeling_foot_bends_its_toes_flat_on_the_floor() {
         "the standing foot's toes untouched"
     );
 }
+
+/// Kneeling, the player sways 6 cm to the side (slowly): the knee on the floor stays where it
+/// went down, but for the few millimetres the thigh's length needs (it slid 6 cm with the
+/// hips), and so does the foot behind it; the head stays on the headset.
+#[test]
+fn a_kneeling_knee_stays_planted_while_the_body_sways() {
+    let (_, bones, _) = reference_lower_body();
+    let legs = [bones.legs.left.unwrap(), bones.legs.right.unwrap()];
+    let mut b = body();
+    hold(&mut b, Vec3::new(0.0, 1.65, 0.09), 0.5);
+    let low = Vec3::new(0.0, 1.10, 0.09);
+    let (mut t, _, _) = hold(&mut b, low, 2.0);
+    let down = if t.global(legs[0][1]).position.y < t.global(legs[1][1]).position.y {
+        0
+    } else {
+        1
+    };
+    let knee = t.global(legs[down][1]).position;
+    let ankle = t.global(legs[down][2]).position;
+    assert!(
+        (knee.y - kneel::KNEE_PAD_M).abs() < 0.01,
+        "kneeling: {knee}"
+    );
+    // 1 s to sway 6 cm: slower than a walk.
+    for i in 1..=90 {
+        hold(&mut b, low + Vec3::X * 0.06 * (i as f32 / 90.0), 1.0 / 90.0);
+    }
+    let (mut t, out, _) = hold(&mut b, low + Vec3::X * 0.06, 0.5);
+    assert!(
+        out.head_miss < 0.01,
+        "the head on the headset: {}",
+        out.head_miss
+    );
+    let moved = t.global(legs[down][1]).position.distance(knee);
+    assert!(moved < 0.01, "the knee stays planted: moved {moved}");
+    let foot = t.global(legs[down][2]).position.distance(ankle);
+    assert!(foot < 0.01, "the foot behind it too: moved {foot}");
+    // Up, 40 cm to the side (slowly), and down again: the knee goes down afresh under the body.
+    hold(&mut b, Vec3::new(0.06, 1.65, 0.09), 1.0);
+    for i in 1..=180 {
+        let x = 0.06 + 0.34 * (i as f32 / 180.0);
+        hold(&mut b, Vec3::new(x, 1.65, 0.09), 1.0 / 90.0);
+    }
+    hold(&mut b, Vec3::new(0.4, 1.65, 0.09), 1.0);
+    let (mut t, _, _) = hold(&mut b, Vec3::new(0.4, 1.10, 0.09), 2.0);
+    let knees = legs.map(|l| t.global(l[1]).position);
+    let kneeling = if knees[0].y < knees[1].y {
+        knees[0]
+    } else {
+        knees[1]
+    };
+    assert!(
+        (kneeling.y - kneel::KNEE_PAD_M).abs() < 0.01 && (kneeling.x - 0.4).abs() < 0.25,
+        "kneeling again under the body: {kneeling}"
+    );
+}
