@@ -73,12 +73,13 @@ func test_a_bent_upper_chest_between_chest_and_neck_keeps_the_head_where_it_look
 
 
 ## A ClavicleFollow on the rig's skeleton, before the arm solve.
-func _clavicle_follow(p: Dictionary) -> void:
+func _clavicle_follow(p: Dictionary) -> ClavicleFollow:
 	var cf := ClavicleFollow.new()
 	cf.rig = p.rig
 	var s: Skeleton3D = p.skeleton
 	s.add_child(cf)
 	s.move_child(cf, 0)
+	return cf
 
 
 func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> void:
@@ -94,12 +95,39 @@ func test_far_forward_reach_moves_the_clavicle_and_the_hand_still_lands() -> voi
 	var rest := s.get_bone_rest(s.find_bone("LeftShoulder")).basis.get_rotation_quaternion()
 	check(clavicle.angle_to(rest) > deg_to_rad(10.0), "clavicle turned toward the hand (%.1f deg)" % rad_to_deg(clavicle.angle_to(rest)))
 	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "hand on the target from the moved shoulder")
-	# A near target leaves the clavicle at rest.
-	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.25, 1.25, 0.12)))
+	# A near, low target leaves the clavicle at rest.
+	var shoulder := s.global_transform * s.get_bone_global_rest(s.find_bone("LeftUpperArm")).origin
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), shoulder + Vector3(0.03, -0.22, 0.1)))
 	await frames(3)
 	await s.skeleton_updated
 	clavicle = s.get_bone_pose_rotation(s.find_bone("LeftShoulder"))
-	check(clavicle.angle_to(rest) < 0.01, "clavicle at rest for a near hand")
+	check(clavicle.angle_to(rest) < 0.01, "clavicle at rest for a near, low hand")
+
+
+## The shoulder rises with the arm at any reach, as a shoulder girdle does: a near hand held
+## level ahead of the shoulder (well inside the reach where the clavicle follows far hands)
+## raises it, and the hand stays on its controller.
+func test_a_raised_arm_raises_the_shoulder_at_any_reach() -> void:
+	var p := make_tracked_rig()
+	var s: Skeleton3D = p.skeleton
+	var follow := _clavicle_follow(p)
+	await frames(2)
+	await s.skeleton_updated
+	var shoulder := bone_global_position(s, "LeftUpperArm")
+	var target := shoulder + Vector3(0.0, 0.0, 0.2)
+	p.simulator.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), target))
+	await frames(3)
+	await s.skeleton_updated
+	var raised := bone_global_position(s, "LeftUpperArm").y
+	check_vec_near(bone_global_position(s, "LeftHand"), target, 0.001, "the hand on its controller")
+	var clavicle := s.find_bone("LeftShoulder")
+	var rest := s.get_bone_rest(clavicle).basis.get_rotation_quaternion()
+	follow.rise_max_deg = 0.0
+	await frames(3)
+	await s.skeleton_updated
+	var still := bone_global_position(s, "LeftUpperArm").y
+	check(raised - still > 0.02, "the shoulder rose %.1f cm over where it stays without the rise" % ((raised - still) * 100.0))
+	check(s.get_bone_pose_rotation(clavicle).angle_to(rest) < 0.01, "without the rise the clavicle is at rest")
 
 
 

@@ -508,8 +508,9 @@ fn picking_off_the_floor_the_hand_reaches_the_controller_from_the_crouched_shoul
     );
 }
 
-/// Reaching up and ahead while crouched: the overhead guard measures the direction from the
-/// crouched shoulder, so it engages and bends the elbow as it does standing. Measured from the
+/// Reaching up and ahead while crouched (full mode, where the overhead guard is): the guard
+/// measures the direction from the crouched shoulder, so it engages and bends the elbow as it
+/// does standing. Measured from the
 /// standing shoulder (40 cm higher), the same hand is nearly level with it and the arm stays
 /// far straighter.
 #[test]
@@ -518,7 +519,9 @@ fn reaching_up_in_a_crouch_the_overhead_guard_bends_the_elbow_as_standing() {
     // The elbow's bend and the guard's weight with the controller at arm's length up and ahead
     // of the shoulder, with the head at `head_y`.
     let reach_up = |head_y: f32| {
-        let mut p = reference_whole_pipeline(&ArmProfile::default());
+        let mut profile = ArmProfile::default();
+        profile.reach_clamp.exact_hands_mode = false;
+        let mut p = reference_whole_pipeline(&profile);
         let still = BodyInput {
             head: Some(Pose::new(
                 Vec3::new(0.0, head_y, 0.05),
@@ -599,4 +602,49 @@ fn the_lower_bodys_bones_are_among_the_written_ones() {
         lower_bits |= 1 << b;
     }
     assert_eq!(p.lower_body.as_ref().unwrap().bones_mask(), lower_bits);
+}
+
+/// Reaching straight up: the shoulder rises with the arm (the clavicle, as a shoulder girdle
+/// does). To a controller 5 % beyond an arm's length over the resting shoulder, the hand reaches it
+/// with the elbow still bent; with the girdle still (no rise, no follow) the same controller is
+/// out of reach and the hand stops short on an almost straight arm. At a reach where the follow
+/// toward far hands is less engaged (70 % of the arm's length straight up), the rise lifts the
+/// shoulder its whole 30 degrees, the follow alone about 11.
+#[test]
+fn reaching_straight_up_the_shoulder_rises_and_the_hand_reaches_with_a_bent_elbow() {
+    let (_, bones) = tree();
+    let [clavicle, upper, lower, hand] = bones.arms.left;
+    let (mut rest, _) = tree();
+    let [c, s, e, w] = [clavicle, upper, lower, hand].map(|b| rest.global(b).position);
+    let arm = s.distance(e) + e.distance(w);
+    let reach = |share: f32, rise_max_deg: f32, max_follow_deg: f32| {
+        let mut profile = ArmProfile::default();
+        profile.clavicle_follow.rise_max_deg = rise_max_deg;
+        profile.clavicle_follow.max_follow_deg = max_follow_deg;
+        let (mut p, _) = pipeline(&profile);
+        let controller = Pose::new(s + Vec3::Y * arm * share, Quat::from_rotation_x(-1.5));
+        let (mut t, out) = run(&mut p, &input(0.0, Some(controller)), 90);
+        let target = out.targets.left.unwrap().target.position;
+        let [s2, e2, w2] = [upper, lower, hand].map(|b| t.global(b).position);
+        (
+            s2.y - s.y,
+            w2.distance(target),
+            (e2 - s2).angle_between(w2 - e2).to_degrees(),
+        )
+    };
+    let (rose, miss, bend) = reach(1.05, 30.0, 25.0);
+    assert!(rose > 0.03, "the shoulder rose {rose} m");
+    assert!(miss < 0.002, "the hand on the controller: {miss} m off");
+    assert!(bend > 15.0, "the elbow bent: {bend} degrees");
+    let (_, short, straight) = reach(1.05, 0.0, 0.0);
+    assert!(
+        short > 0.02 && straight < 10.0,
+        "still: {short} m short, {straight} degrees"
+    );
+    // 70 %: how high the clavicle (from its joint to the shoulder) lifts the shoulder.
+    let lift = |deg: f32| c.distance(s) * deg.to_radians().sin();
+    let (risen, _, _) = reach(0.7, 30.0, 25.0);
+    let (followed, _, _) = reach(0.7, 0.0, 25.0);
+    assert!(risen > lift(28.0), "risen {risen} m");
+    assert!(followed < lift(15.0), "followed {followed} m");
 }

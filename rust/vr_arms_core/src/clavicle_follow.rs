@@ -1,10 +1,19 @@
-//! Clavicle follow: the shoulders take part in far reaches.
+//! Clavicle follow: the shoulders take part in far reaches and rise with the arm.
 //!
 //! From the reach ratio (shoulder joint to hand target distance over arm length), the clavicle
 //! starts turning toward the hand at `start_at_reach` and is fully engaged at `full_at_reach`
 //! (the original design). The turn is measured as yaw (about the body's up) and pitch (elevation) in the
-//! clavicle parent's space, each clamped to `max_follow_deg`. It runs before the arm solve, so the
-//! arm reaches from the moved shoulder.
+//! clavicle parent's space, each clamped to `max_follow_deg`.
+//!
+//! The shoulder also rises as the arm does, whatever the reach, as the shoulder girdle's
+//! rhythm raises a real one (the scapula turns about one degree for every two the arm turns
+//! at the shoulder, past the first 30 or so): past `rise_start_deg` of arm elevation (the
+//! shoulder-to-hand direction's angle from straight down), the clavicle is raised by
+//! `rise_ratio` degrees per degree, up to `rise_max_deg`. The larger of the two elevations is
+//! used. A raised shoulder brings the shoulder toward a hand overhead, which keeps the elbow
+//! bent without moving the hand (exact hands have no overhead guard).
+//!
+//! It runs before the arm solve, so the arm reaches from the moved shoulder.
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -24,6 +33,13 @@ pub struct ClavicleFollowSettings {
     pub full_at_reach: f32,
     /// Largest yaw and pitch of the clavicle (degrees).
     pub max_follow_deg: f32,
+    /// Arm elevation (degrees from hanging straight down: 90 level, 180 straight up) past
+    /// which the shoulder rises with the arm.
+    pub rise_start_deg: f32,
+    /// Degrees the clavicle rises per degree of arm elevation past `rise_start_deg`.
+    pub rise_ratio: f32,
+    /// Largest rise of the clavicle (degrees); 0 turns the rise off.
+    pub rise_max_deg: f32,
     /// Overall strength (0..1): the clavicle's rotation is blended from its input toward the
     /// followed one by this much. In the node graph this is the modifier's own `influence`,
     /// which Godot applies the same way; the node's core settings keep it at 1.
@@ -36,6 +52,9 @@ impl Default for ClavicleFollowSettings {
             start_at_reach: 0.5,
             full_at_reach: 0.95,
             max_follow_deg: 25.0,
+            rise_start_deg: 30.0,
+            rise_ratio: 0.33,
+            rise_max_deg: 30.0,
             weight: 1.0,
         }
     }
@@ -52,6 +71,9 @@ impl ClavicleFollowSettings {
             d.full_at_reach,
         );
         self.max_follow_deg = finite_clamp(self.max_follow_deg, 0.0, 90.0, d.max_follow_deg);
+        self.rise_start_deg = finite_clamp(self.rise_start_deg, 0.0, 180.0, d.rise_start_deg);
+        self.rise_ratio = finite_clamp(self.rise_ratio, 0.0, 1.0, d.rise_ratio);
+        self.rise_max_deg = finite_clamp(self.rise_max_deg, 0.0, 60.0, d.rise_max_deg);
         self.weight = finite_clamp(self.weight, 0.0, 1.0, d.weight);
     }
 }
@@ -110,6 +132,8 @@ pub struct ClavicleOutput {
     pub local_rotation: Quat,
     /// Engagement from the reach curve (0..1).
     pub engagement: f32,
+    /// The rise with the arm's elevation (radians, before the weight).
+    pub rise: f32,
     /// Applied yaw and pitch (radians).
     pub yaw: f32,
     pub pitch: f32,
@@ -139,6 +163,7 @@ impl ClavicleFollow {
         let keep = ClavicleOutput {
             local_rotation: (parent.inverse() * old).normalize(),
             engagement: 0.0,
+            rise: 0.0,
             yaw: 0.0,
             pitch: 0.0,
         };
@@ -151,7 +176,9 @@ impl ClavicleFollow {
             return keep;
         };
         let w = self.engagement((target - shoulder).length() / arm);
-        if w <= 0.0 || self.settings.weight <= 0.0 {
+        let up = direction(vec3_or(input.up, Vec3::Y)).unwrap_or(Vec3::Y);
+        let rise = self.rise(target - shoulder, up);
+        if (w <= 0.0 && rise <= 0.0) || self.settings.weight <= 0.0 {
             // Not engaged: the clavicle stays as it is (what the turn below gives at zero yaw
             // and pitch, without the trigonometry).
             return keep;
@@ -161,7 +188,7 @@ impl ClavicleFollow {
             return keep;
         };
         // Yaw and pitch in the parent's space, about the body's up.
-        let up_p = direction(parent.inverse() * vec3_or(input.up, Vec3::Y)).unwrap_or(Vec3::Y);
+        let up_p = direction(parent.inverse() * up).unwrap_or(Vec3::Y);
         let d = parent.inverse() * rest_dir;
         let t = parent.inverse() * to_target;
         let flat = |v: Vec3| direction(v - up_p * v.dot(up_p));
@@ -173,7 +200,10 @@ impl ClavicleFollow {
         let pitch_full = elevation(t) - elevation(d);
         let max = self.settings.max_follow_deg.to_radians();
         let yaw = yaw_full.clamp(-max, max) * w;
-        let pitch = pitch_full.clamp(-max, max) * w;
+        // The larger of the follow's elevation and the rise; a follow lowering the shoulder
+        // toward a low hand is kept (the rise is nothing there).
+        let follow = pitch_full.clamp(-max, max) * w;
+        let pitch = if rise > 0.0 { follow.max(rise) } else { follow };
         // Turn the rest direction by the yaw about up, then raise it by the pitch.
         let yawed = Quat::from_axis_angle(up_p, yaw) * d;
         // About `yawed x up` a positive angle turns `yawed` toward up: a positive pitch raises.
@@ -186,9 +216,25 @@ impl ClavicleFollow {
             // As a modifier's influence blends: the local rotation, from the input.
             local_rotation: keep.local_rotation.slerp(followed, self.settings.weight),
             engagement: w,
+            rise,
             yaw,
             pitch,
         }
+    }
+
+    /// The shoulder's rise (radians) for the shoulder-to-target direction `to_target` and the
+    /// body's `up` (unit): `rise_ratio` of the arm's elevation past `rise_start_deg`, at most
+    /// `rise_max_deg`.
+    pub fn rise(&self, to_target: Vec3, up: Vec3) -> f32 {
+        let s = &self.settings;
+        let Some(dir) = direction(to_target) else {
+            return 0.0;
+        };
+        // The elevation from hanging straight down: acos(-dir . up), without the acos's
+        // precision loss near the ends.
+        let elevation = dir.cross(up).length().atan2(-dir.dot(up));
+        let past = elevation - s.rise_start_deg.to_radians();
+        (past * s.rise_ratio).clamp(0.0, s.rise_max_deg.to_radians())
     }
 }
 
@@ -285,7 +331,7 @@ mod tests {
 
     #[test]
     fn a_half_engaged_clavicle_turns_half_as_far() {
-        let s = ClavicleFollow::default();
+        let s = reach_only();
         // Two targets on one ray from the clavicle (so the same full yaw and pitch), at reach
         // ratios 0.725 (half engaged) and 1.2 (fully engaged), within the 25 degree limit.
         let c = Vec3::new(0.03, 1.41, 0.0);
@@ -327,12 +373,59 @@ mod tests {
         assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
     }
 
+    /// The follow toward far reaches alone, without the rise with the arm.
+    fn reach_only() -> ClavicleFollow {
+        ClavicleFollow::new(ClavicleFollowSettings {
+            rise_max_deg: 0.0,
+            ..Default::default()
+        })
+    }
+
+    /// A near hand low in front (the arm 27 degrees up from hanging) moves nothing.
     #[test]
-    fn near_hands_leave_the_clavicle_alone() {
+    fn near_low_hands_leave_the_clavicle_alone() {
         let s = ClavicleFollow::default();
-        let out = s.update(&input(Vec3::new(0.22, 1.25, 0.1)));
-        assert_eq!(out.engagement, 0.0);
+        let out = s.update(&input(Vec3::new(0.2, 1.2, 0.1)));
+        assert_eq!((out.engagement, out.rise), (0.0, 0.0));
         assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
+    }
+
+    /// The shoulder rises with the arm at any reach: nothing up to rise_start_deg, then a
+    /// third of a degree per degree (level: 20 degrees), at most rise_max_deg (straight up);
+    /// the clavicle's shoulder end goes up by that much for a near hand too.
+    #[test]
+    fn the_shoulder_rises_with_the_arm_whatever_the_reach() {
+        let s = ClavicleFollow::default();
+        let up = Vec3::Y;
+        let at = |deg: f32| {
+            let a = deg.to_radians();
+            s.rise(Vec3::new(0.0, -a.cos(), a.sin()), up).to_degrees()
+        };
+        assert_eq!(at(25.0), 0.0);
+        assert!((at(90.0) - 0.33 * 60.0).abs() < 1e-3, "{}", at(90.0));
+        assert!((at(180.0) - 30.0).abs() < 1e-3, "{}", at(180.0));
+        assert_eq!(s.rise(Vec3::ZERO, up), 0.0);
+        // A near hand level ahead (reach ratio 0.3: the reach curve is not engaged).
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let out = s.update(&input(shoulder + Vec3::Z * 0.156));
+        assert_eq!(out.engagement, 0.0);
+        assert!(
+            (out.pitch.to_degrees() - 19.8).abs() < 0.01,
+            "{}",
+            out.pitch
+        );
+        let dir = out.local_rotation * Vec3::X;
+        assert!(
+            (dir.y.asin().to_degrees() - 19.8).abs() < 0.01,
+            "the shoulder end raised: {dir}"
+        );
+        // Off, nothing.
+        assert_eq!(
+            reach_only()
+                .update(&input(shoulder + Vec3::Z * 0.156))
+                .pitch,
+            0.0
+        );
     }
 
     #[test]
@@ -376,7 +469,7 @@ mod tests {
 
     #[test]
     fn yaw_and_pitch_are_measured_from_the_clavicle_rest_direction() {
-        let s = ClavicleFollow::default();
+        let s = reach_only();
         let (i, rest, t) = tilted_reach(10.0);
         let out = s.update(&i);
         assert_eq!(out.engagement, 1.0);
@@ -417,6 +510,9 @@ mod tests {
             start_at_reach: f32::NAN,
             full_at_reach: 0.2,
             max_follow_deg: 120.0,
+            rise_start_deg: -5.0,
+            rise_ratio: f32::INFINITY,
+            rise_max_deg: 90.0,
             weight: -1.0,
         });
         assert_eq!(s.settings.start_at_reach, 0.5);
@@ -425,5 +521,7 @@ mod tests {
             "full may not come before start"
         );
         assert_eq!((s.settings.max_follow_deg, s.settings.weight), (90.0, 0.0));
+        let rise = (s.settings.rise_start_deg, s.settings.rise_ratio);
+        assert_eq!((rise, s.settings.rise_max_deg), ((0.0, 0.33), 60.0));
     }
 }

@@ -2,14 +2,17 @@
 //!
 //! Two modes, as in the original design:
 //! - **exact hands** (default, the local player): the target follows the controller 1:1 with
-//!   zero lag; only the overhead guard applies.
-//! - **full**: optional near-body safety, a hard clamp at `hard_clamp_ratio` x arm length, an
-//!   optional soft zone easing into it with a power curve, then the overhead guard. (The original design's
-//!   soft zone lerps toward the wall and so pushes targets *outward*; ours compresses instead.)
+//!   zero lag; nothing here moves it. The bend overhead comes from the shoulder girdle instead
+//!   (`ClavicleFollow` raises the shoulder as the arm rises, as a real scapula does) and soft
+//!   IK's minimum bend, neither of which moves a reachable hand.
+//! - **full** (remote players, smoothed): optional near-body safety, a hard clamp at
+//!   `hard_clamp_ratio` x arm length, an optional soft zone easing into it with a power curve,
+//!   then the overhead guard. (The original design's soft zone lerps toward the wall and so
+//!   pushes targets *outward*; ours compresses instead.)
 //!
-//! The overhead guard shrinks the allowed reach toward `overhead_clamp_ratio` as the
-//! shoulder->hand direction rises (from `overhead_guard_start_dot` to `..._full_dot` of its dot
-//! product with up), which keeps a visible elbow bend overhead.
+//! The overhead guard (full mode) shrinks the allowed reach toward `overhead_clamp_ratio` as
+//! the shoulder->hand direction rises (from `overhead_guard_start_dot` to `..._full_dot` of its
+//! dot product with up), which keeps a visible elbow bend overhead.
 //!
 //! What is smoothed is the *correction* (clamped minus raw), never the target itself: when no
 //! limit is active the output is the input exactly, and a limit engages and releases without a
@@ -30,7 +33,8 @@ use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ReachClampSettings {
-    /// Exact-hands mode: only the overhead guard applies, zero lag.
+    /// Exact-hands mode: the target passes through untouched, zero lag (no limit here moves a
+    /// hand off its controller; the overhead guard and the clamps are full mode's).
     pub exact_hands_mode: bool,
     /// Full mode: the hand is kept within this fraction of the arm's length (0.9..1).
     pub hard_clamp_ratio: f32,
@@ -51,7 +55,8 @@ pub struct ReachClampSettings {
     pub max_inward_cross_from_shoulder_m: f32,
     /// Near-body safety: forward push added when the inward limit engages (metres).
     pub inward_push_forward_bias_m: f32,
-    /// Dot of (shoulder->hand direction, up) where the overhead guard starts (0.25 ~ 15 deg up).
+    /// Full mode: dot of (shoulder->hand direction, up) where the overhead guard starts (0.25 ~
+    /// 15 deg up).
     pub overhead_guard_start_dot: f32,
     /// Dot where the guard is fully engaged.
     pub overhead_guard_full_dot: f32,
@@ -248,12 +253,12 @@ impl ReachClamp {
                 desired = shoulder + to / d * allowed;
             }
         }
-        // Overhead guard, both modes.
+        // Overhead guard, full mode only: exact hands are never moved off a reachable target.
         let to = desired - shoulder;
         let d = to.length();
         let up = direction(input.up).unwrap_or(Vec3::Y);
         let mut guard = 0.0;
-        if d > 1e-4 {
+        if d > 1e-4 && !s.exact_hands_mode {
             let up_dot = (to / d).dot(up);
             guard = inverse_lerp_clamped(
                 s.overhead_guard_start_dot,
@@ -324,19 +329,38 @@ mod tests {
         }
     }
 
+    /// Exact hands: reachable and far targets, level or overhead, pass untouched.
     #[test]
-    fn exact_hands_pass_reachable_and_far_targets_below_the_guard() {
+    fn exact_hands_pass_every_target_overhead_included() {
         let mut stage = ReachClamp::default();
-        for target in [Vec3::new(0.3, 1.2, 0.3), Vec3::new(0.9, 1.4, 0.6)] {
-            let out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
-            assert_eq!(out.target.position, target);
-            assert!(!out.clamped);
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        let overhead = shoulder + Vec3::new(0.0, 1.0, 0.2).normalize() * ARM;
+        let targets = [
+            Vec3::new(0.3, 1.2, 0.3),
+            Vec3::new(0.9, 1.4, 0.6),
+            overhead,
+            shoulder + Vec3::Y * ARM * 0.9,
+        ];
+        for target in targets {
+            for _ in 0..10 {
+                let out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
+                assert_eq!(out.target.position, target);
+                assert!(!out.clamped && out.guard_weight == 0.0);
+            }
         }
+    }
+
+    /// Full mode's clamps without the far clamp or the near-body safety in the way.
+    fn full_mode() -> ReachClamp {
+        ReachClamp::new(ReachClampSettings {
+            exact_hands_mode: false,
+            ..Default::default()
+        })
     }
 
     #[test]
     fn overhead_guard_keeps_a_bend() {
-        let mut stage = ReachClamp::default();
+        let mut stage = full_mode();
         let shoulder = Vec3::new(0.17, 1.41, 0.0);
         let target = shoulder + Vec3::new(0.0, 1.0, 0.2).normalize() * ARM;
         let mut out = stage.update(Side::Left, &input(target), 1.0 / 90.0);
@@ -351,7 +375,7 @@ mod tests {
     #[test]
     fn guard_engages_without_a_pop() {
         // Sweep the hand up through the guard's threshold: the target moves continuously.
-        let mut stage = ReachClamp::default();
+        let mut stage = full_mode();
         let shoulder = Vec3::new(0.17, 1.41, 0.0);
         let mut last: Option<Vec3> = None;
         for i in 0..=180 {
@@ -505,7 +529,7 @@ mod tests {
         let shoulder = Vec3::new(0.17, 1.41, 0.0);
         let dir = Vec3::new(0.0, 0.45, (1.0f32 - 0.45 * 0.45).sqrt());
         let p = shoulder + dir * ARM;
-        let mut stage = ReachClamp::default();
+        let mut stage = full_mode();
         let (d, guard, rate) = stage.desired(Side::Left, &input(p), p);
         assert!(
             (guard - 0.5).abs() < 1e-5 && (rate - 114.0).abs() < 1e-3,
@@ -520,8 +544,8 @@ mod tests {
             "{} vs {want}",
             out.target.position
         );
-        // Below the start of the guard: nothing.
-        let low = shoulder + Vec3::new(0.0, 0.2, 0.98).normalize() * ARM;
+        // Below the start of the guard (and inside the far clamp): nothing.
+        let low = shoulder + Vec3::new(0.0, 0.2, 0.98).normalize() * ARM * 0.9;
         let (d, guard, _) = stage.desired(Side::Left, &input(low), low);
         assert!(guard == 0.0 && d.distance(low) < 1e-6);
     }

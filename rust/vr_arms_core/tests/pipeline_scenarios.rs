@@ -49,17 +49,65 @@ fn exact_hands_reach_a_reachable_target_in_the_first_frame() {
     assert!(arm.solve.hand.position.distance(target) < 1e-4);
 }
 
-#[test]
-fn overhead_reach_keeps_elbow_bent() {
-    let mut pipeline = arms();
-    let i = input(None, Some(Pose::from_position(Vec3::new(-0.2, 2.3, 0.1))));
-    let arm = settle(&mut pipeline, &i, Side::Right, 90);
+/// The elbow's bend (degrees) of a solved arm.
+fn bend_deg(arm: &ArmOutput) -> f32 {
     let s = arm.solve;
     let upper = (s.lower.position - s.upper.position).normalize();
     let lower = (s.hand.position - s.lower.position).normalize();
-    let bend = upper.angle_between(lower).to_degrees();
+    upper.angle_between(lower).to_degrees()
+}
+
+/// Full mode (remote players): the overhead guard keeps a visible bend in an arm reaching
+/// far overhead, the hand short of its target.
+#[test]
+fn full_mode_overhead_reach_keeps_elbow_bent() {
+    let mut profile = ArmProfile::default();
+    profile.reach_clamp.exact_hands_mode = false;
+    profile.soft_ik.exact_hands = false;
+    let mut pipeline = ReferenceArms::new(&profile);
+    let i = input(None, Some(Pose::from_position(Vec3::new(-0.2, 2.3, 0.1))));
+    let arm = settle(&mut pipeline, &i, Side::Right, 90);
+    let bend = bend_deg(&arm);
     assert!(bend > 30.0, "visible bend overhead: {bend} deg");
     assert!(arm.guard_weight > 0.9);
+}
+
+/// Exact hands overhead: a reachable target straight up (and up and ahead) is reached exactly
+/// from the first frames on, however high; one out of reach straight up leaves soft IK's
+/// minimum bend, not a straight arm. No guard engages.
+#[test]
+fn exact_hands_reach_overhead_targets_exactly() {
+    let mut pipeline = arms();
+    let mut probe = arms();
+    let rest = settle(
+        &mut probe,
+        &input(None, Some(Pose::from_position(Vec3::new(-0.3, 1.2, 0.3)))),
+        Side::Right,
+        2,
+    );
+    let shoulder = rest.solve.upper.position;
+    let reach = rest
+        .solve
+        .upper
+        .position
+        .distance(rest.solve.lower.position)
+        + rest.solve.lower.position.distance(rest.solve.hand.position);
+    for dir in [Vec3::Y, Vec3::new(0.0, 1.0, 0.5).normalize()] {
+        let target = shoulder + dir * reach * 0.97;
+        let i = input(None, Some(Pose::from_position(target)));
+        for frame in 0..30 {
+            let arm = *pipeline
+                .update(&i, Pose::IDENTITY, 1.0 / 90.0)
+                .get(Side::Right);
+            let arm = arm.expect("solved");
+            let miss = arm.solve.hand.position.distance(target);
+            assert!(miss < 1e-3, "frame {frame}: the hand {miss} m off {target}");
+            assert_eq!(arm.guard_weight, 0.0);
+        }
+    }
+    let far = input(None, Some(Pose::from_position(shoulder + Vec3::Y)));
+    let arm = settle(&mut pipeline, &far, Side::Right, 30);
+    assert!(bend_deg(&arm) > 4.0, "soft IK's bend: {}", bend_deg(&arm));
 }
 
 #[test]

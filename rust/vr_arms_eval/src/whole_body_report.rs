@@ -3,84 +3,113 @@
 //! frames against the two baselines, the worst clip, and the per-clip table.
 
 use vr_arms_core::lower_body::LowerBodySettings;
+use vr_arms_core::profile::ArmProfile;
 
 use crate::clip::Clip;
 use crate::eval::{EvalOptions, Pooled};
 use crate::tune::choose;
 use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult, evaluate_whole_body};
 
-/// A lower-body setting the evaluation chooses: its values, plainest (the shipped one) first.
+/// What the whole body runs with: the lower body's settings and the arm profile (the shipped
+/// ones by default, with the evaluation's grip calibrated out).
+#[derive(Clone, Copy, Debug)]
+pub struct WholeSettings {
+    pub lower: LowerBodySettings,
+    pub profile: ArmProfile,
+}
+
+impl Default for WholeSettings {
+    fn default() -> Self {
+        Self {
+            lower: LowerBodySettings::default(),
+            profile: EvalOptions::default().profile,
+        }
+    }
+}
+
+/// A whole-body setting the evaluation chooses: its values, plainest (the shipped one) first.
 pub struct TunedSetting {
     pub name: &'static str,
     pub values: &'static [f32],
-    pub set: fn(&mut LowerBodySettings, f32),
-    pub get: fn(&LowerBodySettings) -> f32,
+    pub set: fn(&mut WholeSettings, f32),
+    pub get: fn(&WholeSettings) -> f32,
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 9] = [
+pub const LOWER_TUNED: [TunedSetting; 10] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
-        set: |s, v| s.lean_deg_per_m = v,
-        get: |s| s.lean_deg_per_m,
+        set: |s, v| s.lower.lean_deg_per_m = v,
+        get: |s| s.lower.lean_deg_per_m,
     },
     TunedSetting {
         name: "lean_head_pitch_share",
         values: &[0.3, 0.0, 0.6],
-        set: |s, v| s.lean_head_pitch_share = v,
-        get: |s| s.lean_head_pitch_share,
+        set: |s, v| s.lower.lean_head_pitch_share = v,
+        get: |s| s.lower.lean_head_pitch_share,
     },
     TunedSetting {
         name: "stance_width_m",
         values: &[0.4, 0.3, 0.2, 0.5],
-        set: |s, v| s.stance_width_m = v,
-        get: |s| s.stance_width_m,
+        set: |s, v| s.lower.stance_width_m = v,
+        get: |s| s.lower.stance_width_m,
     },
     TunedSetting {
         name: "step_lead",
         values: &[0.5, 0.0, 1.0, 1.5],
-        set: |s, v| s.step_lead = v,
-        get: |s| s.step_lead,
+        set: |s, v| s.lower.step_lead = v,
+        get: |s| s.lower.step_lead,
     },
     TunedSetting {
         name: "step_distance_m",
         values: &[0.25, 0.15, 0.1, 0.35],
-        set: |s, v| s.step_distance_m = v,
-        get: |s| s.step_distance_m,
+        set: |s, v| s.lower.step_distance_m = v,
+        get: |s| s.lower.step_distance_m,
     },
     TunedSetting {
         name: "step_time_s",
         values: &[0.3, 0.25, 0.2, 0.4],
-        set: |s, v| s.step_time_s = v,
-        get: |s| s.step_time_s,
+        set: |s, v| s.lower.step_time_s = v,
+        get: |s| s.lower.step_time_s,
     },
     TunedSetting {
         name: "step_angle_deg",
         values: &[50.0, 30.0, 70.0],
-        set: |s, v| s.step_angle_deg = v,
-        get: |s| s.step_angle_deg,
+        set: |s, v| s.lower.step_angle_deg = v,
+        get: |s| s.lower.step_angle_deg,
     },
     TunedSetting {
         name: "reach_bend_max_deg",
         values: &[30.0, 0.0, 15.0, 60.0],
-        set: |s, v| s.reach_bend_max_deg = v,
-        get: |s| s.reach_bend_max_deg,
+        set: |s, v| s.lower.reach_bend_max_deg = v,
+        get: |s| s.lower.reach_bend_max_deg,
     },
     // The capture has no kneeling: this measures what kneeling costs in its low stances.
     TunedSetting {
         name: "kneel_after_s",
         values: &[0.5, 1.0, 2.0, 4.0],
-        set: |s, v| s.kneel_after_s = v,
-        get: |s| s.kneel_after_s,
+        set: |s, v| s.lower.kneel_after_s = v,
+        get: |s| s.lower.kneel_after_s,
+    },
+    // The shoulder's rise with the arm (its anatomical third, then less and none).
+    TunedSetting {
+        name: "clavicle_follow.rise_ratio",
+        values: &[0.33, 0.2, 0.1, 0.0],
+        set: |s, v| s.profile.clavicle_follow.rise_ratio = v,
+        get: |s| s.profile.clavicle_follow.rise_ratio,
     },
 ];
 
 /// Every clip's whole-body result (clips without legs left out).
-pub fn run_all(clips: &[Clip], settings: LowerBodySettings) -> Vec<WholeBodyResult> {
+pub fn run_all(clips: &[Clip], settings: WholeSettings) -> Vec<WholeBodyResult> {
+    let options = EvalOptions {
+        profile: settings.profile,
+        ..Default::default()
+    };
     clips
         .iter()
-        .filter_map(|c| evaluate_whole_body(c, &EvalOptions::default(), settings))
+        .filter_map(|c| evaluate_whole_body(c, &options, settings.lower))
         .collect()
 }
 
@@ -148,7 +177,7 @@ fn choose_stepping(
 /// Leave-one-clip-out: for each clip, the settings chosen on the other clips, that clip run
 /// with them. Returns the held-out results and the markdown that shows the choice.
 pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
-    let shipped = LowerBodySettings::default();
+    let shipped = WholeSettings::default();
     let with = |values: &[f32]| {
         let mut s = shipped;
         for (t, v) in LOWER_TUNED.iter().zip(values) {
@@ -187,7 +216,7 @@ pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
             .collect()
     };
     let mut text = format!(
-        "Each lower-body setting below is varied alone (the others at their shipped values) and chosen leave-one-clip-out on the full-body MPJPE, as the arm weights are, among the values whose feet step at most {MAX_STEP_RATE}x as often as the performers' (on the same clips; the error alone keeps asking for ever shorter steps, feet shuffling after the body); the held-out results are the figures above.\n\n",
+        "Each whole-body setting below (the lower body's, and the shoulder's rise with the arm) is varied alone (the others at their shipped values) and chosen leave-one-clip-out on the full-body MPJPE, as the arm weights are, among the values whose feet step at most {MAX_STEP_RATE}x as often as the performers' (on the same clips; the error alone keeps asking for ever shorter steps, feet shuffling after the body); the held-out results are the figures above.\n\n",
     );
     for ((t, e), r) in LOWER_TUNED.iter().zip(&errors).zip(&runs) {
         text += &format!(
@@ -212,7 +241,7 @@ pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
     // The clips `run_all` keeps, in its order.
     let legged: Vec<&Clip> = clips
         .iter()
-        .filter(|c| evaluate_whole_body(c, &EvalOptions::default(), shipped).is_some())
+        .filter(|c| evaluate_whole_body(c, &EvalOptions::default(), shipped.lower).is_some())
         .collect();
     text += "| held-out clip |";
     for t in &LOWER_TUNED {
@@ -226,7 +255,12 @@ pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
         for v in &values {
             text += &format!(" {v} |");
         }
-        if let Some(r) = evaluate_whole_body(clip, &EvalOptions::default(), with(&values)) {
+        let chosen = with(&values);
+        let options = EvalOptions {
+            profile: chosen.profile,
+            ..Default::default()
+        };
+        if let Some(r) = evaluate_whole_body(clip, &options, chosen.lower) {
             held_out.push(r);
         }
     }

@@ -20,7 +20,10 @@ use crate::skeleton_read::SkeletonRead;
 
 /// Turns each clavicle toward its hand target as the reach grows: from `start_at_reach` (hand
 /// distance over arm length) it starts following, from `full_at_reach` it follows fully, up to
-/// `max_follow_deg` of yaw and pitch in the clavicle parent's space.
+/// `max_follow_deg` of yaw and pitch in the clavicle parent's space. The shoulder also rises as
+/// the arm rises, at any reach, as a real shoulder girdle does: past `rise_start_deg` of arm
+/// elevation, `rise_ratio` degrees per degree, at most `rise_max_deg`. A hand overhead then
+/// keeps a bent elbow while staying exactly on its controller.
 ///
 /// Place it under the [Skeleton3D] BEFORE the `VRArmRig` (modifiers run in child order), so the
 /// arm reaches from the moved shoulder. Targets and arm lengths come from the rig.
@@ -45,6 +48,18 @@ pub struct ClavicleFollow {
     /// Largest clavicle yaw and pitch (degrees).
     #[export(range = (0.0, 60.0, suffix = "°"))]
     max_follow_deg: f32,
+    /// Arm elevation (degrees from hanging straight down: 90 level, 180 straight up) past which
+    /// the shoulder rises with the arm.
+    #[export_group(name = "Rise With The Arm")]
+    #[export(range = (0.0, 180.0, suffix = "°"))]
+    rise_start_deg: f32,
+    /// Degrees the clavicle rises per degree of arm elevation past `rise_start_deg` (a real
+    /// shoulder girdle: about a third).
+    #[export(range = (0.0, 1.0, 0.01))]
+    rise_ratio: f32,
+    /// Largest rise of the clavicle (degrees); 0 turns the rise off.
+    #[export(range = (0.0, 60.0, suffix = "°"))]
+    rise_max_deg: f32,
 
     /// The clavicle per side, for the skeleton and version in `bound_to` (bone names change the
     /// version).
@@ -89,6 +104,9 @@ impl ISkeletonModifier3D for ClavicleFollow {
             start_at_reach: 0.0,
             full_at_reach: 0.0,
             max_follow_deg: 0.0,
+            rise_start_deg: 0.0,
+            rise_ratio: 0.0,
+            rise_max_deg: 0.0,
             stage: Stage::default(),
             bones: [None; 2],
             bound_to: None,
@@ -217,6 +235,9 @@ impl ClavicleFollow {
         start_at_reach => start_at_reach,
         full_at_reach => full_at_reach,
         max_follow_deg => max_follow_deg,
+        rise_start_deg => rise_start_deg,
+        rise_ratio => rise_ratio,
+        rise_max_deg => rise_max_deg,
     });
 
     fn problems(&self) -> Vec<String> {

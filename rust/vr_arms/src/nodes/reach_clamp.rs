@@ -16,11 +16,13 @@ use crate::settings_bridge;
 
 /// Stage 3 of the arm target pipeline: reach clamp and overhead guard.
 ///
-/// In exact-hands mode (default, the local player) targets pass 1:1 with zero lag and only the
-/// overhead guard applies: as the shoulder->hand direction rises, the allowed reach shrinks
-/// toward `overhead_clamp_ratio` x arm length, keeping a visible elbow bend. The full mode adds a
-/// hard clamp, an optional soft zone and optional near-body safety. Only the correction is
-/// smoothed, never the target. Runs in `_process` at priority -800.
+/// In exact-hands mode (default, the local player) targets pass 1:1 with zero lag: nothing here
+/// moves a hand off its controller (the bend overhead comes from `ClavicleFollow` raising the
+/// shoulder with the arm). The full mode (remote players) has a hard clamp, an optional soft
+/// zone, optional near-body safety and the overhead guard: as the shoulder->hand direction
+/// rises, the allowed reach shrinks toward `overhead_clamp_ratio` x arm length, keeping a
+/// visible elbow bend. Only the correction is smoothed, never the target. Runs in `_process` at
+/// priority -800.
 #[derive(GodotClass)]
 #[class(base = Node3D, tool)]
 pub struct ReachClamp {
@@ -44,7 +46,8 @@ pub struct ReachClamp {
     #[export]
     right_output: Option<Gd<Node3D>>,
 
-    /// Exact hands: only the overhead guard applies, zero lag (local player).
+    /// Exact hands: targets pass untouched, zero lag (local player); off, the full mode's
+    /// clamps and overhead guard apply.
     #[export_group(name = "Mode")]
     #[export]
     exact_hands_mode: bool,
@@ -77,7 +80,8 @@ pub struct ReachClamp {
     /// Forward push when the inward limit engages (metres).
     #[export(range = (-0.2, 0.2, suffix = "m"))]
     inward_push_forward_bias_m: f32,
-    /// Dot of (arm direction, up) where the guard starts (0.25 ~ 15 degrees above horizontal).
+    /// Full mode: dot of (arm direction, up) where the guard starts (0.25 ~ 15 degrees above
+    /// horizontal).
     #[export_group(name = "Overhead Guard")]
     #[export(range = (-1.0, 1.0))]
     overhead_guard_start_dot: f32,

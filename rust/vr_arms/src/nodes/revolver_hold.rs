@@ -13,8 +13,8 @@ use crate::problems::ProblemReport;
 
 /// Holds a [Revolver] in the hand the player sees: during the skeleton update, after
 /// `VRArmRig` has solved the arm, it turns the hand bone by the revolver's hand recoil layer and
-/// then places the gun on the hand bone's attach point. Recoil, body avoidance, the reach clamp
-/// or the overhead guard may move the hand off the controller; the gun moves with the hand, never
+/// then places the gun on the hand bone's attach point. Recoil, body avoidance, or the reach
+/// clamp and overhead guard of full mode may move the hand off the controller; the gun moves with the hand, never
 /// apart from it (the original design parents the gun to the hand).
 ///
 /// Place it under the [Skeleton3D] after the `VRArmRig` (and before `HandPoseCopy`, which only
