@@ -10,6 +10,7 @@ pub mod fuzz;
 pub mod replay;
 pub mod report;
 pub mod summary;
+pub mod targets;
 pub mod tune;
 pub mod whole_body;
 pub mod whole_body_bounds;

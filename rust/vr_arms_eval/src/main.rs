@@ -244,16 +244,6 @@ fn run() -> Result<(), String> {
         })
         .collect();
     let cv = if tune { ", cross-validated" } else { "" };
-    out += &format!(
-        "## Where the defaults stand{}\n\n{}\n\n{tuning_text}## All clips{cv}\n\n{}\n\n## Upper body{cv}\n\n{}\n\n## Proportion mismatch{cv}\n\n{}\n\n## Per clip{cv}\n\n{}\n\n",
-        if tune { " (cross-validated)" } else { "" },
-        report::standing(&results),
-        report::overall(&results),
-        report::upper_body(&results),
-        report::proportions(&results, &scaled),
-        report::per_clip(&results)
-    );
-    out += &side_tables(&run_all, shipped);
     // The whole body, lower half included (the engine's default body).
     let (whole, whole_tuning) = if tune {
         vr_arms_eval::whole_body_report::cross_validate(&clips)
@@ -263,6 +253,16 @@ fn run() -> Result<(), String> {
             String::new(),
         )
     };
+    out += &format!(
+        "## Where the defaults stand{}\n\n{}\n\n{tuning_text}## All clips{cv}\n\n{}\n\n## Upper body{cv}\n\n{}\n\n## Proportion mismatch{cv}\n\n{}\n\n## Per clip{cv}\n\n{}\n\n",
+        if tune { " (cross-validated)" } else { "" },
+        vr_arms_eval::targets::table(&vr_arms_eval::targets::figures(&results, &whole)),
+        report::overall(&results),
+        report::upper_body(&results),
+        report::proportions(&results, &scaled),
+        report::per_clip(&results)
+    );
+    out += &side_tables(&run_all, shipped);
     out += &format!(
         "## Whole body{cv}
 

@@ -2,6 +2,11 @@
 
 use crate::eval::{ClipResult, Metrics, mean, p95};
 
+/// `x` with `digits` decimals, "-" when it is not finite.
+pub fn fmt(x: f32, digits: usize) -> String {
+    f(x, digits)
+}
+
 fn f(x: f32, digits: usize) -> String {
     if x.is_finite() {
         format!("{x:.digits$}")
@@ -77,168 +82,53 @@ pub fn overall(results: &[ClipResult]) -> String {
     out
 }
 
-/// Our pipeline's elbow error per clip (arm-only and full), and chest yaw, next to the baselines.
+/// Each clip's hand, elbow, flips and chest yaw for ours, beside the best baseline on that clip
+/// (the lowest of LookAt, LookAt as a pole, the fixed pole; headset-only for the chest yaw).
 pub fn per_clip(results: &[ClipResult]) -> String {
     let mut out = String::from(
-        "| clip | frames | elbow ours arm-only (cm) | lookat | lookat_pole | fixed_pole | elbow ours full (cm) | chest yaw ours (deg) | headset-only (deg) | hand reachable ours (cm) |\n|---|---|---|---|---|---|---|---|---|---|",
+        "| clip | frames | hand reachable, arm-only: ours (cm) | best baseline | elbow arm-only: ours (cm) | best baseline | elbow full: ours (cm) | best baseline | flips/min excess arm-only: ours | best baseline | flips/min excess full: ours | best baseline | chest yaw: ours (deg) | headset-only |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
+    let baselines = crate::targets::BASELINES;
     for r in results {
-        let get = |method: &str, mode: &str| {
+        let get = |method: &str, mode: &str, pick: &dyn Fn(&Metrics) -> f32| {
             r.rows
                 .iter()
                 .find(|(a, b, _)| a == method && b == mode)
-                .map(|(_, _, m)| m)
+                .map_or(f32::NAN, |(_, _, m)| pick(m))
         };
-        let e = |method: &str, mode: &str| {
-            get(method, mode)
-                .map(|m| mean(&m.elbow_cm))
-                .unwrap_or(f32::NAN)
+        let pair = |mode: &str, pick: &dyn Fn(&Metrics) -> f32, digits: usize| {
+            let best = baselines
+                .iter()
+                .map(|b| get(b, mode, pick))
+                .filter(|v| v.is_finite())
+                .fold(f32::NAN, f32::min);
+            format!(
+                "{} | {}",
+                f(get("ours", mode, pick), digits),
+                f(best, digits)
+            )
         };
-        let frames = get("ours", "arm-only").map(|m| m.frames / 2).unwrap_or(0);
+        let hand = |m: &Metrics| mean(&m.hand_reachable_cm);
+        let elbow = |m: &Metrics| mean(&m.elbow_cm);
+        let flips = |m: &Metrics| m.flips_per_min_excess();
+        let yaw = |m: &Metrics| mean(&m.chest_yaw_deg);
+        let frames = r
+            .rows
+            .iter()
+            .find(|(a, b, _)| a == "ours" && b == "arm-only")
+            .map_or(0, |(_, _, m)| m.frames / 2);
         out.push_str(&format!(
-            "\n| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "\n| {} | {frames} | {} | {} | {} | {} | {} | {} | {} |",
             r.name,
-            frames,
-            f(e("ours", "arm-only"), 2),
-            f(e("lookat", "arm-only"), 2),
-            f(e("lookat_pole", "arm-only"), 2),
-            f(e("fixed_pole", "arm-only"), 2),
-            f(e("ours", "full"), 2),
-            f(
-                get("ours", "full")
-                    .map(|m| mean(&m.chest_yaw_deg))
-                    .unwrap_or(f32::NAN),
-                1
-            ),
-            f(
-                get("headset_only_torso", "full")
-                    .map(|m| mean(&m.chest_yaw_deg))
-                    .unwrap_or(f32::NAN),
-                1
-            ),
-            f(
-                get("ours", "arm-only")
-                    .map(|m| mean(&m.hand_reachable_cm))
-                    .unwrap_or(f32::NAN),
-                3
-            ),
+            pair("arm-only", &hand, 3),
+            pair("arm-only", &elbow, 2),
+            pair("full", &elbow, 2),
+            pair("arm-only", &flips, 2),
+            pair("full", &flips, 2),
+            f(get("ours", "full", &yaw), 1),
+            f(get("headset_only_torso", "full", &yaw), 1),
         ));
     }
-    out
-}
-
-/// Where ours stands against the targets and the best baseline, as a table and one sentence that
-/// is built from the same numbers (so it cannot disagree with them).
-pub fn standing(results: &[ClipResult]) -> String {
-    let all = merged(results);
-    let get = |method: &str, mode: &str| {
-        all.iter()
-            .find(|(a, b, _)| a == method && b == mode)
-            .map(|(_, _, m)| m)
-    };
-    let value = |method: &str, mode: &str, pick: &dyn Fn(&Metrics) -> f32| {
-        get(method, mode).map(pick).unwrap_or(f32::NAN)
-    };
-    let per_min_excess = Metrics::flips_per_min_excess;
-    let jitter_excess = Metrics::jitter_excess;
-    let elbow = |m: &Metrics| mean(&m.elbow_cm);
-    let baselines = ["lookat", "lookat_pole", "fixed_pole"];
-    let best = |mode: &str, pick: &dyn Fn(&Metrics) -> f32| {
-        baselines
-            .iter()
-            .map(|b| (value(b, mode, pick), *b))
-            .filter(|(v, _)| v.is_finite())
-            .fold((f32::INFINITY, ""), |a, x| if x.0 < a.0 { x } else { a })
-    };
-    struct Row {
-        what: &'static str,
-        ours: f32,
-        target: f32,
-        best: (f32, &'static str),
-    }
-    let hand = |m: &Metrics| mean(&m.hand_reachable_cm);
-    let (elbow_arm_best, elbow_full_best) = (best("arm-only", &elbow), best("full", &elbow));
-    let rows = [
-        Row {
-            what: "hand, reachable, arm-only (cm)",
-            ours: value("ours", "arm-only", &hand),
-            target: 0.1,
-            best: best("arm-only", &hand),
-        },
-        Row {
-            what: "elbow mean, arm-only (cm)",
-            ours: value("ours", "arm-only", &elbow),
-            target: 3.0_f32.min(elbow_arm_best.0),
-            best: elbow_arm_best,
-        },
-        Row {
-            what: "elbow mean, full (cm)",
-            ours: value("ours", "full", &elbow),
-            target: 5.0_f32.min(elbow_full_best.0),
-            best: elbow_full_best,
-        },
-        Row {
-            what: "chest yaw, full (deg)",
-            ours: value("ours", "full", &|m| mean(&m.chest_yaw_deg)),
-            target: 11.0,
-            best: (
-                value("headset_only_torso", "full", &|m| mean(&m.chest_yaw_deg)),
-                "headset_only",
-            ),
-        },
-        Row {
-            what: "flips/min excess, arm-only",
-            ours: value("ours", "arm-only", &per_min_excess),
-            target: 0.0,
-            best: best("arm-only", &per_min_excess),
-        },
-        Row {
-            what: "flips/min excess, full",
-            ours: value("ours", "full", &per_min_excess),
-            target: 0.0,
-            best: best("full", &per_min_excess),
-        },
-        Row {
-            what: "elbow jitter excess, arm-only (m/s^3)",
-            ours: value("ours", "arm-only", &jitter_excess),
-            target: value("lookat", "arm-only", &jitter_excess),
-            best: best("arm-only", &jitter_excess),
-        },
-        Row {
-            what: "elbow jitter excess, full (m/s^3)",
-            ours: value("ours", "full", &jitter_excess),
-            target: value("lookat", "full", &jitter_excess),
-            best: best("full", &jitter_excess),
-        },
-    ];
-    let mut out =
-        String::from("| figure | ours | target | met | best other method |\n|---|---|---|---|---|");
-    let mut missed = Vec::new();
-    for r in &rows {
-        let met = r.ours.is_finite() && r.ours <= r.target + 1e-6;
-        if !met {
-            missed.push(r.what);
-        }
-        out += &format!(
-            "\n| {} | {} | {} | {} | {} ({}) |",
-            r.what,
-            f(r.ours, 3),
-            f(r.target, 3),
-            if met { "yes" } else { "**no**" },
-            f(r.best.0, 3),
-            r.best.1
-        );
-    }
-    out += &format!(
-        "\n\nThe targets: reachable hands within 0.1 cm; elbows within 3.0 cm (arm-only) and 5.0 cm (full) and better than every baseline; chest yaw within 11 degrees; no flips beyond the clip's own; elbow jitter no higher than LookAt's. {} of {} are met{}",
-        rows.len() - missed.len(),
-        rows.len(),
-        if missed.is_empty() {
-            ".".to_string()
-        } else {
-            format!("; not met: {}.", missed.join("; "))
-        }
-    );
     out
 }
 

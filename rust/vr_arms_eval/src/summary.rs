@@ -1,5 +1,6 @@
 //! The machine-readable summary: one JSON object,
-//! `{"clips": N, "frames": N, "methods": {METHOD: {MODE: {METRIC: number}}}}`.
+//! `{"clips": N, "frames": N, "methods": {METHOD: {MODE: {METRIC: number}}},
+//! "per_clip": {CLIP: {METHOD: {MODE: {METRIC: number}}}}}`.
 //!
 //! A metric that does not apply to a method or mode (or has no frames) is left out; JSON has no
 //! NaN.
@@ -35,6 +36,46 @@ pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
     if m.frames > 0 && m.minutes > 0.0 {
         put("flips_per_min_excess", m.flips_per_min_excess());
         put("jitter_excess", m.jitter_excess());
+    }
+    out
+}
+
+type Methods = BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>>;
+
+/// Each clip's figures, as `methods` has them pooled: `{CLIP: {METHOD: {MODE: {METRIC: n}}}}`
+/// (the whole body's elbows, MPJPE and feet under mode `whole_body`).
+fn per_clip(
+    results: &[ClipResult],
+    whole: &[crate::whole_body_metrics::WholeBodyResult],
+) -> BTreeMap<String, Methods> {
+    let mut out: BTreeMap<String, Methods> = BTreeMap::new();
+    for r in results {
+        let clip = out.entry(r.name.clone()).or_default();
+        for (method, mode, m) in &r.rows {
+            let (method, mode) = names(method, mode);
+            let values = metrics(m);
+            if !values.is_empty() {
+                clip.entry(method).or_default().insert(mode, values);
+            }
+        }
+    }
+    for r in whole {
+        let clip = out.entry(r.clip.clone()).or_default();
+        for (m, method) in r.methods.iter().zip(["ours", "standing", "hanging"]) {
+            let mut values = BTreeMap::new();
+            for (name, v) in [
+                ("elbows_cm", m.elbows_cm),
+                ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
+                ("feet_cm", m.feet_cm),
+            ] {
+                if v.is_finite() {
+                    values.insert(name, v as f64);
+                }
+            }
+            clip.entry(method.to_string())
+                .or_default()
+                .insert("whole_body".into(), values);
+        }
     }
     out
 }
@@ -124,6 +165,7 @@ pub fn to_json(
         "clips": results.len(),
         "frames": frames,
         "methods": methods,
+        "per_clip": per_clip(results, whole),
     }))
     .expect("maps of numbers serialise");
     out.push('\n');
@@ -199,6 +241,32 @@ mod tests {
             !json.contains("shoulder_cm") && !json.contains("NaN"),
             "{json}"
         );
+    }
+
+    /// Each clip's own figures under `per_clip`, beside the pooled ones.
+    #[test]
+    fn per_clip_holds_each_clips_own_figures() {
+        let clip = |name: &str, elbow: f32| ClipResult {
+            name: name.into(),
+            rows: vec![(
+                "ours".into(),
+                "arm-only".into(),
+                Metrics {
+                    elbow_cm: vec![elbow],
+                    frames: 1,
+                    ..Default::default()
+                },
+            )],
+        };
+        let json = to_json(&[clip("a", 1.0), clip("b", 3.0)], 2, &[], &[]);
+        let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        assert_eq!(
+            v["methods"]["ours"]["arm_only"]["elbow_mean_cm"], 2.0,
+            "{json}"
+        );
+        let per = &v["per_clip"];
+        assert_eq!(per["a"]["ours"]["arm_only"]["elbow_mean_cm"], 1.0, "{json}");
+        assert_eq!(per["b"]["ours"]["arm_only"]["elbow_mean_cm"], 3.0, "{json}");
     }
 
     #[test]
