@@ -74,7 +74,7 @@ impl Default for BodyFollowSettings {
             hands_raise_start_m: -0.75,
             hands_raise_full_m: -0.35,
             wrist_line_weight: 0.5,
-            elbow_line_weight: 1.0,
+            elbow_line_weight: 2.0,
             forearm_axis: [0.0, -0.099_503_72, -0.995_037_1],
             forearm_length_m: 0.25,
             max_hands_offset_deg: 45.0,

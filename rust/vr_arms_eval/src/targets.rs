@@ -13,6 +13,9 @@ pub const BASELINES: [&str; 3] = ["lookat", "lookat_pole", "fixed_pole"];
 
 type Rows = [(String, String, Metrics)];
 
+/// A per-clip figure of a row's metrics, and its weight in the pool.
+type Pick = (fn(&Metrics) -> f32, fn(&Metrics) -> f32);
+
 /// One figure of `method` in `mode` among `rows` (NaN when absent).
 fn value(rows: &Rows, method: &str, mode: &str, pick: fn(&Metrics) -> f32) -> f32 {
     rows.iter()
@@ -35,6 +38,8 @@ pub struct ClipFigure {
     pub clip: String,
     pub ours: f32,
     pub bar: f32,
+    /// The clip's weight in the pooled figure (its frames, or minutes for a rate).
+    pub weight: f32,
 }
 
 impl ClipFigure {
@@ -74,7 +79,46 @@ impl Figure {
     pub fn met(&self) -> bool {
         self.ours.is_finite() && self.ours <= self.target + 1e-6 && self.failing().is_empty()
     }
+
+    /// The spread of the pooled figure across clips: its 5th and 95th percentiles over
+    /// [`BOOTSTRAP_RUNS`] resamplings of the clips with replacement (each pooled by weight),
+    /// from a fixed seed, so the same clips always give the same spread.
+    pub fn spread(&self) -> (f32, f32) {
+        let clips: Vec<&ClipFigure> = self
+            .clips
+            .iter()
+            .filter(|c| c.ours.is_finite() && c.weight > 0.0)
+            .collect();
+        if clips.is_empty() {
+            return (f32::NAN, f32::NAN);
+        }
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            // xorshift64*
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize
+        };
+        let mut pools: Vec<f32> = (0..BOOTSTRAP_RUNS)
+            .map(|_| {
+                let (mut sum, mut weight) = (0.0f64, 0.0f64);
+                for _ in 0..clips.len() {
+                    let c = clips[next() % clips.len()];
+                    sum += c.ours as f64 * c.weight as f64;
+                    weight += c.weight as f64;
+                }
+                (sum / weight) as f32
+            })
+            .collect();
+        pools.sort_by(f32::total_cmp);
+        let at = |q: f32| pools[((pools.len() - 1) as f32 * q).round() as usize];
+        (at(0.05), at(0.95))
+    }
 }
+
+/// How many resamplings of the clips [`Figure::spread`] takes.
+pub const BOOTSTRAP_RUNS: usize = 2000;
 
 /// An arm figure of ours in `mode`, against the baselines: pooled against `target`, each clip
 /// against `per_clip_target` or, when `None`, its best baseline.
@@ -82,7 +126,7 @@ fn arm_figure(
     results: &[ClipResult],
     what: &'static str,
     mode: &str,
-    pick: fn(&Metrics) -> f32,
+    (pick, weight): Pick,
     target: f32,
     per_clip_target: Option<f32>,
 ) -> Figure {
@@ -110,6 +154,7 @@ fn arm_figure(
                 clip: r.name.clone(),
                 ours: value(&r.rows, "ours", mode, pick),
                 bar: per_clip_target.unwrap_or_else(|| best_of(&r.rows).0),
+                weight: value(&r.rows, "ours", mode, weight),
             })
             .collect(),
     }
@@ -119,11 +164,15 @@ fn arm_figure(
 /// true shoulders and 4.5 cm in the whole body; no excess flips on any clip in either mode;
 /// chest yaw 10 degrees; elbow jitter no higher than LookAt's).
 pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure> {
-    let hand = |m: &Metrics| mean(&m.hand_reachable_cm);
-    let elbow = |m: &Metrics| mean(&m.elbow_cm);
+    // Each figure with its weight in the pool.
+    let hand: Pick = (
+        |m| mean(&m.hand_reachable_cm),
+        |m| m.hand_reachable_cm.len() as f32,
+    );
+    let elbow: Pick = (|m| mean(&m.elbow_cm), |m| m.elbow_cm.len() as f32);
     let yaw = |m: &Metrics| mean(&m.chest_yaw_deg);
-    let flips = |m: &Metrics| m.flips_per_min_excess();
-    let jitter = |m: &Metrics| m.jitter_excess();
+    let flips: Pick = (|m| m.flips_per_min_excess(), |m| m.minutes);
+    let jitter: Pick = (|m| m.jitter_excess(), |m| m.jitter.frames as f32);
     let all = merged(results);
     let mut out = vec![
         arm_figure(
@@ -166,6 +215,7 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
                     clip: r.clip.clone(),
                     ours: r.methods[0].elbows_cm,
                     bar: best([r.methods[1].elbows_cm, r.methods[2].elbows_cm]).0,
+                    weight: r.methods[0].frames as f32,
                 })
                 .collect(),
         });
@@ -185,6 +235,7 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
                 clip: r.name.clone(),
                 ours: value(&r.rows, "ours", "full", yaw),
                 bar: value(&r.rows, "headset_only_torso", "full", yaw),
+                weight: value(&r.rows, "ours", "full", |m| m.chest_yaw_deg.len() as f32),
             })
             .collect(),
     });
@@ -200,10 +251,10 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
     ] {
         // No higher than LookAt's, pooled and on each clip.
         let mut fig = arm_figure(results, what, mode, jitter, 0.0, None);
-        fig.target = value(&all, "lookat", mode, jitter);
+        fig.target = value(&all, "lookat", mode, jitter.0);
         fig.bar = "LookAt's";
         for (c, r) in fig.clips.iter_mut().zip(results) {
-            c.bar = value(&r.rows, "lookat", mode, jitter);
+            c.bar = value(&r.rows, "lookat", mode, jitter.0);
         }
         out.push(fig);
     }
@@ -213,17 +264,20 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
 /// The targets as a table, and one sentence built from the same figures.
 pub fn table(figures: &[Figure]) -> String {
     let mut out = String::from(
-        "| figure | ours | target | worst clip (ours) | clips over their bar | each clip held to | met | best other method |\n|---|---|---|---|---|---|---|---|",
+        "| figure | ours | spread over clips (5-95 %) | target | worst clip (ours) | clips over their bar | each clip held to | met | best other method |\n|---|---|---|---|---|---|---|---|---|",
     );
     for fig in figures {
         let failing = fig.failing();
         let worst = fig.worst().map_or("-".to_string(), |w| {
             format!("{} ({})", w.clip, fmt(w.ours, 3))
         });
+        let (low, high) = fig.spread();
         out += &format!(
-            "\n| {} | {} | {} | {worst} | {} of {} | {} | {} | {} ({}) |",
+            "\n| {} | {} | {}-{} | {} | {worst} | {} of {} | {} | {} | {} ({}) |",
             fig.what,
             fmt(fig.ours, 3),
+            fmt(low, 3),
+            fmt(high, 3),
             fmt(fig.target, 3),
             failing.len(),
             fig.clips.len(),
@@ -260,6 +314,7 @@ mod tests {
             clip: name.into(),
             ours,
             bar,
+            weight: 1.0,
         }
     }
 
@@ -301,8 +356,30 @@ mod tests {
         let text = table(&[met, missed]);
         assert!(text.contains("1 of 2 are met; not met: y."), "{text}");
         assert!(
-            text.contains("| y | 0.800 | 1.000 | a (1.500) | 1 of 1 |"),
+            text.contains("| y | 0.800 | 1.500-1.500 | 1.000 | a (1.500) | 1 of 1 |"),
             "{text}"
         );
+    }
+
+    /// The spread brackets the clips' figures: one clip, no spread; clips far apart, a wide
+    /// one inside their range; a heavy clip pulls it toward its own figure; the same clips give
+    /// the same spread every time.
+    #[test]
+    fn the_bootstrap_spread_brackets_the_pool_and_weighs_clips() {
+        assert_eq!(figure(1.0, vec![clip("a", 1.0, 9.0)]).spread(), (1.0, 1.0));
+        let clips: Vec<ClipFigure> = (0..10)
+            .map(|i| clip(&i.to_string(), i as f32, 99.0))
+            .collect();
+        let (low, high) = figure(4.5, clips.clone()).spread();
+        assert!(
+            low > 0.0 && low < 4.5 && high > 4.5 && high < 9.0,
+            "{low} {high}"
+        );
+        assert_eq!(figure(4.5, clips.clone()).spread(), (low, high));
+        let mut heavy = clips;
+        heavy[9].weight = 100.0;
+        let (hl, hh) = figure(4.5, heavy).spread();
+        assert!(hl > low && hh > high, "{hl} {hh}");
+        assert!(figure(f32::NAN, vec![]).spread().0.is_nan());
     }
 }

@@ -48,6 +48,53 @@ pub fn choose(values: &[f32], errors: &[Vec<Pooled>], held_out: Option<usize>) -
         .unwrap_or(f32::NAN)
 }
 
+/// How much worse than with the reference value a training clip may get (a share of its error)
+/// before a value counts as regressing it.
+pub const REGRESSION_SHARE: f32 = 0.05;
+
+/// [`choose`] among the values that regress no clip but `held_out`: a value is left out when
+/// any of those clips' errors is over [`REGRESSION_SHARE`] worse than with `values[reference]`
+/// (the shipped value), or, given `flips[value][clip]`, when it flips on any of them more often
+/// than the reference does. The reference always remains. So a default moves only where it
+/// helps the pool without making any clip it was chosen on worse.
+pub fn choose_without_regression(
+    values: &[f32],
+    reference: usize,
+    errors: &[Vec<Pooled>],
+    flips: Option<&[Vec<usize>]>,
+    held_out: Option<usize>,
+) -> f32 {
+    let Some(base) = errors.get(reference) else {
+        return choose(values, errors, held_out);
+    };
+    let regresses = |v: usize| {
+        (0..base.len()).filter(|c| Some(*c) != held_out).any(|c| {
+            let (e, r) = (errors[v][c].mean(), base[c].mean());
+            let worse = e.is_finite() && r.is_finite() && e > r * (1.0 + REGRESSION_SHARE) + 1e-6;
+            let flips_more = flips.is_some_and(|f| f[v][c] > f[reference][c]);
+            worse || flips_more
+        })
+    };
+    let allowed: Vec<Vec<Pooled>> = errors
+        .iter()
+        .enumerate()
+        .map(|(v, per_clip)| {
+            if v != reference && regresses(v) {
+                per_clip
+                    .iter()
+                    .map(|p| Pooled {
+                        sum: f64::INFINITY,
+                        ..*p
+                    })
+                    .collect()
+            } else {
+                per_clip.clone()
+            }
+        })
+        .collect();
+    choose(values, &allowed, held_out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,6 +128,43 @@ mod tests {
         }
         changed[0][0] = e(-100.0, 5000);
         assert_eq!(choose(&values, &changed, Some(0)), 0.5);
+    }
+
+    /// A value better pooled but worse on one training clip (or flipping more on one) is not
+    /// chosen; the held-out clip's own regression does not count, and a value that helps every
+    /// training clip is chosen.
+    #[test]
+    fn a_value_that_makes_a_training_clip_worse_is_not_chosen() {
+        let values = [0.0, 1.0, 2.0];
+        // 1.0 (the shipped one) is the reference. 2.0 helps clips 0 and 1 a lot and hurts clip
+        // 2 by 10 %.
+        let errors = vec![
+            vec![e(5.0, 100), e(5.0, 100), e(5.0, 100)],
+            vec![e(3.0, 100), e(3.0, 100), e(3.0, 100)],
+            vec![e(2.0, 100), e(2.0, 100), e(3.3, 100)],
+        ];
+        assert_eq!(choose(&values, &errors, None), 2.0, "pooled alone: 2.0");
+        assert_eq!(
+            choose_without_regression(&values, 1, &errors, None, None),
+            1.0
+        );
+        // Clip 2 held out: its regression is not seen, 2.0 is chosen.
+        assert_eq!(
+            choose_without_regression(&values, 1, &errors, None, Some(2)),
+            2.0
+        );
+        // Flipping more on a training clip than the reference does also rules a value out.
+        let mut better = errors.clone();
+        better[2][2] = e(2.9, 100);
+        let flips = vec![vec![0, 0, 0], vec![0, 0, 0], vec![0, 1, 0]];
+        assert_eq!(
+            choose_without_regression(&values, 1, &better, None, None),
+            2.0
+        );
+        assert_eq!(
+            choose_without_regression(&values, 1, &better, Some(&flips), None),
+            1.0
+        );
     }
 
     #[test]
