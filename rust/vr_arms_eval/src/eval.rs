@@ -176,7 +176,7 @@ pub struct ClipResult {
 }
 
 /// Per-arm history for flips and jitter.
-#[derive(Default, Clone)]
+#[derive(Default, Clone, Debug)]
 pub struct Track {
     elbows: Vec<Vec3>,
     /// Bend directions of the clearly bent frames of the last [`FLIP_WINDOW_S`], with their times.

@@ -150,6 +150,7 @@ pub fn to_json(
                 ),
                 ("steps_per_min", m.steps_per_min),
                 ("clip_steps_per_min", m.clip_steps_per_min),
+                ("flips_per_min_excess", m.flips_per_min_excess),
             ] {
                 if v.is_finite() {
                     values.insert(name, v as f64);

@@ -8,7 +8,7 @@ use vr_arms_core::body::Tracking;
 use vr_arms_core::lower_body::LowerBodySettings;
 
 use crate::clip::Clip;
-use crate::eval::EvalOptions;
+use crate::eval::{EvalOptions, Track};
 use crate::whole_body::{Hanging, JOINTS, Joints, WholeClipBody, truth};
 
 /// The methods compared, in [`WholeBodyResult::methods`] order.
@@ -34,6 +34,8 @@ pub struct WholeBodyFigures {
     /// and the clip's own.
     pub steps_per_min: f32,
     pub clip_steps_per_min: f32,
+    /// Elbow flips a minute beyond the clip's own (as the arm tables count them).
+    pub flips_per_min_excess: f32,
     pub frames: usize,
 }
 
@@ -45,15 +47,35 @@ pub struct WholeBodyResult {
 }
 
 /// Sums over frames, for one method.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Sums {
     joint: [f32; JOINTS],
     penetration: usize,
     skate: (f32, usize),
     last: Option<Joints>,
     lifts: Lifts,
+    arms: Arms,
     frames: usize,
 }
+
+/// Each arm's elbow track, for its flips.
+#[derive(Clone, Debug, Default)]
+struct Arms([Track; 2]);
+
+impl Arms {
+    fn add(&mut self, joints: &Joints, time: f32) {
+        for (track, [s, e, w]) in self.0.iter_mut().zip(ARMS) {
+            track.push(time, joints[s], joints[e], joints[w]);
+        }
+    }
+
+    fn flips(&self) -> usize {
+        self.0.iter().map(|t| t.flips).sum()
+    }
+}
+
+/// Shoulder, elbow and wrist of each arm in [`Joints`].
+const ARMS: [[usize; 3]; 2] = [[5, 6, 7], [10, 11, 12]];
 
 /// Counts each ankle leaving the floor.
 #[derive(Clone, Copy, Debug, Default)]
@@ -77,6 +99,7 @@ const ANKLES: [usize; 2] = [4, 9];
 
 impl Sums {
     fn add(&mut self, method: &Joints, truth: &Joints, floor: &Floor, dt: f32) {
+        self.arms.add(method, self.frames as f32 * dt);
         for (i, s) in self.joint.iter_mut().enumerate() {
             *s += method[i].distance(truth[i]);
         }
@@ -89,7 +112,12 @@ impl Sums {
         self.frames += 1;
     }
 
-    fn figures(&self, clip_skate: f32, clip_lifts: usize, minutes: f32) -> WholeBodyFigures {
+    fn figures(
+        &self,
+        clip_skate: f32,
+        (clip_lifts, clip_flips): (usize, usize),
+        minutes: f32,
+    ) -> WholeBodyFigures {
         let n = self.frames.max(1) as f32;
         let per_min = |c: usize| {
             if minutes > 0.0 {
@@ -114,6 +142,7 @@ impl Sums {
             foot_skate_cm_s_excess: mean_speed(self.skate) - clip_skate,
             steps_per_min: per_min(self.lifts.count),
             clip_steps_per_min: per_min(clip_lifts),
+            flips_per_min_excess: per_min(self.arms.flips()) - per_min(clip_flips),
             frames: self.frames,
         }
     }
@@ -176,10 +205,11 @@ pub fn evaluate_whole_body(
         ankle: standing_ankle_y(clip)?,
     };
     let dt = clip.frame_time;
-    let mut sums = [Sums::default(); 3];
+    let mut sums: [Sums; 3] = Default::default();
     let mut clip_skate = (0.0, 0);
     let mut last_truth: Option<Joints> = None;
     let mut clip_lifts = Lifts::default();
+    let mut clip_arms = Arms::default();
     for k in 0..clip.frame_count() {
         let f = clip.frame(k);
         let t = truth(clip, k)?;
@@ -198,12 +228,39 @@ pub fn evaluate_whole_body(
         }
         clip_skate = skate(clip_skate, last_truth.as_ref(), &t, &floor, dt);
         clip_lifts.add(&t, &floor);
+        clip_arms.add(&t, k as f32 * dt);
         last_truth = Some(t);
     }
     let own = mean_speed(clip_skate);
     let minutes = clip.frame_count() as f32 * dt / 60.0;
     Some(WholeBodyResult {
         clip: clip.name.clone(),
-        methods: sums.map(|s| s.figures(own, clip_lifts.count, minutes)),
+        methods: sums.map(|s| s.figures(own, (clip_lifts.count, clip_arms.flips()), minutes)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole body's arms count a flip as the arm tables do: the right elbow swinging from
+    /// one side of its arm to the other within a frame is one flip; held still, none.
+    #[test]
+    fn an_elbow_swinging_across_its_arm_is_one_flip() {
+        let mut joints: Joints = [Vec3::ZERO; JOINTS];
+        let [s, e, w] = ARMS[1];
+        joints[s] = Vec3::new(0.2, 1.4, 0.0);
+        joints[w] = Vec3::new(0.2, 1.4, 0.5);
+        let mut arms = Arms::default();
+        for (k, side) in [1.0f32, 1.0, -1.0, -1.0].into_iter().enumerate() {
+            joints[e] = Vec3::new(0.2 + 0.15 * side, 1.3, 0.25);
+            arms.add(&joints, k as f32 / 90.0);
+        }
+        assert_eq!(arms.flips(), 1);
+        let mut still = Arms::default();
+        for k in 0..4 {
+            still.add(&joints, k as f32 / 90.0);
+        }
+        assert_eq!(still.flips(), 0);
+    }
 }

@@ -299,13 +299,14 @@ pub fn pooled(results: &[WholeBodyResult], method: usize) -> WholeBodyFigures {
         foot_skate_cm_s_excess: mean(|m| m.foot_skate_cm_s_excess),
         steps_per_min: mean(|m| m.steps_per_min),
         clip_steps_per_min: mean(|m| m.clip_steps_per_min),
+        flips_per_min_excess: mean(|m| m.flips_per_min_excess),
         frames,
     }
 }
 
 fn row(name: &str, m: &WholeBodyFigures) -> String {
     format!(
-        "| {name} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {:+.1} | {:.0} ({:.0}) |",
+        "| {name} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1} | {} | {:+.1} | {:.0} ({:.0}) | {:.2} |",
         m.head_cm,
         m.hips_cm,
         m.chest_cm,
@@ -318,10 +319,11 @@ fn row(name: &str, m: &WholeBodyFigures) -> String {
         m.foot_skate_cm_s_excess,
         m.steps_per_min,
         m.clip_steps_per_min,
+        m.flips_per_min_excess,
     )
 }
 
-const HEADER: &str = "| method | head | hips | chest | knees | feet | arms | of which elbows | full-body MPJPE | frames with a foot > 1 cm under the floor | foot skating beyond the clip's own (cm/s) | steps per minute (clip's own) |\n|---|---|---|---|---|---|---|---|---|---|---|---|";
+const HEADER: &str = "| method | head | hips | chest | knees | feet | arms | of which elbows | full-body MPJPE | frames with a foot > 1 cm under the floor | foot skating beyond the clip's own (cm/s) | steps per minute (clip's own) | elbow flips per minute beyond the clip's own |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|";
 
 /// The whole-body table: ours (as given: held out or shipped), standing and hanging, pooled;
 /// then the worst clip for ours.
