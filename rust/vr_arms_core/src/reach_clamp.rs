@@ -176,6 +176,8 @@ pub struct ReachClampArmState {
     pub correction: Vec3,
     /// Last output, for `smooth_always`.
     pub last: Option<Pose>,
+    /// Last raw target position, to tell a jump (a snap turn, a teleport) from a motion.
+    pub last_raw: Option<Vec3>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -186,6 +188,11 @@ pub struct ReachClamp {
 
 /// Fastest correction rate (1/s): the guard's threshold, "effectively instant".
 const THRESHOLD_RATE: f32 = 200.0;
+
+/// A raw target moving faster than this (avatar metres per second) jumped: a snap turn or a
+/// teleport moved the player, no hand moves that fast. `smooth_always` then starts again from
+/// the new target instead of sweeping the hand through the body to it.
+pub const JUMP_M_S: f32 = 20.0;
 
 impl ReachClamp {
     pub fn new(mut settings: ReachClampSettings) -> Self {
@@ -292,6 +299,13 @@ impl ReachClamp {
         }
         st.correction = vec3_or(st.correction, Vec3::ZERO);
         let mut out = Pose::new(raw.position + st.correction, raw.rotation);
+        let jumped = st.last_raw.is_some_and(|p| {
+            p.distance(raw.position) > input.body.length_to_world(JUMP_M_S) * dt.max(0.0)
+        });
+        st.last_raw = Some(raw.position);
+        if jumped {
+            st.last = None;
+        }
         if settings.smooth_always {
             if let Some(last) = st.last {
                 let pa = exp_alpha(settings.position_smooth, dt);
@@ -632,5 +646,33 @@ mod tests {
         let past = Vec3::new(0.125, 1.25, 0.25);
         let (d, _, _) = stage.desired(Side::Left, &i, past);
         assert_eq!(d, Vec3::new(0.25, 1.25, 0.25 + 0.03));
+    }
+
+    /// `smooth_always` (remote players) smooths a moving hand, but a target that jumps (a snap
+    /// turn or a teleport moved the player: faster than JUMP_M_S) is taken at once, not swept
+    /// through the body toward it.
+    #[test]
+    fn smoothing_lets_a_jump_through_at_once() {
+        let mut stage = ReachClamp::new(ReachClampSettings {
+            smooth_always: true,
+            ..Default::default()
+        });
+        let dt = 1.0 / 90.0;
+        let at = |p: Vec3| input(p);
+        let a = Vec3::new(0.3, 1.2, 0.3);
+        for _ in 0..30 {
+            stage.update(Side::Left, &at(a), dt);
+        }
+        // A hand moving at 5 m/s: smoothed, the output trails it.
+        let moved = a + Vec3::X * 5.0 * dt;
+        let out = stage.update(Side::Left, &at(moved), dt);
+        assert!(
+            out.target.position.distance(moved) > 0.01,
+            "smoothed: {out:?}"
+        );
+        // The player snap-turned: the hand is 0.6 m away in a frame.
+        let jumped = moved + Vec3::new(-0.6, 0.0, -0.2);
+        let out = stage.update(Side::Left, &at(jumped), dt);
+        assert_eq!(out.target.position, jumped);
     }
 }
