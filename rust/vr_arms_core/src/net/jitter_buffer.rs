@@ -7,6 +7,7 @@
 
 use std::collections::VecDeque;
 
+use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use super::correction::Correction;
@@ -245,6 +246,10 @@ impl JitterBuffer {
         };
         let (from_t, _, from) = self.samples[at];
         if let Some(&(to_t, _, to)) = self.samples.get(at + 1) {
+            if jumped(&from, &to, to_t - from_t) {
+                // A snap turn or a teleport: shown when it happened, not swept through.
+                return (from, Playback::Interpolated);
+            }
             let f = ((t - from_t) / (to_t - from_t)) as f32;
             return (blend(&from, &to, f), Playback::Interpolated);
         }
@@ -252,7 +257,7 @@ impl JitterBuffer {
         let late = (t - from_t) as f32;
         let s = &self.settings;
         let state = match at {
-            1 if from_t - first_t <= MAX_SPAN_S => {
+            1 if from_t - first_t <= MAX_SPAN_S && !jumped(&first, &from, from_t - first_t) => {
                 let continued = late.min(s.max_extrapolation_s) as f64;
                 let f = (1.0 + continued / (from_t - first_t)) as f32;
                 blend(&first, &from, f.min(2.0))
@@ -267,6 +272,26 @@ impl JitterBuffer {
             (untracked(state), Playback::Lost)
         }
     }
+}
+
+/// Faster than this (metres per second) a head or hand moved between two states, or the head
+/// turned faster than [`JUMP_DEG_S`]: the player was moved (a snap turn, a teleport), no body
+/// moves so. Such a span is not blended, the jump shown when it happened.
+pub const JUMP_M_S: f32 = 20.0;
+/// See [`JUMP_M_S`] (degrees per second; a head turns at most about 800).
+pub const JUMP_DEG_S: f32 = 1000.0;
+
+/// Whether the player was moved between `a` and `b`, `dt` seconds apart (see [`JUMP_M_S`]).
+fn jumped(a: &AvatarState, b: &AvatarState, dt: f64) -> bool {
+    let dt = dt.max(1e-3) as f32;
+    let at = |s: &AvatarState, p: Vec3| s.root + p;
+    let moved = |p: Vec3, q: Vec3| p.distance(q) / dt > JUMP_M_S;
+    let head_turn = a.head.rotation.angle_between(b.head.rotation).to_degrees() / dt;
+    moved(at(a, a.head.position), at(b, b.head.position))
+        || head_turn > JUMP_DEG_S
+        || a.hands.iter().zip(&b.hands).any(|(p, q)| {
+            p.tracked && q.tracked && moved(at(a, p.pose.position), at(b, q.pose.position))
+        })
 }
 
 /// `a` toward `b` by `f` (beyond 1: continued): poses lerp and slerp, analog values lerp, the

@@ -401,3 +401,50 @@ fn before_any_draw_a_packet_whose_time_has_passed_is_too_old() {
     one.receive(at(100, 1), body, 5.0);
     assert_eq!(one.receive(at(50, 2), body, 6.0), Receipt::Accepted);
 }
+
+/// A snap turn between two packets (the head turned half round, the hands carried round it)
+/// is shown when it happened, not swept through the body; the same span without the turn
+/// blends as before.
+#[test]
+fn a_snap_turn_is_not_blended_through() {
+    let turned = |s: &AvatarState| {
+        let mut s = *s;
+        let half = Quat::from_rotation_y(std::f32::consts::PI);
+        s.head.rotation = half * s.head.rotation;
+        for h in &mut s.hands {
+            h.pose.position = half * h.pose.position;
+            h.pose.rotation = half * h.pose.rotation;
+        }
+        s
+    };
+    let run = |turn: bool| {
+        let mut buffer = JitterBuffer::new(JitterSettings::default());
+        for n in 0..6u32 {
+            let (h, s, t) = packet(n);
+            let s = if turn && n >= 3 { turned(&s) } else { s };
+            buffer.receive(h, s, t + 1000.0 + 0.02);
+        }
+        // Halfway between packets 2 and 3, one delay (0.1 s) later.
+        let at = 1000.0 + 2.5 / 30.0 + 0.1 + 0.02;
+        buffer.sample(at).0
+    };
+    let (_, before, _) = packet(2);
+    let turned_out = run(true);
+    assert!(
+        turned_out.hands[1]
+            .pose
+            .position
+            .distance(before.hands[1].pose.position)
+            < 1e-3,
+        "the turn shown when it happened: {:?}",
+        turned_out.hands[1].pose
+    );
+    let plain = run(false);
+    let (_, after, _) = packet(3);
+    let mid = (before.hands[1].pose.position + after.hands[1].pose.position) * 0.5;
+    assert!(
+        plain.hands[1].pose.position.distance(mid) < 0.02,
+        "blended: {:?}",
+        plain.hands[1].pose
+    );
+}
