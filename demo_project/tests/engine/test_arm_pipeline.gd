@@ -226,10 +226,16 @@ func test_body_avoidance_uses_the_avatars_own_torso() -> void:
 	var mid := (l_sh + r_sh) * 0.5
 	var front := 0.25 * l_sh.distance_to(r_sh)
 	var avoided: Node3D = p.markers["left_avoided"]
-	# A controller inside the chest (0.2 m under the shoulder line, 2 cm ahead of it) comes out
-	# through the chest's front.
+	var avoidance: BodyAvoidance = p.body_avoidance
+	# Exact hands (the default): a controller inside the chest (0.2 m under the shoulder line,
+	# 2 cm ahead of it), within the arm's reach, stays where it is.
+	check(avoidance.exact_hands, "exact hands by default")
 	var inside := mid + Vector3(0.0, -0.2, 0.02)
 	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), inside))
+	await frames(90)
+	check(VRArmTargets.global_position_of(avoided).distance_to(inside) < 1e-4, "exact hands: a reachable hand inside the chest stays on its controller: %s" % VRArmTargets.global_position_of(avoided))
+	# Full mode (remote players): it comes out through the chest's front.
+	avoidance.exact_hands = false
 	await frames(90)
 	var out := VRArmTargets.global_position_of(avoided)
 	check(absf(out.z - (mid.z + front)) < 1e-3 and out.distance_to(Vector3(inside.x, inside.y, mid.z + front)) < 1e-3,

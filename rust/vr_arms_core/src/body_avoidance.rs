@@ -8,6 +8,11 @@
 //! performer's own hand could be, the target passes through unchanged, so the hand stays on the
 //! controller. One more limit: a hand may not go too far behind its own shoulder. The correction
 //! (limited minus raw) is smoothed exponentially, so a limit engages and releases without a pop.
+//!
+//! With `exact_hands` (the local player's default, as `ReachClamp`'s exact-hands mode) no limit
+//! moves a target the arm can reach: the torso and behind-the-shoulder limits fade in only past
+//! the arm's length (to full at `out_of_reach_full_ratio`), so a hand the player holds where the
+//! avatar's torso is (an avatar built differently from the player) stays on its controller.
 
 use glam::{Mat3, Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -26,6 +31,10 @@ use crate::smoothing::{exp_alpha, inverse_lerp_clamped};
 pub struct BodyAvoidanceSettings {
     /// Master switch.
     pub enabled: bool,
+    /// Exact hands (the local player, with `ReachClamp`'s exact-hands mode): no limit moves a
+    /// target within the arm's reach. Off (remote players, full mode): the torso and
+    /// behind-the-shoulder limits apply wherever the target is.
+    pub exact_hands: bool,
     /// Half the torso's width, per metre of shoulder span.
     pub torso_half_width_ratio: f32,
     /// How far the torso's front is ahead of the shoulder line, per metre of shoulder span.
@@ -55,6 +64,7 @@ impl Default for BodyAvoidanceSettings {
     fn default() -> Self {
         Self {
             enabled: true,
+            exact_hands: true,
             torso_half_width_ratio: 0.45,
             torso_front_ratio: 0.25,
             torso_back_ratio: 0.45,
@@ -200,6 +210,20 @@ impl BodyAvoidance {
         )
     }
 
+    /// How much the limits act on a target `distance` from its shoulder with exact hands: 0
+    /// within the arm's reach (`arm_length`), 1 from `out_of_reach_full_ratio` x it (an unknown
+    /// arm length: 1).
+    pub fn past_reach(&self, distance: f32, arm_length: f32) -> f32 {
+        if !(arm_length.is_finite() && arm_length > 0.0) {
+            return 1.0;
+        }
+        inverse_lerp_clamped(
+            arm_length,
+            arm_length * self.settings.out_of_reach_full_ratio,
+            distance,
+        )
+    }
+
     /// The world position `world` of `side`'s target after the limits (no smoothing).
     pub fn limit(
         &self,
@@ -223,14 +247,21 @@ impl BodyAvoidance {
                 local.z += (min_z - local.z) * weight;
             }
         }
+        // Exact hands: the torso and behind-the-shoulder limits only past the arm's reach.
+        let share = if s.exact_hands {
+            self.past_reach(world.distance(shoulder), arm_length)
+        } else {
+            1.0
+        };
+        let pushed = self.out_of_torso(local, torso.span);
         let out = torso
             .frame
-            .transform_point(self.out_of_torso(local, torso.span));
+            .transform_point(local + (pushed - local) * share);
         // Not too far behind the shoulder (body space).
         let mut p = body.to_local(out);
         let min_z = body.to_local(shoulder).z - self.settings.max_behind_shoulder_m;
         if p.z < min_z {
-            p.z = min_z;
+            p.z += (min_z - p.z) * share;
         }
         body.to_world(p)
     }
@@ -408,9 +439,35 @@ mod tests {
         assert_eq!(stage.out_of_torso(Vec3::ZERO, f32::NAN), Vec3::ZERO);
     }
 
+    /// Full mode (remote players): the limits apply wherever the target is.
+    fn full_mode() -> BodyAvoidance {
+        BodyAvoidance::new(BodyAvoidanceSettings {
+            exact_hands: false,
+            ..Default::default()
+        })
+    }
+
+    /// Exact hands (the default): a reachable target inside the torso or far behind the
+    /// shoulder stays where it is; past the arm's reach the limits fade in, fully at
+    /// out_of_reach_full_ratio.
+    #[test]
+    fn exact_hands_keep_every_reachable_target() {
+        let mut stage = BodyAvoidance::default();
+        for target in [Vec3::new(0.0, 1.2, 0.02), Vec3::new(0.3, 1.3, -0.4)] {
+            let out = settle(&mut stage, Side::Left, &input(target));
+            assert_eq!(out.position, target);
+            let moved = settle(&mut full_mode(), Side::Left, &input(target));
+            assert!(moved.position.distance(target) > 0.01, "full mode moves it");
+        }
+        assert_eq!(stage.past_reach(0.52, 0.52), 0.0);
+        assert!((stage.past_reach(0.52 * 1.05, 0.52) - 0.5).abs() < 1e-4);
+        assert_eq!(stage.past_reach(0.52 * 1.2, 0.52), 1.0);
+        assert_eq!(stage.past_reach(0.3, f32::NAN), 1.0);
+    }
+
     #[test]
     fn a_hand_inside_the_chest_is_pushed_out_in_front() {
-        let mut stage = BodyAvoidance::default();
+        let mut stage = full_mode();
         let out = settle(&mut stage, Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)));
         assert!(
             close(out.position, Vec3::new(0.0, 1.2, 0.34 * 0.25)),
@@ -421,7 +478,7 @@ mod tests {
 
     #[test]
     fn correction_engages_smoothly() {
-        let mut stage = BodyAvoidance::default();
+        let mut stage = full_mode();
         let first = stage.update(Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)), 1.0 / 90.0);
         let full = 0.34 * 0.25 - 0.02;
         let alpha = exp_alpha(20.0, 1.0 / 90.0);
@@ -434,7 +491,7 @@ mod tests {
 
     #[test]
     fn the_torso_turns_with_the_shoulders() {
-        let mut stage = BodyAvoidance::default();
+        let mut stage = full_mode();
         let turned = BodyFrame::new(Pose::new(
             Vec3::new(1.0, 0.0, 2.0),
             Quat::from_rotation_y(1.0),

@@ -18,8 +18,9 @@ use crate::settings_bridge;
 ///
 /// Keeps the hand target out of the avatar's own torso, measured from its skeleton every frame
 /// (an upright elliptic cylinder under the shoulders, sized by the shoulder span): a hand inside
-/// leaves it straight away from the torso's axis; anywhere else a reachable hand stays exactly on
-/// its controller. Targets across the body at (or beyond) full reach come in front of it, and no hand goes
+/// leaves it straight away from the torso's axis (in exact-hands mode only once the hand is past
+/// the arm's reach: a reachable hand always stays exactly on its controller); anywhere else a
+/// reachable hand stays exactly on its controller. Targets across the body at (or beyond) full reach come in front of it, and no hand goes
 /// too far behind its shoulder. The correction is smoothed, so it engages without a pop. Runs
 /// in `_process` at priority -900.
 #[derive(GodotClass)]
@@ -49,6 +50,12 @@ pub struct BodyAvoidance {
     #[export_group(name = "Limits")]
     #[export]
     enabled: bool,
+    /// Exact hands (the local player; keep it as `ReachClamp`'s exact-hands mode): no limit
+    /// moves a target the arm can reach, so a hand held where the avatar's torso is stays on
+    /// its controller; the limits fade in past the arm's reach. Off (remote players): the
+    /// limits apply wherever the target is.
+    #[export]
+    exact_hands: bool,
     /// Half the torso's width, per metre of the avatar's shoulder span (the distance between
     /// its upper-arm bones, read from the skeleton every frame).
     #[export(range = (0.0, 2.0))]
@@ -105,6 +112,7 @@ impl INode3D for BodyAvoidance {
             right_input: None,
             right_output: None,
             enabled: true,
+            exact_hands: true,
             torso_half_width_ratio: 0.0,
             torso_front_ratio: 0.0,
             torso_back_ratio: 0.0,
@@ -201,6 +209,7 @@ impl BodyAvoidance {
 
     settings_bridge!(BodyAvoidanceSettings {
         enabled => enabled,
+        exact_hands => exact_hands,
         torso_half_width_ratio => torso_half_width_ratio,
         torso_front_ratio => torso_front_ratio,
         torso_back_ratio => torso_back_ratio,
