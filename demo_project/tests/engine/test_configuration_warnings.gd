@@ -54,3 +54,17 @@ func test_the_demo_has_no_setup_problem() -> void:
 	check(checked >= 15, "every vr_arms node of the demo checked (%d)" % checked)
 	demo.queue_free()
 	await frames(2)
+
+
+## BodyAvoidance and the ReachClamp beside it in different modes (exact hands in one, full mode
+## in the other) is a problem named on BodyAvoidance; the same mode in both is none.
+func test_body_avoidance_and_reach_clamp_in_different_modes_is_a_problem() -> void:
+	var p := make_pipeline_rig()
+	var avoidance: BodyAvoidance = p.body_avoidance
+	var clamp: ReachClamp = p.reach_clamp
+	check(avoidance.get_setup_problems().is_empty(), "both exact: %s" % [avoidance.get_setup_problems()])
+	clamp.exact_hands_mode = false
+	var problems := Array(avoidance.get_setup_problems())
+	check(problems.any(func(m): return "exact_hands" in m and String(clamp.name) in m), "named: %s" % [problems])
+	avoidance.exact_hands = false
+	check(avoidance.get_setup_problems().is_empty(), "both full mode: %s" % [avoidance.get_setup_problems()])

@@ -230,7 +230,7 @@ impl BodyAvoidance {
     }
 
     fn problems(&self) -> Vec<String> {
-        slot_problems(
+        let mut out = slot_problems(
             &self.rig,
             [
                 (
@@ -245,6 +245,29 @@ impl BodyAvoidance {
                 ),
             ],
             true,
-        )
+        );
+        out.extend(self.mode_problem());
+        out
+    }
+
+    /// A `ReachClamp` beside it (the same parent, the same rig) in the other mode: exact hands
+    /// here with a full-mode clamp leaves remote hands inside the torso, and the other way round
+    /// moves the local player's reachable hands.
+    fn mode_problem(&self) -> Option<String> {
+        let parent = self.base().get_parent()?;
+        let clamp = parent
+            .get_children()
+            .iter_shared()
+            .filter_map(|c| c.try_cast::<crate::nodes::reach_clamp::ReachClamp>().ok())
+            .find(|c| c.get("rig") == self.rig.to_variant())?;
+        let clamp_exact = clamp.get("exact_hands_mode").try_to::<bool>().ok()?;
+        (clamp_exact != self.exact_hands).then(|| {
+            format!(
+                "\"exact_hands\" is {} but ReachClamp \"{}\" has \"exact_hands_mode\" {}: set both the same (on for the local player, off for remote players).",
+                if self.exact_hands { "on" } else { "off" },
+                clamp.get_name(),
+                if clamp_exact { "on" } else { "off" },
+            )
+        })
     }
 }
