@@ -333,39 +333,32 @@ fn cross_validate(
                 .collect()
         })
         .collect();
-    let errors: Vec<Vec<Vec<_>>> = TUNED
+    // Per tuned weight, value and clip: the error and the flips of its method and mode.
+    let both: Vec<Vec<Vec<(vr_arms_eval::eval::Pooled, usize)>>> = TUNED
         .iter()
         .zip(&runs)
         .map(|(t, per_value)| {
+            let pick = |c: &ClipResult| {
+                let rows = c
+                    .rows
+                    .iter()
+                    .filter(|(a, b, _)| a == t.method && b == t.mode);
+                let flips = rows.map(|(_, _, m)| m.flips).sum();
+                (pooled(c, t.method, t.mode, t.metric), flips)
+            };
             per_value
                 .iter()
-                .map(|r| {
-                    r.iter()
-                        .map(|c| pooled(c, t.method, t.mode, t.metric))
-                        .collect()
-                })
+                .map(|r| r.iter().map(pick).collect())
                 .collect()
         })
         .collect();
-    let flips: Vec<Vec<Vec<usize>>> = TUNED
+    let errors: Vec<Vec<Vec<_>>> = both
         .iter()
-        .zip(&runs)
-        .map(|(t, per_value)| {
-            per_value
-                .iter()
-                .map(|r| {
-                    r.iter()
-                        .map(|c| {
-                            c.rows
-                                .iter()
-                                .filter(|(a, b, _)| a == t.method && b == t.mode)
-                                .map(|(_, _, m)| m.flips)
-                                .sum()
-                        })
-                        .collect()
-                })
-                .collect()
-        })
+        .map(|v| v.iter().map(|c| c.iter().map(|x| x.0).collect()).collect())
+        .collect();
+    let flips: Vec<Vec<Vec<usize>>> = both
+        .iter()
+        .map(|v| v.iter().map(|c| c.iter().map(|x| x.1).collect()).collect())
         .collect();
     // Each weight's shipped value: no clip may get worse than with it.
     let reference = |t: &Tuned| {

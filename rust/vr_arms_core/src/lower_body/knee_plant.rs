@@ -6,7 +6,7 @@
 
 use glam::{Quat, Vec3};
 
-use super::kneel::{KNEE_PAD_M, kneeling_leg};
+use super::kneel::{kneeling_knee, kneeling_leg};
 use super::legs::LegRest;
 
 /// How far a kneeling thigh may turn from the body's facing (degrees, about the vertical)
@@ -45,13 +45,9 @@ impl KneePlant {
         let Some((knee, ankle)) = self.planted else {
             return kneeling_leg(hip, forward, floor_y, rest, scale);
         };
-        let (thigh, _) = rest.lengths;
-        let pad = KNEE_PAD_M * scale;
-        let drop = hip.y - (floor_y + pad);
-        let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
         let to_knee = Vec3::new(knee.x - hip.x, 0.0, knee.z - hip.z).normalize_or(forward);
         let toward = within_twist(to_knee, forward, KNEE_TWIST_MAX_DEG.to_radians());
-        let now = Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + toward * ahead;
+        let now = kneeling_knee(hip, toward, floor_y, rest.lengths.0, scale);
         (now, now + (ankle - knee))
     }
 

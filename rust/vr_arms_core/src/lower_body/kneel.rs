@@ -137,16 +137,24 @@ pub fn kneeling_leg(
     rest: &LegRest,
     scale: f32,
 ) -> (Vec3, Vec3) {
-    let (thigh, shin) = rest.lengths;
+    let (_, shin) = rest.lengths;
     let pad = KNEE_PAD_M * scale;
-    let drop = hip.y - (floor_y + pad);
-    let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
-    let knee = Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + forward * ahead;
+    let knee = kneeling_knee(hip, forward, floor_y, rest.lengths.0, scale);
     let raised = kneeling_ankle_height(rest);
     let rise = (raised - pad).clamp(0.0, shin);
     let back = (shin * shin - rise * rise).max(0.0).sqrt();
     let ankle = Vec3::new(knee.x, floor_y + pad + rise, knee.z) - forward * back;
     (knee, ankle)
+}
+
+/// A kneeling knee for its hip joint at `hip` (world) and the thigh's length `thigh`: on the
+/// floor (at [`KNEE_PAD_M`]) along `toward` (horizontal, unit) from under the hip where the
+/// thigh reaches it, or straight under the hip when the hip is too high for that.
+pub fn kneeling_knee(hip: Vec3, toward: Vec3, floor_y: f32, thigh: f32, scale: f32) -> Vec3 {
+    let pad = KNEE_PAD_M * scale;
+    let drop = hip.y - (floor_y + pad);
+    let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
+    Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + toward * ahead
 }
 
 /// The kneeling ankle's height over the floor: with the foot turned toes down
