@@ -455,6 +455,27 @@ func test_the_lower_body_keeps_the_chest_turn_of_a_follow_renamed_at_runtime() -
 	check(absf(with_chest) > 3.0, "named while the game runs, the chest turns with the head (%.1f degrees)" % with_chest)
 
 
+## In a low stance (the headset 45 cm down: a lunge, a deep stance) the chest stays with the
+## hips and the neck turns the head toward where the headset looks; standing, the chest takes its
+## share of the look. LowerBodyRig runs the follow again with how far the head is down (the
+## follow alone does not know the standing height).
+func test_in_a_low_stance_the_chest_stays_with_the_hips_and_the_neck_turns_the_head() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var look := Basis(Vector3.UP, PI + deg_to_rad(35.0))
+	await _hold(b, Transform3D(look, EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 0.45)
+	var standing := _chest_yaw_deg(skeleton)
+	var down := Vector3(0, 0.45, 0)
+	# Held shorter than the kneel's wait: a crouch, not a kneel.
+	var low := await _hold(b, Transform3D(look, EYES - down), Vector3(0.3, 0.75, 0.35), Vector3(-0.3, 0.75, 0.35), 0.45)
+	var crouched := _chest_yaw_deg(skeleton)
+	print("  chest turned %.1f degrees against the hips standing, %.1f in a low stance; eyes %.1f cm off the headset" % [standing, crouched, low.head * 100.0])
+	check(absf(standing) > 3.0, "standing, the chest turns with the look (%.1f degrees)" % standing)
+	check(absf(crouched) < 1.0, "in a low stance the chest stays with the hips (%.1f degrees)" % crouched)
+	check(low.head < 0.02, "the eyes stay on the headset (%.1f cm)" % (low.head * 100.0))
+
+
 ## `get_head_miss()` is in the world's metres whatever the skeleton's scale: a half-size avatar
 ## (the skeleton scaled by 0.5, as a centimetre rig is scaled by 0.01) under a headset it cannot
 ## reach reports the distance the player sees between its eyes and the headset. It reported

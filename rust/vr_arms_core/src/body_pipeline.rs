@@ -296,11 +296,23 @@ impl BodyPipeline {
         let spine = self.steps.spine.then_some(self.last_head).flatten();
         if let Some(head) = spine {
             let to_skeleton = skeleton.rotation.inverse();
+            // A low stance only where the lower body puts the body low.
+            let drop = match self.lower_body.as_mut().filter(|_| self.steps.lower_body) {
+                Some(lb) => lb.head_drop_m(
+                    head,
+                    input.body.root(),
+                    skeleton,
+                    input.floor_y,
+                    input.body.scale(),
+                ),
+                None => 0.0,
+            };
             let locals = self.upper_body.solve_on(
                 tree,
                 b.spine,
                 to_skeleton * input.body.root().rotation,
                 to_skeleton * head.rotation,
+                drop,
             );
             for (bone, local) in locals.into_iter().flatten() {
                 write(tree, bone, local);

@@ -648,3 +648,59 @@ fn reaching_straight_up_the_shoulder_rises_and_the_hand_reaches_with_a_bent_elbo
     assert!(risen > lift(28.0), "risen {risen} m");
     assert!(followed < lift(15.0), "followed {followed} m");
 }
+
+/// The chest's yaw (flattened forward, +Z) and the head bone's, after 60 frames with the
+/// headset at `height` looking `yaw` aside of the body (which faces +Z).
+fn chest_and_head_yaw(height: f32, yaw: f32) -> (f32, f32) {
+    let mut p = reference_whole_pipeline(&ArmProfile::default());
+    let mut base = input(yaw, None);
+    if let Some(h) = base.head.as_mut() {
+        h.position.y = height;
+    }
+    let mut last = None;
+    for _ in 0..60 {
+        let mut t = reference_whole_body().0;
+        p.update(&base, &mut t, 1.0 / 90.0);
+        last = Some(t);
+    }
+    let mut t = last.unwrap();
+    let [chest, _, head] = reference_whole_body().1.spine;
+    let yaw_of = |q: Quat| {
+        let f = q * Vec3::Z;
+        f.x.atan2(f.z)
+    };
+    (
+        yaw_of(t.global(chest.unwrap()).rotation),
+        yaw_of(t.global(head.unwrap()).rotation),
+    )
+}
+
+/// Standing, the chest takes its share of a look aside; in a low stance (the headset 55 cm
+/// down: a lunge, a deep stance) the chest stays with the body and the neck turns the head, which
+/// still faces where the headset looks.
+#[test]
+fn in_a_low_stance_the_chest_stays_with_the_body_and_the_neck_turns_the_head() {
+    let look = 50f32.to_radians();
+    let share = crate::upper_body_follow::UpperBodyFollowSettings::default().yaw_weights[0];
+    let (chest_up, head_up) = chest_and_head_yaw(1.65, look);
+    let (chest_straight, _) = chest_and_head_yaw(1.65, 0.0);
+    assert!(
+        ((chest_up - chest_straight) - share * look).abs() < 0.02,
+        "standing, the chest takes its share: {} of {}",
+        (chest_up - chest_straight).to_degrees(),
+        look.to_degrees()
+    );
+    let (chest_low, head_low) = chest_and_head_yaw(1.1, look);
+    let (chest_low_straight, _) = chest_and_head_yaw(1.1, 0.0);
+    assert!(
+        (chest_low - chest_low_straight).abs() < 0.02,
+        "low, the chest keeps to the body: {} degrees",
+        (chest_low - chest_low_straight).to_degrees()
+    );
+    assert!(
+        (head_low - head_up).abs() < 0.02 && (head_up - look).abs() < 0.05,
+        "the head faces the headset both ways: {} and {}",
+        head_up.to_degrees(),
+        head_low.to_degrees()
+    );
+}

@@ -4,6 +4,13 @@
 //! Each bone gets its share of the yaw (about the body's up) and pitch (about the body's left
 //! axis after the yaw); the shares accumulate down the chain, so with shares summing to 1 the head
 //! ends up facing exactly where the headset looks (within the limits).
+//!
+//! In a low stance (the head well below its standing height: a lunge, a deep karate stance, a
+//! crouch) the chest stays with the body and the head turns on the neck: as the head drops from
+//! `low_stance_start_m` to `low_stance_full_m` below standing, the chest's share of the yaw
+//! moves to the neck (down to `low_stance_chest_yaw_weight`), so the head still meets the
+//! headset. The drop comes from the lower body, which knows the standing height; without one the
+//! stance is taken as upright.
 
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
@@ -24,6 +31,13 @@ pub struct UpperBodyFollowSettings {
     pub max_yaw_deg: f32,
     /// Largest head pitch that is followed (degrees).
     pub max_pitch_deg: f32,
+    /// The head this far below its standing height (avatar metres) starts a low stance ...
+    pub low_stance_start_m: f32,
+    /// ... fully low from here.
+    pub low_stance_full_m: f32,
+    /// The chest's share of the head's yaw in a full low stance (the rest of its share goes to
+    /// the neck).
+    pub low_stance_chest_yaw_weight: f32,
 }
 
 impl Default for UpperBodyFollowSettings {
@@ -33,6 +47,9 @@ impl Default for UpperBodyFollowSettings {
             pitch_weights: [0.15, 0.3, 0.55],
             max_yaw_deg: 90.0,
             max_pitch_deg: 70.0,
+            low_stance_start_m: 0.3,
+            low_stance_full_m: 0.4,
+            low_stance_chest_yaw_weight: 0.0,
         }
     }
 }
@@ -48,6 +65,35 @@ impl UpperBodyFollowSettings {
         }
         self.max_yaw_deg = finite_clamp(self.max_yaw_deg, 0.0, 180.0, d.max_yaw_deg);
         self.max_pitch_deg = finite_clamp(self.max_pitch_deg, 0.0, 90.0, d.max_pitch_deg);
+        self.low_stance_start_m =
+            finite_clamp(self.low_stance_start_m, 0.0, 10.0, d.low_stance_start_m);
+        self.low_stance_full_m = finite_clamp(
+            self.low_stance_full_m,
+            self.low_stance_start_m + 0.01,
+            10.01,
+            self.low_stance_start_m + 0.1,
+        );
+        self.low_stance_chest_yaw_weight = finite_clamp(
+            self.low_stance_chest_yaw_weight,
+            0.0,
+            1.0,
+            d.low_stance_chest_yaw_weight,
+        );
+    }
+
+    /// The chest's and neck's shares of the head's yaw with the head `drop_m` avatar metres
+    /// below its standing height: the chest's share falls toward the low stance's, and the neck
+    /// takes what the chest gives up (the head's share, and so the sum, unchanged).
+    pub fn yaw_weights_at(&self, drop_m: f32) -> [f32; 3] {
+        let [chest, neck, head] = self.yaw_weights;
+        let low = crate::smoothing::inverse_lerp_clamped(
+            self.low_stance_start_m,
+            self.low_stance_full_m,
+            if drop_m.is_finite() { drop_m } else { 0.0 },
+        );
+        let target = self.low_stance_chest_yaw_weight.min(chest);
+        let chest_now = chest + (target - chest) * low;
+        [chest_now, neck + (chest - chest_now), head]
     }
 }
 
@@ -71,8 +117,9 @@ impl UpperBodyFollow {
         Self { settings }
     }
 
-    /// Cumulative (yaw, pitch) of each bone of the chain for a head at (yaw, pitch).
-    pub fn cumulative_angles(&self, yaw: f32, pitch: f32) -> [(f32, f32); 3] {
+    /// Cumulative (yaw, pitch) of each bone of the chain for a head at (yaw, pitch), the head
+    /// `drop_m` avatar metres below its standing height (0: upright).
+    pub fn cumulative_angles(&self, yaw: f32, pitch: f32, drop_m: f32) -> [(f32, f32); 3] {
         let s = &self.settings;
         let yaw = if yaw.is_finite() {
             yaw.clamp(-s.max_yaw_deg.to_radians(), s.max_yaw_deg.to_radians())
@@ -84,10 +131,11 @@ impl UpperBodyFollow {
         } else {
             0.0
         };
+        let yaw_weights = s.yaw_weights_at(drop_m);
         let mut out = [(0.0, 0.0); 3];
         let (mut y, mut p) = (0.0, 0.0);
         for (i, slot) in out.iter_mut().enumerate() {
-            y += s.yaw_weights[i] * yaw;
+            y += yaw_weights[i] * yaw;
             p += s.pitch_weights[i] * pitch;
             *slot = (y, p);
         }
@@ -99,7 +147,7 @@ impl UpperBodyFollow {
     /// rotation and `bones` the chest, neck and head global rotations (skeleton space, before).
     /// A missing bone (`None`) is skipped; its share is not moved to another bone. Each bone's
     /// parent is taken to be the chain bone before it: see [`UpperBodyFollow::solve_in_chain`]
-    /// for a chain with bones in between.
+    /// for a chain with bones in between. Upright: no low stance.
     pub fn solve(
         &self,
         body: Quat,
@@ -107,7 +155,7 @@ impl UpperBodyFollow {
         chest_parent: Quat,
         bones: [Option<Quat>; 3],
     ) -> [Option<Quat>; 3] {
-        self.solve_in_chain(body, head, [Some(chest_parent), None, None], bones)
+        self.solve_in_chain(body, head, [Some(chest_parent), None, None], bones, 0.0)
     }
 
     /// As [`UpperBodyFollow::solve`] for a chain with bones in between its members (a humanoid's
@@ -115,18 +163,20 @@ impl UpperBodyFollow {
     /// rotation before the solve (`parents[0]` the chest's parent; `None`: the chain bone
     /// before it, or the identity for the chest). A bone in between keeps its local rotation:
     /// it turns with the chain bone above it, and the locals returned put each chain bone where
-    /// the follow wants it under it.
+    /// the follow wants it under it. `drop_m`: how far the head is below its standing height
+    /// (avatar metres; see [`UpperBodyFollowSettings::yaw_weights_at`]).
     pub fn solve_in_chain(
         &self,
         body: Quat,
         head: Quat,
         parents: [Option<Quat>; 3],
         bones: [Option<Quat>; 3],
+        drop_m: f32,
     ) -> [Option<Quat>; 3] {
         let body = crate::finite::quat_or(body, Quat::IDENTITY);
         let head = crate::finite::quat_or(head, body);
         let (yaw, pitch) = head_yaw_pitch(body, head);
-        let angles = self.cumulative_angles(yaw, pitch);
+        let angles = self.cumulative_angles(yaw, pitch, drop_m);
         let chest_parent = parents[0].unwrap_or(Quat::IDENTITY);
         let mut parent_new = crate::finite::quat_or(chest_parent, Quat::IDENTITY);
         let mut parent_old = parent_new;
@@ -157,7 +207,8 @@ impl UpperBodyFollow {
 
     /// The spine step on a skeleton's bones: `spine` is the chest, neck and head (a missing one
     /// `None`; no chest, no follow), `body` and `head` the avatar root's and the headset's
-    /// rotations in skeleton space. Returns each spine bone with its new local rotation.
+    /// rotations in skeleton space, `drop_m` how far the head is below its standing height
+    /// (avatar metres; 0 upright). Returns each spine bone with its new local rotation.
     ///
     /// Measures the chain as [`UpperBodyFollow::solve_in_chain`] wants it: the chest's parent,
     /// and each later bone's own parent where it is not the chain bone before it (a humanoid's
@@ -168,6 +219,7 @@ impl UpperBodyFollow {
         spine: [Option<usize>; 3],
         body: Quat,
         head: Quat,
+        drop_m: f32,
     ) -> [Option<(usize, Quat)>; 3] {
         let Some(chest) = spine[0] else {
             return [None; 3];
@@ -187,7 +239,7 @@ impl UpperBodyFollow {
             before = bone;
         }
         let globals = spine.map(|b| b.map(|b| bones.global(b).rotation));
-        let locals = self.solve_in_chain(body, head, parents, globals);
+        let locals = self.solve_in_chain(body, head, parents, globals, drop_m);
         let mut out = [None; 3];
         for ((slot, bone), local) in out.iter_mut().zip(spine).zip(locals) {
             if let (Some(bone), Some(local)) = (bone, local) {
@@ -217,7 +269,7 @@ mod tests {
         // The same chain with an upper chest between, turned 0.4 rad from the chest.
         let between = Quat::from_rotation_x(0.4);
         let upper_chest = chest * between;
-        let out = stage.solve_in_chain(body, head, [None, Some(upper_chest), None], bones);
+        let out = stage.solve_in_chain(body, head, [None, Some(upper_chest), None], bones, 0.0);
         assert!(out[0].unwrap().angle_between(direct[0].unwrap()) < 1e-5);
         // The upper chest keeps its local rotation under the turned chest.
         let neck_new = out[0].unwrap() * between * out[1].unwrap();
@@ -285,7 +337,7 @@ mod tests {
     #[test]
     fn limits_and_garbage() {
         let stage = UpperBodyFollow::default();
-        let a = stage.cumulative_angles(3.0, f32::NAN);
+        let a = stage.cumulative_angles(3.0, f32::NAN, f32::NAN);
         assert!((a[2].0 - 90f32.to_radians()).abs() < 1e-5 && a[2].1 == 0.0);
         let out = stage.solve(
             Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
@@ -303,10 +355,34 @@ mod tests {
             pitch_weights: [0.5, 0.5, f32::INFINITY],
             max_yaw_deg: 400.0,
             max_pitch_deg: -5.0,
+            low_stance_start_m: f32::NAN,
+            low_stance_full_m: 0.1,
+            low_stance_chest_yaw_weight: 3.0,
         })
         .settings;
         assert_eq!(s.yaw_weights, [1.0, 0.3, 0.0]);
         assert_eq!(s.pitch_weights, [0.5, 0.5, 0.55]);
         assert_eq!((s.max_yaw_deg, s.max_pitch_deg), (180.0, 0.0));
+        // A low stance that ends before it starts ends just after it.
+        assert_eq!(s.low_stance_start_m, 0.3);
+        assert!((s.low_stance_full_m - 0.31).abs() < 1e-6);
+        assert_eq!(s.low_stance_chest_yaw_weight, 1.0);
+    }
+
+    /// The chest's share of the yaw falls through the low stance's ramp; the neck takes what
+    /// it gives up, so the shares' sum (where the head ends up) never changes.
+    #[test]
+    fn a_low_stance_moves_the_chests_share_of_the_yaw_to_the_neck() {
+        let s = UpperBodyFollowSettings::default();
+        let sum = |w: [f32; 3]| w.iter().sum::<f32>();
+        assert_eq!(s.yaw_weights_at(0.0), s.yaw_weights);
+        assert_eq!(s.yaw_weights_at(f32::NAN), s.yaw_weights);
+        let [c, n, h] = s.yaw_weights;
+        let half = s.yaw_weights_at(0.5 * (s.low_stance_start_m + s.low_stance_full_m));
+        assert!((half[0] - 0.5 * c).abs() < 1e-5 && (half[1] - (n + 0.5 * c)).abs() < 1e-5);
+        let low = s.yaw_weights_at(s.low_stance_full_m + 1.0);
+        assert_eq!(low[0], s.low_stance_chest_yaw_weight);
+        assert_eq!(low[2], h);
+        assert!((sum(low) - sum(s.yaw_weights)).abs() < 1e-6);
     }
 }

@@ -271,7 +271,8 @@ pub fn adds_penetration(chest: &Pose, truth: (Vec3, Vec3), method: (Vec3, Vec3))
     inside(method) && !inside(truth)
 }
 
-fn yaw_of_rotation(q: Quat) -> f32 {
+/// The yaw of a rotation's forward (+Z), flattened.
+pub fn yaw_of_rotation(q: Quat) -> f32 {
     let f = q * Vec3::Z;
     yaw_of(Vec3::new(f.x, 0.0, f.z))
 }

@@ -86,7 +86,7 @@ pub fn overall(results: &[ClipResult]) -> String {
 /// (the lowest of LookAt, LookAt as a pole, the fixed pole; headset-only for the chest yaw).
 pub fn per_clip(results: &[ClipResult]) -> String {
     let mut out = String::from(
-        "| clip | frames | hand reachable, arm-only: ours (cm) | best baseline | elbow arm-only: ours (cm) | best baseline | elbow full: ours (cm) | best baseline | flips/min excess arm-only: ours | best baseline | flips/min excess full: ours | best baseline | chest yaw: ours (deg) | headset-only |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| clip | frames | hand reachable, arm-only: ours (cm) | best baseline | elbow arm-only: ours (cm) | best baseline | elbow full, standing body: ours (cm) | best baseline | flips/min excess arm-only: ours | best baseline | flips/min excess full, standing body: ours | best baseline | chest yaw, standing body: ours (deg) | headset-only |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     let baselines = crate::targets::BASELINES;
     for r in results {

@@ -162,7 +162,8 @@ fn arm_figure(
 
 /// Every arm target (reachable hands 0.1 cm on every clip; elbows 2.8 cm with true shoulders
 /// and 4.5 cm in the whole body; no excess flips on any clip with true shoulders or in the
-/// whole body; chest yaw 10 degrees; elbow jitter no higher than LookAt's).
+/// whole body; chest yaw 10 degrees in the whole body (with the standing body's when there is
+/// none); elbow jitter no higher than LookAt's).
 pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure> {
     // Each figure with its weight in the pool.
     let hand: Pick = (
@@ -239,24 +240,55 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
                 .collect(),
         });
     }
-    out.push(Figure {
-        what: "chest yaw, full (deg)",
-        ours: value(&all, "ours", "full", yaw),
-        target: 10.0,
-        best: (
-            value(&all, "headset_only_torso", "full", yaw),
-            "headset_only".into(),
-        ),
-        bar: "its best baseline",
-        clips: results
+    let headset_only = |name: &str| {
+        results
             .iter()
-            .map(|r| ClipFigure {
-                clip: r.name.clone(),
-                ours: value(&r.rows, "ours", "full", yaw),
-                bar: value(&r.rows, "headset_only_torso", "full", yaw),
-                weight: value(&r.rows, "ours", "full", |m| m.chest_yaw_deg.len() as f32),
+            .find(|r| r.name == name)
+            .map_or(f32::NAN, |r| {
+                value(&r.rows, "headset_only_torso", "full", yaw)
             })
-            .collect(),
+    };
+    out.push(if whole.is_empty() {
+        Figure {
+            what: "chest yaw, full (deg)",
+            ours: value(&all, "ours", "full", yaw),
+            target: 10.0,
+            best: (
+                value(&all, "headset_only_torso", "full", yaw),
+                "headset_only".into(),
+            ),
+            bar: "its best baseline",
+            clips: results
+                .iter()
+                .map(|r| ClipFigure {
+                    clip: r.name.clone(),
+                    ours: value(&r.rows, "ours", "full", yaw),
+                    bar: headset_only(&r.name),
+                    weight: value(&r.rows, "ours", "full", |m| m.chest_yaw_deg.len() as f32),
+                })
+                .collect(),
+        }
+    } else {
+        // The engine's default body, lower half included (its low stance needs it).
+        Figure {
+            what: "chest yaw, whole body (deg)",
+            ours: crate::whole_body_report::pooled(whole, 0).chest_yaw_deg,
+            target: 10.0,
+            best: (
+                value(&all, "headset_only_torso", "full", yaw),
+                "headset_only".into(),
+            ),
+            bar: "its best baseline",
+            clips: whole
+                .iter()
+                .map(|r| ClipFigure {
+                    clip: r.clip.clone(),
+                    ours: r.methods[0].chest_yaw_deg,
+                    bar: headset_only(&r.clip),
+                    weight: r.methods[0].frames as f32,
+                })
+                .collect(),
+        }
     });
     out.push(arm_figure(
         results,

@@ -117,6 +117,12 @@ impl WholeClipBody {
         self
     }
 
+    /// The chest bone's world rotation after the last [`WholeClipBody::frame`] (its rest is
+    /// the identity: +Z forward).
+    pub fn chest_rotation(&mut self) -> Quat {
+        (self.placement.skeleton().rotation * self.tree.global(CHEST).rotation).normalize()
+    }
+
     /// One frame from the rest pose (as the engine restores it every frame); the compared
     /// joints after it.
     pub fn frame(&mut self, tracking: &Tracking, dt: f32) -> Joints {

@@ -8,8 +8,9 @@ use vr_arms_core::body::Tracking;
 use vr_arms_core::lower_body::LowerBodySettings;
 
 use crate::clip::Clip;
-use crate::eval::{EvalOptions, Track};
+use crate::eval::{EvalOptions, Track, chest_yaw_error_deg, yaw_of_rotation};
 use crate::whole_body::{Hanging, JOINTS, Joints, WholeClipBody, truth};
+use vr_arms_core::body_follow::head_yaw;
 
 /// The methods compared, in [`WholeBodyResult::methods`] order.
 pub const WHOLE_BODY_METHODS: [&str; 3] = ["ours (whole body)", "standing", "hanging"];
@@ -36,6 +37,8 @@ pub struct WholeBodyFigures {
     pub clip_steps_per_min: f32,
     /// Elbow flips a minute beyond the clip's own (as the arm tables count them).
     pub flips_per_min_excess: f32,
+    /// The chest's yaw error (degrees, its forward flattened, as the arm tables measure it).
+    pub chest_yaw_deg: f32,
     pub frames: usize,
 }
 
@@ -55,6 +58,7 @@ struct Sums {
     last: Option<Joints>,
     lifts: Lifts,
     arms: Arms,
+    chest_yaw_deg: f32,
     frames: usize,
 }
 
@@ -143,6 +147,7 @@ impl Sums {
             steps_per_min: per_min(self.lifts.count),
             clip_steps_per_min: per_min(clip_lifts),
             flips_per_min_excess: per_min(self.arms.flips()) - per_min(clip_flips),
+            chest_yaw_deg: self.chest_yaw_deg / n,
             frames: self.frames,
         }
     }
@@ -223,8 +228,15 @@ pub fn evaluate_whole_body(
             standing.frame(&tracking, dt),
             hanging.frame(&f.headset),
         ];
-        for (s, m) in sums.iter_mut().zip(&methods) {
+        // The hanging skeleton's chest faces where the headset looks.
+        let chests = [
+            yaw_of_rotation(ours.chest_rotation()),
+            yaw_of_rotation(standing.chest_rotation()),
+            head_yaw(&f.headset.rotation),
+        ];
+        for ((s, m), chest) in sums.iter_mut().zip(&methods).zip(chests) {
             s.add(m, &t, &floor, dt);
+            s.chest_yaw_deg += chest_yaw_error_deg(chest, f.chest.rotation);
         }
         clip_skate = skate(clip_skate, last_truth.as_ref(), &t, &floor, dt);
         clip_lifts.add(&t, &floor);

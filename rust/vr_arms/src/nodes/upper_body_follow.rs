@@ -64,6 +64,20 @@ pub struct UpperBodyFollow {
     /// Largest head pitch followed (degrees).
     #[export(range = (0.0, 90.0, suffix = "°"))]
     max_pitch_deg: f32,
+    /// In a low stance (a lunge, a deep stance, a crouch) the chest stays with the body and the
+    /// head turns on the neck: the head this far below its standing height (metres of the
+    /// avatar) starts a low stance. Needs a `LowerBodyRig` beside it, which knows the standing
+    /// height; without one the body is taken as upright.
+    #[export_group(name = "Low stance")]
+    #[export(range = (0.0, 2.0, 0.01, suffix = "m"))]
+    low_stance_start_m: f32,
+    /// The head this far below its standing height is fully in a low stance (metres).
+    #[export(range = (0.0, 2.0, 0.01, suffix = "m"))]
+    low_stance_full_m: f32,
+    /// The chest's share of the head's yaw in a full low stance (the rest of its share goes to
+    /// the neck, so the head still faces where the headset looks).
+    #[export(range = (0.0, 1.0, 0.01))]
+    low_stance_chest_yaw_weight: f32,
 
     last_head: Option<vr_arms_core::Pose>,
     head_guard: vr_arms_core::input_guard::InputGuard,
@@ -114,6 +128,9 @@ impl ISkeletonModifier3D for UpperBodyFollow {
             pitch_weights: Vector3::ZERO,
             max_yaw_deg: 0.0,
             max_pitch_deg: 0.0,
+            low_stance_start_m: 0.0,
+            low_stance_full_m: 0.0,
+            low_stance_chest_yaw_weight: 0.0,
             last_head: None,
             head_guard: Default::default(),
             editor_preview: false,
@@ -157,6 +174,9 @@ impl ISkeletonModifier3D for UpperBodyFollow {
             spine,
             to_skeleton * body.rotation,
             to_skeleton * head.rotation,
+            // Alone it does not know the standing height (a `LowerBodyRig` beside it runs the
+            // follow again with it): upright.
+            0.0,
         );
         for (bone, local) in locals.into_iter().flatten() {
             skeleton.set_bone_pose_rotation(bone as i32, to_quaternion(local));
@@ -196,6 +216,9 @@ impl UpperBodyFollow {
         pitch_weights => pitch_weights,
         max_yaw_deg => max_yaw_deg,
         max_pitch_deg => max_pitch_deg,
+        low_stance_start_m => low_stance_start_m,
+        low_stance_full_m => low_stance_full_m,
+        low_stance_chest_yaw_weight => low_stance_chest_yaw_weight,
     });
 
     /// The chest, neck and head bone names it turns.

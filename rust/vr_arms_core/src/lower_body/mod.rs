@@ -104,6 +104,18 @@ pub struct LowerBody {
     last_headset: Option<Pose>,
 }
 
+/// Where the head bone must be for the headset at `headset` (world).
+fn head_bone_at(headset: Pose, m: &rest::Measures) -> Vec3 {
+    let head_turn = (headset.rotation * Quat::from_rotation_y(std::f32::consts::PI)).normalize();
+    headset.position - head_turn * m.eyes_from_head
+}
+
+/// How far a head bone at `head_at` is below its standing height over a floor at `floor_y`
+/// (world units).
+fn head_drop(m: &rest::Measures, head_at: Vec3, floor_y: f32) -> f32 {
+    m.pelvis.head_height - (head_at.y - floor_y)
+}
+
 impl LowerBody {
     /// The lower body of the avatar whose rest pose is `rest_tree` (skeleton space, the bones
     /// at `bones`); `eyes` is the rest pose's point between the eyes (skeleton space), if the
@@ -177,6 +189,33 @@ impl LowerBody {
         self.update_on(tree, input, dt, &mut ground::FlatFloor)
     }
 
+    /// How far the head bone is below its standing height (avatar metres; negative above it)
+    /// with the headset at `headset`, the avatar root at `root` and the skeleton at `skeleton`
+    /// (world), the floor at `floor_y`, `scale` world units per avatar metre: what
+    /// [`crate::upper_body_follow::UpperBodyFollow`] calls a low stance. 0 for unusable input.
+    pub fn head_drop_m(
+        &mut self,
+        headset: Pose,
+        root: Pose,
+        skeleton: Pose,
+        floor_y: f32,
+        scale: f32,
+    ) -> f32 {
+        if !(headset.is_finite() && root.is_finite() && skeleton.is_finite() && floor_y.is_finite())
+        {
+            return 0.0;
+        }
+        let scale = if scale.is_finite() && scale > 0.0 {
+            scale.clamp(0.01, 100.0)
+        } else {
+            1.0
+        };
+        let to_root = root.inverse().mul_pose(&skeleton);
+        let m = *self.rest.measures(&to_root);
+        let drop = head_drop(&m, head_bone_at(headset, &m), floor_y) / scale;
+        crate::finite::f32_or(drop, 0.0)
+    }
+
     /// [`LowerBody::update`] with the feet on `surface` (steps and ramps found under each
     /// foot's place; the flat floor where nothing is found).
     pub fn update_on(
@@ -223,7 +262,7 @@ impl LowerBody {
         // Where the head bone must be, and how it turns: the headset's turn, facing +Z.
         let head_turn =
             (headset.rotation * Quat::from_rotation_y(std::f32::consts::PI)).normalize();
-        let head_at = headset.position - head_turn * m.eyes_from_head;
+        let head_at = head_bone_at(headset, &m);
         let look = headset.rotation * Vec3::NEG_Z;
         let placed = place_hips(
             &s,
@@ -271,7 +310,7 @@ impl LowerBody {
         let arms = PerSide::new(arm(Side::Left), arm(Side::Right));
         // Only a body that has come down (reaching for the floor) turns: standing, a hand
         // hanging a little out of reach (an arm shorter than the player's) turns nothing.
-        let drop = m.pelvis.head_height - (head_at.y - input.floor_y);
+        let drop = head_drop(&m, head_at, input.floor_y);
         let low = (drop / (reach_bend::FULL_AT_DROP_M * input.scale)).clamp(0.0, 1.0);
         let (squat, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         let mut hips_turn = hips_turn;

@@ -247,11 +247,15 @@ impl LowerBodyRig {
         if let Some((follow, spine)) = follow {
             let stage = FollowStage::new(follow.bind().core_settings());
             let to_skeleton = skeleton_core.rotation.inverse();
+            let drop = b
+                .stage
+                .head_drop_m(head, root_core, skeleton_core, floor_y, scale);
             let locals = stage.solve_on(
                 &mut b.tree,
                 *spine,
                 to_skeleton * root_core.rotation,
                 to_skeleton * head.rotation,
+                drop,
             );
             for (bone, local) in locals.into_iter().flatten() {
                 b.tree.set_local_rotation(bone, local);
