@@ -67,6 +67,8 @@ fn per_clip(
                 ("elbows_cm", m.elbows_cm),
                 ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
                 ("feet_cm", m.feet_cm),
+                ("chest_yaw_deg", m.chest_yaw_deg),
+                ("flips_per_min_excess", m.flips_per_min_excess),
             ] {
                 if v.is_finite() {
                     values.insert(name, v as f64);
@@ -151,6 +153,7 @@ pub fn to_json(
                 ("steps_per_min", m.steps_per_min),
                 ("clip_steps_per_min", m.clip_steps_per_min),
                 ("flips_per_min_excess", m.flips_per_min_excess),
+                ("chest_yaw_deg", m.chest_yaw_deg),
             ] {
                 if v.is_finite() {
                     values.insert(name, v as f64);
