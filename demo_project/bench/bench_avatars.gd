@@ -12,6 +12,12 @@
 ##   --mode=budget     the whole body with the crowd budget: VRArmRig.update_interval_frames = 3.
 ##   --mode=remote     the whole body as one VRRemoteBody per avatar (VRArmsSetup.setup_remote).
 ##   --mode=remote_budget  the same with VRRemoteBody.update_interval_frames = 3.
+##   --mode=builtins   Godot's built-ins doing the bones a remote body writes, from the same
+##                     tracked points: a CopyTransformModifier3D putting the hips under the
+##                     headset, a LookAtModifier3D on each of chest, neck and head toward a point
+##                     ahead of the headset, TwoBoneIK3D on both arms (to the controllers) and
+##                     both legs (to ankle markers), and an AnimationTree per hand blending four
+##                     finger poses on grip and trigger (a BlendSpace2D).
 ##   --mode=remote_avatars  N other players as VRAvatarSync shows them: the simulated player's
 ##                     state packed at 30 Hz and handed to one VRAvatarSync as N peers' packets
 ##                     (decoding, checks, jitter buffers, playback, a VRRemoteBody each); no
@@ -40,6 +46,13 @@ var _sender: VRAvatarSync
 var _receiver: VRAvatarSync
 var _next_packet_s := 0.0
 var _clock_s := 0.0
+## The built-ins' finger poses, a library per hand (shared by every avatar: a mixer writes every
+## track of its libraries, so one holding both hands would put the other hand back to rest), and
+## each hand's AnimationTree with the controller that drives it.
+var _finger_poses := {}
+var _finger_trees: Array = []
+## The largest curl (radians from rest) the built-ins gave the first avatar's left index finger.
+var _finger_curl := 0.0
 
 
 func _ready() -> void:
@@ -116,6 +129,8 @@ func _ready() -> void:
 					character.add_child(knee)
 					knee.position = Vector3(ankle.position.x, 0.5, 0.6)
 					ik.set_pole_node(k, ik.get_path_to(knee))
+			"builtins":
+				_builtins(character, skeleton)
 			"lower":
 				var lower := LowerBodyRig.new()
 				lower.head = _xr.camera
@@ -145,6 +160,95 @@ func _ready() -> void:
 	print("bench: mode=%s avatars=%d frames=%d off=%s" % [_mode, _avatars, _frames, ",".join(_off)])
 
 
+## Godot's built-ins doing the bones `VRRemoteBody` writes (see the modes above), in the order
+## the bones hang: the hips, the spine toward the look, then the limbs.
+func _builtins(character: Node3D, skeleton: Skeleton3D) -> void:
+	var hips := skeleton.find_bone("Hips")
+	var hips_at := Marker3D.new()
+	_xr.camera.add_child(hips_at)
+	hips_at.position = Vector3(0, skeleton.get_bone_global_rest(hips).origin.y - 1.65, 0)
+	var copy := CopyTransformModifier3D.new()
+	skeleton.add_child(copy)
+	copy.set_setting_count(1)
+	copy.set_apply_bone_name(0, "Hips")
+	copy.set_reference_type(0, BoneConstraint3D.REFERENCE_TYPE_NODE)
+	copy.set_reference_node(0, copy.get_path_to(hips_at))
+	copy.set_copy_rotation(0, false)
+	copy.set_copy_scale(0, false)
+	# Ahead of the headset (a camera looks along -Z), at chest height: the spine turns with the
+	# look without leaning back (which would take the shoulders out of the hands' reach).
+	var look_at := Marker3D.new()
+	_xr.camera.add_child(look_at)
+	look_at.position = Vector3(0, -0.35, -2)
+	for bone in ["Chest", "Neck", "Head"]:
+		var look := LookAtModifier3D.new()
+		skeleton.add_child(look)
+		look.bone_name = bone
+		look.target_node = look.get_path_to(look_at)
+	var ik := TwoBoneIK3D.new()
+	skeleton.add_child(ik)
+	ik.set_setting_count(4)
+	var limbs := [
+		["LeftUpperArm", "LeftLowerArm", "LeftHand", _xr.left, Vector3(0.4, 0.9, -0.3)],
+		["RightUpperArm", "RightLowerArm", "RightHand", _xr.right, Vector3(-0.4, 0.9, -0.3)],
+	]
+	for k in 2:
+		var ankle := Marker3D.new()
+		character.add_child(ankle)
+		ankle.position = Vector3(0.09 if k == 0 else -0.09, 0.2, 0.1)
+		var side: String = ["Left", "Right"][k]
+		limbs.append([side + "UpperLeg", side + "LowerLeg", side + "Foot", ankle, Vector3(ankle.position.x, 0.5, 0.6)])
+	for k in limbs.size():
+		var limb: Array = limbs[k]
+		ik.set_root_bone_name(k, limb[0])
+		ik.set_middle_bone_name(k, limb[1])
+		ik.set_end_bone_name(k, limb[2])
+		ik.set_target_node(k, ik.get_path_to(limb[3]))
+		_check_end(skeleton, limb[2], limb[3])
+		# TwoBoneIK3D solves nothing without a pole.
+		var pole := Marker3D.new()
+		character.add_child(pole)
+		pole.position = limb[4]
+		ik.set_pole_node(k, ik.get_path_to(pole))
+	for side in ["Left", "Right"]:
+		if not _finger_poses.has(side):
+			_finger_poses[side] = _make_finger_poses(skeleton, side)
+		var tree := AnimationTree.new()
+		character.add_child(tree)
+		tree.add_animation_library("", _finger_poses[side])
+		var space := AnimationNodeBlendSpace2D.new()
+		for pose in [["open", Vector2(0, 0)], ["grip", Vector2(1, 0)], ["trigger", Vector2(0, 1)], ["fist", Vector2(1, 1)]]:
+			var node := AnimationNodeAnimation.new()
+			node.animation = "%s_%s" % [pose[0], side]
+			space.add_blend_point(node, pose[1])
+		tree.tree_root = space
+		tree.active = true
+		_finger_trees.append([tree, _xr.left if side == "Left" else _xr.right])
+
+
+## Four finger poses of one hand: open, the grip's fingers curled (thumb, middle, ring, little),
+## the trigger's (index), and a fist; a rotation track for each finger bone, from its rest.
+func _make_finger_poses(skeleton: Skeleton3D, side: String) -> AnimationLibrary:
+	var library := AnimationLibrary.new()
+	for pose in ["open", "grip", "trigger", "fist"]:
+		var animation := Animation.new()
+		for b in skeleton.get_bone_count():
+			var bone := skeleton.get_bone_name(b)
+			if not bone.begins_with(side) or skeleton.get_bone_parent(b) < 0:
+				continue
+			var finger := bone.trim_prefix(side)
+			if not (finger.begins_with("Thumb") or finger.begins_with("Index") or finger.begins_with("Middle") or finger.begins_with("Ring") or finger.begins_with("Little")):
+				continue
+			var index := finger.begins_with("Index")
+			var curled: bool = pose == "fist" or (pose == "grip" and not index) or (pose == "trigger" and index)
+			var rest := skeleton.get_bone_rest(b).basis.get_rotation_quaternion()
+			var track := animation.add_track(Animation.TYPE_ROTATION_3D)
+			animation.track_set_path(track, NodePath("%s:%s" % [skeleton.name, bone]))
+			animation.rotation_track_insert_key(track, 0.0, rest * Quaternion(Vector3.RIGHT, 1.2 if curled else 0.0))
+		library.add_animation("%s_%s" % [pose, side], animation)
+	return library
+
+
 ## Checks that Godot's own comparator solves: `bone` of `skeleton` (the first avatar's) must reach
 ## `target`, or the run fails (a TwoBoneIK3D without a pole solves nothing and costs little).
 func _check_end(skeleton: Skeleton3D, bone: String, target: Node3D) -> void:
@@ -159,6 +263,10 @@ func _measure_ends() -> void:
 	if _frame < 3:
 		return
 	_measured_frames += 1
+	if not _finger_trees.is_empty():
+		var index := _checked_skeleton.find_bone("LeftIndexProximal")
+		var rest := _checked_skeleton.get_bone_rest(index).basis.get_rotation_quaternion()
+		_finger_curl = maxf(_finger_curl, rest.angle_to(_checked_skeleton.get_bone_pose_rotation(index)))
 	for bone in _checked_ends:
 		var at := _checked_skeleton.global_transform * _checked_skeleton.get_bone_global_pose(bone).origin
 		_worst_end_m = maxf(_worst_end_m, at.distance_to((_checked_ends[bone] as Node3D).global_position))
@@ -196,6 +304,14 @@ func _process(delta: float) -> void:
 	_frame += 1
 	var t := _frame / 90.0
 	var sim: XRTrackingSimulator = _xr.simulator
+	# Grip and trigger moving, so that every mode's fingers have something to follow.
+	sim.set_input(VRArms.Hand.LEFT, "grip", 0.5 + 0.5 * sin(t * 2.0))
+	sim.set_input(VRArms.Hand.LEFT, "trigger", 0.5 + 0.5 * cos(t * 1.7))
+	sim.set_input(VRArms.Hand.RIGHT, "grip", 0.5 + 0.5 * cos(t * 2.3))
+	sim.set_input(VRArms.Hand.RIGHT, "trigger", 0.5 + 0.5 * sin(t * 1.1))
+	for pair in _finger_trees:
+		var controller: XRController3D = pair[1]
+		(pair[0] as AnimationTree).set("parameters/blend_position", Vector2(controller.get_float("grip"), controller.get_float("trigger")))
 	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.3 + 0.1 * cos(t), 1.2 + 0.2 * sin(t * 1.3), 0.3)))
 	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(-0.3 - 0.1 * sin(t), 1.15 + 0.15 * cos(t * 0.7), 0.3)))
 	if _frame >= _frames:
@@ -203,6 +319,12 @@ func _process(delta: float) -> void:
 			# Far targets (out of reach) would fail this too: the bench's targets are in reach.
 			print("bench: comparator end bones within %.4f m of their targets over %d updates" % [_worst_end_m, _measured_frames])
 			# A modifier that writes nothing leaves the skeleton without an update to measure.
+			if not _finger_trees.is_empty():
+				print("bench: the built-ins' fingers curled up to %.2f rad" % _finger_curl)
+				if _finger_curl < 0.2:
+					push_error("bench: the built-ins' AnimationTree did not move the fingers")
+					get_tree().quit(1)
+					return
 			if _worst_end_m > 0.01 or _measured_frames < (_frames - 3) / 2:
 				push_error("bench: Godot's comparator did not solve (%.3f m off, %d updates)" % [_worst_end_m, _measured_frames])
 				get_tree().quit(1)

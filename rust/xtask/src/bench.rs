@@ -120,6 +120,7 @@ fn json(
                     "twobone_legs_us": r.twobone_legs_us,
                     "lower_us": r.lower_us,
                     "twobone_legs_hips_us": r.twobone_legs_hips_us,
+                    "builtins_us": r.builtins_us,
                     "arms_calls": r.arms_calls,
                     "full_calls": r.full_calls,
                     "budget_calls": r.budget_calls,
@@ -163,6 +164,16 @@ fn engine_section(rows: &[Row], calls_note: &str, stages: &[(&str, f64)]) -> Str
             r.full_us / r.twobone_us,
             r.remote_us,
             r.remote_us / r.twobone_us,
+        ));
+    }
+    table.push_str("\n\nAgainst Godot's built-ins doing the same bones (us of CPU per avatar and frame, the same runs): a `CopyTransformModifier3D` putting the hips under the headset, a `LookAtModifier3D` on each of chest, neck and head toward a point ahead of the headset, `TwoBoneIK3D` on both arms (to the controllers, poles at the elbows) and both legs (to ankle markers), and an `AnimationTree` per hand blending four finger poses (open, grip, trigger, fist) in a `BlendSpace2D` on the controller's grip and trigger, set from a script every frame. The bench scene fails a run in which these leave a hand or foot more than 1 cm off its target or never curl a finger. The target for the remote body at full detail is at most 1.0x.\n\n| avatars | built-ins composite | whole body, one VRRemoteBody | remote body / built-ins |\n|---|---|---|---|");
+    for r in rows {
+        table.push_str(&format!(
+            "\n| {} | {:.1} | {:.1} | {:.2} |",
+            r.avatars,
+            r.builtins_us,
+            r.remote_us,
+            r.remote_us / r.builtins_us,
         ));
     }
     table.push_str("\n\nThe lower body against TwoBoneIK3D on the legs (us of CPU per avatar and frame, the same runs): the target is at most 1.0x. Beside it, Godot's own modifiers doing the lower body's bone writes without its solve: a `CopyTransformModifier3D` moving the hips bone (so Godot works out every bone under the hips again, as when our lower body moves them), then `TwoBoneIK3D` on both legs.\n\n| avatars | TwoBoneIK3D, 2 leg solves | LowerBodyRig (hips, spine bend, 2 legs, feet) | lower body / TwoBoneIK3D | CopyTransformModifier3D on the hips + TwoBoneIK3D | lower body / that |\n|---|---|---|---|---|---|");
@@ -221,7 +232,7 @@ fn engine_section(rows: &[Row], calls_note: &str, stages: &[(&str, f64)]) -> Str
         repeats = crate::bench_engine::STAGE_REPEATS,
     );
     format!(
-        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body, budget, remote body, remote budget, TwoBoneIK3D on the legs, lower body, hips and legs by Godot's modifiers). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms, with a pole node per elbow (without one, `TwoBoneIK3D` solves nothing: earlier versions of this page measured it without poles, an IK doing no work; the bench scene now fails a run in which Godot's modifiers leave an end bone more than 1 cm off its target); \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates; \"budget\" is the same with `VRArmRig.update_interval_frames = 3` (the crowd budget of the node graph); \"remote body\" is the whole body as one `VRRemoteBody` per avatar, as `VRArmsSetup.setup_remote` makes it for remote players and crowds (the core's one composition of the body, `vr_arms_core::body::Body`; the engine test `test_one_body.gd` checks that it poses every bone it writes like the node graph and the core, within 0.1 mm and 0.01 degrees from the first frame, tracking loss, recoil and hand tracking included), and \"VRRemoteBody, budget\" is that with `VRRemoteBody.update_interval_frames = 3`. {calls_note} The engine test `test_the_rig_solves_like_two_bone_ik_3d` checks that `VRArmRig` (soft IK off, a fixed pole) and `TwoBoneIK3D` put hands and elbows within 1 mm of each other, so the first two columns compare the same solve.\n\n{table}\n\n{verdicts}\n\n{split}\n\n{stage_section}\n{WHERE_THE_TIME_WENT}",
+        "## In engine\n\nCPU user time of `res://bench/bench_avatars.tscn` (N humanoids driven by simulated tracking, {frames} frames, release build of the extension, the project imported first) per mode, minus the same scene with skeletons only, divided by avatars x frames: the median of {repeats} runs, each run timing every mode once in turn (baseline, TwoBoneIK3D, arms, whole body, budget, remote body, remote budget, TwoBoneIK3D on the legs, lower body, hips and legs by Godot's modifiers, Godot's built-ins doing a remote body's bones). \"TwoBoneIK3D\" is Godot 4.6's built-in two-bone IK solving only the two arms, with a pole node per elbow (without one, `TwoBoneIK3D` solves nothing: earlier versions of this page measured it without poles, an IK doing no work; the bench scene now fails a run in which Godot's modifiers leave an end bone more than 1 cm off its target); \"arm pipeline\" is our five target stages plus `VRArmRig` per avatar (the node graph, with its target markers); \"whole body\" is everything `VRArmsSetup` creates; \"budget\" is the same with `VRArmRig.update_interval_frames = 3` (the crowd budget of the node graph); \"remote body\" is the whole body as one `VRRemoteBody` per avatar, as `VRArmsSetup.setup_remote` makes it for remote players and crowds (the core's one composition of the body, `vr_arms_core::body::Body`; the engine test `test_one_body.gd` checks that it poses every bone it writes like the node graph and the core, within 0.1 mm and 0.01 degrees from the first frame, tracking loss, recoil and hand tracking included), and \"VRRemoteBody, budget\" is that with `VRRemoteBody.update_interval_frames = 3`. {calls_note} The engine test `test_the_rig_solves_like_two_bone_ik_3d` checks that `VRArmRig` (soft IK off, a fixed pole) and `TwoBoneIK3D` put hands and elbows within 1 mm of each other, so the first two columns compare the same solve.\n\n{table}\n\n{verdicts}\n\n{split}\n\n{stage_section}\n{WHERE_THE_TIME_WENT}",
         frames = crate::bench_engine::FRAMES,
         repeats = crate::bench_engine::REPEATS,
     )
@@ -258,9 +269,10 @@ fn verdicts(rows: &[Row]) -> String {
         let remote = r.remote_us / r.twobone_us;
         let remote_crowd = r.remote_us * 100.0 / 1000.0;
         let remote_budget_crowd = r.remote_budget_us * 100.0 / 1000.0;
+        let builtins = r.remote_us / r.builtins_us;
         let say = |met: bool| if met { "met" } else { "**not met**" };
         out.push(format!(
-            "- {} avatars: arm pipeline {arms:.1}x TwoBoneIK3D (target 1.0x: {}); whole body, node graph {body:.1}x (target 2.0x: {}), as one VRRemoteBody {remote:.1}x (target 2.0x: {}); 100 whole bodies at this rate {crowd:.2} ms of CPU a frame as the node graph, {remote_crowd:.2} ms as VRRemoteBody (target under 1 ms: {}, {}); with the budget at 1 in 3, {remote_budget_crowd:.2} ms as VRRemoteBody ({}).",
+            "- {} avatars: arm pipeline {arms:.1}x TwoBoneIK3D (target 1.0x: {}); whole body, node graph {body:.1}x (target 2.0x: {}), as one VRRemoteBody {remote:.1}x (target 2.0x: {}); 100 whole bodies at this rate {crowd:.2} ms of CPU a frame as the node graph, {remote_crowd:.2} ms as VRRemoteBody (target under 1 ms: {}, {}); with the budget at 1 in 3, {remote_budget_crowd:.2} ms as VRRemoteBody ({}); the remote body {builtins:.2}x Godot's built-ins doing the same bones (target 1.0x: {}).",
             r.avatars,
             say(arms <= 1.0),
             say(body <= 2.0),
@@ -272,6 +284,7 @@ fn verdicts(rows: &[Row]) -> String {
             } else {
                 "not under 1 ms"
             },
+            say(builtins <= 1.0),
         ));
     }
     out.join("\n")

@@ -17,7 +17,7 @@ pub const REPEATS: usize = 5;
 /// Crowd sizes.
 pub const SIZES: [usize; 2] = [100, 300];
 /// Modes of `bench_avatars.tscn`; `none` (skeletons only) is the baseline.
-const MODES: [&str; 10] = [
+const MODES: [&str; 11] = [
     "none",
     "twobone",
     "arms",
@@ -28,6 +28,7 @@ const MODES: [&str; 10] = [
     "twobone_legs",
     "lower",
     "twobone_legs_hips",
+    "builtins",
 ];
 /// A single run that lasts longer than this is killed and the bench fails.
 const RUN_TIMEOUT: Duration = Duration::from_secs(600);
@@ -52,6 +53,11 @@ pub struct Row {
     /// Godot's own modifiers moving the hips (`CopyTransformModifier3D`) and solving both legs
     /// (`TwoBoneIK3D`): the bone writes of a lower body without its solve.
     pub twobone_legs_hips_us: f64,
+    /// Godot's built-ins doing the bones a remote body writes, from the same tracked points:
+    /// hips (`CopyTransformModifier3D`), chest, neck and head (a `LookAtModifier3D` each), both
+    /// arms and legs (`TwoBoneIK3D`), the fingers (an `AnimationTree` per hand on grip and
+    /// trigger).
+    pub builtins_us: f64,
     pub arms_calls: Option<f64>,
     pub full_calls: Option<f64>,
     pub budget_calls: Option<f64>,
@@ -168,7 +174,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
     for avatars in SIZES {
         // Alternating: every repeat runs each mode once, so a slow spell of the machine hits
         // all modes alike.
-        let mut over: [Vec<f64>; 9] = Default::default();
+        let mut over: [Vec<f64>; 10] = Default::default();
         for repeat in 0..REPEATS {
             let times: Vec<f64> = MODES
                 .iter()
@@ -190,6 +196,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
             twobone_legs_us: median(&mut over[6]),
             lower_us: median(&mut over[7]),
             twobone_legs_hips_us: median(&mut over[8]),
+            builtins_us: median(&mut over[9]),
             arms_calls,
             full_calls,
             budget_calls,
@@ -220,7 +227,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
 /// which the bench scene fails when an end bone misses its target. Part of `cargo xtask test`.
 pub fn check_comparators() -> Result<(), String> {
     let godot = prepare("demo_project")?;
-    for mode in ["twobone", "twobone_legs", "twobone_legs_hips"] {
+    for mode in ["twobone", "twobone_legs", "twobone_legs_hips", "builtins"] {
         let mut cmd = Command::new(&godot.program);
         cmd.args(bench_args(&godot, mode, 2, 30, ""));
         let run = run_captured(cmd, RUN_TIMEOUT)?;
@@ -237,7 +244,7 @@ pub fn check_comparators() -> Result<(), String> {
         }
     }
     println!(
-        "xtask: the bench's comparators (TwoBoneIK3D on the arms and legs, the hips moved by CopyTransformModifier3D) reach their targets"
+        "xtask: the bench's comparators (TwoBoneIK3D on the arms and legs, the hips moved by CopyTransformModifier3D, the built-ins composite with its fingers moving) reach their targets"
     );
     Ok(())
 }
