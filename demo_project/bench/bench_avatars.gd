@@ -99,18 +99,8 @@ func _ready() -> void:
 					# The hips put on a marker 5 cm under their rest height every frame: Godot
 					# then works out every bone under them again, as when our lower body moves
 					# the hips.
-					var hips_at := Marker3D.new()
-					character.add_child(hips_at)
 					var hips := skeleton.find_bone("Hips")
-					hips_at.position = skeleton.get_bone_global_rest(hips).origin - Vector3(0, 0.05, 0)
-					var copy := CopyTransformModifier3D.new()
-					skeleton.add_child(copy)
-					copy.set_setting_count(1)
-					copy.set_apply_bone_name(0, "Hips")
-					copy.set_reference_type(0, BoneConstraint3D.REFERENCE_TYPE_NODE)
-					copy.set_reference_node(0, copy.get_path_to(hips_at))
-					copy.set_copy_rotation(0, false)
-					copy.set_copy_scale(0, false)
+					_hips_on_marker(skeleton, character, skeleton.get_bone_global_rest(hips).origin - Vector3(0, 0.05, 0))
 				var ik := TwoBoneIK3D.new()
 				skeleton.add_child(ik)
 				ik.set_setting_count(2)
@@ -160,13 +150,12 @@ func _ready() -> void:
 	print("bench: mode=%s avatars=%d frames=%d off=%s" % [_mode, _avatars, _frames, ",".join(_off)])
 
 
-## Godot's built-ins doing the bones `VRRemoteBody` writes (see the modes above), in the order
-## the bones hang: the hips, the spine toward the look, then the limbs.
-func _builtins(character: Node3D, skeleton: Skeleton3D) -> void:
-	var hips := skeleton.find_bone("Hips")
+## A CopyTransformModifier3D putting the hips bone (its position only) on a marker at `at` under
+## `parent`, every frame.
+func _hips_on_marker(skeleton: Skeleton3D, parent: Node3D, at: Vector3) -> void:
 	var hips_at := Marker3D.new()
-	_xr.camera.add_child(hips_at)
-	hips_at.position = Vector3(0, skeleton.get_bone_global_rest(hips).origin.y - 1.65, 0)
+	parent.add_child(hips_at)
+	hips_at.position = at
 	var copy := CopyTransformModifier3D.new()
 	skeleton.add_child(copy)
 	copy.set_setting_count(1)
@@ -175,6 +164,14 @@ func _builtins(character: Node3D, skeleton: Skeleton3D) -> void:
 	copy.set_reference_node(0, copy.get_path_to(hips_at))
 	copy.set_copy_rotation(0, false)
 	copy.set_copy_scale(0, false)
+
+
+## Godot's built-ins doing the bones `VRRemoteBody` writes (see the modes above), in the order
+## the bones hang: the hips, the spine toward the look, then the limbs.
+func _builtins(character: Node3D, skeleton: Skeleton3D) -> void:
+	# The hips under the headset (at their rest height below the standing eyes).
+	var hips := skeleton.find_bone("Hips")
+	_hips_on_marker(skeleton, _xr.camera, Vector3(0, skeleton.get_bone_global_rest(hips).origin.y - 1.65, 0))
 	# Ahead of the headset (a camera looks along -Z), at chest height: the spine turns with the
 	# look without leaning back (which would take the shoulders out of the hands' reach).
 	var look_at := Marker3D.new()
