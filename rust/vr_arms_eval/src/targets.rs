@@ -248,38 +248,27 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
                 value(&r.rows, "headset_only_torso", "full", yaw)
             })
     };
-    out.push(if whole.is_empty() {
-        Figure {
-            what: "chest yaw, full (deg)",
-            ours: value(&all, "ours", "full", yaw),
-            target: 10.0,
-            best: (
-                value(&all, "headset_only_torso", "full", yaw),
-                "headset_only".into(),
-            ),
-            bar: "its best baseline",
-            clips: results
+    // The engine's default body, lower half included (its low stance needs it); the standing
+    // body's when there is no whole body.
+    let (what, ours, clips): (_, _, Vec<ClipFigure>) = if whole.is_empty() {
+        (
+            "chest yaw, full (deg)",
+            value(&all, "ours", "full", yaw),
+            results
                 .iter()
                 .map(|r| ClipFigure {
                     clip: r.name.clone(),
                     ours: value(&r.rows, "ours", "full", yaw),
-                    bar: headset_only(&r.name),
+                    bar: value(&r.rows, "headset_only_torso", "full", yaw),
                     weight: value(&r.rows, "ours", "full", |m| m.chest_yaw_deg.len() as f32),
                 })
                 .collect(),
-        }
+        )
     } else {
-        // The engine's default body, lower half included (its low stance needs it).
-        Figure {
-            what: "chest yaw, whole body (deg)",
-            ours: crate::whole_body_report::pooled(whole, 0).chest_yaw_deg,
-            target: 10.0,
-            best: (
-                value(&all, "headset_only_torso", "full", yaw),
-                "headset_only".into(),
-            ),
-            bar: "its best baseline",
-            clips: whole
+        (
+            "chest yaw, whole body (deg)",
+            crate::whole_body_report::pooled(whole, 0).chest_yaw_deg,
+            whole
                 .iter()
                 .map(|r| ClipFigure {
                     clip: r.clip.clone(),
@@ -288,7 +277,18 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
                     weight: r.methods[0].frames as f32,
                 })
                 .collect(),
-        }
+        )
+    };
+    out.push(Figure {
+        what,
+        ours,
+        target: 10.0,
+        best: (
+            value(&all, "headset_only_torso", "full", yaw),
+            "headset_only".into(),
+        ),
+        bar: "its best baseline",
+        clips,
     });
     out.push(arm_figure(
         results,
