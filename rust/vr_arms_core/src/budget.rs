@@ -50,12 +50,18 @@ impl Budget {
     pub fn set_interval(&mut self, interval: u32) {
         let interval = interval.max(1);
         if interval != self.interval {
-            *self = Self {
-                ticks: self.ticks,
-                since: self.ticks,
-                ..Self::new(interval)
-            };
+            self.restart(interval);
         }
+    }
+
+    /// Starts a new interval of `interval` frames (1 and up) now, as [`Budget::set_interval`]
+    /// does for a new one: its next frame solves (after a pause, so the body catches up at once).
+    pub fn restart(&mut self, interval: u32) {
+        *self = Self {
+            ticks: self.ticks,
+            since: self.ticks,
+            ..Self::new(interval.max(1))
+        };
     }
 
     /// Advances one frame of `delta` seconds; `phase` spreads avatars over the interval (the
@@ -224,6 +230,19 @@ fn blend(from: Quat, to: Quat, t: f32) -> Quat {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_restart_solves_on_its_next_frame_whatever_the_phase() {
+        let mut b = Budget::new(4);
+        b.advance(0.01, 0);
+        b.advance(0.01, 0);
+        assert!(!b.solving(), "mid-interval");
+        b.restart(4);
+        b.advance(0.01, 0);
+        assert!(b.solving(), "a restarted budget solves at once");
+        assert_eq!(b.interval, 4);
+    }
+
     use super::*;
 
     /// The angle between two rotations, accurate for tiny angles (glam's `angle_between` takes

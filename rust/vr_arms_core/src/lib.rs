@@ -19,6 +19,7 @@ pub mod budget;
 pub mod calibration;
 pub mod clavicle_follow;
 pub mod controller_targets;
+pub mod crowd_detail;
 pub mod elbow_hint;
 pub mod finger_step;
 pub mod finite;
