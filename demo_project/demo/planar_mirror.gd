@@ -35,6 +35,9 @@ func _ready() -> void:
 	camera.projection = Camera3D.PROJECTION_FRUSTUM
 	camera.keep_aspect = Camera3D.KEEP_HEIGHT
 	camera.cull_mask = cull_mask
+	# A view for remote players' levels of detail: one behind the player, seen in the mirror, is
+	# solved (VRRemoteBody culls what no view sees).
+	camera.add_to_group("vr_arms_views")
 	viewport.add_child(camera)
 	_quad = MeshInstance3D.new()
 	_quad.name = "Glass"

@@ -41,6 +41,30 @@ pub(crate) struct Bound {
     pub(crate) held: vr_arms_core::budget::HeldRotations,
     /// The hips' position across the budget's solves, blended in step with `held`.
     pub(crate) held_hips: vr_arms_core::held_position::HeldPosition,
+    /// How many of `solved`'s entries are tree bones (the fingers follow them).
+    pub(crate) tree_solved: usize,
+    /// This frame's rotations to write (kept, so no allocation per frame).
+    pub(crate) frame: Vec<(i32, glam::Quat)>,
+    /// The rotations last written, in `solved`'s order (a change of level fades from them; the
+    /// fingers' stay as they were while the fingers are frozen).
+    pub(crate) shown: Vec<(i32, glam::Quat)>,
+    /// The hips' position last written.
+    pub(crate) shown_hips: Option<glam::Vec3>,
+    /// While the body writes outside the modifier pass (its poses then persist), the pose the
+    /// skeleton had before: what the solves read, and what is put back when it stops.
+    pub(crate) outside: Option<OutsidePose>,
+}
+
+/// The skeleton's own pose of the body's bones, kept while the body writes over it outside the
+/// modifier pass.
+pub(crate) struct OutsidePose {
+    /// The chain as `read_chain` read it (local poses when `by_locals`, else global ones).
+    pub(crate) read: Vec<Pose>,
+    pub(crate) by_locals: bool,
+    /// Each written tree bone's own rotation.
+    pub(crate) rotations: Vec<(i32, Quaternion)>,
+    /// The hips' own position.
+    pub(crate) hips: Option<Vector3>,
 }
 
 /// The tree of bones the stages read and write, the rest measurements and the finger curls.
@@ -173,5 +197,10 @@ pub(crate) fn bind_bones(
         hips_position: None,
         held: Default::default(),
         held_hips: Default::default(),
+        tree_solved: 0,
+        frame: Vec::new(),
+        shown: Vec::new(),
+        shown_hips: None,
+        outside: None,
     })
 }

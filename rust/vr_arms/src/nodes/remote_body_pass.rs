@@ -12,7 +12,18 @@ use crate::nodes::remote_body_bones::Bound;
 
 /// Reads this frame's chain into `b.tree`: local poses, unless the chain's root is scaled this
 /// frame (a scaled bone above it, or an animated scale): then the engine's global poses.
-pub(crate) fn read_chain(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
+/// Whether it read local poses.
+pub(crate) fn read_chain(skeleton: &Gd<Skeleton3D>, b: &mut Bound) -> bool {
+    // Writing outside the modifier pass, the body's own poses persist: it reads the skeleton's.
+    if let Some(o) = &b.outside {
+        b.read.copy_from_slice(&o.read);
+        if o.by_locals {
+            b.tree.set_locals(&b.read);
+        } else {
+            b.tree.set_globals(&b.read);
+        }
+        return o.by_locals;
+    }
     let unit = |t: &Transform3D| (t.basis.get_scale() - Vector3::ONE).length() < 1e-4;
     let by_locals = b.by_locals && {
         let root = skeleton.get_bone_global_pose(b.tree_bones[0]);
@@ -37,6 +48,7 @@ pub(crate) fn read_chain(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
         }
         b.tree.set_globals(&b.read);
     }
+    by_locals
 }
 
 /// The engine bones a frame wrote and their local rotations, into `b.solved` (kept, so no
@@ -52,6 +64,7 @@ pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
             b.solved.push((bone, b.tree.local_rotation(i)));
         }
     }
+    b.tree_solved = b.solved.len();
     for side in Side::BOTH {
         let rotations = out.fingers.get(side);
         for (&bone, rotation) in b.fingers[side.index()].iter().zip(rotations) {

@@ -5,6 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::body::Tracking;
 use vr_arms_core::body_pipeline::HandInput;
 use vr_arms_core::budget::Budget;
+use vr_arms_core::crowd_detail::DetailLevel;
 use vr_arms_core::finger_step::FingerInput;
 use vr_arms_core::hand_pose::HandPoseState;
 use vr_arms_core::profile::ArmProfile;
@@ -12,6 +13,7 @@ use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, Trackin
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::vec3;
+use crate::nodes::body_detail::{BodyDetail, VRBodyDetail};
 use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::budget::effective_interval;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
@@ -19,6 +21,7 @@ use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
 
+mod detail;
 mod ground;
 
 /// The spine's bone names (Godot's humanoid profile): chest, neck, head.
@@ -142,6 +145,19 @@ pub struct VRRemoteBody {
     #[export_group(name = "Budget")]
     #[export(range = (1.0, 8.0, suffix = "frames"))]
     update_interval_frames: i32,
+    /// How much of the body's work runs: `AUTO` picks the level by distance to the nearest view
+    /// and whether any view sees the body (`detail_settings`); the others force one. `FULL`
+    /// every stage every frame; `REDUCED` solved every few frames and blended, the fingers
+    /// frozen; `LOW` solved every few more, written only then (outside the modifier pass, so
+    /// nothing is written in between); `OFF` holds the last pose. A hidden body is off. Changes
+    /// cross-fade (`VRBodyDetail.fade_s`); a body that comes into view catches up on that frame.
+    #[export_group(name = "Detail")]
+    #[export]
+    detail: BodyDetail,
+    /// The crowd's levels of detail (distances, intervals, culling, the views' group), shared by
+    /// its bodies; empty: the defaults (see [VRBodyDetail]).
+    #[export]
+    detail_settings: Option<Gd<VRBodyDetail>>,
     /// Solve in the editor too (off by default: the editor has no tracking).
     #[export_group(name = "Editor")]
     #[export]
@@ -169,6 +185,8 @@ pub struct VRRemoteBody {
     finger_inputs: [FingerInput; 2],
     /// What the feet's rays (`floor_ray`) pass through.
     ray_exceptions: crate::nodes::floor_ray::RayExceptions,
+    /// Where the body is in its levels of detail.
+    lod: detail::DetailState,
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -218,6 +236,9 @@ impl ISkeletonModifier3D for VRRemoteBody {
             tracked_curls: [None, None],
             finger_inputs: Default::default(),
             ray_exceptions: Default::default(),
+            detail: BodyDetail::Auto,
+            detail_settings: None,
+            lod: Default::default(),
             report: ProblemReport::new("VRRemoteBody"),
             base,
         }
@@ -229,7 +250,29 @@ impl ISkeletonModifier3D for VRRemoteBody {
 
     fn process(&mut self, delta: f64) {
         self.setup_pass.processed();
-        self.follow(delta);
+        let skeleton = (!skip_in_editor(self.editor_preview) && self.base().is_active())
+            .then(|| self.base().get_skeleton())
+            .flatten();
+        if let Some(mut skeleton) = skeleton.clone() {
+            // A body nobody sees binds again (if its skeleton changed) when it is seen.
+            if !self.lod.unseen {
+                self.bind(&skeleton);
+            }
+            self.update_level(&mut skeleton, delta);
+        }
+        // A body nobody sees does not move its root either; seen again, it catches up.
+        match self.lod.follow_step(delta) {
+            Some(step) => self.follow(step),
+            None => return,
+        }
+        let Some(mut skeleton) = skeleton else {
+            return;
+        };
+        if self.lod.level == DetailLevel::Low {
+            // Solved and written here, outside the modifier pass: the pose persists, and the
+            // frames in between write nothing.
+            self.solve_and_write(&mut skeleton, delta);
+        }
     }
 
     fn process_modification_with_delta(&mut self, delta: f64) {
@@ -246,80 +289,15 @@ impl ISkeletonModifier3D for VRRemoteBody {
         if self.setup_pass.is_setup_pass() {
             return;
         }
+        // Low detail solves in `_process`; off does nothing.
+        if !self.lod.level.writes_in_pass() {
+            return;
+        }
         let Some(mut skeleton) = self.base().get_skeleton() else {
             return;
         };
         self.bind(&skeleton);
-        let interval = effective_interval(self.update_interval_frames, Some(&skeleton));
-        let id = self.base().instance_id();
-        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
-        let budget = self.budget;
-        if !budget.solving() {
-            if let Some(b) = &self.bound {
-                crate::nodes::budget::replay(&mut skeleton, &b.held, &budget);
-                write_hips(&mut skeleton, b, &budget);
-            }
-            return;
-        }
-        let dt = budget.step(delta as f32);
-        let Some(root) = self.root() else {
-            return;
-        };
-        self.solved_frames += 1;
-        let root_global = root.get_global_transform();
-        let [head, left, right] = self.tracked_inputs();
-        let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
-        let tracking = Tracking {
-            head,
-            controllers: PerSide::new(left, right),
-            hands: PerSide::new(hands[0], hands[1]),
-            overrides: PerSide::default(),
-        };
-        let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
-        let loss = TrackingLossSettings {
-            ease_to_rest_s: self.tracking_loss_ease_s,
-            regain_blend_s: self.tracking_regain_blend_s,
-        };
-        let Some(b) = self.bound.as_mut() else {
-            return;
-        };
-        b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
-        b.body.pipeline.tracking_loss = loss;
-        let global = skeleton.get_global_transform();
-        let floor = floor_height(&None, &self.head);
-        let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
-        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
-            &skeleton.clone().upcast(),
-            (self.floor_ray, self.floor_collision_mask),
-            profile,
-            &mut self.ray_exceptions,
-            &root,
-        );
-        let Some(b) = self.bound.as_mut() else {
-            return;
-        };
-        let out = crate::nodes::remote_body_pass::pose_pass(
-            b,
-            &skeleton,
-            (global, root_global),
-            (floor, ground),
-            &tracking,
-            dt,
-        );
-        self.report_unusable_input();
-        let Some(b) = self.bound.as_mut() else {
-            return;
-        };
-        crate::nodes::budget::write_solved(&mut skeleton, &mut b.held, &b.solved, &budget);
-        b.held_hips.solved(b.hips_position, &budget);
-        write_hips(&mut skeleton, b, &budget);
-        for side in Side::BOTH {
-            if let Some(e) = out.tracking.get(side) {
-                self.signals()
-                    .tracking_changed()
-                    .emit(Hand::of(side), *e == TrackingEvent::Regained);
-            }
-        }
+        self.solve_and_write(&mut skeleton, delta);
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -350,6 +328,11 @@ impl VRRemoteBody {
     /// Sets [member update_interval_frames] (the crowd budget) from `VRAvatarSync`.
     pub(crate) fn set_interval_from_stream(&mut self, frames: i32) {
         self.update_interval_frames = frames;
+    }
+
+    /// Sets [member detail_settings] (the crowd's levels of detail) from `VRAvatarSync`.
+    pub(crate) fn set_detail_from_stream(&mut self, detail: Option<Gd<VRBodyDetail>>) {
+        self.detail_settings = detail;
     }
 
     /// The remote player's hand is hand-tracked: its fingers take these curls (five values:
@@ -385,6 +368,16 @@ impl VRRemoteBody {
     #[signal]
     fn tracking_changed(hand: Hand, tracked: bool);
 
+    /// The body's level of detail changed (to `FULL`, `REDUCED`, `LOW` or `OFF`).
+    #[signal]
+    fn detail_changed(level: BodyDetail);
+
+    /// The level of detail the body runs at this frame (`FULL`, `REDUCED`, `LOW` or `OFF`).
+    #[func]
+    fn get_detail_level(&self) -> BodyDetail {
+        BodyDetail::of(self.lod.level)
+    }
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
@@ -403,6 +396,7 @@ impl VRRemoteBody {
     /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
+        self.release_outside_pose();
         self.finger_inputs = Default::default();
         self.bound_to = None;
         self.bound = None;
@@ -411,6 +405,109 @@ impl VRRemoteBody {
 }
 
 impl VRRemoteBody {
+    /// One frame of the body at its level (full, reduced or low; in the modifier pass for the
+    /// first two, outside it for the last): the budget advanced, the stages run on a solving
+    /// frame, the bones written (the blend between solves on the others, except at low detail,
+    /// which writes nothing then).
+    fn solve_and_write(&mut self, skeleton: &mut Gd<Skeleton3D>, delta: f64) {
+        let (settings, _) = self.detail_settings();
+        let level = self.lod.level;
+        let wanted = level.interval(&settings, self.update_interval_frames.clamp(1, 8) as u32);
+        let interval = effective_interval(wanted as i32, Some(skeleton));
+        let id = self.base().instance_id();
+        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
+        let budget = self.budget;
+        self.lod.fade.advance(delta as f32);
+        if budget.solving() {
+            let dt = self.lod.take_step(budget.step(delta as f32));
+            if !self.solve(skeleton, dt) {
+                return;
+            }
+        } else if level == DetailLevel::Low {
+            return;
+        }
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
+        // The fingers are written only while they are live (else they hold their pose).
+        let count = if level.fingers_live() {
+            b.solved.len()
+        } else {
+            b.tree_solved
+        };
+        b.frame.clear();
+        let hips = if budget.interval <= 1 {
+            b.frame.extend_from_slice(&b.solved[..count]);
+            b.hips_position
+        } else {
+            if budget.solving() {
+                b.held.solved(&b.solved[..count], &budget);
+                b.held_hips.solved(b.hips_position, &budget);
+            }
+            b.frame.extend(b.held.shown(&budget));
+            b.held_hips.shown(&budget)
+        };
+        detail::write_frame(skeleton, b, &self.lod.fade, hips);
+    }
+
+    /// Runs the stages with a step of `dt` (into the bound body's `solved`); whether they ran.
+    fn solve(&mut self, skeleton: &Gd<Skeleton3D>, dt: f32) -> bool {
+        let Some(root) = self.root() else {
+            return false;
+        };
+        self.solved_frames += 1;
+        let root_global = root.get_global_transform();
+        self.lod.scale = crate::nodes::common::uniform_scale(&root_global);
+        let [head, left, right] = self.tracked_inputs();
+        let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
+        let tracking = Tracking {
+            head,
+            controllers: PerSide::new(left, right),
+            hands: PerSide::new(hands[0], hands[1]),
+            overrides: PerSide::default(),
+        };
+        let rest = [self.left_rest_position, self.right_rest_position].map(vec3);
+        let loss = TrackingLossSettings {
+            ease_to_rest_s: self.tracking_loss_ease_s,
+            regain_blend_s: self.tracking_regain_blend_s,
+        };
+        let Some(b) = self.bound.as_mut() else {
+            return false;
+        };
+        b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
+        b.body.pipeline.tracking_loss = loss;
+        let global = skeleton.get_global_transform();
+        let floor = floor_height(&None, &self.head);
+        let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
+        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
+            &skeleton.clone().upcast(),
+            (self.floor_ray, self.floor_collision_mask),
+            profile,
+            &mut self.ray_exceptions,
+            &root,
+        );
+        let Some(b) = self.bound.as_mut() else {
+            return false;
+        };
+        let out = crate::nodes::remote_body_pass::pose_pass(
+            b,
+            skeleton,
+            (global, root_global),
+            (floor, ground),
+            &tracking,
+            dt,
+        );
+        self.report_unusable_input();
+        for side in Side::BOTH {
+            if let Some(e) = out.tracking.get(side) {
+                self.signals()
+                    .tracking_changed()
+                    .emit(Hand::of(side), *e == TrackingEvent::Regained);
+            }
+        }
+        true
+    }
+
     /// A stream's first state is in the tracking nodes: the body starts afresh from it, its
     /// root placed now rather than at the next `_process` (which ran this frame before the
     /// nodes moved), so an avatar that appears does not swing into place.
@@ -547,6 +644,7 @@ impl VRRemoteBody {
             return;
         }
         self.bound_to = Some(key);
+        self.release_outside_pose();
         let profile = if self.profile.is_empty() {
             ArmProfile::default()
         } else {
@@ -611,13 +709,5 @@ impl VRRemoteBody {
             }
         }
         out
-    }
-}
-
-/// The hips' position the lower body solved, blended between solves under the budget in step
-/// with the rotations (it had held the last solve's while the legs blended toward it).
-fn write_hips(skeleton: &mut Gd<Skeleton3D>, b: &Bound, budget: &vr_arms_core::budget::Budget) {
-    if let (Some((bone, _)), Some(p)) = (b.hips, b.held_hips.shown(budget)) {
-        skeleton.set_bone_pose_position(bone, crate::convert::to_vector3(p));
     }
 }

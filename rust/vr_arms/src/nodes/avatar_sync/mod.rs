@@ -117,6 +117,11 @@ pub struct VRAvatarSync {
     /// already shown too.
     #[export(range = (1.0, 8.0, suffix = "frames"))]
     remote_update_interval_frames: i32,
+    /// The levels of detail of remote avatars (every one's `VRRemoteBody.detail_settings`):
+    /// by distance to the nearest view, and off when no view sees them. Empty: the defaults
+    /// (see [VRBodyDetail] and docs/performance.md). Changes apply to the avatars shown too.
+    #[export]
+    remote_detail: Option<Gd<crate::nodes::body_detail::VRBodyDetail>>,
     /// How far behind the sender remote avatars are drawn (seconds).
     #[export(range = (0.0, 1.0, suffix = "s"))]
     interpolation_delay_s: f32,
@@ -169,6 +174,7 @@ impl INode for VRAvatarSync {
             remote_revolver_scene: None,
             remote_parent: None,
             remote_update_interval_frames: 1,
+            remote_detail: None,
             remote_profile: "res://addons/vr_arms/profiles/local_player.toml".into(),
             interpolation_delay_s: jitter.interpolation_delay_s,
             max_extrapolation_s: jitter.max_extrapolation_s,
@@ -248,6 +254,7 @@ impl INode for VRAvatarSync {
         }
         for r in self.remotes.values_mut() {
             r.set_update_interval(interval);
+            r.set_detail(&self.remote_detail);
             r.drive(now);
         }
     }

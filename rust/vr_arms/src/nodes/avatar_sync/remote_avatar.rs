@@ -38,6 +38,8 @@ pub struct RemoteAvatar {
     last_drive_s: Option<f64>,
     /// The body's `update_interval_frames` as last set.
     update_interval: Option<i32>,
+    /// The body's `detail_settings` as last set (`Some(None)`: none).
+    detail: Option<Option<InstanceId>>,
 }
 
 impl RemoteAvatar {
@@ -107,6 +109,7 @@ impl RemoteAvatar {
             gun,
             last_drive_s: None,
             update_interval: None,
+            detail: None,
         })
     }
 
@@ -188,6 +191,18 @@ impl RemoteAvatar {
         self.update_interval = Some(frames);
         if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
             body.bind_mut().set_interval_from_stream(frames);
+        }
+    }
+
+    /// The body's levels of detail (`VRRemoteBody.detail_settings`), set when they change.
+    pub fn set_detail(&mut self, detail: &Option<Gd<crate::nodes::body_detail::VRBodyDetail>>) {
+        let id = detail.as_ref().map(|d| d.instance_id());
+        if self.detail == Some(id) {
+            return;
+        }
+        self.detail = Some(id);
+        if let Some(body) = self.body.as_mut().filter(|b| b.is_instance_valid()) {
+            body.bind_mut().set_detail_from_stream(detail.clone());
         }
     }
 

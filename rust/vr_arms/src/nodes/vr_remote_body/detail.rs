@@ -1,0 +1,223 @@
+//! `VRRemoteBody`'s levels of detail (`vr_arms_core::crowd_detail`): the level chosen in
+//! `_process`, the changes between levels, and the bone writes every level shares (faded after a
+//! change, remembered as shown).
+
+use godot::classes::Skeleton3D;
+use godot::prelude::*;
+use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings, LevelFade, seen_and_distance};
+
+use super::VRRemoteBody;
+use crate::convert::{to_quaternion, to_vector3, vec3};
+use crate::nodes::body_detail::{BodyDetail, DEFAULT_VIEW_GROUP};
+use crate::nodes::remote_body_bones::{Bound, OutsidePose};
+
+/// Where a body is in its levels of detail.
+#[derive(Default)]
+pub(super) struct DetailState {
+    pub(super) level: DetailLevel,
+    /// Whether the body is off because nobody sees it (hidden or outside every view): it then
+    /// comes back without a fade, since nobody saw its old pose.
+    pub(super) unseen: bool,
+    pub(super) fade: LevelFade,
+    /// Seconds spent off: the first solve after steps by them too, so that the smoothing
+    /// catches up at once (at most a second).
+    pub(super) off_s: f32,
+    /// Seconds the root has not followed the head (while unseen), as `off_s` for the follow.
+    pub(super) unfollowed_s: f64,
+    /// The avatar's scale at its last solve (the culling sphere grows with it).
+    pub(super) scale: f32,
+    /// The default views' group, made once (a `StringName` from text takes a global lock).
+    default_group: Option<StringName>,
+}
+
+impl DetailState {
+    /// The body follow's step this frame of `delta` seconds: none while unseen (the root stays),
+    /// then the time since it last moved (at most a second more than `delta`).
+    pub(super) fn follow_step(&mut self, delta: f64) -> Option<f64> {
+        if self.unseen {
+            self.unfollowed_s += delta.max(0.0);
+            return None;
+        }
+        Some(delta + std::mem::take(&mut self.unfollowed_s).min(1.0))
+    }
+
+    /// The time step of a solve whose own step is `dt`, with the time spent off since the last.
+    pub(super) fn take_step(&mut self, dt: f32) -> f32 {
+        let gap = std::mem::take(&mut self.off_s);
+        dt + gap.min(1.0)
+    }
+}
+
+impl VRRemoteBody {
+    /// The crowd's settings and its views' group (`detail_settings`, else the defaults).
+    pub(super) fn detail_settings(&mut self) -> (DetailSettings, StringName) {
+        match &self.detail_settings {
+            Some(d) => d.bind().settings(),
+            None => (
+                DetailSettings::default(),
+                self.lod
+                    .default_group
+                    .get_or_insert_with(|| StringName::from(DEFAULT_VIEW_GROUP))
+                    .clone(),
+            ),
+        }
+    }
+
+    /// This frame's level: the one `detail` forces, else the one its distance to the nearest
+    /// view and whether one sees it give; off when hidden. A change of level is made at once
+    /// (`change_level`), outside the modifier pass.
+    pub(super) fn update_level(&mut self, skeleton: &mut Gd<Skeleton3D>, delta: f64) {
+        let (settings, group) = self.detail_settings();
+        let previous = self.lod.level;
+        let hidden = !skeleton.is_visible_in_tree();
+        let (level, unseen) = match self.detail.forced() {
+            _ if hidden => (DetailLevel::Off, true),
+            Some(level) => (level, false),
+            None => {
+                // About the chest, under the head (the root does not move while unseen).
+                let scale = if self.lod.scale > 0.0 {
+                    self.lod.scale
+                } else {
+                    1.0
+                };
+                let center = match crate::nodes::common::alive(&self.head) {
+                    Some(h) if h.is_inside_tree() => h.get_global_position(),
+                    _ => match self.root() {
+                        Some(root) => root.get_global_position() + Vector3::UP * 1.6 * scale,
+                        None => return,
+                    },
+                };
+                let center = vec3(center) - glam::Vec3::Y * (0.6 * scale);
+                let radius = settings.body_radius_m * scale;
+                let node = self.base().clone().upcast::<Node>();
+                let (seen, distance) = crate::nodes::views::with_views(&node, &group, |views| {
+                    seen_and_distance(views, center, radius)
+                });
+                let level = settings.level(previous, distance, seen);
+                (level, level == DetailLevel::Off && !seen)
+            }
+        };
+        if level == DetailLevel::Off {
+            self.lod.off_s += delta.max(0.0) as f32;
+        }
+        if level != previous {
+            self.change_level(skeleton, previous, level, &settings);
+            self.signals().detail_changed().emit(BodyDetail::of(level));
+        }
+        self.lod.level = level;
+        self.lod.unseen = level == DetailLevel::Off && unseen;
+    }
+
+    /// Puts the skeleton's own pose back if the body wrote over it outside the modifier pass,
+    /// and starts the levels afresh (before the body binds again or resets).
+    pub(super) fn release_outside_pose(&mut self) {
+        let skeleton = self.base().get_skeleton();
+        if let (Some(b), Some(mut skeleton)) = (self.bound.as_mut(), skeleton) {
+            put_back_outside_pose(&mut skeleton, b);
+        }
+        self.lod = DetailState::default();
+    }
+
+    /// Moves from level `from` to `to` (outside the modifier pass): the skeleton's own pose kept
+    /// or put back as the body starts or stops writing outside the pass, frozen fingers made to
+    /// persist, a new interval started, and a fade from the pose shown begun (not after a
+    /// cull, and not into off).
+    fn change_level(
+        &mut self,
+        skeleton: &mut Gd<Skeleton3D>,
+        from: DetailLevel,
+        to: DetailLevel,
+        settings: &DetailSettings,
+    ) {
+        let interval = to.interval(settings, self.update_interval_frames.clamp(1, 8) as u32);
+        self.budget.restart(interval.max(1));
+        let was_unseen = self.lod.unseen;
+        let Some(b) = self.bound.as_mut() else {
+            return;
+        };
+        if from.writes_in_pass() && !to.writes_in_pass() {
+            keep_outside_pose(skeleton, b);
+            // The last pose shown, made to persist: the body holds it until it solves again.
+            write_rotations(skeleton, &b.shown);
+            if let (Some((bone, _)), Some(p)) = (b.hips, b.shown_hips) {
+                skeleton.set_bone_pose_position(bone, to_vector3(p));
+            }
+        } else if !from.writes_in_pass() && to.writes_in_pass() {
+            put_back_outside_pose(skeleton, b);
+        }
+        if from.fingers_live() && !to.fingers_live() {
+            // The fingers hold their last pose, outside the pass (it persists).
+            write_rotations(skeleton, &b.shown[b.tree_solved.min(b.shown.len())..]);
+        }
+        if to != DetailLevel::Off && !(from == DetailLevel::Off && was_unseen) {
+            self.lod.fade.start(&b.shown, b.shown_hips, settings.fade_s);
+        }
+    }
+}
+
+/// Keeps the skeleton's own pose of the body's bones (read now, outside the modifier pass)
+/// before the body writes over it there.
+fn keep_outside_pose(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
+    if b.outside.is_some() {
+        return;
+    }
+    let by_locals = crate::nodes::remote_body_pass::read_chain(skeleton, b);
+    let rotations = b.solved[..b.tree_solved.min(b.solved.len())]
+        .iter()
+        .map(|&(bone, _)| (bone, skeleton.get_bone_pose_rotation(bone)))
+        .collect();
+    let hips = b
+        .hips
+        .map(|(bone, _)| skeleton.get_bone_pose_position(bone));
+    b.outside = Some(OutsidePose {
+        read: b.read.clone(),
+        by_locals,
+        rotations,
+        hips,
+    });
+}
+
+/// Puts the skeleton's own pose back on the body's tree bones (the modifier pass writes over it
+/// again from now on, and reads it).
+fn put_back_outside_pose(skeleton: &mut Gd<Skeleton3D>, b: &mut Bound) {
+    let Some(o) = b.outside.take() else {
+        return;
+    };
+    for &(bone, q) in &o.rotations {
+        skeleton.set_bone_pose_rotation(bone, q);
+    }
+    if let (Some((bone, _)), Some(p)) = (b.hips, o.hips) {
+        skeleton.set_bone_pose_position(bone, p);
+    }
+}
+
+fn write_rotations(skeleton: &mut Gd<Skeleton3D>, rotations: &[(i32, glam::Quat)]) {
+    for &(bone, q) in rotations {
+        skeleton.set_bone_pose_rotation(bone, to_quaternion(q));
+    }
+}
+
+/// Writes `b.frame` (this frame's rotations, a prefix of `solved`'s order) and the hips at
+/// `hips`, faded in from the pose at the last change of level, and remembers them as shown.
+pub(super) fn write_frame(
+    skeleton: &mut Gd<Skeleton3D>,
+    b: &mut Bound,
+    fade: &LevelFade,
+    hips: Option<glam::Vec3>,
+) {
+    fade.apply(&mut b.frame);
+    write_rotations(skeleton, &b.frame);
+    if b.shown.len() < b.frame.len() || b.shown.iter().zip(&b.frame).any(|(s, f)| s.0 != f.0) {
+        b.shown.clear();
+        b.shown.extend_from_slice(&b.frame);
+        if let Some(rest) = b.solved.get(b.frame.len()..) {
+            b.shown.extend_from_slice(rest);
+        }
+    }
+    b.shown[..b.frame.len()].copy_from_slice(&b.frame);
+    if let (Some((bone, _)), Some(p)) = (b.hips, hips) {
+        let p = fade.apply_hips(p);
+        skeleton.set_bone_pose_position(bone, to_vector3(p));
+        b.shown_hips = Some(p);
+    }
+}
