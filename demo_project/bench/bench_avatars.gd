@@ -23,6 +23,9 @@
 ##                     (decoding, checks, jitter buffers, playback, a VRRemoteBody each); no
 ##                     network, so the figure is the receiving side's CPU alone.
 ##   --mode=remote_avatars_budget  the same with VRAvatarSync.remote_update_interval_frames = 3.
+##   --mode=crowd, crowd_full, crowd_none  the crowd scene (bench_crowd.gd): 32 remote players
+##                     around the camera at their levels of detail, all at full detail, or
+##                     without bodies (its baseline); `--avatars` is not used.
 ## `cargo xtask bench` runs each mode for a fixed number of frames and compares the
 ## process's CPU user time (see ../shared/docs/measuring.md).
 extends Node3D
@@ -53,6 +56,8 @@ var _finger_poses := {}
 var _finger_trees: Array = []
 ## The largest curl (radians from rest) the built-ins gave the first avatar's left index finger.
 var _finger_curl := 0.0
+## The crowd scene, in the crowd modes.
+var _crowd: BenchCrowd
 
 
 func _ready() -> void:
@@ -70,7 +75,13 @@ func _ready() -> void:
 	var networked := _mode.begins_with("remote_avatars")
 	if networked:
 		_networked()
-	for i in (0 if networked else _avatars):
+	var crowd := _mode.begins_with("crowd")
+	if crowd:
+		# The players' views: the XR camera (one camera without an XR interface).
+		(_xr.camera as Camera3D).current = true
+		_crowd = BenchCrowd.new(_mode)
+		add_child(_crowd)
+	for i in (0 if networked or crowd else _avatars):
 		var character := Node3D.new()
 		character.name = "Character%d" % i
 		add_child(character)
@@ -326,6 +337,8 @@ func _process(delta: float) -> void:
 				push_error("bench: Godot's comparator did not solve (%.3f m off, %d updates)" % [_worst_end_m, _measured_frames])
 				get_tree().quit(1)
 				return
+		if _crowd:
+			print(_crowd.report())
 		if _receiver:
 			# So that the bench can tell a run that drew nobody from a cheap one.
 			var playing := 0

@@ -99,6 +99,8 @@ pub struct Measured {
     pub calls_note: String,
     /// Per stage group: microseconds per avatar and frame the whole body saves with it off.
     pub stages: Vec<(&'static str, f64)>,
+    /// The 32-player crowd scene.
+    pub crowd: crate::bench_crowd::Crowd,
 }
 
 /// Times every mode at every size, counts the calls and breaks the whole body down by stage;
@@ -219,6 +221,7 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
         rows,
         calls_note: note,
         stages: stages(godot)?,
+        crowd: crate::bench_crowd::measure(godot)?,
     })
 }
 
@@ -287,10 +290,21 @@ pub fn timed_run(
     avatars: usize,
     off: &str,
 ) -> Result<(f64, Vec<String>), String> {
+    timed_run_frames(godot, mode, avatars, off, FRAMES)
+}
+
+/// [`timed_run`] for `frames` frames.
+pub fn timed_run_frames(
+    godot: &Godot,
+    mode: &str,
+    avatars: usize,
+    off: &str,
+    frames: usize,
+) -> Result<(f64, Vec<String>), String> {
     let mut cmd = Command::new("/usr/bin/time");
     cmd.args(["-f", "%U"])
         .arg(&godot.program)
-        .args(bench_args(godot, mode, avatars, FRAMES, off));
+        .args(bench_args(godot, mode, avatars, frames, off));
     let run = run_captured(cmd, RUN_TIMEOUT)?;
     if !run.success {
         return Err(format!(

@@ -66,8 +66,10 @@ pub enum Task {
     Eval {
         args: Vec<String>,
     },
+    /// `crowd`: only the crowd scene, nothing written but the JSON.
     Bench {
         json: Option<String>,
+        crowd: bool,
     },
     Fuzz {
         frames: u64,
@@ -148,14 +150,15 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             Task::Mutants { check, files }
         }
         "bench" => {
-            let mut json = None;
+            let (mut json, mut crowd) = (None, false);
             while let Some(arg) = p.next()? {
                 match arg {
                     Long("json") => json = Some(p.value()?.string()?),
+                    Long("crowd") => crowd = true,
                     _ => return Err(arg.unexpected()),
                 }
             }
-            Task::Bench { json }
+            Task::Bench { json, crowd }
         }
         "eval" => Task::Eval {
             args: p
@@ -252,7 +255,15 @@ mod tests {
         assert_eq!(
             task("bench --json x.json"),
             Ok(Task::Bench {
-                json: Some("x.json".into())
+                json: Some("x.json".into()),
+                crowd: false,
+            })
+        );
+        assert_eq!(
+            task("bench --crowd"),
+            Ok(Task::Bench {
+                json: None,
+                crowd: true,
             })
         );
         assert_eq!(

@@ -21,6 +21,7 @@
 //! ```
 
 mod bench;
+mod bench_crowd;
 mod bench_engine;
 mod build;
 mod cli;
@@ -93,7 +94,8 @@ fn run_task(task: Task) -> Result<(), String> {
             } else {
                 args
             })),
-        Task::Bench { json } => bench::run_benchmarks(json.as_deref()),
+        Task::Bench { json, crowd: false } => bench::run_benchmarks(json.as_deref()),
+        Task::Bench { json, crowd: true } => bench_crowd::run(json.as_deref()),
         Task::Fuzz { frames } => fuzz(frames),
         Task::Help => {
             println!("{}", HELP);
@@ -116,6 +118,8 @@ const HELP: &str = "usage: cargo xtask <command>
                      evaluate given clips with the shipped defaults; write only what is asked
   bench [--json F]   core benchmarks, instruction counts, in-engine cost and engine calls at 100 and
                      300 avatars; write docs/performance.md (and the figures as JSON to F)
+  bench --crowd [--json F]
+                     only the crowd scene (32 remote players at their levels of detail): print crowd32_ms
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
