@@ -66,14 +66,25 @@ pub enum Task {
     Eval {
         args: Vec<String>,
     },
-    /// `crowd`: only the crowd scene, nothing written but the JSON.
+    /// `part`: everything, or only the crowd scene or only the instruction counts.
     Bench {
         json: Option<String>,
-        crowd: bool,
+        part: BenchPart,
     },
     Fuzz {
         frames: u64,
     },
+}
+
+/// What `cargo xtask bench` measures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BenchPart {
+    /// The core, the engine scenes and the crowd (about an hour here).
+    All,
+    /// `--crowd`: only the crowd scene.
+    Crowd,
+    /// `--count`: only the core's instruction counts (valgrind; a few minutes).
+    Count,
 }
 
 /// The task `args` (without the program name) ask for.
@@ -150,15 +161,19 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             Task::Mutants { check, files }
         }
         "bench" => {
-            let (mut json, mut crowd) = (None, false);
+            let (mut json, mut part) = (None, BenchPart::All);
             while let Some(arg) = p.next()? {
                 match arg {
                     Long("json") => json = Some(p.value()?.string()?),
-                    Long("crowd") => crowd = true,
+                    Long("crowd") => part = BenchPart::Crowd,
+                    Long("count") => part = BenchPart::Count,
                     _ => return Err(arg.unexpected()),
                 }
             }
-            Task::Bench { json, crowd }
+            if part == BenchPart::Count && json.is_some() {
+                return Err("bench --count writes no JSON (only docs/performance.md)".into());
+            }
+            Task::Bench { json, part }
         }
         "eval" => Task::Eval {
             args: p
@@ -256,16 +271,24 @@ mod tests {
             task("bench --json x.json"),
             Ok(Task::Bench {
                 json: Some("x.json".into()),
-                crowd: false,
+                part: BenchPart::All,
             })
         );
         assert_eq!(
             task("bench --crowd"),
             Ok(Task::Bench {
                 json: None,
-                crowd: true,
+                part: BenchPart::Crowd,
             })
         );
+        assert_eq!(
+            task("bench --count"),
+            Ok(Task::Bench {
+                json: None,
+                part: BenchPart::Count,
+            })
+        );
+        assert!(task("bench --count --json x.json").is_err());
         assert_eq!(
             task("mutants --check src/a.rs"),
             Ok(Task::Mutants {

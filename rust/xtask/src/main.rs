@@ -21,9 +21,11 @@
 //! ```
 
 mod bench;
+mod bench_count;
 mod bench_crowd;
 mod bench_engine;
 mod build;
+mod callgrind;
 mod cli;
 mod engine;
 mod export;
@@ -38,7 +40,7 @@ mod xr;
 use std::path::PathBuf;
 use std::process::{Command, ExitCode};
 
-use cli::Task;
+use cli::{BenchPart, Task};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -94,8 +96,18 @@ fn run_task(task: Task) -> Result<(), String> {
             } else {
                 args
             })),
-        Task::Bench { json, crowd: false } => bench::run_benchmarks(json.as_deref()),
-        Task::Bench { json, crowd: true } => bench_crowd::run(json.as_deref()),
+        Task::Bench {
+            json,
+            part: BenchPart::All,
+        } => bench::run_benchmarks(json.as_deref()),
+        Task::Bench {
+            json,
+            part: BenchPart::Crowd,
+        } => bench_crowd::run(json.as_deref()),
+        Task::Bench {
+            part: BenchPart::Count,
+            ..
+        } => bench_count::run_counts(),
         Task::Fuzz { frames } => fuzz(frames),
         Task::Help => {
             println!("{}", HELP);
@@ -120,6 +132,8 @@ const HELP: &str = "usage: cargo xtask <command>
                      300 avatars; write docs/performance.md (and the figures as JSON to F)
   bench --crowd [--json F]
                      only the crowd scene (32 remote players at their levels of detail): print crowd32_ms
+  bench --count      only the core's instruction counts (valgrind), with where they go; rewrite that part
+                     of docs/performance.md
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
