@@ -51,16 +51,24 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
             break;
         };
         let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), share);
-        for k in 0..n {
-            let about = at[k];
-            for j in k..n {
-                turn[j] = step * turn[j];
-                if j > k {
-                    at[j] = about + step * (at[j] - about);
-                }
-            }
-            head_at = about + step * (head_at - about);
+        // Every bone turns by `step` about its own joint, lowest first, carrying those above:
+        // bone j's segment (from joint j - 1) turns j times and bone j itself j + 1 times, so
+        // one power of `step` per bone does it (the same turns as about each joint in turn).
+        let head_arm = head_at - at[n - 1];
+        let mut power = step;
+        let mut below = at[0];
+        turn[0] = step * turn[0];
+        for k in 1..n {
+            // `power` is step^k here: segment k (from joint k - 1) turns k times...
+            let was = at[k];
+            at[k] = at[k - 1] + power * (was - below);
+            below = was;
+            // ... and bone k itself k + 1 times.
+            power *= step;
+            turn[k] = power * turn[k];
         }
+        // The head, past the last joint, turns n times.
+        head_at = at[n - 1] + power * head_arm;
         for t in &mut turn[..n] {
             *t = t.normalize();
         }
@@ -80,6 +88,34 @@ mod tests {
         let at = |y: f32| Pose::new(Vec3::new(0.0, y, 0.0), Quat::IDENTITY);
         t.set_globals(&[at(1.0), at(1.15), at(1.35), at(1.55), at(1.65)]);
         t
+    }
+
+    /// The bend equals turning the bones one at a time about their joints, carrying everything
+    /// above (a tree write per bone, as the bend is described), round after round.
+    #[test]
+    fn the_bend_is_each_bone_turned_about_its_joint_in_turn() {
+        let target = Vec3::new(0.3, 1.3, 0.4);
+        let mut fast = chain();
+        bend_toward(&mut fast, &[1, 2, 3], 4, target, 3.0);
+        let mut slow = chain();
+        let pivot = slow.global(1).position;
+        let want = (target - pivot).normalize();
+        for _ in 0..ROUNDS {
+            let now = (slow.global(4).position - pivot).normalize();
+            let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), 1.0 / 3.0);
+            for bone in [1, 2, 3] {
+                let g = slow.global(bone);
+                slow.set_global(bone, Pose::new(g.position, (step * g.rotation).normalize()));
+            }
+        }
+        for bone in 0..5 {
+            let (a, b) = (fast.global(bone), slow.global(bone));
+            assert!(
+                a.position.distance(b.position) < 1e-5,
+                "bone {bone}: {a:?} {b:?}"
+            );
+            assert!(a.rotation.dot(b.rotation).abs() > 1.0 - 1e-6, "bone {bone}");
+        }
     }
 
     #[test]
