@@ -214,7 +214,13 @@ impl ClavicleFollow {
         let followed = quat_or(parent.inverse() * new_global, keep.local_rotation);
         ClavicleOutput {
             // As a modifier's influence blends: the local rotation, from the input.
-            local_rotation: keep.local_rotation.slerp(followed, self.settings.weight),
+            // At full weight (the default) the followed rotation itself, without the slerp's
+            // trigonometry.
+            local_rotation: if self.settings.weight >= 1.0 {
+                followed
+            } else {
+                keep.local_rotation.slerp(followed, self.settings.weight)
+            },
             engagement: w,
             rise,
             yaw,
