@@ -14,7 +14,8 @@
 ##   on every frame (see Soak); with `--loop-seconds` this is the soak test;
 ## - `--demo-seconds=N`: quit after N seconds;
 ## - `--xr-smoke-test`: quit with status 0 once an OpenXR session is focused, both controllers
-##   are tracked and the hands reached them (status 1 otherwise, or after 90 s);
+##   are tracked and the hands reached them, and two remote players placed ahead of and behind the
+##   headset are at full detail and culled by the eyes' views (status 1 otherwise, or after 90 s);
 ## - `--host`, `--join=ADDRESS`, `--port=N`: multiplayer (see NetSession): each player sees the
 ##   other's body, and the other's shots hit the targets for both.
 extends Node3D
@@ -353,5 +354,42 @@ func _check_xr_bound() -> void:
 		var hand := (s.global_transform * s.get_bone_global_pose(s.find_bone(side.capitalize() + "Hand"))).origin
 		gaps.append(hand.distance_to(parts[side].global_position))
 	var ok: bool = gaps[0] < 0.15 and gaps[1] < 0.15
-	print("vr_arms demo: XR smoke test %s: session focused, controllers bound (left %s, right %s), wrists %.3f and %.3f m from them" % ["passed" if ok else "FAILED", parts.left.global_position, parts.right.global_position, gaps[0], gaps[1]])
-	get_tree().quit(0 if ok else 1)
+	var culled: String = await _check_xr_views()
+	print("vr_arms demo: XR smoke test %s: session focused, controllers bound (left %s, right %s), wrists %.3f and %.3f m from them; %s" % ["passed" if ok and culled.is_empty() else "FAILED", parts.left.global_position, parts.right.global_position, gaps[0], gaps[1], "remote players culled by the eyes' views" if culled.is_empty() else culled])
+	get_tree().quit(0 if ok and culled.is_empty() else 1)
+
+
+## The levels of detail see through the headset's two eyes: a remote player 3 m ahead of where
+## the XR camera looks is at full detail, one 3 m behind it is off (no eye sees it; the mirror's
+## camera is left out of the views for the check). What is wrong, or an empty string.
+func _check_xr_views() -> String:
+	var camera: Node3D = parts.camera
+	# Only the eyes: the mirror's camera (in the views' group) would see the player behind.
+	var others := get_tree().get_nodes_in_group("vr_arms_views")
+	for n in others:
+		n.remove_from_group("vr_arms_views")
+	var forward := -camera.global_transform.basis.z
+	forward.y = 0.0
+	forward = forward.normalized() if forward.length() > 0.1 else Vector3.FORWARD
+	var bodies := {}
+	for side in [1.0, -1.0]:
+		var character := Node3D.new()
+		add_child(character)
+		var skeleton := HumanoidBuilder.build()
+		character.add_child(skeleton)
+		var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+		var at: Vector3 = camera.global_position + forward * 3.0 * side
+		at.y = 0.0
+		(made.head as Node3D).global_position = at + Vector3(0, 1.65, 0)
+		(made.left_hand as Node3D).global_position = at + Vector3(0.25, 1.2, 0.0)
+		(made.right_hand as Node3D).global_position = at + Vector3(-0.25, 1.2, 0.0)
+		bodies[side] = made.body
+	for i in 10:
+		await get_tree().process_frame
+	var ahead: int = (bodies[1.0] as VRRemoteBody).get_detail_level()
+	var behind: int = (bodies[-1.0] as VRRemoteBody).get_detail_level()
+	for n in others:
+		n.add_to_group("vr_arms_views")
+	if ahead == VRArms.BodyDetail.FULL and behind == VRArms.BodyDetail.OFF:
+		return ""
+	return "remote players' levels through the eyes wrong: ahead %d (want FULL), behind %d (want OFF)" % [ahead, behind]

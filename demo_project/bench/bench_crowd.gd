@@ -30,7 +30,7 @@ func _ready() -> void:
 	_record()
 	for i in PLAYERS:
 		var angle := TAU * (i + 0.5) / PLAYERS
-		# Four close by (two ahead, two behind), the others 6 to 30 m away.
+		# Four close by (one behind, one ahead, two to the sides), the others 6 to 30 m away.
 		var distance: float = [2.0, 2.5, 3.0, 4.0][int(i / 8.0)] if i % 8 == 0 else 6.0 + fmod(i * 7.3, 24.0)
 		var at := Vector3(sin(angle) * distance, 0.0, cos(angle) * distance)
 		var spot := Node3D.new()

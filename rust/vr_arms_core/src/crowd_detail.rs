@@ -117,20 +117,28 @@ impl DetailSettings {
 
     /// The level for a body at `distance_m` from the nearest view, `seen` by a view or not, that
     /// ran at `previous` last frame: coarser only `hysteresis_m` past a boundary, finer only as
-    /// far inside it. Unseen (with `cull_unseen`) is off; a distance that is not a number keeps
-    /// the previous level.
-    pub fn level(&self, previous: DetailLevel, distance_m: f32, seen: bool) -> DetailLevel {
+    /// far inside it. With no previous level to hold (a new body, or one seen again after a
+    /// cull: nobody saw its last level), the level the distance gives. Unseen (with
+    /// `cull_unseen`) is off; a distance that is not a number keeps the previous level.
+    pub fn level(&self, previous: Option<DetailLevel>, distance_m: f32, seen: bool) -> DetailLevel {
         if self.cull_unseen && !seen {
             return DetailLevel::Off;
         }
+        let Some(previous) = previous else {
+            return if distance_m.is_nan() {
+                DetailLevel::Full
+            } else {
+                self.by_distance(distance_m)
+            };
+        };
         if distance_m.is_nan() {
             return previous;
         }
-        // The previous level as the distance had it: after a cull, the one the distance gives.
-        let h = self.hysteresis_m;
-        let coarser = self.by_distance(distance_m - h);
-        let finer = self.by_distance(distance_m + h);
-        previous.clamp(coarser, finer)
+        // Negative (or NaN) hysteresis is none: the band's ends must not cross.
+        let h = self.hysteresis_m.max(0.0);
+        let finer = self.by_distance(distance_m - h);
+        let coarser = self.by_distance(distance_m + h);
+        previous.clamp(finer, coarser)
     }
 
     /// The level the distance alone gives, without hysteresis.
@@ -304,38 +312,76 @@ mod tests {
         for k in 0..200 {
             // Wandering 30 cm either side of the 5 m boundary.
             let d = 5.0 + 0.3 * (k as f32 * 0.3).sin();
-            let next = s.level(level, d, true);
+            let next = s.level(Some(level), d, true);
             changes += usize::from(next != level);
             level = next;
         }
         assert_eq!(changes, 0, "held inside the hysteresis band");
-        assert_eq!(s.level(DetailLevel::Full, 5.6, true), DetailLevel::Reduced);
-        assert_eq!(s.level(DetailLevel::Reduced, 4.4, true), DetailLevel::Full);
         assert_eq!(
-            s.level(DetailLevel::Reduced, 4.6, true),
+            s.level(Some(DetailLevel::Full), 5.6, true),
+            DetailLevel::Reduced
+        );
+        assert_eq!(
+            s.level(Some(DetailLevel::Reduced), 4.4, true),
+            DetailLevel::Full
+        );
+        assert_eq!(
+            s.level(Some(DetailLevel::Reduced), 4.6, true),
             DetailLevel::Reduced
         );
         // A jump across two boundaries goes straight there.
-        assert_eq!(s.level(DetailLevel::Full, 30.0, true), DetailLevel::Low);
-        assert_eq!(s.level(DetailLevel::Low, 1.0, true), DetailLevel::Full);
+        assert_eq!(
+            s.level(Some(DetailLevel::Full), 30.0, true),
+            DetailLevel::Low
+        );
+        assert_eq!(
+            s.level(Some(DetailLevel::Low), 1.0, true),
+            DetailLevel::Full
+        );
     }
 
     #[test]
     fn an_unseen_body_is_off_and_comes_back_at_its_distances_level() {
         let s = DetailSettings::default();
-        assert_eq!(s.level(DetailLevel::Full, 1.0, false), DetailLevel::Off);
-        assert_eq!(s.level(DetailLevel::Off, 1.0, true), DetailLevel::Full);
-        assert_eq!(s.level(DetailLevel::Off, 8.0, true), DetailLevel::Reduced);
+        assert_eq!(
+            s.level(Some(DetailLevel::Full), 1.0, false),
+            DetailLevel::Off
+        );
+        assert_eq!(
+            s.level(Some(DetailLevel::Off), 1.0, true),
+            DetailLevel::Full
+        );
+        assert_eq!(
+            s.level(Some(DetailLevel::Off), 8.0, true),
+            DetailLevel::Reduced
+        );
         let no_cull = DetailSettings {
             cull_unseen: false,
             ..s
         };
         assert_eq!(
-            no_cull.level(DetailLevel::Full, 1.0, false),
+            no_cull.level(Some(DetailLevel::Full), 1.0, false),
             DetailLevel::Full
         );
         assert_eq!(
-            s.level(DetailLevel::Reduced, f32::NAN, true),
+            s.level(Some(DetailLevel::Reduced), f32::NAN, true),
+            DetailLevel::Reduced
+        );
+        // Seen again after a cull at 4.8 m: the distance's own level, not the band's far end
+        // (held from off, it would stay reduced until 4.5 m).
+        assert_eq!(s.level(None, 4.8, true), DetailLevel::Full);
+        assert_eq!(
+            s.level(Some(DetailLevel::Off), 4.8, true),
+            DetailLevel::Reduced
+        );
+        assert_eq!(s.level(None, f32::NAN, true), DetailLevel::Full);
+        // Negative hysteresis is none (no panic from a band whose ends cross).
+        let odd = DetailSettings {
+            hysteresis_m: -3.0,
+            ..s
+        };
+        assert_eq!(
+            odd.level(Some(DetailLevel::Full), 5.2, true),
             DetailLevel::Reduced
         );
     }

@@ -361,7 +361,7 @@ pub fn xr_smoke_test() -> Result<(), String> {
     drop(monado);
     if problems.is_empty() {
         println!(
-            "xr smoke test: OpenXR session focused on Monado, controllers bound, hands on them, exit 0"
+            "xr smoke test: OpenXR session focused on Monado, controllers bound, hands on them, remote players culled by the eyes' views, exit 0"
         );
         Ok(())
     } else {

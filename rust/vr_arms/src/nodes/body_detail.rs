@@ -115,6 +115,37 @@ impl IResource for VRBodyDetail {
     }
 }
 
+impl VRBodyDetail {
+    /// Settings that the levels cannot use as given (they are adjusted, and said here as
+    /// configuration warnings of the bodies that use them).
+    pub fn problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.low_beyond_m < self.reduced_beyond_m {
+            out.push(format!(
+                "VRBodyDetail: low_beyond_m ({} m) is nearer than reduced_beyond_m ({} m): low detail starts at {} m.",
+                self.low_beyond_m, self.reduced_beyond_m, self.reduced_beyond_m
+            ));
+        }
+        let low = self.low_beyond_m.max(self.reduced_beyond_m);
+        if self.off_beyond_m > 0.0 && self.off_beyond_m < low {
+            out.push(format!(
+                "VRBodyDetail: off_beyond_m ({} m) is nearer than low detail's distance ({low} m): bodies go off from {low} m (0 is never off).",
+                self.off_beyond_m
+            ));
+        }
+        if self.reduced_interval_frames > self.low_interval_frames {
+            out.push(format!(
+                "VRBodyDetail: reduced_interval_frames ({}) is more than low_interval_frames ({}): reduced detail would solve less often than low.",
+                self.reduced_interval_frames, self.low_interval_frames
+            ));
+        }
+        if self.view_group.is_empty() {
+            out.push("VRBodyDetail: view_group is empty: only the active camera (both eyes in XR) counts as a view, not a mirror's.".into());
+        }
+        out
+    }
+}
+
 /// The group whose cameras count as views when no `VRBodyDetail` says otherwise.
 pub const DEFAULT_VIEW_GROUP: &str = "vr_arms_views";
 

@@ -53,6 +53,17 @@ pub(crate) struct Bound {
     /// While the body writes outside the modifier pass (its poses then persist), the pose the
     /// skeleton had before: what the solves read, and what is put back when it stops.
     pub(crate) outside: Option<OutsidePose>,
+    /// While the fingers are frozen (written once outside the pass, so they persist), their own
+    /// rotations before, put back when they are live again or the body lets go.
+    pub(crate) kept_fingers: Option<KeptRotations>,
+}
+
+/// Bones' own rotations on one skeleton, kept while the body's writes outside the modifier
+/// pass stand over them.
+pub(crate) struct KeptRotations {
+    /// The skeleton they were read from (put back there even after a reparent).
+    pub(crate) skeleton: InstanceId,
+    pub(crate) rotations: Vec<(i32, Quaternion)>,
 }
 
 /// The skeleton's own pose of the body's bones, kept while the body writes over it outside the
@@ -61,8 +72,8 @@ pub(crate) struct OutsidePose {
     /// The chain as `read_chain` read it (local poses when `by_locals`, else global ones).
     pub(crate) read: Vec<Pose>,
     pub(crate) by_locals: bool,
-    /// Each written tree bone's own rotation.
-    pub(crate) rotations: Vec<(i32, Quaternion)>,
+    /// Every tree bone's own rotation (whether a solve has written it yet or not).
+    pub(crate) rotations: KeptRotations,
     /// The hips' own position.
     pub(crate) hips: Option<Vector3>,
 }
@@ -202,5 +213,6 @@ pub(crate) fn bind_bones(
         shown: Vec::new(),
         shown_hips: None,
         outside: None,
+        kept_fingers: None,
     })
 }

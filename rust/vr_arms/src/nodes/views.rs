@@ -45,7 +45,7 @@ fn gather(node: &Gd<Node>, group: &StringName) -> Vec<ViewVolume> {
     if node.is_inside_tree() {
         for n in node.get_tree().get_nodes_in_group(group).iter_shared() {
             if let Ok(c) = n.try_cast::<Camera3D>()
-                && c.is_inside_tree()
+                && renders(&c)
                 && !cameras.iter().any(|k| k.instance_id() == c.instance_id())
             {
                 cameras.push(c);
@@ -57,6 +57,20 @@ fn gather(node: &Gd<Node>, group: &StringName) -> Vec<ViewVolume> {
         add_camera(camera, &mut views);
     }
     views
+}
+
+/// Whether a group's camera renders now: in the tree, its viewport's current camera, and that
+/// viewport not a `SubViewport` whose updates are switched off (a mirror turned off).
+fn renders(camera: &Gd<Camera3D>) -> bool {
+    use godot::classes::SubViewport;
+    use godot::classes::sub_viewport::UpdateMode;
+    if !camera.is_inside_tree() || !camera.is_current() {
+        return false;
+    }
+    camera
+        .get_viewport()
+        .and_then(|v| v.try_cast::<SubViewport>().ok())
+        .is_none_or(|v| v.get_update_mode() != UpdateMode::DISABLED)
 }
 
 /// A camera's volumes: one per eye for the XR camera while an interface runs, else its own.

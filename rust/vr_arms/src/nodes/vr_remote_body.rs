@@ -248,16 +248,25 @@ impl ISkeletonModifier3D for VRRemoteBody {
         self.setup_pass.entered_tree();
     }
 
+    fn exit_tree(&mut self) {
+        // Taken off the skeleton (or freed with it): what it wrote outside the modifier pass
+        // goes back.
+        if self.holds_outside_pose() {
+            self.release_outside_pose(false);
+        }
+    }
+
     fn process(&mut self, delta: f64) {
         self.setup_pass.processed();
-        let skeleton = (!skip_in_editor(self.editor_preview) && self.base().is_active())
-            .then(|| self.base().get_skeleton())
-            .flatten();
+        let active = !skip_in_editor(self.editor_preview) && self.base().is_active();
+        if !active && self.holds_outside_pose() {
+            // Switched off: nothing written outside the pass may stay on the skeleton.
+            self.release_outside_pose(false);
+        }
+        let skeleton = active.then(|| self.base().get_skeleton()).flatten();
         if let Some(mut skeleton) = skeleton.clone() {
-            // A body nobody sees binds again (if its skeleton changed) when it is seen.
-            if !self.lod.unseen {
-                self.bind(&skeleton);
-            }
+            // Bound first: a new skeleton (or version) starts its level afresh before it is set.
+            self.bind(&skeleton);
             self.update_level(&mut skeleton, delta);
         }
         // A body nobody sees does not move its root either; seen again, it catches up.
@@ -396,7 +405,7 @@ impl VRRemoteBody {
     /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
-        self.release_outside_pose();
+        self.release_outside_pose(false);
         self.finger_inputs = Default::default();
         self.bound_to = None;
         self.bound = None;
@@ -436,14 +445,16 @@ impl VRRemoteBody {
             b.tree_solved
         };
         b.frame.clear();
-        let hips = if budget.interval <= 1 {
+        if budget.interval > 1 && budget.solving() {
+            b.held.solved(&b.solved[..count], &budget);
+            b.held_hips.solved(b.hips_position, &budget);
+        }
+        // Low detail writes only on its solving frames, so it writes the solve itself (a blend
+        // held for the whole interval would show a pose most of an interval old).
+        let hips = if budget.interval <= 1 || level == DetailLevel::Low {
             b.frame.extend_from_slice(&b.solved[..count]);
             b.hips_position
         } else {
-            if budget.solving() {
-                b.held.solved(&b.solved[..count], &budget);
-                b.held_hips.solved(b.hips_position, &budget);
-            }
             b.frame.extend(b.held.shown(&budget));
             b.held_hips.shown(&budget)
         };
@@ -644,7 +655,9 @@ impl VRRemoteBody {
             return;
         }
         self.bound_to = Some(key);
-        self.release_outside_pose();
+        // The old binding's writes outside the pass go back on its own skeleton; the new one
+        // enters its level afresh (from full detail), still catching up if it was unseen.
+        self.release_outside_pose(true);
         let profile = if self.profile.is_empty() {
             ArmProfile::default()
         } else {
@@ -694,6 +707,7 @@ impl VRRemoteBody {
             Some(&skeleton),
             "VRRemoteBody",
         ));
+        out.extend(self.detail_problems(&skeleton));
         if out.is_empty()
             && let Some(e) = &self.bind_error
         {

@@ -9,7 +9,7 @@ use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings, LevelFade, seen_an
 use super::VRRemoteBody;
 use crate::convert::{to_quaternion, to_vector3, vec3};
 use crate::nodes::body_detail::{BodyDetail, DEFAULT_VIEW_GROUP};
-use crate::nodes::remote_body_bones::{Bound, OutsidePose};
+use crate::nodes::remote_body_bones::{Bound, KeptRotations, OutsidePose};
 
 /// Where a body is in its levels of detail.
 #[derive(Default)]
@@ -65,7 +65,7 @@ impl VRRemoteBody {
 
     /// This frame's level: the one `detail` forces, else the one its distance to the nearest
     /// view and whether one sees it give; off when hidden. A change of level is made at once
-    /// (`change_level`), outside the modifier pass.
+    /// (`change_level`), outside the modifier pass, then told by `detail_changed`.
     pub(super) fn update_level(&mut self, skeleton: &mut Gd<Skeleton3D>, delta: f64) {
         let (settings, group) = self.detail_settings();
         let previous = self.lod.level;
@@ -93,29 +93,86 @@ impl VRRemoteBody {
                 let (seen, distance) = crate::nodes::views::with_views(&node, &group, |views| {
                     seen_and_distance(views, center, radius)
                 });
-                let level = settings.level(previous, distance, seen);
+                // Seen again after a cull: nobody saw its last level, none is held.
+                let held = (!self.lod.unseen).then_some(previous);
+                let level = settings.level(held, distance, seen);
                 (level, level == DetailLevel::Off && !seen)
             }
         };
         if level == DetailLevel::Off {
             self.lod.off_s += delta.max(0.0) as f32;
         }
-        if level != previous {
+        let changed = level != previous;
+        if changed {
             self.change_level(skeleton, previous, level, &settings);
-            self.signals().detail_changed().emit(BodyDetail::of(level));
         }
         self.lod.level = level;
         self.lod.unseen = level == DetailLevel::Off && unseen;
+        if changed {
+            self.signals().detail_changed().emit(BodyDetail::of(level));
+        }
     }
 
-    /// Puts the skeleton's own pose back if the body wrote over it outside the modifier pass,
-    /// and starts the levels afresh (before the body binds again or resets).
-    pub(super) fn release_outside_pose(&mut self) {
-        let skeleton = self.base().get_skeleton();
-        if let (Some(b), Some(mut skeleton)) = (self.bound.as_mut(), skeleton) {
-            put_back_outside_pose(&mut skeleton, b);
+    /// Puts the skeleton's own pose back where the body wrote over it outside the modifier pass
+    /// (on the skeleton it was read from), and starts the levels afresh at full detail, told by
+    /// `detail_changed` when the level was another. `keep_catch_up`: the time spent off and
+    /// without a root follow is kept (a rebind while unseen still catches up when seen).
+    pub(super) fn release_outside_pose(&mut self, keep_catch_up: bool) {
+        if let Some(b) = self.bound.as_mut() {
+            put_back_outside_pose(b);
+            put_back_fingers(b);
         }
-        self.lod = DetailState::default();
+        let was = self.lod.level;
+        let old = std::mem::take(&mut self.lod);
+        self.lod.default_group = old.default_group;
+        if keep_catch_up {
+            (self.lod.off_s, self.lod.unfollowed_s) = (old.off_s, old.unfollowed_s);
+        }
+        if was != DetailLevel::Full {
+            self.signals()
+                .detail_changed()
+                .emit(BodyDetail::of(DetailLevel::Full));
+        }
+    }
+
+    /// The levels' configuration warnings: the shared settings', and intervals the skeleton's
+    /// callback mode turns off.
+    pub(super) fn detail_problems(&self, skeleton: &Gd<Skeleton3D>) -> Vec<String> {
+        let mut out = match &self.detail_settings {
+            Some(d) => d.bind().problems(),
+            None => Vec::new(),
+        };
+        let intervals = match &self.detail_settings {
+            Some(d) => {
+                let (s, _) = d.bind().settings();
+                s.reduced_interval_frames.max(s.low_interval_frames)
+            }
+            None => {
+                let s = DetailSettings::default();
+                s.reduced_interval_frames.max(s.low_interval_frames)
+            }
+        };
+        let skipped = crate::nodes::budget::interval_problem(
+            intervals as i32,
+            Some(skeleton),
+            "VRRemoteBody",
+        );
+        if !matches!(self.detail, BodyDetail::Full | BodyDetail::Off) && skipped.is_some() {
+            out.push(format!(
+                "Levels of detail: reduced and low detail solve one frame in {intervals} only when the skeleton's modifier_callback_mode_process is Idle; until then they solve every frame."
+            ));
+        }
+        out
+    }
+
+    /// Whether the body has anything written outside the modifier pass standing on a skeleton
+    /// (or a level other than full to leave).
+    pub(super) fn holds_outside_pose(&self) -> bool {
+        self.lod.level != DetailLevel::Full
+            || self
+                .bound
+                .as_ref()
+                .is_some_and(|b| b.outside.is_some() || b.kept_fingers.is_some())
     }
 
     /// Moves from level `from` to `to` (outside the modifier pass): the skeleton's own pose kept
@@ -135,6 +192,9 @@ impl VRRemoteBody {
         let Some(b) = self.bound.as_mut() else {
             return;
         };
+        if from.fingers_live() && !to.fingers_live() {
+            keep_fingers(skeleton, b);
+        }
         if from.writes_in_pass() && !to.writes_in_pass() {
             keep_outside_pose(skeleton, b);
             // The last pose shown, made to persist: the body holds it until it solves again.
@@ -143,7 +203,10 @@ impl VRRemoteBody {
                 skeleton.set_bone_pose_position(bone, to_vector3(p));
             }
         } else if !from.writes_in_pass() && to.writes_in_pass() {
-            put_back_outside_pose(skeleton, b);
+            put_back_outside_pose(b);
+        }
+        if !from.fingers_live() && to.fingers_live() {
+            put_back_fingers(b);
         }
         if from.fingers_live() && !to.fingers_live() {
             // The fingers hold their last pose, outside the pass (it persists).
@@ -156,38 +219,75 @@ impl VRRemoteBody {
 }
 
 /// Keeps the skeleton's own pose of the body's bones (read now, outside the modifier pass)
-/// before the body writes over it there.
+/// before the body writes over it there: every tree bone (a body that starts at low detail has
+/// solved none yet) and the hips' position.
 fn keep_outside_pose(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
     if b.outside.is_some() {
         return;
     }
     let by_locals = crate::nodes::remote_body_pass::read_chain(skeleton, b);
-    let rotations = b.solved[..b.tree_solved.min(b.solved.len())]
-        .iter()
-        .map(|&(bone, _)| (bone, skeleton.get_bone_pose_rotation(bone)))
-        .collect();
     let hips = b
         .hips
         .map(|(bone, _)| skeleton.get_bone_pose_position(bone));
     b.outside = Some(OutsidePose {
         read: b.read.clone(),
         by_locals,
-        rotations,
+        rotations: kept(skeleton, &b.tree_bones),
         hips,
     });
 }
 
-/// Puts the skeleton's own pose back on the body's tree bones (the modifier pass writes over it
-/// again from now on, and reads it).
-fn put_back_outside_pose(skeleton: &mut Gd<Skeleton3D>, b: &mut Bound) {
+/// Keeps the finger bones' own rotations before the frozen fingers are written over them.
+fn keep_fingers(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
+    if b.kept_fingers.is_none() {
+        let bones: Vec<i32> = b.fingers.iter().flatten().copied().collect();
+        b.kept_fingers = Some(kept(skeleton, &bones));
+    }
+}
+
+/// The own rotations of `bones` (those the skeleton has) on `skeleton`.
+fn kept(skeleton: &Gd<Skeleton3D>, bones: &[i32]) -> KeptRotations {
+    let count = skeleton.get_bone_count();
+    KeptRotations {
+        skeleton: skeleton.instance_id(),
+        rotations: bones
+            .iter()
+            .filter(|&&bone| (0..count).contains(&bone))
+            .map(|&bone| (bone, skeleton.get_bone_pose_rotation(bone)))
+            .collect(),
+    }
+}
+
+/// Puts `kept` back on the skeleton it was read from, if it is still there and has the bones.
+fn put_back(kept: &KeptRotations) -> Option<Gd<Skeleton3D>> {
+    let mut skeleton = Gd::<Skeleton3D>::try_from_instance_id(kept.skeleton).ok()?;
+    let count = skeleton.get_bone_count();
+    for &(bone, q) in &kept.rotations {
+        if bone < count {
+            skeleton.set_bone_pose_rotation(bone, q);
+        }
+    }
+    Some(skeleton)
+}
+
+/// Puts the skeleton's own pose back on the body's tree bones and hips (the modifier pass
+/// writes over it again from now on, and reads it), on the skeleton it was read from.
+fn put_back_outside_pose(b: &mut Bound) {
     let Some(o) = b.outside.take() else {
         return;
     };
-    for &(bone, q) in &o.rotations {
-        skeleton.set_bone_pose_rotation(bone, q);
+    let own = put_back(&o.rotations);
+    if let (Some(mut s), Some((bone, _)), Some(p)) = (own, b.hips, o.hips)
+        && bone < s.get_bone_count()
+    {
+        s.set_bone_pose_position(bone, p);
     }
-    if let (Some((bone, _)), Some(p)) = (b.hips, o.hips) {
-        skeleton.set_bone_pose_position(bone, p);
+}
+
+/// Puts the fingers' own rotations back (they are live again, or the body lets go).
+fn put_back_fingers(b: &mut Bound) {
+    if let Some(k) = b.kept_fingers.take() {
+        put_back(&k);
     }
 }
 
