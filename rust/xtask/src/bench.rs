@@ -43,6 +43,11 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
 
 /// Builds the core bench (release) and gives its path.
 pub fn build_core_bench() -> Result<std::path::PathBuf, String> {
+    build_eval_bin("vr_arms_bench")
+}
+
+/// Builds one of `vr_arms_eval`'s programs (release) and gives its path.
+pub fn build_eval_bin(name: &str) -> Result<std::path::PathBuf, String> {
     run(cargo().args([
         "build",
         "--release",
@@ -50,9 +55,9 @@ pub fn build_core_bench() -> Result<std::path::PathBuf, String> {
         "--package",
         "vr_arms_eval",
         "--bin",
-        "vr_arms_bench",
+        name,
     ]))?;
-    Ok(repo_root().join("target/release/vr_arms_bench"))
+    Ok(repo_root().join("target/release").join(name))
 }
 
 /// The three core medians (ns) from the core bench's table: the two-bone solve, one arm's

@@ -200,16 +200,7 @@ fn test_all(filter: Option<&str>) -> Result<(), String> {
 
 /// `cargo xtask fuzz [frames]`: the long fuzz run, its result written to docs/reliability.md.
 fn fuzz(frames: u64) -> Result<(), String> {
-    run(cargo().args([
-        "build",
-        "--release",
-        "--quiet",
-        "--package",
-        "vr_arms_eval",
-        "--bin",
-        "vr_arms_fuzz",
-    ]))?;
-    let bin = repo_root().join("target/release/vr_arms_fuzz");
+    let bin = bench::build_eval_bin("vr_arms_fuzz")?;
     let out = Command::new(&bin)
         .arg(frames.to_string())
         .output()
