@@ -324,9 +324,11 @@ func test_low_detail_shows_its_newest_solve() -> void:
 	var came: float = (hands[0][f] as Vector3).y - start.y
 	var twin_came: float = twin_hand.y - start.y
 	check(twin_came > 0.1, "the full body's hand followed the jump (%.3f m)" % twin_came)
-	# Shown at once, the solve has come 40 % of the full body's way (13 of 33 cm here: low
-	# detail's own lag, one solve in four, is a separate matter); a blend a quarter of the way
-	# to it, as held between solves, shows 10 % (3.5 cm).
+	# Shown at once, the solve has come 40 % of the full body's way (13 of 33 cm here); a blend
+	# a quarter of the way to it, as held between solves, shows 10 % (3.5 cm). The solve's own
+	# lag is not low detail's: a full-detail body with update_interval_frames = 4 solves to the
+	# same places (a solve over a 4-frame step covers less of a jump than four 1-frame solves,
+	# in the engine; the core alone, on its reference body, does not show it). Not found yet.
 	check(came > 0.3 * twin_came, "the low body's hand shows its solve on that frame (%.3f m, the full body's %.3f)" % [came, twin_came])
 
 
