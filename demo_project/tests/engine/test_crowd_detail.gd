@@ -289,6 +289,16 @@ func test_the_skeletons_own_pose_comes_back_after_low_detail_from_the_first_fram
 		var now := skeleton.get_bone_pose_rotation(skeleton.find_bone(b))
 		check(now.angle_to(own[b]) < 1e-4, "switched off: %s's own rotation is back (%.2f degrees off)" % [b, rad_to_deg(now.angle_to(own[b]))])
 	check(body.get_detail_level() == VRArms.BodyDetail.FULL, "switched off, it reports full detail again")
+	# Freed at low detail (a player leaving): no change of level is told on the way out.
+	body.active = true
+	body.detail = VRArms.BodyDetail.LOW
+	await frames(3)
+	check(body.get_detail_level() == VRArms.BodyDetail.LOW, "at low detail again")
+	var told := []
+	body.detail_changed.connect(func(level: int) -> void: told.append(level))
+	skeleton.get_parent().queue_free()
+	await frames(2)
+	check(told.is_empty(), "freeing it tells no change of level (%s)" % [told])
 
 
 ## Low detail shows its newest solve on the frame it solves (not a blend a quarter of the way

@@ -321,3 +321,53 @@ func test_only_an_imports_quarter_turns_are_undone_not_a_rest_poses_lean() -> vo
 	check(not b.is_empty(), "set up")
 	check(skeleton.transform.basis.is_equal_approx(Basis()), "turned back by exactly the half turn (%s)" % skeleton.transform.basis.get_euler())
 	await frames(1)
+
+
+## Copies of one scene share its skin (as an imported character instanced once per remote
+## player does). Setting one copy up renames its bones: the copies added later, not set up
+## yet, must keep a skin that names their own bones (else Godot logs an error per bind when
+## they enter the tree), and each copy once set up has a skin naming its renamed bones.
+func test_copies_of_one_character_set_up_one_by_one_keep_their_skins() -> void:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	check(doc.append_from_file(AVATARS + "mannequiny.glb", state) == OK, "mannequiny.glb loads")
+	var scene: Node = doc.generate_scene(state)
+	# Named binds, as Godot's importer makes them (glTF at run time binds by index).
+	var named := 0
+	for mesh in scene.find_children("*", "MeshInstance3D", true, false):
+		var skin: Skin = (mesh as MeshInstance3D).skin
+		var skeleton: Skeleton3D = (mesh as MeshInstance3D).get_node_or_null((mesh as MeshInstance3D).skeleton)
+		if skin == null or skeleton == null:
+			continue
+		for b in skin.get_bind_count():
+			if skin.get_bind_name(b) == &"" and skin.get_bind_bone(b) >= 0:
+				skin.set_bind_name(b, skeleton.get_bone_name(skin.get_bind_bone(b)))
+				named += 1
+	check(named > 0, "the skin names its bones")
+	var packed := PackedScene.new()
+	check(packed.pack(scene) == OK, "packed as one scene")
+	scene.free()
+	var skeleton_of := func(root: Node) -> Skeleton3D:
+		return root.find_children("*", "Skeleton3D", true, false)[0]
+	var copies := []
+	for k in 3:
+		var copy: Node3D = packed.instantiate()
+		copy.position = Vector3(k * 1.5, 0, -3)
+		# Added after the copies before it were set up.
+		add_child(copy)
+		var made := VRArmsSetup.setup_remote(skeleton_of.call(copy), null, null, null)
+		check(not made.is_empty(), "copy %d set up" % k)
+		copies.append(copy)
+	await frames(3)
+	for copy in copies:
+		var skeleton: Skeleton3D = skeleton_of.call(copy)
+		for mesh in (copy as Node).find_children("*", "MeshInstance3D", true, false):
+			var skin: Skin = (mesh as MeshInstance3D).skin
+			if skin == null:
+				continue
+			var missing := []
+			for b in skin.get_bind_count():
+				var bind_name := skin.get_bind_name(b)
+				if bind_name != &"" and skeleton.find_bone(bind_name) < 0:
+					missing.append(bind_name)
+			check(missing.is_empty(), "%s: its skin names only bones its skeleton has (missing %s)" % [copy.name, missing])

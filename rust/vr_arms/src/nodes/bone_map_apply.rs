@@ -4,7 +4,7 @@
 
 use godot::classes::{
     AnimationMixer, BoneAttachment3D, BoneMap, MeshInstance3D, Node, Skeleton3D,
-    SkeletonProfileHumanoid,
+    SkeletonProfileHumanoid, Skin,
 };
 use godot::prelude::*;
 use std::collections::HashMap;
@@ -72,11 +72,12 @@ pub fn apply_mapping(
     let sk_node = skeleton.clone().upcast::<Node>();
     // An AnimationTree lists its player's libraries: each animation is rewritten once.
     let mut done = std::collections::HashSet::new();
+    let mut skins = HashMap::new();
     for node in descendants(character) {
         if let Ok(mixer) = node.clone().try_cast::<AnimationMixer>() {
             retarget_tracks(&mixer, &sk_node, &renamed, &mut done);
         } else if let Ok(mesh) = node.clone().try_cast::<MeshInstance3D>() {
-            rename_skin_binds(&mesh, &sk_node, &renamed, &mut done);
+            rename_skin_binds(mesh, &sk_node, &renamed, &mut skins);
         } else if let Ok(mut attachment) = node.try_cast::<BoneAttachment3D>() {
             let on_skeleton = if attachment.get_use_external_skeleton() {
                 let path = attachment.get_external_skeleton();
@@ -94,27 +95,36 @@ pub fn apply_mapping(
 }
 
 /// Renames the named binds of `mesh`'s skin when the mesh is skinned to `skeleton` (a skin that
-/// names its bones, as Godot's importer makes them, would otherwise lose them). Each skin once.
+/// names its bones, as Godot's importer makes them, would otherwise lose them). The skin is
+/// copied first: copies of one imported scene share it, and the copies not set up yet (their
+/// bones still under the old names) must keep a skin that names those. Meshes of this character
+/// that shared one skin share its copy (`skins`, by the original).
 fn rename_skin_binds(
-    mesh: &Gd<MeshInstance3D>,
+    mut mesh: Gd<MeshInstance3D>,
     skeleton: &Gd<Node>,
     renamed: &HashMap<String, String>,
-    done: &mut std::collections::HashSet<InstanceId>,
+    skins: &mut HashMap<InstanceId, Gd<Skin>>,
 ) {
-    if !skinned_to(mesh, skeleton) {
+    if !skinned_to(&mesh, skeleton) {
         return;
     }
-    let Some(mut skin) = mesh.get_skin() else {
+    let Some(skin) = mesh.get_skin() else {
         return;
     };
-    if !done.insert(skin.instance_id()) {
-        return;
-    }
-    for bind in 0..skin.get_bind_count() {
-        if let Some(to) = renamed.get(&skin.get_bind_name(bind).to_string()) {
-            skin.set_bind_name(bind, to.as_str());
+    let own = match skins.get(&skin.instance_id()) {
+        Some(own) => own.clone(),
+        None => {
+            let mut own = skin.duplicate_resource();
+            for bind in 0..own.get_bind_count() {
+                if let Some(to) = renamed.get(&own.get_bind_name(bind).to_string()) {
+                    own.set_bind_name(bind, to.as_str());
+                }
+            }
+            skins.insert(skin.instance_id(), own.clone());
+            own
         }
-    }
+    };
+    mesh.set_skin(&own);
 }
 
 /// Points `mixer`'s tracks on `skeleton`'s renamed bones at their new names.

@@ -51,12 +51,19 @@ pub fn prepare_character(
         .flatten();
     if !has_humanoid_arms(skeleton, bone_map) && auto.is_none() {
         return Err(format!(
-            "\"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import, or pass one as `bone_map` (for a VRM file: VRArmsSetup.bone_map_from_vrm(path))",
+            "\"{}\" has no humanoid arm bones (LeftUpperArm, ...){}; retarget it with a BoneMap to SkeletonProfileHumanoid at import{}",
             skeleton.get_name(),
             if bone_map.is_some() {
                 ", even through the bone map"
             } else {
                 ", and its bone names are none of the rigs recognised (Godot, Mixamo, VRoid, VRM, Unreal, Blender / Rigify) nor common bone words (L_UpperArm, forearm.R)"
+            },
+            // Only the local setup takes a bone map; a remote avatar is the same scene, so the
+            // one retargeted at import serves both.
+            if who.contains("setup_remote") {
+                " (the remote setup takes no bone map: retarget the scene it is instanced from)"
+            } else {
+                ", or pass one as `bone_map` (for a VRM file: VRArmsSetup.bone_map_from_vrm(path))"
             }
         ));
     }

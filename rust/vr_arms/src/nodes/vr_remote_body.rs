@@ -252,7 +252,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         // Taken off the skeleton (or freed with it): what it wrote outside the modifier pass
         // goes back.
         if self.holds_outside_pose() {
-            self.release_outside_pose(false);
+            self.release_outside_pose(false, false);
         }
     }
 
@@ -261,7 +261,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
         let active = !skip_in_editor(self.editor_preview) && self.base().is_active();
         if !active && self.holds_outside_pose() {
             // Switched off: nothing written outside the pass may stay on the skeleton.
-            self.release_outside_pose(false);
+            self.release_outside_pose(false, true);
         }
         let skeleton = active.then(|| self.base().get_skeleton()).flatten();
         if let Some(mut skeleton) = skeleton.clone() {
@@ -405,7 +405,7 @@ impl VRRemoteBody {
     /// parents (Godot does not report such a change).
     #[func]
     fn reset(&mut self) {
-        self.release_outside_pose(false);
+        self.release_outside_pose(false, true);
         self.finger_inputs = Default::default();
         self.bound_to = None;
         self.bound = None;
@@ -657,7 +657,7 @@ impl VRRemoteBody {
         self.bound_to = Some(key);
         // The old binding's writes outside the pass go back on its own skeleton; the new one
         // enters its level afresh (from full detail), still catching up if it was unseen.
-        self.release_outside_pose(true);
+        self.release_outside_pose(true, true);
         let profile = if self.profile.is_empty() {
             ArmProfile::default()
         } else {

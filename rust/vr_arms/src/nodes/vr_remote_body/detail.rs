@@ -115,9 +115,10 @@ impl VRRemoteBody {
 
     /// Puts the skeleton's own pose back where the body wrote over it outside the modifier pass
     /// (on the skeleton it was read from), and starts the levels afresh at full detail, told by
-    /// `detail_changed` when the level was another. `keep_catch_up`: the time spent off and
-    /// without a root follow is kept (a rebind while unseen still catches up when seen).
-    pub(super) fn release_outside_pose(&mut self, keep_catch_up: bool) {
+    /// `detail_changed` when the level was another and `tell` (not while leaving the tree: a
+    /// freed crowd would report every body going to full detail). `keep_catch_up`: the time
+    /// spent off and without a root follow is kept (a rebind while unseen still catches up).
+    pub(super) fn release_outside_pose(&mut self, keep_catch_up: bool, tell: bool) {
         if let Some(b) = self.bound.as_mut() {
             put_back_outside_pose(b);
             put_back_fingers(b);
@@ -128,7 +129,7 @@ impl VRRemoteBody {
         if keep_catch_up {
             (self.lod.off_s, self.lod.unfollowed_s) = (old.off_s, old.unfollowed_s);
         }
-        if was != DetailLevel::Full {
+        if tell && was != DetailLevel::Full {
             self.signals()
                 .detail_changed()
                 .emit(BodyDetail::of(DetailLevel::Full));
