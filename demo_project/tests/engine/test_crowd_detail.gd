@@ -335,10 +335,11 @@ func test_low_detail_shows_its_newest_solve() -> void:
 	var twin_came: float = twin_hand.y - start.y
 	check(twin_came > 0.1, "the full body's hand followed the jump (%.3f m)" % twin_came)
 	# Shown at once, the solve has come 40 % of the full body's way (13 of 33 cm here); a blend
-	# a quarter of the way to it, as held between solves, shows 10 % (3.5 cm). The solve's own
-	# lag is not low detail's: a full-detail body with update_interval_frames = 4 solves to the
-	# same places (a solve over a 4-frame step covers less of a jump than four 1-frame solves,
-	# in the engine; the core alone, on its reference body, does not show it). Not found yet.
+	# a quarter of the way to it, as held between solves, shows 10 % (3.5 cm). Why not all of
+	# it: the full body sees 40 cm in one frame (48 m/s), faster than ReachClamp's JUMP_M_S, and
+	# takes it at once as a teleport; over a 4-frame solve it is 12 m/s, motion, which the
+	# remote profile's target smoothing follows (as a full-detail body with
+	# update_interval_frames = 4 does).
 	check(came > 0.3 * twin_came, "the low body's hand shows its solve on that frame (%.3f m, the full body's %.3f)" % [came, twin_came])
 
 
