@@ -25,7 +25,6 @@ pub fn instruction_counts(bin: &std::path::Path) -> (Option<f64>, Option<f64>, S
             "valgrind is not installed here: no instruction count.\n".into(),
         );
     };
-    let per_frame = |a: u64, b: u64| b.saturating_sub(a) as f64 / COUNTED_FRAMES as f64;
     let (per, per_lower) = (
         per_frame(base.total, full.total),
         per_frame(lower_base.total, lower.total),
@@ -41,6 +40,12 @@ pub fn instruction_counts(bin: &std::path::Path) -> (Option<f64>, Option<f64>, S
         where_instructions_go(&base, &full, per)
     );
     (Some(per), Some(per_lower), text)
+}
+
+/// A count's share of one counted frame: `after` (the counted run) minus `before` (the run of
+/// no frames, the program's own start), divided by the frames.
+fn per_frame(before: u64, after: u64) -> f64 {
+    after.saturating_sub(before) as f64 / COUNTED_FRAMES as f64
 }
 
 /// The instruction count the core's full avatar frame must come within.
@@ -85,11 +90,10 @@ fn where_instructions_go(base: &callgrind::Profile, run: &callgrind::Profile, pe
         })
         .map(|(name, share)| {
             let before = base.functions.get(name).cloned().unwrap_or_default();
-            let n = COUNTED_FRAMES as f64;
             (
                 name.clone(),
-                share.inclusive.saturating_sub(before.inclusive) as f64 / n,
-                share.calls.saturating_sub(before.calls) as f64 / n,
+                per_frame(before.inclusive, share.inclusive),
+                per_frame(before.calls, share.calls),
             )
         })
         .filter(|(_, instructions, _)| *instructions >= SHOWN_SHARE * per)
@@ -104,8 +108,8 @@ fn where_instructions_go(base: &callgrind::Profile, run: &callgrind::Profile, pe
             for (caller, (i, c)) in &share.callers {
                 if caller.contains("vr_arms") {
                     let (bi, bc) = before.callers.get(caller).copied().unwrap_or_default();
-                    instructions += i.saturating_sub(bi) as f64 / COUNTED_FRAMES as f64;
-                    calls += c.saturating_sub(bc) as f64 / COUNTED_FRAMES as f64;
+                    instructions += per_frame(bi, *i);
+                    calls += per_frame(bc, *c);
                 }
             }
         }
