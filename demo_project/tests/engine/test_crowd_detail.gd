@@ -358,3 +358,13 @@ func test_unusable_detail_settings_are_configuration_warnings() -> void:
 	var text := "\n".join(body.get_setup_problems())
 	for word in ["low_beyond_m", "reduced_interval_frames", "view_group"]:
 		check(text.contains(word), "a warning names %s: %s" % [word, text])
+	# Modifiers run on physics frames: the levels' intervals are turned off, and it says so
+	# (not for a body forced to full detail, which has none).
+	body.detail_settings = null
+	var skeleton: Skeleton3D = made.skeleton
+	skeleton.modifier_callback_mode_process = Skeleton3D.MODIFIER_CALLBACK_MODE_PROCESS_PHYSICS
+	text = "\n".join(body.get_setup_problems())
+	check(text.contains("Levels of detail"), "the turned-off intervals are a warning: %s" % text)
+	body.detail = VRArms.BodyDetail.FULL
+	text = "\n".join(body.get_setup_problems())
+	check(not text.contains("Levels of detail"), "not at forced full detail: %s" % text)

@@ -143,22 +143,17 @@ impl VRRemoteBody {
             Some(d) => d.bind().problems(),
             None => Vec::new(),
         };
-        let intervals = match &self.detail_settings {
-            Some(d) => {
-                let (s, _) = d.bind().settings();
-                s.reduced_interval_frames.max(s.low_interval_frames)
-            }
-            None => {
-                let s = DetailSettings::default();
-                s.reduced_interval_frames.max(s.low_interval_frames)
-            }
+        let settings = match &self.detail_settings {
+            Some(d) => d.bind().settings().0,
+            None => DetailSettings::default(),
         };
-        let skipped = crate::nodes::budget::interval_problem(
-            intervals as i32,
-            Some(skeleton),
-            "VRRemoteBody",
-        );
-        if !matches!(self.detail, BodyDetail::Full | BodyDetail::Off) && skipped.is_some() {
+        let intervals = settings
+            .reduced_interval_frames
+            .max(settings.low_interval_frames) as i32;
+        // The interval the solves would run at: the same check that turns it off at run time.
+        let turned_off =
+            crate::nodes::budget::effective_interval(intervals, Some(skeleton)) < intervals as u32;
+        if !matches!(self.detail, BodyDetail::Full | BodyDetail::Off) && turned_off {
             out.push(format!(
                 "Levels of detail: reduced and low detail solve one frame in {intervals} only when the skeleton's modifier_callback_mode_process is Idle; until then they solve every frame."
             ));
