@@ -8,7 +8,7 @@
 //! Every bone but the first has its direct parent in the tree before it (the caller lists whole
 //! chains, parents first), so a bone's pose relative to its tree parent is its local pose.
 
-use glam::Quat;
+use glam::{Quat, Vec3};
 
 use crate::pose::Pose;
 
@@ -180,6 +180,29 @@ impl PoseTree {
         self.stale |= self.subtree[i];
     }
 
+    /// Moves bone `i` by `delta` (skeleton space) without turning it: it and every bone under it
+    /// move by the same `delta`. The global poses already worked out under it are moved along
+    /// instead of being worked out again (exact: a move turns nothing). A non-finite `delta`
+    /// is refused (nothing moves).
+    pub fn move_by(&mut self, i: usize, delta: Vec3) {
+        if i >= self.len || !delta.is_finite() {
+            return;
+        }
+        let local_delta = match self.parent(i) {
+            Some(p) => self.global(p).rotation.inverse() * delta,
+            None => delta,
+        };
+        self.local[i].position += local_delta;
+        // A bone whose pose is up to date has every bone above it up to date (a write marks
+        // a bone's whole subtree), so each of these is its old pose moved by `delta`.
+        let mut fresh = self.subtree[i] & !self.stale;
+        while fresh != 0 {
+            let j = fresh.trailing_zeros() as usize;
+            fresh &= fresh - 1;
+            self.global[j].position += delta;
+        }
+    }
+
     fn all(&self) -> u32 {
         if self.len >= 32 {
             u32::MAX
@@ -235,6 +258,45 @@ mod tests {
         let want = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_y(0.5))
             .mul_pose(&Pose::new(Vec3::new(0.5, 0.0, 0.0), Quat::IDENTITY));
         assert!(moved.position.distance(want.position) < 1e-6);
+    }
+
+    /// A bone moved without turning carries every bone under it by the same amount: the ones
+    /// already worked out (bone 3, read before) and the ones not yet (bone 3 after a write
+    /// under the moved bone), the same as putting the bone at its moved pose.
+    #[test]
+    fn a_move_carries_the_bones_under_it_worked_out_or_not() {
+        let delta = Vec3::new(0.1, -0.2, 0.3);
+        for write_under_first in [false, true] {
+            let (mut moved, mut put) = (chain(), chain());
+            for t in [&mut moved, &mut put] {
+                t.set_local_rotation(0, Quat::from_rotation_y(0.5));
+                if write_under_first {
+                    t.set_local_rotation(3, Quat::from_rotation_z(0.4));
+                }
+                // Bones 0, 1 and 3 worked out; bone 2 not.
+                t.global(3);
+            }
+            let at = put.global(1);
+            put.set_global(1, Pose::new(at.position + delta, at.rotation));
+            moved.move_by(1, delta);
+            for i in 0..4 {
+                let (a, b) = (moved.global(i), put.global(i));
+                assert!(
+                    a.position.distance(b.position) < 1e-6,
+                    "bone {i}: {a:?} {b:?}"
+                );
+                assert!(a.rotation.angle_between(b.rotation) < 1e-5, "bone {i}");
+            }
+            // The moved bone's own pose relative to its parent moved too: a later read of its
+            // branch after a write above it keeps the move.
+            moved.set_local_rotation(0, Quat::from_rotation_y(0.2));
+            put.set_local_rotation(0, Quat::from_rotation_y(0.2));
+            assert!(moved.global(3).position.distance(put.global(3).position) < 1e-6);
+        }
+        let mut t = chain();
+        let before = t.global(3);
+        t.move_by(1, Vec3::NAN);
+        assert_eq!(t.global(3), before, "a non-finite move is refused");
     }
 
     #[test]

@@ -296,7 +296,8 @@ impl LowerBody {
         let head_now = input.skeleton.transform_point(tree.global(b.head).position);
         let mut hips = placed.hips + (head_at - head_now);
         hips.y = pelvis::clamp_hips(hips.y, pelvis::hips_heights(&s, &m.pelvis, input.floor_y));
-        tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+        // Only moved, not turned: what the tree has worked out under the hips moves along.
+        tree.move_by(b.hips, to_skeleton.rotation * (hips - placed.hips));
         // A hand out of reach below its shoulder: the torso turns about the head toward it.
         let head_pos = input.skeleton.transform_point(tree.global(b.head).position);
         let mut arm = |side: Side| {
