@@ -9,10 +9,27 @@ func test_a_hand_property_refuses_a_number_that_is_no_hand() -> void:
 	expect_errors(2)
 	for cls in ["HandPoseDriver", "Revolver"]:
 		var node: Object = ClassDB.instantiate(cls)
-		node.set("hand", VRArms.Hand.RIGHT)
-		node.set("hand", 5)
-		check(node.get("hand") == VRArms.Hand.RIGHT, "%s keeps its hand" % cls)
+		node.hand = VRArms.Hand.RIGHT
+		# Assigned as a script does: `set()` would hide a setter that failed.
+		node.hand = 5
+		check(node.hand == VRArms.Hand.RIGHT, "%s keeps its hand" % cls)
 		node.free()
+	await frames(1)
+
+
+## `VRRemoteBody.detail` set to a number that is no level is one error (not a panic with its
+## backtrace), and keeps its level.
+func test_a_detail_property_refuses_a_number_that_is_no_level() -> void:
+	expect_errors(1)
+	var body := VRRemoteBody.new()
+	body.detail = VRArms.BodyDetail.LOW
+	# Assigned as a script does (`set()` would hide a failed setter; the derived conversion
+	# panicked in it, and the assignment was a script error that stopped this function).
+	body.detail = 7
+	check(body.detail == VRArms.BodyDetail.LOW, "detail keeps its level: %s" % body.detail)
+	body.detail = VRArms.BodyDetail.OFF
+	check(body.detail == VRArms.BodyDetail.OFF, "a level is taken: %s" % body.detail)
+	body.free()
 	await frames(1)
 
 

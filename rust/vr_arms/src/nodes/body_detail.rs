@@ -8,8 +8,9 @@ use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings};
 /// A remote body's level of detail. In GDScript `VRArms.BodyDetail` (`AUTO` 0, `FULL` 1,
 /// `REDUCED` 2, `LOW` 3, `OFF` 4): what `VRRemoteBody.detail` asks for (`AUTO`: by distance to
 /// the nearest view and whether one sees the body), and what `get_detail_level()` and
-/// `detail_changed` report (never `AUTO`).
-#[derive(GodotConvert, Var, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// `detail_changed` report (never `AUTO`). Set as a property to a number that is no level, it
+/// is one error and the property keeps its level ([BodyDetail::checked]).
+#[derive(GodotConvert, Export, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[godot(via = i64)]
 pub enum BodyDetail {
     /// By distance and visibility, with the `VRBodyDetail` settings.
@@ -37,6 +38,25 @@ impl BodyDetail {
         }
     }
 
+    /// The level numbered `value` (0 to 4); another number is one error, and `keep` stays.
+    /// For the `detail` property, which Godot sets with a plain int.
+    pub fn checked(value: i64, keep: BodyDetail) -> BodyDetail {
+        match value {
+            0 => Self::Auto,
+            1 => Self::Full,
+            2 => Self::Reduced,
+            3 => Self::Low,
+            4 => Self::Off,
+            _ => {
+                godot_error!(
+                    "detail must be VRArms.BodyDetail.AUTO (0), FULL (1), REDUCED (2), LOW (3) \
+                     or OFF (4), not {value}; it stays {keep:?}"
+                );
+                keep
+            }
+        }
+    }
+
     /// The enum value that reports the core's `level`.
     pub fn of(level: DetailLevel) -> Self {
         match level {
@@ -45,6 +65,28 @@ impl BodyDetail {
             DetailLevel::Low => Self::Low,
             DetailLevel::Off => Self::Off,
         }
+    }
+}
+
+/// A `detail` property set from GDScript or the inspector to a number that is no level is one
+/// error and keeps its value (the derived conversion would panic in the setter).
+impl godot::register::property::Var for BodyDetail {
+    type PubType = BodyDetail;
+
+    fn var_get(field: &Self) -> i64 {
+        *field as i64
+    }
+
+    fn var_set(field: &mut Self, value: i64) {
+        *field = BodyDetail::checked(value, *field);
+    }
+
+    fn var_pub_get(field: &Self) -> BodyDetail {
+        *field
+    }
+
+    fn var_pub_set(field: &mut Self, value: BodyDetail) {
+        *field = value;
     }
 }
 
