@@ -120,7 +120,7 @@ pub fn section(c: &Crowd) -> String {
     let runs: Vec<String> = c.runs_ms.iter().map(|ms| format!("{ms:.3}")).collect();
     format!(
         "{SECTION_START}\n\n\
-`VRRemoteBody.detail` (default `AUTO`) sets how much of a remote body's work runs; with `AUTO` the level comes from the body's distance to the nearest view and whether any view sees it, by a `VRBodyDetail` resource a crowd shares (`VRAvatarSync.remote_detail` gives it to every remote player). The views are the viewport's active camera (each eye of the `XRCamera3D` while an XR interface runs) and every `Camera3D` in the group `vr_arms_views` (a mirror's, a spectator's).\n\n\
+`VRRemoteBody.detail` (default `AUTO`) sets how much of a remote body's work runs; with `AUTO` the level comes from the body's distance to the nearest view and whether any view sees it, by a `VRBodyDetail` resource a crowd shares (each body's `detail_settings`; `VRAvatarSync.remote_detail` gives it to every remote player). The views are the viewport's active camera (each eye of the `XRCamera3D` while an XR interface runs) and every `Camera3D` in the group `vr_arms_views` (a mirror's, a spectator's). With no view at all (no current camera, as on a headless server) `AUTO` cannot tell what is seen and keeps every body at full detail: set `detail` to `OFF` where nothing is drawn.\n\n\
 | level | when (defaults) | what runs | bones written |\n|---|---|---|---|\n\
 | `FULL` | within 5 m | every stage every frame (or every `update_interval_frames`) | all, every frame, in the modifier pass |\n\
 | `REDUCED` | 5 to 12 m | every stage one frame in 2, blended in between; the fingers frozen at their last pose | spine, arms, legs every frame in the pass; the fingers once, when they freeze |\n\

@@ -340,8 +340,11 @@ impl VRArmsSetup {
     /// nodes), with the remote-player profile. `head`, `left_hand` and `right_hand` are the nodes
     /// whose poses drive it; a null one is created (a `Node3D` under "RemoteTracking" beside the
     /// character) for your network code to move; place "RemoteTracking" at the remote player's
-    /// XR origin (its height is the floor). Returns "body", "head", "left_hand",
-    /// "right_hand"; empty (with one error) on a non-humanoid skeleton or one already set up.
+    /// XR origin (its height is the floor). Like [method setup_skeleton], it renames the
+    /// skeleton's bones to Godot's humanoid names ([SkeletonProfileHumanoid]: `RightHand`, ...):
+    /// look bones up by those names afterwards. Returns "body" (the [VRRemoteBody]), "head",
+    /// "left_hand", "right_hand"; empty (with one error) on a non-humanoid skeleton or one
+    /// already set up.
     #[func]
     pub fn setup_remote(
         skeleton: Option<Gd<Skeleton3D>>,
