@@ -56,39 +56,33 @@ pub fn turn(
     if max_turn.is_nan() || max_turn <= 0.0 {
         return None;
     }
-    let miss = |angle: f32| {
-        let moved = head + Quat::from_axis_angle(axis, angle) * (arm.shoulder - head);
-        moved.distance(arm.target)
-    };
-    // The way that brings the shoulder closer.
-    let sign = if miss(1e-3) <= miss(-1e-3) { 1.0 } else { -1.0 };
-    let miss = |angle: f32| miss(sign * angle);
+    // The shoulder turns on a circle about the axis through the head. With `u` the shoulder
+    // and `w` the target from the head, `u_p` the part of `u` across the axis and `v` it turned
+    // a quarter: |target - shoulder|^2 at a turn of t is k - 2 (a cos t + b sin t), with
+    // a = w . u_p and b = w . v, that is k - 2 r cos(t - phi): falling from t = 0 to phi (the
+    // closest), rising after. Turning the way b says (toward the target) makes b >= 0.
+    let (u, w) = (arm.shoulder - head, arm.target - head);
+    let u_p = u - axis * u.dot(axis);
+    let v = axis.cross(u_p);
+    let (a, b) = (w.dot(u_p), w.dot(v));
+    let sign = if b >= 0.0 { 1.0 } else { -1.0 };
+    let b = b.abs();
+    let k = u.length_squared() + w.length_squared() - 2.0 * w.dot(axis) * u.dot(axis);
+    let r = a.hypot(b);
+    let phi = b.atan2(a);
     let goal = REACH_SHARE * arm.reach;
-    let angle = if miss(max_turn) > goal {
-        // Not within reach even at the largest turn: the turn that comes closest (the
-        // distance to a point from a circle about `head` has one minimum on the way).
-        let (mut lo, mut hi) = (0.0, max_turn);
-        for _ in 0..24 {
-            let (a, b) = (lo + (hi - lo) / 3.0, hi - (hi - lo) / 3.0);
-            if miss(a) <= miss(b) {
-                hi = b;
-            } else {
-                lo = a;
-            }
-        }
-        0.5 * (lo + hi)
+    // The cosine of (t - phi) at which the shoulder is `goal` from the target.
+    let within = if r > 1e-12 {
+        (k - goal * goal) / (2.0 * r)
     } else {
-        // The least turn that brings it within reach.
-        let (mut lo, mut hi) = (0.0, max_turn);
-        for _ in 0..20 {
-            let mid = 0.5 * (lo + hi);
-            if miss(mid) <= goal {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        hi
+        f32::INFINITY
+    };
+    let angle = if within > 1.0 || (max_turn - phi).cos() < within {
+        // Not within reach even at the largest turn: the turn that comes closest.
+        phi.min(max_turn)
+    } else {
+        // The least turn that brings it within reach: where it first comes to `goal`.
+        (phi - within.clamp(-1.0, 1.0).acos()).clamp(0.0, max_turn)
     };
     (angle > 1e-5).then(|| Quat::from_axis_angle(axis, sign * angle))
 }
@@ -178,6 +172,61 @@ mod tests {
         // Only about the body's across axis: no twist, no side lean.
         let (axis, _) = q.to_axis_angle();
         assert!(axis.cross(RIGHT).length() < 1e-4, "{axis}");
+    }
+
+    /// The turn is the one its definition gives, found by stepping the shoulder round its
+    /// circle 0.1 mrad at a time: the least turn that brings it within reach, else the one that
+    /// comes closest, the way that brings it closer; for targets all round the body.
+    #[test]
+    fn the_turn_is_the_least_that_reaches_or_the_closest() {
+        let head = Vec3::new(0.0, 0.8, 0.4);
+        let shoulder = Vec3::new(0.17, 0.64, 0.26);
+        let goal = REACH_SHARE * 0.5;
+        let mut checked = 0;
+        for i in 0..12 {
+            for max_turn in [0.05, 0.3, 0.6, 1.2] {
+                let a = i as f32 * 0.5;
+                let target = Vec3::new(0.15, 0.3 - 0.4 * a.cos(), 0.26 + 0.6 * a.sin());
+                let miss = |t: f32| {
+                    (head + Quat::from_axis_angle(RIGHT, t) * (shoulder - head)).distance(target)
+                };
+                let got = turn(head, RIGHT, &arm(shoulder, target), max_turn);
+                if target.y >= shoulder.y || miss(0.0) <= goal {
+                    assert!(got.is_none());
+                    continue;
+                }
+                let sign = if miss(1e-3) <= miss(-1e-3) { 1.0 } else { -1.0 };
+                let steps: Vec<f32> = (0..=(max_turn / 1e-4) as usize)
+                    .map(|n| (n as f32 * 1e-4).min(max_turn))
+                    .collect();
+                let angle = got.map_or(0.0, |q| {
+                    let (axis, angle) = q.to_axis_angle();
+                    angle * axis.dot(RIGHT).signum()
+                });
+                match steps.iter().find(|&&t| miss(sign * t) <= goal) {
+                    Some(&t) => assert!(
+                        (angle - sign * t).abs() < 3e-4,
+                        "target {target}, max {max_turn}: {angle} against {}",
+                        sign * t
+                    ),
+                    // The closest: as close as the closest step (its angle is not sharp: the
+                    // distance is flat about its least).
+                    None => {
+                        let best = steps
+                            .iter()
+                            .map(|&t| miss(sign * t))
+                            .fold(f32::MAX, f32::min);
+                        assert!(
+                            miss(angle) <= best + 1e-6 && angle * sign >= 0.0,
+                            "target {target}, max {max_turn}: {angle} misses by {} against {best}",
+                            miss(angle)
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 20, "{checked}");
     }
 
     #[test]
