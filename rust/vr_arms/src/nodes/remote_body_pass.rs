@@ -32,13 +32,12 @@ pub(crate) fn read_chain(skeleton: &Gd<Skeleton3D>, b: &mut Bound) -> bool {
     };
     if by_locals {
         for (i, (r, &bone)) in b.read.iter_mut().zip(&b.tree_bones).enumerate().skip(1) {
+            // One engine call per bone (its pose as a transform, the rotation taken out of it
+            // here) rather than one for the position and one for the rotation.
             *r = if b.tree.parent(i).is_none() {
                 pose(&skeleton.get_bone_global_pose(bone))
             } else {
-                vr_arms_core::Pose::new(
-                    vec3(skeleton.get_bone_pose_position(bone)),
-                    crate::convert::quat(skeleton.get_bone_pose_rotation(bone)),
-                )
+                pose(&skeleton.get_bone_pose(bone))
             };
         }
         b.tree.set_locals(&b.read);
