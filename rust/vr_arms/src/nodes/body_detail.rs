@@ -68,27 +68,8 @@ impl BodyDetail {
     }
 }
 
-/// A `detail` property set from GDScript or the inspector to a number that is no level is one
-/// error and keeps its value (the derived conversion would panic in the setter).
-impl godot::register::property::Var for BodyDetail {
-    type PubType = BodyDetail;
-
-    fn var_get(field: &Self) -> i64 {
-        *field as i64
-    }
-
-    fn var_set(field: &mut Self, value: i64) {
-        *field = BodyDetail::checked(value, *field);
-    }
-
-    fn var_pub_get(field: &Self) -> BodyDetail {
-        *field
-    }
-
-    fn var_pub_set(field: &mut Self, value: BodyDetail) {
-        *field = value;
-    }
-}
+// A `detail` property set to a number that is no level is one error and keeps its value.
+crate::nodes::int_enum::checked_int_var!(BodyDetail);
 
 /// The levels of detail of a crowd of [VRRemoteBody] nodes: give every remote body of a crowd
 /// the same resource (`VRAvatarSync.remote_detail` does) and tune it in one place. A body's

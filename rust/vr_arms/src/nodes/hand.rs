@@ -57,27 +57,8 @@ impl Hand {
     }
 }
 
-/// A `hand` property set from GDScript or the inspector to a number that is no hand is one
-/// error and keeps its value (the derived conversion would panic in the setter).
-impl godot::register::property::Var for Hand {
-    type PubType = Hand;
-
-    fn var_get(field: &Self) -> i64 {
-        *field as i64
-    }
-
-    fn var_set(field: &mut Self, value: i64) {
-        *field = Hand::checked(value, *field);
-    }
-
-    fn var_pub_get(field: &Self) -> Hand {
-        *field
-    }
-
-    fn var_pub_set(field: &mut Self, value: Hand) {
-        *field = value;
-    }
-}
+// A `hand` property set to a number that is no hand is one error and keeps its value.
+crate::nodes::int_enum::checked_int_var!(Hand);
 
 /// Five finger curls (thumb, index, middle, ring, little) from a script: `Some(None)` for an
 /// empty array (hand tracking ends), `None` (with one error naming `who`) for any other length.

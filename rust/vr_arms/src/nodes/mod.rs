@@ -23,6 +23,7 @@ pub mod hand_pose_copy;
 pub mod hand_pose_driver;
 pub mod hand_tracking_source;
 pub mod holster;
+pub mod int_enum;
 pub mod lower_body_bind;
 pub mod lower_body_rig;
 pub mod priorities;
