@@ -201,16 +201,18 @@ fn engine_section(rows: &[Row], calls_note: &str, stages: &[(&str, f64)]) -> Str
     let full_100 = full_us.map_or("-".to_string(), |us| format!("{us:.1}"));
     // The stage runs are separate from the table's: say so when their noise shows.
     let negative = stages.iter().filter(|(_, us)| *us < 0.0).count();
-    if let (Some(full), Some((_, all_off))) = (full_us, stages.last())
-        && *all_off > full
-    {
+    let noise = match (full_us, stages.last()) {
+        (Some(full), Some((_, all_off))) if *all_off > full => Some(format!(
+            "everything switched off saves {all_off:.1} us, more than the {full:.1} us the whole body costs in the table above"
+        )),
+        _ if negative > 0 => Some(format!(
+            "{negative} of the rows are below zero (switching a stage off cannot cost time)"
+        )),
+        _ => None,
+    };
+    if let Some(noise) = noise {
         stage_table.push_str(&format!(
-            "\n\nEach row is a difference of medians of {} runs on a shared machine and carries their noise: in this run everything switched off saves {all_off:.1} us, more than the {full:.1} us the whole body costs in the table above, so the rows are good to a few us at best.",
-            crate::bench_engine::STAGE_REPEATS
-        ));
-    } else if negative > 0 {
-        stage_table.push_str(&format!(
-            "\n\nEach row is a difference of medians of {} runs on a shared machine and carries their noise: in this run {negative} of the rows are below zero (switching a stage off cannot cost time), so the rows are good to a few us at best.",
+            "\n\nEach row is a difference of medians of {} runs on a shared machine and carries their noise: in this run {noise}, so the rows are good to a few us at best.",
             crate::bench_engine::STAGE_REPEATS
         ));
     }

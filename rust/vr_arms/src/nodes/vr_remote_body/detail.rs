@@ -139,13 +139,12 @@ impl VRRemoteBody {
     /// The levels' configuration warnings: the shared settings', and intervals the skeleton's
     /// callback mode turns off.
     pub(super) fn detail_problems(&self, skeleton: &Gd<Skeleton3D>) -> Vec<String> {
-        let mut out = match &self.detail_settings {
-            Some(d) => d.bind().problems(),
-            None => Vec::new(),
-        };
-        let settings = match &self.detail_settings {
-            Some(d) => d.bind().settings().0,
-            None => DetailSettings::default(),
+        let (mut out, settings) = match &self.detail_settings {
+            Some(d) => {
+                let d = d.bind();
+                (d.problems(), d.settings().0)
+            }
+            None => (Vec::new(), DetailSettings::default()),
         };
         let intervals = settings
             .reduced_interval_frames
