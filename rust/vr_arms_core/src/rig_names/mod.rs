@@ -4,12 +4,15 @@
 //! Recognised: Godot's own names, Mixamo (`mixamorig:LeftArm`, or `mixamorig_LeftArm` as Godot's
 //! importer writes it), VRoid / VRM (`J_Bip_L_UpperArm`), VRM's humanoid bone names
 //! (`leftUpperArm`, 0.x and 1.0, see [`vrm_bone`]), Unreal's mannequin (`upperarm_l`,
-//! `index_01_l`) and Blender / Rigify (`upper_arm.L`, `DEF-upper_arm.L`, `f_index.01.L`). The
+//! `index_01_l`), Blender / Rigify (`upper_arm.L`, `DEF-upper_arm.L`, `f_index.01.L`), Mixamo's
+//! names without the prefix (`LeftArm`, as Ready Player Me and CMU's "MotionBuilder-friendly" BVH
+//! have them), Daz (`lShldr`, `lForearmBend`) and Character Creator (`CC_Base_L_Upperarm`). The
 //! result is a bone map: the plan of [`crate::bone_rename`] applies it.
 
 use std::collections::HashMap;
 
 mod generic;
+mod prefixed;
 
 /// The five fingers, in Godot's humanoid order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,19 +53,26 @@ pub enum RigFamily {
     VrmHumanoid,
     Unreal,
     Rigify,
+    /// Mixamo's names without a `mixamorig` prefix (Ready Player Me).
+    MixamoPlain,
+    Daz,
+    CharacterCreator,
     /// Common words (`L_UpperArm`, `forearm.R`): the last resort.
     Generic,
 }
 
 impl RigFamily {
     /// The known namings, tried first; [`RigFamily::Generic`] only when none names both arms.
-    pub const ALL: [RigFamily; 6] = [
+    pub const ALL: [RigFamily; 9] = [
         RigFamily::Godot,
         RigFamily::Mixamo,
         RigFamily::Vroid,
         RigFamily::VrmHumanoid,
         RigFamily::Unreal,
         RigFamily::Rigify,
+        RigFamily::MixamoPlain,
+        RigFamily::Daz,
+        RigFamily::CharacterCreator,
     ];
 
     /// How people call it.
@@ -74,6 +84,9 @@ impl RigFamily {
             RigFamily::VrmHumanoid => "VRM humanoid names",
             RigFamily::Unreal => "Unreal mannequin",
             RigFamily::Rigify => "Blender / Rigify",
+            RigFamily::MixamoPlain => "Mixamo without prefix (Ready Player Me)",
+            RigFamily::Daz => "Daz",
+            RigFamily::CharacterCreator => "Character Creator",
             RigFamily::Generic => "common bone words",
         }
     }
@@ -90,6 +103,9 @@ impl RigFamily {
             RigFamily::VrmHumanoid => vrm_bone(name, VrmVersion::V1),
             RigFamily::Unreal => unreal(name),
             RigFamily::Rigify => rigify(name),
+            RigFamily::MixamoPlain => mixamo_part(name),
+            RigFamily::Daz => prefixed::DAZ.profile_name(name),
+            RigFamily::CharacterCreator => prefixed::CHARACTER_CREATOR.profile_name(name),
             RigFamily::Generic => generic::profile_name(name),
         }
     }
@@ -215,6 +231,11 @@ fn mixamo(name: &str) -> Option<String> {
     let rest = &name[start + "mixamorig".len()..];
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
     let rest = rest.strip_prefix(':').or_else(|| rest.strip_prefix('_'))?;
+    mixamo_part(rest)
+}
+
+/// A Mixamo bone name after its prefix (`Hips`, `Spine1`, `LeftHandIndex1`).
+fn mixamo_part(rest: &str) -> Option<String> {
     match rest {
         "Hips" => return Some("Hips".into()),
         "Spine" => return Some("Spine".into()),

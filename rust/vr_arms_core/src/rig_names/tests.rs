@@ -299,3 +299,92 @@ fn each_naming_has_its_own_label_as_the_docs_name_it() {
     unique.dedup();
     assert_eq!(unique.len(), labels.len(), "{labels:?}");
 }
+
+#[test]
+fn motion_capture_skeletons_map_by_their_own_namings() {
+    // CMU's "Daz-friendly" BVH: `lShldr` is the upper arm, `lCollar` the clavicle.
+    let daz = names(&[
+        "hip", "abdomen", "chest", "neck", "head", "leftEye", "rCollar", "rShldr", "rForeArm",
+        "rHand", "rMid1", "lCollar", "lShldr", "lForeArm", "lHand", "lThumb1", "rButtock",
+        "rThigh", "rShin", "rFoot", "lButtock", "lThigh", "lShin", "lFoot",
+    ]);
+    let m = auto_map(&daz).unwrap();
+    assert_eq!(m.family, RigFamily::Daz);
+    for (profile, bone) in [
+        ("Spine", "abdomen"),
+        ("Chest", "chest"),
+        ("LeftShoulder", "lCollar"),
+        ("LeftUpperArm", "lShldr"),
+        ("RightLowerLeg", "rShin"),
+        ("RightMiddleProximal", "rMid1"),
+    ] {
+        assert_eq!(m.bone(profile), Some(bone), "{profile}");
+    }
+    // The "MotionBuilder-friendly" one and Ready Player Me: Mixamo's names, no prefix.
+    let plain = names(&[
+        "Hips",
+        "LHipJoint",
+        "LeftUpLeg",
+        "LeftLeg",
+        "LeftFoot",
+        "LowerBack",
+        "Spine",
+        "Spine1",
+        "Neck",
+        "Neck1",
+        "Head",
+        "LeftShoulder",
+        "LeftArm",
+        "LeftForeArm",
+        "LeftHand",
+        "LeftHandIndex1",
+        "RightShoulder",
+        "RightArm",
+        "RightForeArm",
+        "RightHand",
+    ]);
+    let m = auto_map(&plain).unwrap();
+    assert_eq!(m.family, RigFamily::MixamoPlain);
+    for (profile, bone) in [
+        ("Chest", "Spine1"),
+        ("Neck", "Neck"),
+        ("LeftUpperArm", "LeftArm"),
+        ("LeftShoulder", "LeftShoulder"),
+        ("LeftLowerLeg", "LeftLeg"),
+        ("LeftIndexProximal", "LeftHandIndex1"),
+    ] {
+        assert_eq!(m.bone(profile), Some(bone), "{profile}");
+    }
+    // Character Creator, twist helpers beside the chain.
+    let cc = names(&[
+        "RL_BoneRoot",
+        "CC_Base_Hip",
+        "CC_Base_Pelvis",
+        "CC_Base_L_Thigh",
+        "CC_Base_L_ThighTwist01",
+        "CC_Base_Waist",
+        "CC_Base_Spine01",
+        "CC_Base_Spine02",
+        "CC_Base_NeckTwist01",
+        "CC_Base_Head",
+        "CC_Base_L_Clavicle",
+        "CC_Base_L_Upperarm",
+        "CC_Base_L_UpperarmTwist01",
+        "CC_Base_L_Forearm",
+        "CC_Base_L_Hand",
+        "CC_Base_R_Clavicle",
+        "CC_Base_R_Upperarm",
+        "CC_Base_R_Forearm",
+        "CC_Base_R_Hand",
+    ]);
+    let m = auto_map(&cc).unwrap();
+    assert_eq!(m.family, RigFamily::CharacterCreator);
+    for (profile, bone) in [
+        ("Hips", "CC_Base_Hip"),
+        ("UpperChest", "CC_Base_Spine02"),
+        ("LeftUpperArm", "CC_Base_L_Upperarm"),
+        ("LeftUpperLeg", "CC_Base_L_Thigh"),
+    ] {
+        assert_eq!(m.bone(profile), Some(bone), "{profile}");
+    }
+}
