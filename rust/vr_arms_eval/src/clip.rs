@@ -4,67 +4,20 @@ use glam::{Quat, Vec3};
 use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::bvh::Bvh;
-
-/// The two skeleton families of `../shared/mocap` (see its README).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// "Daz-friendly": centimetres, frame 0 is an added T-pose.
-    Daz,
-    /// "MotionBuilder-friendly": CMU units of 0.056444 m.
-    MotionBuilder,
-}
-
-/// Joint indices the evaluation reads.
-#[derive(Clone, Copy, Debug)]
-struct Joints {
-    chest: usize,
-    neck: usize,
-    head: usize,
-    eyes: Option<(usize, usize)>,
-    clavicle: [usize; 2],
-    upper: [usize; 2],
-    lower: [usize; 2],
-    hand: [usize; 2],
-    /// The hips (the root joint), the joint between them and the chest, and each leg's upper
-    /// leg, lower leg and ankle, when the skeleton has them all.
-    hips: usize,
-    lower_body: Option<LowerJoints>,
-}
-
-/// The lower body's joints of a clip.
-#[derive(Clone, Copy, Debug)]
-struct LowerJoints {
-    abdomen: usize,
-    legs: [[usize; 3]; 2],
-}
-
-impl LowerJoints {
-    fn find(bvh: &Bvh, names: [&str; 7]) -> Option<Self> {
-        let j = |n: &str| bvh.joint(n);
-        Some(Self {
-            abdomen: j(names[0])?,
-            legs: [
-                [j(names[1])?, j(names[2])?, j(names[3])?],
-                [j(names[4])?, j(names[5])?, j(names[6])?],
-            ],
-        })
-    }
-}
+use crate::clip_rest::{ClipRest, RestSource};
+use crate::skeleton::Joints;
 
 /// A clip ready for evaluation.
 pub struct Clip {
     pub name: String,
-    pub family: Family,
+    /// The naming the skeleton's joints were recognised by.
+    pub naming: vr_arms_core::rig_names::RigFamily,
     pub bvh: Bvh,
-    pub unit_m: f32,
     /// Seconds per frame actually used.
     pub frame_time: f32,
-    pub first_frame: usize,
     joints: Joints,
-    rest: Vec<Vec3>,
-    /// Per side (left, right): the hand frame (+Y along the hand) in the BVH hand joint's own
-    /// frame, from [`hand_frame_in_joint`].
-    hand_frames: [Quat; 2],
+    /// The unit, up axis, skipped frames and rest found from the data.
+    pub read: ClipRest,
 }
 
 /// Clips whose real frame rate is not the one in their header: (name part, frames per second,
@@ -94,6 +47,10 @@ pub fn fps_override(name: &str) -> Option<(f32, &'static str)> {
 /// (+Y along the hand's rest long axis, see [`hand_frame_in_joint`]), metres. The same for every
 /// clip.
 pub const GRIP_OFFSET: Vec3 = Vec3::new(0.0, 0.08, -0.02);
+
+/// The headset's place on a skeleton without eyes: above and in front of the head joint, in
+/// the head's frame (Y up, facing +Z), metres.
+pub const HEADSET_FROM_HEAD: Vec3 = Vec3::new(0.0, 0.10, 0.08);
 
 /// What one frame gives: truth and tracked input (world space, metres).
 #[derive(Clone, Copy, Debug)]
@@ -165,74 +122,41 @@ impl Clip {
     }
 
     pub fn from_bvh(name: String, bvh: Bvh) -> Result<Clip, String> {
-        let j = |n: &str| bvh.joint(n).ok_or(format!("{name}: no joint {n}"));
-        let (family, unit_m, joints) = if bvh.joint("lShldr").is_some() {
-            let joints = Joints {
-                chest: j("chest")?,
-                neck: j("neck")?,
-                head: j("head")?,
-                eyes: Some((j("leftEye")?, j("rightEye")?)),
-                clavicle: [j("lCollar")?, j("rCollar")?],
-                upper: [j("lShldr")?, j("rShldr")?],
-                lower: [j("lForeArm")?, j("rForeArm")?],
-                hand: [j("lHand")?, j("rHand")?],
-                hips: j("hip")?,
-                lower_body: LowerJoints::find(
-                    &bvh,
-                    [
-                        "abdomen", "lThigh", "lShin", "lFoot", "rThigh", "rShin", "rFoot",
-                    ],
-                ),
-            };
-            (Family::Daz, 0.01, joints)
-        } else {
-            let joints = Joints {
-                chest: j("Spine1")?,
-                neck: j("Neck")?,
-                head: j("Head")?,
-                eyes: None,
-                clavicle: [j("LeftShoulder")?, j("RightShoulder")?],
-                upper: [j("LeftArm")?, j("RightArm")?],
-                lower: [j("LeftForeArm")?, j("RightForeArm")?],
-                hand: [j("LeftHand")?, j("RightHand")?],
-                hips: j("Hips")?,
-                lower_body: LowerJoints::find(
-                    &bvh,
-                    [
-                        "Spine",
-                        "LeftUpLeg",
-                        "LeftLeg",
-                        "LeftFoot",
-                        "RightUpLeg",
-                        "RightLeg",
-                        "RightFoot",
-                    ],
-                ),
-            };
-            (Family::MotionBuilder, 0.056444, joints)
-        };
+        let (joints, naming) = Joints::find(&bvh).map_err(|e| format!("{name}: {e}"))?;
+        let read = ClipRest::find(&bvh, &joints).map_err(|e| format!("{name}: {e}"))?;
         let frame_time = fps_override(&name).map_or(bvh.frame_time, |(fps, _)| 1.0 / fps);
-        let first_frame = if family == Family::Daz { 1 } else { 0 };
-        let rest = bvh.rest(unit_m);
-        let hand_frames = [Side::Left, Side::Right].map(|side| {
-            let i = side.index();
-            hand_frame_in_joint(side, rest[joints.hand[i]] - rest[joints.lower[i]])
-        });
         Ok(Clip {
             name,
-            family,
+            naming,
             bvh,
-            unit_m,
             frame_time,
-            first_frame,
             joints,
-            rest,
-            hand_frames,
+            read,
         })
     }
 
+    /// Metres per file unit.
+    pub fn unit_m(&self) -> f32 {
+        self.read.unit_m
+    }
+
+    /// Where the rest pose came from.
+    pub fn rest_source(&self) -> RestSource {
+        self.read.source
+    }
+
+    /// Every joint's position and rotation in frame `f` of the file, upright (Y up), metres.
+    fn posed(&self, f: usize) -> Vec<(Vec3, Quat)> {
+        let up = self.read.upright;
+        self.bvh
+            .pose(f, self.read.unit_m)
+            .into_iter()
+            .map(|(p, r)| (up * p, up * r))
+            .collect()
+    }
+
     pub fn frame_count(&self) -> usize {
-        self.bvh.frames.len().saturating_sub(self.first_frame)
+        self.bvh.frames.len().saturating_sub(self.read.first_frame)
     }
 
     /// Rest-pose arm bones in bone-aligned frames (the avatar built with the clip's own bone
@@ -242,10 +166,10 @@ impl Clip {
             let i = side.index();
             let a = align(side);
             ArmBones {
-                parent: Pose::new(self.rest[self.joints.clavicle[i]], a),
-                upper: Pose::new(self.rest[self.joints.upper[i]], a),
-                lower: Pose::new(self.rest[self.joints.lower[i]], a),
-                hand: Pose::new(self.rest[self.joints.hand[i]], a),
+                parent: Pose::new(self.read.rest[self.joints.clavicle[i]], a),
+                upper: Pose::new(self.read.rest[self.joints.upper[i]], a),
+                lower: Pose::new(self.read.rest[self.joints.lower[i]], a),
+                hand: Pose::new(self.read.rest[self.joints.hand[i]], a),
             }
         };
         PerSide::new(arm(Side::Left), arm(Side::Right))
@@ -253,39 +177,50 @@ impl Clip {
 
     /// Rest positions of the chest and the headset point (for the body model).
     pub fn rest_torso(&self) -> (Vec3, Vec3) {
-        (self.rest[self.joints.chest], self.headset_rest())
+        (self.read.rest[self.joints.chest], self.headset_rest())
     }
 
     /// Rest positions of the neck and head joints.
     pub fn rest_neck_head(&self) -> (Vec3, Vec3) {
-        (self.rest[self.joints.neck], self.rest[self.joints.head])
+        (
+            self.read.rest[self.joints.neck],
+            self.read.rest[self.joints.head],
+        )
     }
 
     /// The rest pose's lowest joint's height: where it stands on the floor (the clips' floor is
     /// at height 0, their rest pose at its hips).
     pub fn rest_floor(&self) -> f32 {
-        self.rest.iter().map(|p| p.y).fold(f32::INFINITY, f32::min)
+        self.read
+            .rest
+            .iter()
+            .map(|p| p.y)
+            .fold(f32::INFINITY, f32::min)
     }
 
     fn headset_rest(&self) -> Vec3 {
         match self.joints.eyes {
-            Some((l, r)) => (self.rest[l] + self.rest[r]) * 0.5,
-            None => self.rest[self.joints.head] + Vec3::new(0.0, 0.10, 0.08),
+            Some((l, r)) => (self.read.rest[l] + self.read.rest[r]) * 0.5,
+            None => self.read.rest[self.joints.head] + HEADSET_FROM_HEAD,
         }
     }
 
     /// Frame `k` (0-based after the skipped T-pose).
     pub fn frame(&self, k: usize) -> Frame {
-        let pose = self.bvh.pose(k + self.first_frame, self.unit_m);
+        let mut pose = self.posed(k + self.read.first_frame);
+        for (p, o) in pose.iter_mut().zip(&self.read.offset) {
+            p.1 *= *o;
+        }
         let j = &self.joints;
         let (head_pos, head_rot) = pose[j.head];
         let headset_pos = match j.eyes {
             Some((l, r)) => (pose[l].0 + pose[r].0) * 0.5,
-            None => head_pos + head_rot * Vec3::new(0.0, 0.10, 0.08),
+            None => head_pos + head_rot * HEADSET_FROM_HEAD,
         };
         let per = |f: &dyn Fn(Side) -> Vec3| PerSide::new(f(Side::Left), f(Side::Right));
         let hand = |side: Side| {
-            (pose[j.hand[side.index()]].1 * self.hand_frames[side.index()]).normalize()
+            let i = side.index();
+            (pose[j.hand[i]].1 * self.read.hand_frames[i]).normalize()
         };
         let controller = |side: Side| {
             let h = hand(side);
@@ -326,7 +261,7 @@ impl Clip {
     /// ankle (left first), when the clip has them.
     pub fn rest_lower(&self) -> Option<(Vec3, Vec3, [[Vec3; 3]; 2])> {
         let lb = self.joints.lower_body?;
-        let r = |i: usize| self.rest[i];
+        let r = |i: usize| self.read.rest[i];
         Some((
             r(self.joints.hips),
             r(lb.abdomen),
@@ -343,7 +278,7 @@ impl Clip {
         };
         let mut lows: Vec<f32> = (0..self.frame_count())
             .map(|k| {
-                let pose = self.bvh.pose(k + self.first_frame, self.unit_m);
+                let pose = self.posed(k + self.read.first_frame);
                 pose[lb.legs[0][2]].0.y.min(pose[lb.legs[1][2]].0.y)
             })
             .collect();
@@ -351,7 +286,9 @@ impl Clip {
             return 0.0;
         }
         lows.sort_by(f32::total_cmp);
-        let ankle_rest = self.rest[lb.legs[0][2]].y.min(self.rest[lb.legs[1][2]].y);
+        let ankle_rest = self.read.rest[lb.legs[0][2]]
+            .y
+            .min(self.read.rest[lb.legs[1][2]].y);
         lows[lows.len() / 20] - (ankle_rest - self.rest_floor())
     }
 }

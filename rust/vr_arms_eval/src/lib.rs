@@ -5,10 +5,12 @@
 pub mod bvh;
 pub mod clip;
 pub mod clip_body;
+pub mod clip_rest;
 pub mod eval;
 pub mod fuzz;
 pub mod replay;
 pub mod report;
+pub mod skeleton;
 pub mod summary;
 pub mod targets;
 pub mod tune;

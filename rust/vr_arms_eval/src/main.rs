@@ -35,6 +35,8 @@ struct Args {
     replay: Option<PathBuf>,
     /// Frames of the replay.
     frames: usize,
+    /// `--read`: print how each clip was read and stop.
+    read_only: bool,
     paths: Vec<PathBuf>,
 }
 
@@ -45,6 +47,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         json: None,
         replay: None,
         frames: 300,
+        read_only: false,
         paths: Vec::new(),
     };
     let mut parser = lexopt::Parser::from_env();
@@ -54,6 +57,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
             Long("json") => out.json = Some(parser.value()?.into()),
             Long("replay") => out.replay = Some(parser.value()?.into()),
             Long("frames") => out.frames = parser.value()?.parse()?,
+            Long("read") => out.read_only = true,
             Value(path) => out.paths.push(path.into()),
             _ => return Err(arg.unexpected()),
         }
@@ -201,6 +205,10 @@ fn run() -> Result<(), String> {
         .iter()
         .map(|f| Clip::load(f))
         .collect::<Result<_, _>>()?;
+    if args.read_only {
+        print!("{}", report::reading(&clips));
+        return Ok(());
+    }
     let frames: usize = clips.iter().map(|c| c.frame_count()).sum();
     let run_all = |profile: ArmProfile, calibration_error_deg: f32| -> Vec<ClipResult> {
         let options = EvalOptions {

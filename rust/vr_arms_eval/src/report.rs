@@ -1,6 +1,30 @@
 //! Tables of the evaluation, as text for the terminal and markdown for the docs.
 
+use crate::clip::Clip;
+use crate::clip_rest::{unit_name, up_name};
 use crate::eval::{ClipResult, Metrics, mean, p95};
+
+/// How each clip was read: the naming its joints were recognised by, the unit, up axis and rest
+/// found from its data, the frames skipped and the frame rate used.
+pub fn reading(clips: &[Clip]) -> String {
+    let mut s = String::from(
+        "| clip | naming | unit | up | rest from | skipped | frames | fps |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for c in clips {
+        s += &format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
+            c.name,
+            c.naming.label(),
+            unit_name(c.unit_m()),
+            up_name(c.read.upright),
+            c.rest_source().label(),
+            c.read.first_frame,
+            c.frame_count(),
+            1.0 / c.frame_time
+        );
+    }
+    s
+}
 
 /// `x` with `digits` decimals, "-" when it is not finite.
 pub fn fmt(x: f32, digits: usize) -> String {
