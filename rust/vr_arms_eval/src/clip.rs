@@ -7,9 +7,42 @@ use crate::bvh::Bvh;
 use crate::clip_rest::{ClipRest, RestSource};
 use crate::skeleton::Joints;
 
+/// Which group of clips a clip belongs to: what VR players do most, or karate and dance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// Walking about, arms relaxed, bending to pick up: clips in a folder named `everyday`.
+    Everyday,
+    /// Karate and dance: every other clip.
+    Performance,
+}
+
+impl Group {
+    /// Everyday first: the docs lead with it.
+    pub const ALL: [Group; 2] = [Group::Everyday, Group::Performance];
+
+    /// The group of the clip at `path`, by its folder's name.
+    pub fn of_path(path: &std::path::Path) -> Group {
+        let folder = path.parent().and_then(|p| p.file_name());
+        if folder.is_some_and(|f| f == "everyday") {
+            Group::Everyday
+        } else {
+            Group::Performance
+        }
+    }
+
+    /// The group's name in the JSON summary and the docs.
+    pub fn key(self) -> &'static str {
+        match self {
+            Group::Everyday => "everyday",
+            Group::Performance => "performance",
+        }
+    }
+}
+
 /// A clip ready for evaluation.
 pub struct Clip {
     pub name: String,
+    pub group: Group,
     /// The naming the skeleton's joints were recognised by.
     pub naming: vr_arms_core::rig_names::RigFamily,
     pub bvh: Bvh,
@@ -118,7 +151,9 @@ impl Clip {
             .file_stem()
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_default();
-        Self::from_bvh(name, bvh)
+        let mut clip = Self::from_bvh(name, bvh)?;
+        clip.group = Group::of_path(path);
+        Ok(clip)
     }
 
     pub fn from_bvh(name: String, bvh: Bvh) -> Result<Clip, String> {
@@ -127,6 +162,7 @@ impl Clip {
         let frame_time = fps_override(&name).map_or(bvh.frame_time, |(fps, _)| 1.0 / fps);
         Ok(Clip {
             name,
+            group: Group::Performance,
             naming,
             bvh,
             frame_time,
@@ -296,6 +332,18 @@ impl Clip {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clip_in_a_folder_named_everyday_is_in_the_everyday_group() {
+        use std::path::Path;
+        let of = |p: &str| Group::of_path(Path::new(p));
+        assert_eq!(of("../shared/mocap/everyday/walk.bvh"), Group::Everyday);
+        assert_eq!(
+            of("../shared/mocap/cmu135_03_martial.bvh"),
+            Group::Performance
+        );
+        assert_eq!(of("everyday.bvh"), Group::Performance);
+    }
 
     #[test]
     fn the_hand_frame_points_along_the_rest_long_axis() {

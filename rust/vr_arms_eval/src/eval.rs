@@ -170,6 +170,7 @@ pub fn p95(v: &[f32]) -> f32 {
 }
 
 /// The results of one clip: per (method, mode).
+#[derive(Clone)]
 pub struct ClipResult {
     pub name: String,
     pub rows: Vec<(String, String, Metrics)>,

@@ -2,8 +2,10 @@
 //! `vr_arms_eval --replay FILE [--frames N] CLIP.bvh`
 //!
 //! Evaluates the pipeline and the baselines on motion capture and prints the tables. With no
-//! clips it reads `../shared/mocap` and chooses the tuned defaults by leave-one-clip-out
-//! cross-validation (the headline figures are the held-out ones). Clips given on the command line
+//! clips it reads `../shared/mocap` and its `everyday/` folder and chooses the tuned defaults by
+//! leave-one-clip-out cross-validation over all of them (the headline figures are the held-out
+//! ones). Every table is given for the everyday group (clips in a folder named `everyday`), the
+//! performance group (the others) and pooled. `--read` prints how each clip was read. Clips given on the command line
 //! are evaluated with the shipped defaults, not re-tuned. Nothing is written unless asked:
 //! `--markdown` writes the tables, `--json` the summary (see `summary.rs`). `--replay` writes
 //! one clip's first N frames (300 by default) for the engine test that holds the engine's body to
@@ -13,7 +15,7 @@ use std::path::PathBuf;
 
 use glam::Vec3;
 use vr_arms_core::profile::ArmProfile;
-use vr_arms_eval::clip::{Clip, FPS_OVERRIDES};
+use vr_arms_eval::clip::{Clip, FPS_OVERRIDES, Group};
 use vr_arms_eval::eval::{
     BENT_M, ClipResult, EvalOptions, FLIP_DEG, FLIP_WINDOW_S, METHODS, Metrics, eval_profile,
     evaluate_clip, mean,
@@ -197,7 +199,11 @@ fn run() -> Result<(), String> {
         if !default.exists() {
             return Err("no clips given and ../shared/mocap does not exist".into());
         }
-        vec![default]
+        let everyday = default.join("everyday");
+        if !everyday.exists() {
+            return Err("no clips given and ../shared/mocap/everyday does not exist".into());
+        }
+        vec![default, everyday]
     } else {
         args.paths.clone()
     };
@@ -261,6 +267,7 @@ fn run() -> Result<(), String> {
             String::new(),
         )
     };
+    out += &group_tables(&clips, &results, &whole, tune);
     out += &format!(
         "## Where the defaults stand{}\n\n{}\n\n{tuning_text}## All clips{cv}\n\n{}\n\n## Upper body{cv}\n\n{}\n\n## Proportion mismatch{cv}\n\n{}\n\n## Per clip{cv}\n\n{}\n\n",
         if tune { " (cross-validated)" } else { "" },
@@ -300,8 +307,11 @@ fn run() -> Result<(), String> {
     );
     println!("{out}");
     if let Some(path) = &args.json {
-        std::fs::write(path, summary::to_json(&results, frames, &scaled, &whole))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(
+            path,
+            summary::to_json(&results, frames, &scaled, &whole, &groups(&clips)),
+        )
+        .map_err(|e| format!("{}: {e}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
     if let Some(path) = &args.markdown {
@@ -311,6 +321,76 @@ fn run() -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Each group's clip names, by the group's JSON name.
+fn groups(clips: &[Clip]) -> Vec<(&'static str, Vec<String>)> {
+    Group::ALL
+        .iter()
+        .map(|g| {
+            let names = clips
+                .iter()
+                .filter(|c| c.group == *g)
+                .map(|c| c.name.clone());
+            (g.key(), names.collect())
+        })
+        .collect()
+}
+
+/// The arm table and the whole-body table for the everyday group, the performance group and all
+/// clips pooled: what a player does most comes first.
+fn group_tables(
+    clips: &[Clip],
+    results: &[ClipResult],
+    whole: &[vr_arms_eval::whole_body_metrics::WholeBodyResult],
+    tune: bool,
+) -> String {
+    let cv = if tune { ", cross-validated" } else { "" };
+    let mut out = format!(
+        "## By group{cv}
+
+{GROUPS_INTRO}
+
+"
+    );
+    let mut sections: Vec<(String, Vec<String>)> = groups(clips)
+        .into_iter()
+        .filter(|(_, names)| !names.is_empty())
+        .map(|(key, names)| (key.to_string(), names))
+        .collect();
+    sections.push((
+        "all clips".into(),
+        clips.iter().map(|c| c.name.clone()).collect(),
+    ));
+    for (label, names) in sections {
+        let keep = |name: &String| names.contains(name);
+        let r: Vec<ClipResult> = results.iter().filter(|r| keep(&r.name)).cloned().collect();
+        let w: Vec<_> = whole.iter().filter(|r| keep(&r.clip)).cloned().collect();
+        let frames: usize = clips
+            .iter()
+            .filter(|c| keep(&c.name))
+            .map(|c| c.frame_count())
+            .sum();
+        out += &format!(
+            "### {label} ({} clips, {frames} frames)
+
+Arms:
+
+{}
+
+Whole body:
+
+{}
+",
+            names.len(),
+            report::overall(&r),
+            vr_arms_eval::whole_body_report::table(&w),
+        );
+    }
+    out
+}
+
+/// What the groups are.
+const GROUPS_INTRO: &str = "**Everyday**: what VR players do most: walking about, turning, arms relaxed at the sides, bending to pick something up (`../shared/mocap/everyday/`). **Performance**: karate and dance (the other clips). Every figure below is pooled over the frames of the group's clips; the tables after this section pool all clips together. How each clip was read (its naming, unit, up axis and rest, all found from the data) is in the last section.";
 
 /// What the whole-body section measures, and the published anchors beside it.
 const WHOLE_BODY_INTRO: &str = "The engine's default body, with its lower half (`LowerBodyRig` in the node graph, `lower_body` on `VRRemoteBody`): hips and spine placed from the headset, legs solved to feet that plant and step. From the clip's headset and wrists only, against the clip's own joints: head, hips, chest, knees (both), feet (both ankles), arms (both shoulders, elbows and wrists; the elbows alone beside them) and the full-body MPJPE over those 13 joints, in cm, pooled over frames. Baselines: **standing** (the same body without its lower half, standing at its rest height under the headset, as the engine was before) and **hanging** (the clip's rest skeleton hung rigidly from the headset, as the full mode of the tables above did before the body was composed once). Feet under the floor count the frames with an ankle more than 1 cm below its standing height; foot skating is the mean horizontal ankle speed while the ankle is on the floor (within 2 cm of its standing height) minus the clip's own; a step is an ankle rising more than 2 cm over its standing height. Published anchors, on other data and so not comparable row by row: AvatarPoser's table (AMASS, three tracked points) reports Final IK at 18.09 cm full-body MPJPE and AvatarPoser at 4.18 cm.";
@@ -520,17 +600,18 @@ fn document(clips: &[Clip], tables: &str, tuned: bool) -> String {
         )
     };
     let source = if tuned {
-        "on the clips of `../shared/mocap`"
+        "on the clips of `../shared/mocap` and `../shared/mocap/everyday`"
     } else {
         "on the clips given on its command line"
     };
     format!(
-        "# Evaluation on motion capture\n\nGenerated by `cargo xtask eval` (`cargo run --release -p vr_arms_eval --bin vr_arms_eval -- --markdown docs/evaluation.md`) {source} ({} clips, {} frames). The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.\n\n## Definitions\n\n- **Tracking**: headset = eye midpoint (Daz family) or 10 cm above and 8 cm in front of the head joint (MotionBuilder family). Controllers = the wrist pose plus one fixed grip offset ({:?} m in the hand frame) for every clip and every method, calibrated out by the profile. The hand frame's forward (+Y) is the hand's rest long axis (the rest direction from the forearm joint into the hand joint, turned with the hand), for both skeleton families.\n- **Modes**: arm-only gives every method the clip's true shoulders; full runs the engine's whole body (`vr_arms_core::body::Body`, the one composition `VRRemoteBody` runs) on a skeleton built with the clip's bone lengths standing on the clip's floor: its root follows the headset on the floor, the chest, neck and head turn toward it, the clavicles and arms follow, so head, neck, chest and shoulders are where the engine puts them. In these arm tables the body runs without its lower half (as with `lower_body` off): it stands at its rest height whatever the head does, so every frame in which the performer crouches, lunges or bows puts the avatar's shoulders too high (the karate clips spend most of their frames more than 10 cm below standing height), and the full-mode figures say so. The engine's default body now has its lower half; its figures, arms included, are in the Whole body section at the end. Every method gets the same calibrated wrist target and each clip's own bone lengths.\n- **Methods**: `ours` (the whole pipeline); `lookat` (the simple LookAt method: elbow one forearm length behind the hand along the hand's forward); `lookat_pole` (the LookAt elbow as the pole of an exact two-bone solve); `fixed_pole` (two-bone IK with a fixed downward pole, as Godot's `TwoBoneIK3D` with a static pole); `headset_only` torso (chest yaw = head yaw).\n- **Hand, reachable**: frames whose true wrist is within the avatar's reach (the shoulder-wrist distance at the minimum elbow bend, times 0.999).\n- **Flip**: a swivel change over {} degrees within {} ms while the elbow is at least {} cm off the shoulder-wrist line (a nearly straight frame breaks the comparison); one reversal counts once however many frames it spans. Reported per minute as the method's count and the clip's own, and as the excess over the clip's own.\n- **Jitter**: the elbow's |third difference| x fps^3 (m/s^3), pooled over frames, reported as the excess over the clip's own.\n- **Frames in torso**: frames (per arm) where the method's hand or elbow is inside the chest's torso box while the clip's own hand and elbow are outside it; the clip's own count is shown beside it.\n- **Upper body**: the mean position error over head, neck, chest, both shoulders, both elbows and both wrists (in arm-only the torso joints are the clip's own, so only elbows and wrists differ), and the jitter over those nine joints in 10^2 m/s^3, as published three-point methods report them.\n- **Proportion mismatch**: the avatar's bones scaled x0.9 and x1.1 against the performer's, as `AvatarCalibrator` scales an avatar (uniformly, its body settings in its own metres), while the tracked headset and wrists stay the performer's; in arm-only the avatar's shoulders are put on the performer's. Reachable is then the avatar's reach.\n- **Pooling**: every figure is a mean over frames of all clips together (a long clip weighs more than a short one).\n\n{fps_table}\n\nUnits: cm, degrees.\n\n{tables}",
+        "# Evaluation on motion capture\n\nGenerated by `cargo xtask eval` (`cargo run --release -p vr_arms_eval --bin vr_arms_eval -- --markdown docs/evaluation.md`) {source} ({} clips, {} frames). The data used in this project was obtained from mocap.cs.cmu.edu. The database was created with funding from NSF EIA-0196217.\n\n## Definitions\n\n- **Tracking**: headset = eye midpoint where the skeleton has eyes, else 10 cm above and 8 cm in front of the head joint. Controllers = the wrist pose plus one fixed grip offset ({:?} m in the hand frame) for every clip and every method, calibrated out by the profile. The hand frame's forward (+Y) is the hand's rest long axis (in a T-pose rest the direction from the forearm joint into the hand joint, turned with the hand), for every skeleton.\n- **Modes**: arm-only gives every method the clip's true shoulders; full runs the engine's whole body (`vr_arms_core::body::Body`, the one composition `VRRemoteBody` runs) on a skeleton built with the clip's bone lengths standing on the clip's floor: its root follows the headset on the floor, the chest, neck and head turn toward it, the clavicles and arms follow, so head, neck, chest and shoulders are where the engine puts them. In these arm tables the body runs without its lower half (as with `lower_body` off): it stands at its rest height whatever the head does, so every frame in which the performer crouches, lunges or bows puts the avatar's shoulders too high (the karate clips spend most of their frames more than 10 cm below standing height), and the full-mode figures say so. The engine's default body now has its lower half; its figures, arms included, are in the Whole body section at the end. Every method gets the same calibrated wrist target and each clip's own bone lengths.\n- **Methods**: `ours` (the whole pipeline); `lookat` (the simple LookAt method: elbow one forearm length behind the hand along the hand's forward); `lookat_pole` (the LookAt elbow as the pole of an exact two-bone solve); `fixed_pole` (two-bone IK with a fixed downward pole, as Godot's `TwoBoneIK3D` with a static pole); `headset_only` torso (chest yaw = head yaw).\n- **Hand, reachable**: frames whose true wrist is within the avatar's reach (the shoulder-wrist distance at the minimum elbow bend, times 0.999).\n- **Flip**: a swivel change over {} degrees within {} ms while the elbow is at least {} cm off the shoulder-wrist line (a nearly straight frame breaks the comparison); one reversal counts once however many frames it spans. Reported per minute as the method's count and the clip's own, and as the excess over the clip's own.\n- **Jitter**: the elbow's |third difference| x fps^3 (m/s^3), pooled over frames, reported as the excess over the clip's own.\n- **Frames in torso**: frames (per arm) where the method's hand or elbow is inside the chest's torso box while the clip's own hand and elbow are outside it; the clip's own count is shown beside it.\n- **Upper body**: the mean position error over head, neck, chest, both shoulders, both elbows and both wrists (in arm-only the torso joints are the clip's own, so only elbows and wrists differ), and the jitter over those nine joints in 10^2 m/s^3, as published three-point methods report them.\n- **Proportion mismatch**: the avatar's bones scaled x0.9 and x1.1 against the performer's, as `AvatarCalibrator` scales an avatar (uniformly, its body settings in its own metres), while the tracked headset and wrists stay the performer's; in arm-only the avatar's shoulders are put on the performer's. Reachable is then the avatar's reach.\n- **Pooling**: every figure is a mean over frames of the clips pooled (a long clip weighs more than a short one): each group's in the By group section, all clips together elsewhere.\n\n{fps_table}\n\nUnits: cm, degrees.\n\n{tables}\n## How each clip was read\n\nFound from the data, never assumed: the naming by the bone-name recognition the one-click setup uses on an avatar (`vr_arms_core::rig_names::auto_map`); the unit as the one that gives the performer a human arm; the up axis from the hips to the head; a first frame with the arms out level and the hands nearly an arm span apart is an added T-pose and skipped. The rest pose the avatar is built from: the skeleton's own rest when it is a T-pose, else a T-pose first frame, else the skeleton's rest when it stands upright or the first frame, with the arms laid out level and the legs straight down at their own lengths. Where the rest is no T-pose, the hand frame comes from the finger roots (the middle finger's for its long axis, index to little finger for its width) and the head and chest are taken as the body faces in that pose: on the Character Creator walks that have a T-pose, calibrating from the standing first frame instead is 20 degrees off at the hands and up to 18 at the head (`tests/everyday_reading.rs`).\n\n{}",
         clips.len(),
         clips.iter().map(|c| c.frame_count()).sum::<usize>(),
         vr_arms_eval::clip::GRIP_OFFSET.to_array(),
         FLIP_DEG,
         FLIP_WINDOW_S * 1000.0,
         BENT_M * 100.0,
+        report::reading(clips),
     )
 }

@@ -8,12 +8,13 @@ use crate::eval::{ClipResult, Metrics, mean, p95};
 /// found from its data, the frames skipped and the frame rate used.
 pub fn reading(clips: &[Clip]) -> String {
     let mut s = String::from(
-        "| clip | naming | unit | up | rest from | skipped | frames | fps |\n|---|---|---|---|---|---|---|---|\n",
+        "| clip | group | naming | unit | up | rest from | skipped | frames | fps |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in clips {
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
             c.name,
+            c.group.key(),
             c.naming.label(),
             unit_name(c.unit_m()),
             up_name(c.read.upright),

@@ -1,6 +1,8 @@
 //! The machine-readable summary: one JSON object,
 //! `{"clips": N, "frames": N, "methods": {METHOD: {MODE: {METRIC: number}}},
-//! "per_clip": {CLIP: {METHOD: {MODE: {METRIC: number}}}}}`.
+//! "groups": {GROUP: {METHOD: {MODE: {METRIC: number}}}},
+//! "per_clip": {CLIP: {METHOD: {MODE: {METRIC: number}}}}}`: `methods` pooled over every clip,
+//! `groups` the same pooled over each group's clips (`everyday`, `performance`).
 //!
 //! A metric that does not apply to a method or mode (or has no frames) is left out; JSON has no
 //! NaN.
@@ -40,6 +42,35 @@ pub fn metrics(m: &Metrics) -> BTreeMap<&'static str, f64> {
     out
 }
 
+/// The whole body's figures of one method, by their JSON names.
+fn whole_values(m: &crate::whole_body_metrics::WholeBodyFigures) -> BTreeMap<&'static str, f64> {
+    let mut values = BTreeMap::new();
+    for (name, v) in [
+        ("head_cm", m.head_cm),
+        ("hips_cm", m.hips_cm),
+        ("chest_cm", m.chest_cm),
+        ("knees_cm", m.knees_cm),
+        ("feet_cm", m.feet_cm),
+        ("arms_cm", m.arms_cm),
+        ("elbows_cm", m.elbows_cm),
+        ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
+        ("foot_skate_cm_s_excess", m.foot_skate_cm_s_excess),
+        (
+            "floor_penetration_frames",
+            m.floor_penetration_frames as f32,
+        ),
+        ("steps_per_min", m.steps_per_min),
+        ("clip_steps_per_min", m.clip_steps_per_min),
+        ("flips_per_min_excess", m.flips_per_min_excess),
+        ("chest_yaw_deg", m.chest_yaw_deg),
+    ] {
+        if v.is_finite() {
+            values.insert(name, v as f64);
+        }
+    }
+    values
+}
+
 type Methods = BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>>;
 
 /// Each clip's figures, as `methods` has them pooled: `{CLIP: {METHOD: {MODE: {METRIC: n}}}}`
@@ -62,18 +93,7 @@ fn per_clip(
     for r in whole {
         let clip = out.entry(r.clip.clone()).or_default();
         for (m, method) in r.methods.iter().zip(["ours", "standing", "hanging"]) {
-            let mut values = BTreeMap::new();
-            for (name, v) in [
-                ("elbows_cm", m.elbows_cm),
-                ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
-                ("feet_cm", m.feet_cm),
-                ("chest_yaw_deg", m.chest_yaw_deg),
-                ("flips_per_min_excess", m.flips_per_min_excess),
-            ] {
-                if v.is_finite() {
-                    values.insert(name, v as f64);
-                }
-            }
+            let values = whole_values(m);
             clip.entry(method.to_string())
                 .or_default()
                 .insert("whole_body".into(), values);
@@ -94,17 +114,14 @@ pub const SCALED: [(f32, [&str; 2]); 2] = [
     ),
 ];
 
-/// The summary of `results` as JSON text; `scaled` holds the same evaluation with the avatar
-/// scaled, one entry per [`SCALED`] scale (its elbow and reachable-hand errors are added under
-/// the scaled names).
-pub fn to_json(
+/// Every (method, mode)'s figures pooled over `results`, with the scaled avatar's elbow and
+/// reachable-hand errors added under the scaled names, and the whole body as mode `whole_body`.
+fn pooled_methods(
     results: &[ClipResult],
-    frames: usize,
     scaled: &[(f32, Vec<ClipResult>)],
     whole: &[crate::whole_body_metrics::WholeBodyResult],
-) -> String {
-    let mut methods: BTreeMap<String, BTreeMap<String, BTreeMap<&'static str, f64>>> =
-        BTreeMap::new();
+) -> Methods {
+    let mut methods = Methods::new();
     for (method, mode, m) in merged(results) {
         let (method, mode) = names(&method, &mode);
         let values = metrics(&m);
@@ -134,41 +151,43 @@ pub fn to_json(
     // The whole body (with its lower half): mode `whole_body` of ours and the two baselines.
     if !whole.is_empty() {
         for (i, method) in ["ours", "standing", "hanging"].iter().enumerate() {
-            let m = crate::whole_body_report::pooled(whole, i);
-            let mut values = BTreeMap::new();
-            for (name, v) in [
-                ("head_cm", m.head_cm),
-                ("hips_cm", m.hips_cm),
-                ("chest_cm", m.chest_cm),
-                ("knees_cm", m.knees_cm),
-                ("feet_cm", m.feet_cm),
-                ("arms_cm", m.arms_cm),
-                ("elbows_cm", m.elbows_cm),
-                ("full_body_mpjpe_cm", m.full_body_mpjpe_cm),
-                ("foot_skate_cm_s_excess", m.foot_skate_cm_s_excess),
-                (
-                    "floor_penetration_frames",
-                    m.floor_penetration_frames as f32,
-                ),
-                ("steps_per_min", m.steps_per_min),
-                ("clip_steps_per_min", m.clip_steps_per_min),
-                ("flips_per_min_excess", m.flips_per_min_excess),
-                ("chest_yaw_deg", m.chest_yaw_deg),
-            ] {
-                if v.is_finite() {
-                    values.insert(name, v as f64);
-                }
-            }
+            let values = whole_values(&crate::whole_body_report::pooled(whole, i));
             methods
                 .entry(method.to_string())
                 .or_default()
                 .insert("whole_body".into(), values);
         }
     }
+    methods
+}
+
+/// The summary of `results` as JSON text; `scaled` holds the same evaluation with the avatar
+/// scaled, one entry per [`SCALED`] scale (its elbow and reachable-hand errors are added under
+/// the scaled names); `groups` names each group's clips.
+pub fn to_json(
+    results: &[ClipResult],
+    frames: usize,
+    scaled: &[(f32, Vec<ClipResult>)],
+    whole: &[crate::whole_body_metrics::WholeBodyResult],
+    groups: &[(&str, Vec<String>)],
+) -> String {
+    let methods = pooled_methods(results, scaled, whole);
+    let mut by_group: BTreeMap<&str, Methods> = BTreeMap::new();
+    for (group, names) in groups {
+        let keep = |name: &String| names.contains(name);
+        let results: Vec<ClipResult> = results.iter().filter(|r| keep(&r.name)).cloned().collect();
+        let scaled: Vec<(f32, Vec<ClipResult>)> = scaled
+            .iter()
+            .map(|(s, r)| (*s, r.iter().filter(|r| keep(&r.name)).cloned().collect()))
+            .collect();
+        let whole: Vec<_> = whole.iter().filter(|r| keep(&r.clip)).cloned().collect();
+        by_group.insert(group, pooled_methods(&results, &scaled, &whole));
+    }
     let mut out = serde_json::to_string_pretty(&serde_json::json!({
         "clips": results.len(),
         "frames": frames,
         "methods": methods,
+        "groups": by_group,
         "per_clip": per_clip(results, whole),
     }))
     .expect("maps of numbers serialise");
@@ -219,7 +238,7 @@ mod tests {
         };
         let mut r = r;
         r.rows.push(("lookat".into(), "full".into(), upper));
-        let json = to_json(&[r], 2, &[(1.1, vec![scaled])], &[]);
+        let json = to_json(&[r], 2, &[(1.1, vec![scaled])], &[], &[]);
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         let ours = &v["methods"]["ours"]["arm_only"];
         assert_eq!(v["clips"], 1, "{json}");
@@ -262,7 +281,16 @@ mod tests {
                 },
             )],
         };
-        let json = to_json(&[clip("a", 1.0), clip("b", 3.0)], 2, &[], &[]);
+        let json = to_json(
+            &[clip("a", 1.0), clip("b", 3.0)],
+            2,
+            &[],
+            &[],
+            &[
+                ("everyday", vec!["a".into()]),
+                ("performance", vec!["b".into()]),
+            ],
+        );
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         assert_eq!(
             v["methods"]["ours"]["arm_only"]["elbow_mean_cm"], 2.0,
@@ -271,6 +299,16 @@ mod tests {
         let per = &v["per_clip"];
         assert_eq!(per["a"]["ours"]["arm_only"]["elbow_mean_cm"], 1.0, "{json}");
         assert_eq!(per["b"]["ours"]["arm_only"]["elbow_mean_cm"], 3.0, "{json}");
+        // Each group pooled over its own clips, with the keys of `methods`.
+        let groups = &v["groups"];
+        assert_eq!(
+            groups["everyday"]["ours"]["arm_only"]["elbow_mean_cm"], 1.0,
+            "{json}"
+        );
+        assert_eq!(
+            groups["performance"]["ours"]["arm_only"]["elbow_mean_cm"], 3.0,
+            "{json}"
+        );
     }
 
     #[test]
@@ -286,7 +324,7 @@ mod tests {
             clip: "c".into(),
             methods: [fig(8.0), fig(18.0), fig(10.0)],
         };
-        let json = to_json(&[], 0, &[], &[whole]);
+        let json = to_json(&[], 0, &[], &[whole], &[("everyday", vec!["c".into()])]);
         let v: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
         for (method, hips) in [("ours", 8.0), ("standing", 18.0), ("hanging", 10.0)] {
             let m = &v["methods"][method]["whole_body"];
@@ -301,6 +339,9 @@ mod tests {
             ] {
                 assert!(m[key].is_number(), "{key}: {json}");
             }
+            // Each clip's and each group's whole body has the same keys.
+            assert_eq!(v["per_clip"]["c"][method]["whole_body"], *m, "{json}");
+            assert_eq!(v["groups"]["everyday"][method]["whole_body"], *m, "{json}");
         }
     }
 }
