@@ -9,7 +9,7 @@
 //! is pushed outward, back and down (the original design's hint body avoidance), and finally the hint is
 //! smoothed exponentially in body space relative to the shoulder, so walking adds no lag.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::body_frame::BodyFrame;
@@ -35,6 +35,20 @@ pub struct ElbowHintSettings {
     pub overhead_start_dot: f32,
     /// ... and where it has fully taken over.
     pub overhead_full_dot: f32,
+    /// Dot of (arm direction, down) where the relaxed arm's pole starts blending in: an arm
+    /// hanging at the side bends its elbow back and a little out, and the torso pole (mostly
+    /// down) would line up with it and flip.
+    pub relaxed_start_dot: f32,
+    /// ... and where it has fully taken over.
+    pub relaxed_full_dot: f32,
+    /// The relaxed arm's pole, hanging straight down: back, and this much outward per 1 back.
+    /// Swinging, it is carried along the least turn from straight down to the arm.
+    pub relaxed_pole_outward: f32,
+    /// On a relaxed arm the forearm cue counts only where it agrees with the relaxed pole: fully
+    /// where the cosine of the angle between them is at least this, not at all from 0 (a
+    /// right angle) down. A relaxed hand often hangs bent at the wrist, and its cue then puts
+    /// the elbow into the body.
+    pub relaxed_cue_agreement: f32,
     /// Weight (0..1) of the forearm cue against the torso-frame pole.
     pub forearm_cue_weight: f32,
     /// The forearm axis in the hand target's palm frame (see [`crate::hand_frame`], the same on
@@ -69,6 +83,10 @@ impl Default for ElbowHintSettings {
             pole_outward: 0.45,
             overhead_start_dot: 0.35,
             overhead_full_dot: 0.75,
+            relaxed_start_dot: 0.5,
+            relaxed_full_dot: 0.8,
+            relaxed_pole_outward: 0.3,
+            relaxed_cue_agreement: 0.5,
             forearm_cue_weight: 1.0,
             // -Z tilted 0.1 toward -Y (about 5.7 degrees): chosen by leave-one-clip-out
             // cross-validation on motion capture (docs/evaluation.md). Unit length.
@@ -102,6 +120,22 @@ impl ElbowHintSettings {
             self.overhead_start_dot,
             1.0,
             d.overhead_full_dot,
+        );
+        self.relaxed_start_dot =
+            finite_clamp(self.relaxed_start_dot, -1.0, 1.0, d.relaxed_start_dot);
+        self.relaxed_full_dot = finite_clamp(
+            self.relaxed_full_dot,
+            self.relaxed_start_dot,
+            1.0,
+            d.relaxed_full_dot,
+        );
+        self.relaxed_pole_outward =
+            finite_clamp(self.relaxed_pole_outward, 0.0, 10.0, d.relaxed_pole_outward);
+        self.relaxed_cue_agreement = finite_clamp(
+            self.relaxed_cue_agreement,
+            0.0,
+            1.0,
+            d.relaxed_cue_agreement,
         );
         self.forearm_cue_weight =
             finite_clamp(self.forearm_cue_weight, 0.0, 1.0, d.forearm_cue_weight);
@@ -185,6 +219,18 @@ impl ElbowHintSolver {
         let overhead_pole = perp(out).unwrap_or(torso_pole);
         let base = direction(torso_pole * (1.0 - overhead) + overhead_pole * overhead)
             .unwrap_or(torso_pole);
+        // A relaxed arm, hanging and swinging at the side: the torso pole lines up with it, so
+        // its own pole takes over, back and a little out, carried from straight down to the
+        // arm along the least turn (perpendicular to the arm all the way, never flipping).
+        let relaxed = inverse_lerp_clamped(s.relaxed_start_dot, s.relaxed_full_dot, axis.dot(down));
+        let relaxed_pole = (relaxed > 0.0).then(|| {
+            let hanging = direction(back + out * s.relaxed_pole_outward).unwrap_or(back);
+            Quat::from_rotation_arc(down, axis) * hanging
+        });
+        let base = match relaxed_pole {
+            Some(p) => direction(base * (1.0 - relaxed) + p * relaxed).unwrap_or(base),
+            None => base,
+        };
 
         // Forearm cue: the elbow one forearm length behind the hand along the forearm axis. It
         // fades out as it lines up with the arm (then it says nothing about the swivel): it
@@ -199,7 +245,14 @@ impl ElbowHintSolver {
         let cue_perp = cue - axis * cue.dot(axis);
         let confidence =
             inverse_lerp_clamped(dead_zone, dead_zone + 0.3 * lower, cue_perp.length());
-        let cue_weight = s.forearm_cue_weight * confidence;
+        let agreement = match (relaxed_pole, direction(cue_perp)) {
+            (Some(p), Some(c)) => {
+                let trust = inverse_lerp_clamped(0.0, s.relaxed_cue_agreement, c.dot(p));
+                1.0 - relaxed * (1.0 - trust)
+            }
+            _ => 1.0,
+        };
+        let cue_weight = s.forearm_cue_weight * confidence * agreement;
         let pole = match direction(cue_perp) {
             Some(c) if cue_weight > 0.0 => {
                 direction(base * (1.0 - cue_weight) + c * cue_weight).unwrap_or(base)
@@ -246,7 +299,6 @@ impl ElbowHintSolver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Quat;
 
     /// The default settings with a straight wrist (the forearm along the fingers, the palm
     /// frame's -Z) and the original smoothing rate (30 per second), which the known answers
@@ -354,6 +406,62 @@ mod tests {
             upper_length: 0.28,
             lower_length: 0.24,
             body: BodyFrame::new(Pose::IDENTITY),
+        }
+    }
+
+    /// A relaxed left arm, hanging slightly bent, swinging 25 degrees forward and back as in a
+    /// walk, its hand hanging palm in with the wrist bent `wrist_deg` outward.
+    fn swinging_hand(t: f32, wrist_deg: f32) -> Pose {
+        let swing = Quat::from_rotation_x(0.44 * (t * std::f32::consts::TAU).sin());
+        let shoulder = Vec3::new(0.17, 1.41, 0.0);
+        // Fingers down, thumb forward, the palm's outer normal (+X) toward the body.
+        let hanging = Quat::from_mat3(&glam::Mat3::from_cols(-Vec3::X, -Vec3::Y, Vec3::Z));
+        let bent = Quat::from_rotation_z(wrist_deg.to_radians()) * hanging;
+        Pose::new(shoulder + swing * Vec3::new(0.02, -0.5, 0.0), swing * bent)
+    }
+
+    #[test]
+    fn a_relaxed_arm_swinging_keeps_its_elbow_back_and_out_and_never_flips() {
+        for wrist_deg in [0.0, 45.0] {
+            let mut solver = ElbowHintSolver::default();
+            let mut last: Option<Vec3> = None;
+            for k in 0..180 {
+                let t = k as f32 / 90.0;
+                let out =
+                    solver.update(Side::Left, &input(swinging_hand(t, wrist_deg)), 1.0 / 90.0);
+                let pole = out.pole;
+                // Never into the body (the left arm's medial side is -X), always behind.
+                assert!(pole.x > -0.05, "wrist {wrist_deg}, t {t}: {pole}");
+                assert!(pole.z < -0.5, "wrist {wrist_deg}, t {t}: {pole}");
+                if let Some(l) = last {
+                    let turn = l.angle_between(pole).to_degrees();
+                    assert!(turn < 5.0, "wrist {wrist_deg}, t {t}: turned {turn} deg");
+                }
+                last = Some(pole);
+            }
+        }
+    }
+
+    #[test]
+    fn the_relaxed_pole_leaves_raised_arms_alone() {
+        let off = ElbowHintSolver::new(ElbowHintSettings {
+            relaxed_start_dot: 1.0,
+            relaxed_full_dot: 1.0,
+            ..Default::default()
+        });
+        let on = ElbowHintSolver::default();
+        for target in [
+            Vec3::new(0.2, 1.2, 0.4),
+            Vec3::new(0.6, 1.4, 0.1),
+            Vec3::new(-0.1, 1.5, 0.4),
+            Vec3::new(0.3, 1.9, 0.2),
+        ] {
+            let hand = Pose::new(target, Quat::from_rotation_x(1.2));
+            assert_eq!(
+                on.desired(Side::Left, &input(hand)),
+                off.desired(Side::Left, &input(hand)),
+                "{target}"
+            );
         }
     }
 

@@ -104,7 +104,7 @@ struct Tuned {
 
 /// Values are listed from the plainest (no effect, or the original design's) outward; a tie
 /// goes to the earlier one.
-const TUNED: [Tuned; 6] = [
+const TUNED: [Tuned; 8] = [
     Tuned {
         name: "forearm_cue_weight",
         values: &[0.0, 0.25, 0.5, 0.75, 1.0],
@@ -128,6 +128,26 @@ const TUNED: [Tuned; 6] = [
             let a = p.elbow_hint.forearm_axis;
             ((a[1] / a[2]) * 1000.0).round() / 1000.0
         },
+        method: "ours",
+        mode: "arm-only",
+        metric: |m| &m.elbow_cm,
+        metric_name: "elbow mean, arm-only (cm)",
+    },
+    Tuned {
+        name: "elbow_hint.relaxed_pole_outward",
+        values: &[0.0, 0.15, 0.3, 0.45],
+        set: |p, v| p.elbow_hint.relaxed_pole_outward = v,
+        get: |p| p.elbow_hint.relaxed_pole_outward,
+        method: "ours",
+        mode: "arm-only",
+        metric: |m| &m.elbow_cm,
+        metric_name: "elbow mean, arm-only (cm)",
+    },
+    Tuned {
+        name: "elbow_hint.relaxed_cue_agreement",
+        values: &[0.0, 0.25, 0.5, 0.75, 1.0],
+        set: |p, v| p.elbow_hint.relaxed_cue_agreement = v,
+        get: |p| p.elbow_hint.relaxed_cue_agreement,
         method: "ours",
         mode: "arm-only",
         metric: |m| &m.elbow_cm,

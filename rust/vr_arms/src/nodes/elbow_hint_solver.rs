@@ -65,6 +65,21 @@ pub struct ElbowHintSolver {
     /// ... and where it has fully taken over.
     #[export(range = (-1.0, 1.0))]
     overhead_full_dot: f32,
+    /// Arm direction (dot with down) where the relaxed arm's pole starts blending in: a hand
+    /// hanging at the side bends its elbow back and a little out.
+    #[export(range = (-1.0, 1.0))]
+    relaxed_start_dot: f32,
+    /// ... and where it has fully taken over.
+    #[export(range = (-1.0, 1.0))]
+    relaxed_full_dot: f32,
+    /// The relaxed arm's pole: back, and this much outward per 1 back.
+    #[export(range = (0.0, 2.0))]
+    relaxed_pole_outward: f32,
+    /// On a relaxed arm the forearm cue counts fully only where it agrees with the relaxed pole
+    /// this well (the cosine of the angle between them), and not at all from a right angle on:
+    /// a relaxed hand bent at the wrist would otherwise put the elbow into the body.
+    #[export(range = (0.0, 1.0))]
+    relaxed_cue_agreement: f32,
     /// Weight of the forearm cue (elbow behind the hand along its forearm axis), 0..1.
     #[export(range = (0.0, 1.0))]
     forearm_cue_weight: f32,
@@ -129,6 +144,10 @@ impl INode3D for ElbowHintSolver {
             pole_outward: 0.0,
             overhead_start_dot: 0.0,
             overhead_full_dot: 0.0,
+            relaxed_start_dot: 0.0,
+            relaxed_full_dot: 0.0,
+            relaxed_pole_outward: 0.0,
+            relaxed_cue_agreement: 0.0,
             forearm_cue_weight: 0.0,
             forearm_cue_dead_zone: 0.0,
             forearm_axis: Vector3::UP,
@@ -227,6 +246,10 @@ impl ElbowHintSolver {
         pole_outward => pole_outward,
         overhead_start_dot => overhead_start_dot,
         overhead_full_dot => overhead_full_dot,
+        relaxed_start_dot => relaxed_start_dot,
+        relaxed_full_dot => relaxed_full_dot,
+        relaxed_pole_outward => relaxed_pole_outward,
+        relaxed_cue_agreement => relaxed_cue_agreement,
         forearm_cue_weight => forearm_cue_weight,
         forearm_axis => forearm_axis,
         forearm_cue_dead_zone => forearm_cue_dead_zone,
