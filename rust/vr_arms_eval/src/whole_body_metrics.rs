@@ -31,8 +31,8 @@ pub struct WholeBodyFigures {
     /// The method's mean horizontal ankle speed while the ankle is on the floor, less the
     /// clip's own (cm/s).
     pub foot_skate_cm_s_excess: f32,
-    /// Steps per minute (an ankle leaving the floor: more than 2 cm over its standing height)
-    /// and the clip's own.
+    /// Steps per minute (an ankle rising more than [`LIFT_M`] over its lowest since its last
+    /// step, see [`Lifts`]) and the clip's own.
     pub steps_per_min: f32,
     pub clip_steps_per_min: f32,
     /// Elbow flips a minute beyond the clip's own (as the arm tables count them).
@@ -81,19 +81,41 @@ impl Arms {
 /// Shoulder, elbow and wrist of each arm in [`Joints`].
 const ARMS: [[usize; 3]; 2] = [[5, 6, 7], [10, 11, 12]];
 
-/// Counts each ankle leaving the floor.
+/// An ankle rising more than this (metres) over the lowest it was since its last step is a
+/// step; it must fall as far again from its highest before the next one can count.
+pub const LIFT_M: f32 = 0.03;
+
+/// Counts steps by each ankle's rise and fall, not by a fixed floor height: capture floors
+/// drift a few centimetres over a walk (not quite level), one stance can stand higher than the
+/// other, and markers wobble a centimetre.
 #[derive(Clone, Copy, Debug, Default)]
 struct Lifts {
-    up: [bool; 2],
+    /// Per ankle: `Some(highest)` while it is up, else `None`, and the lowest since it last came
+    /// down.
+    up: [Option<f32>; 2],
+    low: [Option<f32>; 2],
     count: usize,
 }
 
 impl Lifts {
-    fn add(&mut self, joints: &Joints, floor: &Floor) {
-        for (up, a) in self.up.iter_mut().zip(ANKLES) {
-            let now = joints[a].y > floor.ankle + 0.02;
-            self.count += usize::from(now && !*up);
-            *up = now;
+    fn add(&mut self, joints: &Joints) {
+        for ((up, low), a) in self.up.iter_mut().zip(&mut self.low).zip(ANKLES) {
+            let y = joints[a].y;
+            match *up {
+                Some(high) if y < high - LIFT_M => {
+                    *up = None;
+                    *low = Some(y);
+                }
+                Some(high) => *up = Some(high.max(y)),
+                None => {
+                    let l = low.map_or(y, |l| l.min(y));
+                    *low = Some(l);
+                    if y > l + LIFT_M {
+                        *up = Some(y);
+                        self.count += 1;
+                    }
+                }
+            }
         }
     }
 }
@@ -111,7 +133,7 @@ impl Sums {
             self.penetration += 1;
         }
         self.skate = skate(self.skate, self.last.as_ref(), method, floor, dt);
-        self.lifts.add(method, floor);
+        self.lifts.add(method);
         self.last = Some(*method);
         self.frames += 1;
     }
@@ -239,7 +261,7 @@ pub fn evaluate_whole_body(
             s.chest_yaw_deg += chest_yaw_error_deg(chest, f.chest.rotation);
         }
         clip_skate = skate(clip_skate, last_truth.as_ref(), &t, &floor, dt);
-        clip_lifts.add(&t, &floor);
+        clip_lifts.add(&t);
         clip_arms.add(&t, k as f32 * dt);
         last_truth = Some(t);
     }
@@ -254,6 +276,34 @@ pub fn evaluate_whole_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A walk whose stance ankles hover 2 cm over a floor rising 6 cm over the clip, with
+    /// marker noise: one step per lift, however the stance wobbles.
+    #[test]
+    fn steps_are_counted_once_each_on_a_floor_that_drifts() {
+        let dt = 1.0 / 120.0;
+        let mut lifts = Lifts::default();
+        let mut joints: Joints = [Vec3::ZERO; JOINTS];
+        let frames = 6 * 120;
+        for k in 0..frames {
+            let t = k as f32 * dt;
+            let ground = 0.01 * t; // 6 cm over 6 s
+            for (i, a) in ANKLES.into_iter().enumerate() {
+                // Each foot swings 0.4 s of every second, the other half a second later.
+                let phase = (t + 0.5 * i as f32) % 1.0;
+                let swing = if phase < 0.4 {
+                    0.15 * (phase / 0.4 * std::f32::consts::PI).sin()
+                } else {
+                    0.0
+                };
+                let noise = 0.008 * ((k * 7 + i * 3) as f32 * 1.3).sin();
+                joints[a].y = ground + 0.02 + noise + swing;
+            }
+            lifts.add(&joints);
+        }
+        // Six swings of each foot.
+        assert_eq!(lifts.count, 12);
+    }
 
     /// The whole body's arms count a flip as the arm tables do: the right elbow swinging from
     /// one side of its arm to the other within a frame is one flip; held still, none.
