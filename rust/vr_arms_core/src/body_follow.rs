@@ -33,6 +33,12 @@ pub struct BodyFollowSettings {
     /// sides span the body, so the line's normal is the torso's forward), scaled by how far
     /// apart the wrists are.
     pub hands_weight_rest: f32,
+    /// Hands this far below the head (metres, their midpoint) start to count as hanging at the
+    /// sides, where the wrists' and elbows' lines give the body no yaw: walking, relaxed arms
+    /// swing fore and aft in opposition and the lines turn with the swing, not the body ...
+    pub hands_hanging_start_m: f32,
+    /// ... and hang fully (the lines count not at all) from here.
+    pub hands_hanging_full_m: f32,
     /// Wrists this far apart (metres, horizontally) give the line full confidence; 0.1 m, none.
     pub wrist_span_full_m: f32,
     /// Hands this far in front of the head (metres, body forward) start to count ...
@@ -68,6 +74,8 @@ impl Default for BodyFollowSettings {
             max_turn_speed_deg_per_s: 540.0,
             hands_weight_max: 0.6,
             hands_weight_rest: 1.0,
+            hands_hanging_start_m: 0.65,
+            hands_hanging_full_m: 0.8,
             wrist_span_full_m: 0.35,
             hands_forward_start_m: 0.15,
             hands_forward_full_m: 0.45,
@@ -116,6 +124,18 @@ impl BodyFollowSettings {
         self.hands_weight_max = finite_clamp(self.hands_weight_max, 0.0, 1.0, d.hands_weight_max);
         self.hands_weight_rest =
             finite_clamp(self.hands_weight_rest, 0.0, 1.0, d.hands_weight_rest);
+        self.hands_hanging_start_m = finite_clamp(
+            self.hands_hanging_start_m,
+            0.0,
+            3.0,
+            d.hands_hanging_start_m,
+        );
+        self.hands_hanging_full_m = finite_clamp(
+            self.hands_hanging_full_m,
+            self.hands_hanging_start_m,
+            3.0,
+            d.hands_hanging_full_m,
+        );
         self.wrist_span_full_m =
             finite_clamp(self.wrist_span_full_m, 0.11, 3.0, d.wrist_span_full_m);
         self.hands_forward_start_m = finite_clamp(
@@ -257,7 +277,11 @@ impl BodyFollow {
             }
             _ => Vec3::ZERO,
         };
-        let line_conf = wrists.length().max(elbows.length());
+        // Hands hanging at the sides swing fore and aft in opposition as the player walks: their
+        // lines turn with the swing, not with the body, and give it no yaw.
+        let hanging =
+            inverse_lerp_clamped(-s.hands_hanging_start_m, -s.hands_hanging_full_m, local.y);
+        let line_conf = wrists.length().max(elbows.length()) * (1.0 - hanging);
         let mid_dir = direction(Vec3::new(mid.x, 0.0, mid.z)).filter(|_| forwardness > 0.0);
         let weight = (s.hands_weight_rest * line_conf).max(aim_weight);
         let blended = wrists * s.wrist_line_weight
@@ -431,10 +455,15 @@ mod tests {
         // The head turned alone (looking aside): the torso turns only part of the way.
         let out = run(&mut body, &rest(1.0, 0.0), 1.0, 90.0);
         assert!(out.yaw > 0.2 && out.yaw < 0.8, "{}", out.yaw);
-        // With the default full wrist-line weight, hands hanging still at the sides keep the
-        // torso with them while the head looks aside (as the motion capture's performers), up
-        // to the largest offset from the head (45 degrees): 1 rad - 45 deg = 0.2146 rad.
-        let mut full = BodyFollow::default();
+        // With the default full wrist-line weight, hands held at the sides keep the torso with
+        // them while the head looks aside (as the motion capture's performers), up to the
+        // largest offset from the head (45 degrees): 1 rad - 45 deg = 0.2146 rad. (These hands
+        // are 0.75 m below the head: hanging lower, see the walking test, they give no yaw.)
+        let mut full = BodyFollow::new(BodyFollowSettings {
+            hands_hanging_start_m: 0.8,
+            hands_hanging_full_m: 0.95,
+            ..Default::default()
+        });
         run(&mut full, &rest(0.0, 0.0), 1.0, 90.0);
         let out = run(&mut full, &rest(1.0, 0.0), 1.0, 90.0);
         assert!(
@@ -487,6 +516,40 @@ mod tests {
         let out = run(&mut body, &input, 1.0, 90.0);
         assert!(out.hands_weight > 0.3, "{}", out.hands_weight);
         assert!(out.yaw > 0.2, "turned toward the hands: {}", out.yaw);
+    }
+
+    #[test]
+    fn walking_with_arms_swinging_at_the_sides_does_not_twist_the_body() {
+        // Hands hanging 0.85 m below the head swing 0.25 m fore and aft in opposition, once a
+        // second, the head still: their line turns 45 degrees each way.
+        let mut body = BodyFollow::default();
+        let mut widest = 0.0f32;
+        for k in 0..270 {
+            let swing = 0.25 * (k as f32 / 90.0 * std::f32::consts::TAU).sin();
+            let input = BodyFollowInput {
+                head: head_facing(0.0),
+                left_hand: Some(Vec3::new(0.25, 0.8, swing)),
+                right_hand: Some(Vec3::new(-0.25, 0.8, -swing)),
+                left_grip: None,
+                right_grip: None,
+                floor_y: 0.0,
+            };
+            let out = body.update(&input, 1.0 / 90.0);
+            widest = widest.max(out.yaw.abs());
+        }
+        assert!(widest < 0.01, "the body turned {} deg", widest.to_degrees());
+        // Held higher, at the hips, the same hands still turn it (they carry the torso's yaw).
+        let mut body = BodyFollow::default();
+        let input = BodyFollowInput {
+            head: head_facing(0.0),
+            left_hand: Some(Vec3::new(0.25, 1.1, 0.2)),
+            right_hand: Some(Vec3::new(-0.25, 1.1, -0.2)),
+            left_grip: None,
+            right_grip: None,
+            floor_y: 0.0,
+        };
+        let out = run(&mut body, &input, 1.0, 90.0);
+        assert!(out.yaw < -0.3, "{}", out.yaw);
     }
 
     #[test]

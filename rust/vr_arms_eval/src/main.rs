@@ -104,7 +104,7 @@ struct Tuned {
 
 /// Values are listed from the plainest (no effect, or the original design's) outward; a tie
 /// goes to the earlier one.
-const TUNED: [Tuned; 8] = [
+const TUNED: [Tuned; 9] = [
     Tuned {
         name: "forearm_cue_weight",
         values: &[0.0, 0.25, 0.5, 0.75, 1.0],
@@ -188,6 +188,20 @@ const TUNED: [Tuned; 8] = [
         values: &[80.0, 60.0, 45.0, 35.0],
         set: |p, v| p.body_follow.max_hands_offset_deg = v,
         get: |p| p.body_follow.max_hands_offset_deg,
+        method: "ours",
+        mode: "full",
+        metric: |m| &m.chest_yaw_deg,
+        metric_name: "chest yaw, full (deg)",
+    },
+    Tuned {
+        name: "body_follow.hands_hanging_start_m",
+        values: &[0.65, 0.55, 0.75, 3.0],
+        // The full weight 0.15 m lower: the line fades over that span.
+        set: |p, v| {
+            p.body_follow.hands_hanging_start_m = v;
+            p.body_follow.hands_hanging_full_m = v + 0.15;
+        },
+        get: |p| p.body_follow.hands_hanging_start_m,
         method: "ours",
         mode: "full",
         metric: |m| &m.chest_yaw_deg,

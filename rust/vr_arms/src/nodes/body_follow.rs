@@ -52,6 +52,14 @@ pub struct BodyFollow {
     /// the body, so the line's normal is the torso's forward), scaled by the wrists' span.
     #[export(range = (0.0, 1.0))]
     hands_weight_rest: f32,
+    /// Hands this far below the head (metres, their midpoint) start to count as hanging at the
+    /// sides, where the hands' lines give no yaw (walking, relaxed arms swing in opposition and
+    /// the lines turn with the swing, not the body) ...
+    #[export(range = (0.0, 3.0, suffix = "m"))]
+    hands_hanging_start_m: f32,
+    /// ... and hang fully from here.
+    #[export(range = (0.0, 3.0, suffix = "m"))]
+    hands_hanging_full_m: f32,
     /// Wrists this far apart (metres, horizontally) give the wrist line full confidence; 0.1 m
     /// gives none.
     #[export(range = (0.11, 3.0, suffix = "m"))]
@@ -117,6 +125,8 @@ impl INode3D for BodyFollow {
             max_turn_speed_deg_per_s: 0.0,
             hands_weight_max: 0.0,
             hands_weight_rest: 0.0,
+            hands_hanging_start_m: 0.0,
+            hands_hanging_full_m: 0.0,
             wrist_span_full_m: 0.0,
             hands_forward_start_m: 0.0,
             hands_forward_full_m: 0.0,
@@ -218,6 +228,8 @@ impl BodyFollow {
         max_turn_speed_deg_per_s => max_turn_speed_deg_per_s,
         hands_weight_max => hands_weight_max,
         hands_weight_rest => hands_weight_rest,
+        hands_hanging_start_m => hands_hanging_start_m,
+        hands_hanging_full_m => hands_hanging_full_m,
         wrist_span_full_m => wrist_span_full_m,
         hands_forward_start_m => hands_forward_start_m,
         hands_forward_full_m => hands_forward_full_m,
