@@ -37,7 +37,8 @@ pub struct ElbowHintSettings {
     pub overhead_full_dot: f32,
     /// Dot of (arm direction, down) where the relaxed arm's pole starts blending in: an arm
     /// hanging at the side bends its elbow back and a little out, and the torso pole (mostly
-    /// down) would line up with it and flip.
+    /// down) would line up with it and flip. (From 0.5, hands held low in front took it, and
+    /// a snap turn flipped them.)
     pub relaxed_start_dot: f32,
     /// ... and where it has fully taken over.
     pub relaxed_full_dot: f32,
@@ -83,8 +84,8 @@ impl Default for ElbowHintSettings {
             pole_outward: 0.45,
             overhead_start_dot: 0.35,
             overhead_full_dot: 0.75,
-            relaxed_start_dot: 0.5,
-            relaxed_full_dot: 0.8,
+            relaxed_start_dot: 0.7,
+            relaxed_full_dot: 0.9,
             relaxed_pole_outward: 0.3,
             relaxed_cue_agreement: 0.5,
             forearm_cue_weight: 1.0,
@@ -222,7 +223,10 @@ impl ElbowHintSolver {
         // A relaxed arm, hanging and swinging at the side: the torso pole lines up with it, so
         // its own pole takes over, back and a little out, carried from straight down to the
         // arm along the least turn (perpendicular to the arm all the way, never flipping).
-        let relaxed = inverse_lerp_clamped(s.relaxed_start_dot, s.relaxed_full_dot, axis.dot(down));
+        // Hanging at the side, not reaching down in front of the body: a hand crossing toward
+        // the middle keeps the torso pole, which with the avoidance push keeps the elbow out.
+        let relaxed = inverse_lerp_clamped(s.relaxed_start_dot, s.relaxed_full_dot, axis.dot(down))
+            * (1.0 - inverse_lerp_clamped(0.1, 0.3, -axis.dot(out)));
         let relaxed_pole = (relaxed > 0.0).then(|| {
             let hanging = direction(back + out * s.relaxed_pole_outward).unwrap_or(back);
             Quat::from_rotation_arc(down, axis) * hanging
@@ -445,8 +449,8 @@ mod tests {
     #[test]
     fn the_relaxed_pole_leaves_raised_arms_alone() {
         let off = ElbowHintSolver::new(ElbowHintSettings {
-            relaxed_start_dot: 1.0,
-            relaxed_full_dot: 1.0,
+            relaxed_start_dot: 0.7,
+            relaxed_full_dot: 0.9,
             ..Default::default()
         });
         let on = ElbowHintSolver::default();
