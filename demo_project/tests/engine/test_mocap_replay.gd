@@ -1,12 +1,15 @@
 ## The evaluation measures what the engine runs: a clip of real motion capture replayed through
 ## the one-click setup, on a skeleton built with that clip's bone lengths, puts every evaluated
-## joint where the evaluation's full mode puts it (within 1 mm), crouching included.
+## joint where the evaluation's full mode puts it (within 1 mm): karate, crouching included,
+## and a walk from the everyday group, arms swinging at the sides (another skeleton, read by
+## the same name recognition).
 ##
-## `cargo xtask engine-test` writes the replay (`vr_arms_eval --replay`) from ../shared/mocap
+## `cargo xtask engine-test` writes the replays (`vr_arms_eval --replay`) from ../shared/mocap
 ## before Godot starts: the skeleton, each frame's headset and controllers, and the joints.
 extends EngineTest
 
 const REPLAY := "res://tests/replay/mocap_replay.json"
+const REPLAY_WALK := "res://tests/replay/mocap_replay_walk.json"
 const MAX_ERROR := 0.001
 
 var _joints := {}
@@ -69,10 +72,40 @@ func _record(skeleton: Skeleton3D) -> void:
 
 
 func test_the_one_click_setup_puts_every_evaluated_joint_where_the_evaluation_does() -> void:
-	var text := FileAccess.get_file_as_string(REPLAY)
+	var low := await _replay(REPLAY, "karate")
+	check(low > 30, "the replay has the head well below the avatar's (%d frames more than 10 cm under)" % low)
+
+
+func test_a_walk_with_the_arms_swinging_replays_as_the_evaluation_runs_it() -> void:
+	await _replay(REPLAY_WALK, "walk")
+	# A walk: the headset travels, the hands are down at the sides, below the chest.
+	var text := FileAccess.get_file_as_string(REPLAY_WALK)
 	if text.is_empty():
-		check(false, "%s is missing: run the engine tests through `cargo xtask engine-test`, which writes it from ../shared/mocap" % REPLAY)
 		return
+	var frames: Array = JSON.parse_string(text).frames
+	var start := _pose(frames[0].head).origin
+	var end := _pose(frames[frames.size() - 1].head).origin
+	var travel := Vector2(end.x - start.x, end.z - start.z).length()
+	check(travel > 2.0, "the walk travels over two metres (%.2f m)" % travel)
+	var down := 0
+	for f in frames:
+		var chest: float = f.joints.Chest[1]
+		if _pose(f.left).origin.y < chest - 0.2 and _pose(f.right).origin.y < chest - 0.2:
+			down += 1
+	check(down > 300, "the hands are down at the sides for over 2.5 s (%d of %d frames)" % [down, frames.size()])
+
+
+## Replays `path` through the one-click setup and checks every evaluated joint against the
+## evaluation's; returns how many frames have the head more than 10 cm under the avatar's.
+func _replay(path: String, what: String) -> int:
+	_joints = {}
+	_frames = []
+	_playing = -1
+	_next = -1
+	var text := FileAccess.get_file_as_string(path)
+	if text.is_empty():
+		check(false, "%s is missing: run the engine tests through `cargo xtask engine-test`, which writes it from ../shared/mocap" % path)
+		return 0
 	var replay: Dictionary = JSON.parse_string(text)
 	# The engine tests run at a fixed 120 frames a second: the clip must be captured at that rate
 	# (the delta is read a few frames in: run first, by a filter, the first frames' are not yet
@@ -83,7 +116,7 @@ func test_the_one_click_setup_puts_every_evaluated_joint_where_the_evaluation_do
 	add_child(sim)
 	_sim = sim
 	var character := Node3D.new()
-	character.name = "MocapCharacter"
+	character.name = "MocapCharacter_" + what
 	add_child(character)
 	var skeleton := _skeleton(replay.bones)
 	character.add_child(skeleton)
@@ -123,6 +156,9 @@ func test_the_one_click_setup_puts_every_evaluated_joint_where_the_evaluation_do
 			if d > worst:
 				worst = d
 				worst_at = "%s, frame %d" % [name, k]
-	check(compared == frames.size(), "compared %d of %d frames" % [compared, frames.size()])
-	check(low > 30, "the replay has the head well below the avatar's (%d frames more than 10 cm under)" % low)
-	check(worst < MAX_ERROR, "every evaluated joint within 1 mm of the evaluation's (worst %.3f mm, %s)" % [worst * 1000.0, worst_at])
+	check(compared == frames.size(), "%s: compared %d of %d frames" % [what, compared, frames.size()])
+	check(worst < MAX_ERROR, "%s: every evaluated joint within 1 mm of the evaluation's (worst %.3f mm, %s)" % [what, worst * 1000.0, worst_at])
+	sim.queue_free()
+	character.queue_free()
+	await frames(1)
+	return low

@@ -145,46 +145,60 @@ pub fn run_engine_tests(filter: Option<&str>) -> Result<(), String> {
     judge_test_run(&run)
 }
 
-/// The clip the engine test `test_mocap_replay.gd` replays (karate low blocks: deep stances, the
-/// head well below standing height much of the time), and how many frames.
-const REPLAY_CLIP: &str = "cmu135_05_gedanbarai_low_blocks.bvh";
-const REPLAY_FRAMES: &str = "300";
+/// The clips the engine test `test_mocap_replay.gd` replays, from `../shared/mocap`, into
+/// `demo_project/tests/replay/`, and how many frames: karate low blocks (deep stances, the head
+/// well below standing height much of the time), and a walk from the everyday group (a start,
+/// a few poses, two metres of walking with the arms at the sides and a stop: all of it, 120
+/// frames a second as the test runs).
+const REPLAY_CLIPS: [(&str, &str, &str); 2] = [
+    (
+        "cmu135_05_gedanbarai_low_blocks.bvh",
+        "mocap_replay.json",
+        "300",
+    ),
+    (
+        "everyday/cmu131_01_start_walk_stop.bvh",
+        "mocap_replay_walk.json",
+        "994",
+    ),
+];
 
-/// Writes the evaluation's replay of [`REPLAY_CLIP`] from `../shared/mocap` for the engine test
-/// that holds the engine's body to the evaluation's (`demo_project/tests/replay/`, not kept in
-/// git). Without the shared motion capture it says so and that test fails, naming the file.
+/// Writes the evaluation's replays of [`REPLAY_CLIPS`] for the engine test that holds the
+/// engine's body to the evaluation's (not kept in git). Without the shared motion capture it
+/// says so and that test fails, naming the file.
 fn write_mocap_replay() -> Result<(), String> {
-    let clip = repo_root().join("../shared/mocap").join(REPLAY_CLIP);
-    let out = repo_root().join("demo_project/tests/replay/mocap_replay.json");
-    if !clip.exists() {
-        eprintln!(
-            "xtask: warning: {} not found: test_mocap_replay will fail (the shared motion capture lives beside the repository)",
-            clip.display()
-        );
-        let _ = std::fs::remove_file(&out);
-        return Ok(());
+    for (clip, file, frames) in REPLAY_CLIPS {
+        let clip = repo_root().join("../shared/mocap").join(clip);
+        let out = repo_root().join("demo_project/tests/replay").join(file);
+        if !clip.exists() {
+            eprintln!(
+                "xtask: warning: {} not found: test_mocap_replay will fail (the shared motion capture lives beside the repository)",
+                clip.display()
+            );
+            let _ = std::fs::remove_file(&out);
+            continue;
+        }
+        let status = crate::cargo()
+            .args([
+                "run",
+                "--quiet",
+                "--package",
+                "vr_arms_eval",
+                "--bin",
+                "vr_arms_eval",
+                "--",
+            ])
+            .arg("--replay")
+            .arg(&out)
+            .args(["--frames", frames])
+            .arg(&clip)
+            .status()
+            .map_err(|e| format!("cannot run vr_arms_eval: {e}"))?;
+        if !status.success() {
+            return Err(format!("writing the mocap replay {file} failed ({status})"));
+        }
     }
-    let status = crate::cargo()
-        .args([
-            "run",
-            "--quiet",
-            "--package",
-            "vr_arms_eval",
-            "--bin",
-            "vr_arms_eval",
-            "--",
-        ])
-        .arg("--replay")
-        .arg(&out)
-        .args(["--frames", REPLAY_FRAMES])
-        .arg(&clip)
-        .status()
-        .map_err(|e| format!("cannot run vr_arms_eval: {e}"))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(format!("writing the mocap replay failed ({status})"))
-    }
+    Ok(())
 }
 
 /// The runner's own rules, on fixtures whose verdicts are known: a test that made no check and a
