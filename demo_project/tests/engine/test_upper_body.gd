@@ -251,10 +251,11 @@ func test_a_profile_sets_the_wrist_line_weight_and_span() -> void:
 	var bf := _body_follow(p)
 	var sim: XRTrackingSimulator = p.simulator
 	sim.set_head_pose(Transform3D(_camera_looking(0.0), Vector3(0.5, 1.65, 0.2)))
-	# Hands hanging 0.5 m apart at the sides of a body turned 40 degrees from the head.
+	# Hands held 0.5 m apart at the hips of a body turned 40 degrees from the head (0.6 m below
+	# it: hanging lower, from hands_hanging_start_m, their line gives the body no yaw).
 	var turn := Basis(Vector3.UP, deg_to_rad(40.0))
-	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(0.25, 0, 0)))
-	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.5, 0.95, 0.2) + turn * Vector3(-0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(Basis(), Vector3(0.5, 1.05, 0.2) + turn * Vector3(0.25, 0, 0)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(Basis(), Vector3(0.5, 1.05, 0.2) + turn * Vector3(-0.25, 0, 0)))
 	var avatar: Node3D = p.avatar
 	var yaw_of := func() -> float:
 		var f := avatar.global_basis * Vector3.BACK
