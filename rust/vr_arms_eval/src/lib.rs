@@ -7,6 +7,7 @@ pub mod clip;
 pub mod clip_body;
 pub mod clip_rest;
 pub mod eval;
+pub mod everyday_targets;
 pub mod fuzz;
 pub mod replay;
 pub mod report;

@@ -404,10 +404,19 @@ fn group_tables(
             .filter(|c| keep(&c.name))
             .map(|c| c.frame_count())
             .sum();
+        let targets = if label == Group::Everyday.key() {
+            let figures = vr_arms_eval::everyday_targets::figures(&r, &w);
+            format!(
+                "Targets:\n\n{}\n\n",
+                vr_arms_eval::everyday_targets::table(&figures)
+            )
+        } else {
+            String::new()
+        };
         out += &format!(
             "### {label} ({} clips, {frames} frames)
 
-Arms:
+{targets}Arms:
 
 {}
 

@@ -14,7 +14,7 @@ pub const BASELINES: [&str; 3] = ["lookat", "lookat_pole", "fixed_pole"];
 type Rows = [(String, String, Metrics)];
 
 /// A per-clip figure of a row's metrics, and its weight in the pool.
-type Pick = (fn(&Metrics) -> f32, fn(&Metrics) -> f32);
+pub(crate) type Pick = (fn(&Metrics) -> f32, fn(&Metrics) -> f32);
 
 /// One figure of `method` in `mode` among `rows` (NaN when absent).
 fn value(rows: &Rows, method: &str, mode: &str, pick: fn(&Metrics) -> f32) -> f32 {
@@ -122,7 +122,7 @@ pub const BOOTSTRAP_RUNS: usize = 2000;
 
 /// An arm figure of ours in `mode`, against the baselines: pooled against `target`, each clip
 /// against `per_clip_target` or, when `None`, its best baseline.
-fn arm_figure(
+pub(crate) fn arm_figure(
     results: &[ClipResult],
     what: &'static str,
     mode: &str,
@@ -320,6 +320,34 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
 
 /// The targets as a table, and one sentence built from the same figures.
 pub fn table(figures: &[Figure]) -> String {
+    rows(figures)
+        + &format!(
+            "\n\nThe targets: reachable hands within 0.1 cm on every clip; elbows within 2.8 cm with the performer's shoulders and 4.5 cm in the engine's whole body (lower half included); chest yaw within 10 degrees; no flips beyond the clip's own on any clip, with the performer's shoulders or in the whole body; elbow jitter no higher than LookAt's. A target is met when the pooled figure meets it and no clip is over its bar (the target itself, or that clip's best baseline). {}",
+            verdict(figures)
+        )
+}
+
+/// "N of M are met; not met: ...".
+pub fn verdict(figures: &[Figure]) -> String {
+    let missed: Vec<&str> = figures
+        .iter()
+        .filter(|f| !f.met())
+        .map(|f| f.what)
+        .collect();
+    format!(
+        "{} of {} are met{}",
+        figures.len() - missed.len(),
+        figures.len(),
+        if missed.is_empty() {
+            ".".to_string()
+        } else {
+            format!("; not met: {}.", missed.join("; "))
+        }
+    )
+}
+
+/// The targets' table alone, a row a figure.
+pub fn rows(figures: &[Figure]) -> String {
     let mut out = String::from(
         "| figure | ours | spread over clips (5-95 %) | target | worst clip (ours) | clips over their bar | each clip held to | met | best other method |\n|---|---|---|---|---|---|---|---|---|",
     );
@@ -344,21 +372,6 @@ pub fn table(figures: &[Figure]) -> String {
             fig.best.1,
         );
     }
-    let missed: Vec<&str> = figures
-        .iter()
-        .filter(|f| !f.met())
-        .map(|f| f.what)
-        .collect();
-    out += &format!(
-        "\n\nThe targets: reachable hands within 0.1 cm on every clip; elbows within 2.8 cm with the performer's shoulders and 4.5 cm in the engine's whole body (lower half included); chest yaw within 10 degrees; no flips beyond the clip's own on any clip, with the performer's shoulders or in the whole body; elbow jitter no higher than LookAt's. A target is met when the pooled figure meets it and no clip is over its bar (the target itself, or that clip's best baseline). {} of {} are met{}",
-        figures.len() - missed.len(),
-        figures.len(),
-        if missed.is_empty() {
-            ".".to_string()
-        } else {
-            format!("; not met: {}.", missed.join("; "))
-        }
-    );
     out
 }
 
