@@ -110,6 +110,12 @@ impl BodyAvoidanceSettings {
     }
 }
 
+/// The arm's direction (dot with down) from which a target counts as hanging at the side, out
+/// of the cross-body limit's way (unless it is 0.1 to 0.3 of its distance inward) ...
+pub const HANGING_START_DOT: f32 = 0.7;
+/// ... and fully from here (the elbow hint's relaxed arm, `ElbowHintSettings::relaxed_*`).
+pub const HANGING_FULL_DOT: f32 = 0.9;
+
 /// The avatar's torso frame, measured from its skeleton: the origin at the midpoint of the two
 /// shoulder (upper-arm) joints, +X along the shoulder line toward the left, +Y the body's up
 /// (square to the shoulder line), +Z forward; `span` is the shoulder joints' distance (world
@@ -236,10 +242,17 @@ impl BodyAvoidance {
     ) -> Vec3 {
         let s = &self.settings;
         let mut local = torso.frame.inverse_transform_point(world);
-        // Out of reach and across the body: ahead of the torso's front, in proportion.
-        let weight = self.out_of_reach(world.distance(shoulder), arm_length);
+        // Out of reach and across the body: ahead of the torso's front, in proportion. Not for
+        // an arm hanging at the side: straight down it passes beside the torso, not through it
+        // (one reaching down across the body is not hanging).
         let shoulder_x = torso.frame.inverse_transform_point(shoulder).x;
         let inward = side.sign() * (shoulder_x - local.x);
+        let distance = world.distance(shoulder);
+        let arm = (world - shoulder) / distance.max(1e-6);
+        let hanging =
+            inverse_lerp_clamped(HANGING_START_DOT, HANGING_FULL_DOT, -arm.dot(body.up()))
+                * (1.0 - inverse_lerp_clamped(0.1, 0.3, inward / distance.max(1e-6)));
+        let weight = self.out_of_reach(distance, arm_length) * (1.0 - hanging);
         if weight > 0.0 && inward > 0.0 {
             let front = s.torso_front_ratio * torso.span.max(0.0);
             let min_z = front + s.cross_body_forward_ratio * inward;
@@ -563,6 +576,28 @@ mod tests {
         // No (or no finite) arm length: no reach to compare with.
         for arm in [f32::NAN, f32::INFINITY, 0.0, -1.0] {
             assert_eq!(stage.out_of_reach(10.0, arm), 0.0, "{arm}");
+        }
+    }
+
+    /// A relaxed arm hangs nearly straight (past the cross-body limit's start) with its hand a
+    /// little inward of its shoulder, beside the hips: it is not reaching across, and the hand
+    /// stays on the controller (on a walk it was pushed up to 7 cm forward).
+    #[test]
+    fn a_hand_hanging_at_the_side_is_not_reaching_across() {
+        let stage = BodyAvoidance::default();
+        let i = input(Vec3::ZERO);
+        for swing in [-0.15f32, 0.0, 0.15] {
+            let hanging = LEFT + Vec3::new(-0.03, -0.5, swing * 0.5);
+            let d = hanging.distance(LEFT) / 0.52;
+            assert!(
+                d > 0.95 && d < 1.0,
+                "within reach, past the limit's start: {d}"
+            );
+            assert_eq!(
+                stage.limit(Side::Left, hanging, LEFT, 0.52, &i.torso, &i.body),
+                hanging,
+                "swing {swing}"
+            );
         }
     }
 
