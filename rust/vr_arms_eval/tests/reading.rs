@@ -11,25 +11,86 @@ use vr_arms_eval::bvh::Bvh;
 use vr_arms_eval::clip::{Clip, Frame};
 use vr_arms_eval::clip_rest::RestSource;
 
-const CC_NAMES: [(&str, &str); 13] = [
-    ("hip", "CC_Base_Hip"),
-    ("abdomen", "CC_Base_Spine01"),
-    ("chest", "CC_Base_Spine02"),
-    ("neck", "CC_Base_NeckTwist01"),
-    ("head", "CC_Base_Head"),
-    ("leftEye", "CC_Base_L_Eye"),
-    ("rightEye", "CC_Base_R_Eye"),
-    ("lCollar", "CC_Base_L_Clavicle"),
-    ("lShldr", "CC_Base_L_Upperarm"),
-    ("lForeArm", "CC_Base_L_Forearm"),
-    ("lHand", "CC_Base_L_Hand"),
-    ("rCollar", "CC_Base_R_Clavicle"),
-    ("rShldr", "CC_Base_R_Upperarm"),
+/// The synthetic (Daz-named) skeleton's joints as other tools name them: Character Creator,
+/// Mixamo (as Godot's importer writes it) and Unreal.
+const NAMINGS: [(RigFamily, [&str; 15]); 3] = [
+    (
+        RigFamily::CharacterCreator,
+        [
+            "CC_Base_Hip",
+            "CC_Base_Spine01",
+            "CC_Base_Spine02",
+            "CC_Base_NeckTwist01",
+            "CC_Base_Head",
+            "CC_Base_L_Eye",
+            "CC_Base_R_Eye",
+            "CC_Base_L_Clavicle",
+            "CC_Base_L_Upperarm",
+            "CC_Base_L_Forearm",
+            "CC_Base_L_Hand",
+            "CC_Base_R_Clavicle",
+            "CC_Base_R_Upperarm",
+            "CC_Base_R_Forearm",
+            "CC_Base_R_Hand",
+        ],
+    ),
+    (
+        RigFamily::Mixamo,
+        [
+            "mixamorig_Hips",
+            "mixamorig_Spine",
+            "mixamorig_Spine1",
+            "mixamorig_Neck",
+            "mixamorig_Head",
+            "mixamorig_LeftEye",
+            "mixamorig_RightEye",
+            "mixamorig_LeftShoulder",
+            "mixamorig_LeftArm",
+            "mixamorig_LeftForeArm",
+            "mixamorig_LeftHand",
+            "mixamorig_RightShoulder",
+            "mixamorig_RightArm",
+            "mixamorig_RightForeArm",
+            "mixamorig_RightHand",
+        ],
+    ),
+    (
+        RigFamily::Unreal,
+        [
+            "pelvis",
+            "spine_01",
+            "spine_02",
+            "neck_01",
+            "head",
+            "eye_l",
+            "eye_r",
+            "clavicle_l",
+            "upperarm_l",
+            "lowerarm_l",
+            "hand_l",
+            "clavicle_r",
+            "upperarm_r",
+            "lowerarm_r",
+            "hand_r",
+        ],
+    ),
 ];
 
-/// The synthetic clip as another tool would write it: Character Creator's names, metres, Z up
+/// The synthetic skeleton's own names, in [`NAMINGS`]' order.
+const DAZ_NAMES: [&str; 15] = [
+    "hip", "abdomen", "chest", "neck", "head", "leftEye", "rightEye", "lCollar", "lShldr",
+    "lForeArm", "lHand", "rCollar", "rShldr", "rForeArm", "rHand",
+];
+
+/// The synthetic clip as another tool would write it: another naming's names, metres, Z up
 /// (a root joint turns the Y-up body upright, as CC's `RL_BoneRoot` does), and no T-pose frame.
-fn rewritten(frames: usize) -> String {
+fn rewritten(frames: usize, names: &[&str; 15]) -> String {
+    let rename = |old: &str| {
+        DAZ_NAMES
+            .iter()
+            .position(|n| *n == old)
+            .map_or(old.to_string(), |i| names[i].to_string())
+    };
     let text = synthetic_bvh(frames);
     let mut out = String::new();
     let mut in_motion = false;
@@ -46,22 +107,15 @@ fn rewritten(frames: usize) -> String {
                 let v: Vec<f32> = v.split_whitespace().map(|x| x.parse().unwrap()).collect();
                 format!("OFFSET {} {} {}", v[0] * 0.01, v[1] * 0.01, v[2] * 0.01)
             } else if t == "ROOT hip" {
-                "ROOT RL_BoneRoot\n{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\nJOINT CC_Base_Hip"
-                    .to_string()
+                format!(
+                    "ROOT RL_BoneRoot\n{{\nOFFSET 0 0 0\nCHANNELS 3 Xrotation Yrotation Zrotation\nJOINT {}",
+                    names[0]
+                )
             } else {
                 t.to_string()
             };
             let line = match line.split_once(' ') {
-                Some((kw @ ("JOINT" | "ROOT"), name)) => {
-                    let name = CC_NAMES
-                        .iter()
-                        .find(|(old, _)| *old == name)
-                        .map_or(name.to_string(), |(_, new)| new.to_string());
-                    // The rest of the right arm.
-                    let name = name.replace("rForeArm", "CC_Base_R_Forearm");
-                    let name = name.replace("rHand", "CC_Base_R_Hand");
-                    format!("{kw} {name}")
-                }
+                Some((kw @ ("JOINT" | "ROOT"), name)) => format!("{kw} {}", rename(name)),
                 _ => line,
             };
             out += &line;
@@ -134,31 +188,33 @@ fn same_frames(a: &Frame, b: &Frame, k: usize) {
 fn another_naming_unit_up_axis_and_no_t_pose_read_as_the_same_motion() {
     let frames = 40;
     let daz = Clip::from_bvh("daz".into(), Bvh::parse(&synthetic_bvh(frames)).unwrap()).unwrap();
-    let text = rewritten(frames);
-    let cc = Clip::from_bvh(
-        "cc".into(),
-        Bvh::parse(&text).expect("the rewritten file parses"),
-    )
-    .expect("read");
     assert_eq!(daz.naming, RigFamily::Daz);
-    assert_eq!(cc.naming, RigFamily::CharacterCreator);
-    assert_eq!((daz.unit_m(), cc.unit_m()), (0.01, 1.0));
-    assert_eq!((daz.read.first_frame, cc.read.first_frame), (1, 0));
-    assert_eq!(daz.frame_count(), cc.frame_count());
-    // The rest is the skeleton's own T-pose in both (the root's turn is zero there).
-    assert_eq!(cc.rest_source(), RestSource::SkeletonTPose);
-    // The file's world is Z up; read upright it is the same.
-    assert!((cc.read.upright * Vec3::Z).distance(Vec3::Y) < 1e-6);
-    for k in [0, 7, 39] {
-        same_frames(&daz.frame(k), &cc.frame(k), k);
-    }
-    let (a, b) = (daz.rest_arms(), cc.rest_arms());
-    for side in [vr_arms_core::Side::Left, vr_arms_core::Side::Right] {
-        close(
-            a.get(side).hand.position,
-            b.get(side).hand.position,
-            "rest hand",
-        );
+    for (family, names) in &NAMINGS {
+        let text = rewritten(frames, names);
+        let other = Clip::from_bvh(
+            "other".into(),
+            Bvh::parse(&text).expect("the rewritten file parses"),
+        )
+        .expect("read");
+        assert_eq!(other.naming, *family);
+        assert_eq!((daz.unit_m(), other.unit_m()), (0.01, 1.0));
+        assert_eq!((daz.read.first_frame, other.read.first_frame), (1, 0));
+        assert_eq!(daz.frame_count(), other.frame_count());
+        // The rest is the skeleton's own T-pose in both (the root's turn is zero there).
+        assert_eq!(other.rest_source(), RestSource::SkeletonTPose);
+        // The file's world is Z up; read upright it is the same.
+        assert!((other.read.upright * Vec3::Z).distance(Vec3::Y) < 1e-6);
+        for k in [0, 7, 39] {
+            same_frames(&daz.frame(k), &other.frame(k), k);
+        }
+        let (a, b) = (daz.rest_arms(), other.rest_arms());
+        for side in [vr_arms_core::Side::Left, vr_arms_core::Side::Right] {
+            close(
+                a.get(side).hand.position,
+                b.get(side).hand.position,
+                "rest hand",
+            );
+        }
     }
 }
 
