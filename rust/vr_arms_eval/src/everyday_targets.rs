@@ -7,8 +7,8 @@
 //! not sliding, elbows within 4.5 cm, knees ahead of both whole-body baselines and feet ahead of
 //! the standing body, pooled.
 
-use crate::eval::{ClipResult, Metrics, mean};
-use crate::targets::{ClipFigure, Figure, Pick, arm_figure, rows, verdict};
+use crate::eval::ClipResult;
+use crate::targets::{ClipFigure, ELBOW, FLIPS, Figure, HAND, arm_figure, rows, verdict};
 use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult};
 use crate::whole_body_report::pooled;
 
@@ -48,12 +48,7 @@ fn steps_off(m: &WholeBodyFigures) -> f32 {
 /// The everyday targets on `results` and `whole`, both of the everyday clips only; the walks
 /// are the clips named so.
 pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure> {
-    let elbow: Pick = (|m| mean(&m.elbow_cm), |m| m.elbow_cm.len() as f32);
-    let hand: Pick = (
-        |m| mean(&m.hand_reachable_cm),
-        |m| m.hand_reachable_cm.len() as f32,
-    );
-    let flips: Pick = (|m: &Metrics| m.flips_per_min_excess(), |m| m.minutes);
+    let (elbow, hand, flips) = (ELBOW, HAND, FLIPS);
     let mut elbows = arm_figure(
         results,
         "elbow mean, arm-only (cm)",

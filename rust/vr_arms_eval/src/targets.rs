@@ -16,6 +16,16 @@ type Rows = [(String, String, Metrics)];
 /// A per-clip figure of a row's metrics, and its weight in the pool.
 pub(crate) type Pick = (fn(&Metrics) -> f32, fn(&Metrics) -> f32);
 
+/// The reachable hands' error, weighted by their frames.
+pub(crate) const HAND: Pick = (
+    |m| mean(&m.hand_reachable_cm),
+    |m| m.hand_reachable_cm.len() as f32,
+);
+/// The elbows' error, weighted by their frames.
+pub(crate) const ELBOW: Pick = (|m| mean(&m.elbow_cm), |m| m.elbow_cm.len() as f32);
+/// Flips a minute beyond the clip's own, weighted by minutes.
+pub(crate) const FLIPS: Pick = (|m| m.flips_per_min_excess(), |m| m.minutes);
+
 /// One figure of `method` in `mode` among `rows` (NaN when absent).
 fn value(rows: &Rows, method: &str, mode: &str, pick: fn(&Metrics) -> f32) -> f32 {
     rows.iter()
@@ -166,13 +176,8 @@ pub(crate) fn arm_figure(
 /// none); elbow jitter no higher than LookAt's).
 pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure> {
     // Each figure with its weight in the pool.
-    let hand: Pick = (
-        |m| mean(&m.hand_reachable_cm),
-        |m| m.hand_reachable_cm.len() as f32,
-    );
-    let elbow: Pick = (|m| mean(&m.elbow_cm), |m| m.elbow_cm.len() as f32);
+    let (hand, elbow, flips) = (HAND, ELBOW, FLIPS);
     let yaw = |m: &Metrics| mean(&m.chest_yaw_deg);
-    let flips: Pick = (|m| m.flips_per_min_excess(), |m| m.minutes);
     let jitter: Pick = (|m| m.jitter_excess(), |m| m.jitter.frames as f32);
     let all = merged(results);
     let mut out = vec![
