@@ -106,6 +106,8 @@ impl BodyFollowSettings {
             hands_forward_full_m: self.hands_forward_full_m * k,
             hands_raise_start_m: self.hands_raise_start_m * k,
             hands_raise_full_m: self.hands_raise_full_m * k,
+            hands_hanging_start_m: self.hands_hanging_start_m * k,
+            hands_hanging_full_m: self.hands_hanging_full_m * k,
             head_back_offset_m: self.head_back_offset_m * k,
             forearm_length_m: self.forearm_length_m * k,
             ..*self
@@ -280,7 +282,7 @@ impl BodyFollow {
         // Hands hanging at the sides swing fore and aft in opposition as the player walks: their
         // lines turn with the swing, not with the body, and give it no yaw.
         let hanging =
-            inverse_lerp_clamped(-s.hands_hanging_start_m, -s.hands_hanging_full_m, local.y);
+            inverse_lerp_clamped(s.hands_hanging_start_m, s.hands_hanging_full_m, -local.y);
         let line_conf = wrists.length().max(elbows.length()) * (1.0 - hanging);
         let mid_dir = direction(Vec3::new(mid.x, 0.0, mid.z)).filter(|_| forwardness > 0.0);
         let weight = (s.hands_weight_rest * line_conf).max(aim_weight);
@@ -618,6 +620,8 @@ mod tests {
         assert_eq!(big.hands_raise_start_m, s.hands_raise_start_m * 1.25);
         assert_eq!(big.hands_raise_full_m, s.hands_raise_full_m * 1.25);
         assert_eq!(big.forearm_length_m, s.forearm_length_m * 1.25);
+        assert_eq!(big.hands_hanging_start_m, s.hands_hanging_start_m * 1.25);
+        assert_eq!(big.hands_hanging_full_m, s.hands_hanging_full_m * 1.25);
         assert_eq!(
             big.forearm_axis, s.forearm_axis,
             "a direction is not a length"

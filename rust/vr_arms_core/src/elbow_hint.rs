@@ -448,9 +448,11 @@ mod tests {
 
     #[test]
     fn the_relaxed_pole_leaves_raised_arms_alone() {
+        // Off: no arm points further down than straight down.
         let off = ElbowHintSolver::new(ElbowHintSettings {
-            relaxed_start_dot: 0.7,
-            relaxed_full_dot: 0.9,
+            relaxed_start_dot: 1.0,
+            relaxed_full_dot: 1.0,
+            relaxed_cue_agreement: 0.0,
             ..Default::default()
         });
         let on = ElbowHintSolver::default();

@@ -123,12 +123,12 @@ pub fn align(side: Side) -> Quat {
     Quat::from_rotation_z(-side.sign() * std::f32::consts::FRAC_PI_2)
 }
 
-/// The hand frame (+Y along the hand) in a BVH hand joint's frame, for a hand whose rest long
-/// axis is `rest_long_axis` (the rest direction from the forearm joint into the hand joint; BVH
-/// rest rotations are the identity, so that direction is the same in the joint's frame). It is
-/// [`align`] tilted the least way that puts +Y on the long axis: the hand's forward is its real
-/// long axis for every skeleton family, not the joint's raw X axis (on the Daz family that axis
-/// is about 17.5 degrees off the hand).
+/// The hand frame (+Y along the hand) in a hand joint's frame turned into the evaluation's
+/// convention (the identity in a T-pose rest, see [`crate::clip_rest`]), for a hand whose rest
+/// long axis is `rest_long_axis` (the T-pose rest's direction from the forearm joint into the
+/// hand joint, the same in that frame). It is [`align`] tilted the least way that puts +Y on the
+/// long axis: the hand's forward is its real long axis for every skeleton, not the joint's raw
+/// X axis (on the Daz family that axis is about 17.5 degrees off the hand).
 pub fn hand_frame_in_joint(side: Side, rest_long_axis: Vec3) -> Quat {
     let a = align(side);
     let Some(d) = rest_long_axis.try_normalize() else {

@@ -26,7 +26,7 @@ pub const UNITS: [(f32, &str); 5] = [
 ];
 
 /// A grown human's upper arm plus forearm, metres: the unit chosen is the one nearest to it
-/// (by ratio). Any arm from 0.33 to 0.8 m reads right.
+/// (by ratio). Any arm from 0.35 to 0.77 m reads right in every unit.
 const HUMAN_ARM_M: f32 = 0.52;
 
 /// Where a clip's rest pose came from.

@@ -40,9 +40,16 @@ fn whole_figure(
     }
 }
 
-/// How far a count a minute is off the performer's, as a share of the performer's.
+/// How far a count a minute is off the performer's, as a share of the performer's: infinite
+/// when the performer takes no step and ours do, 0 when neither does.
 fn steps_off(m: &WholeBodyFigures) -> f32 {
-    (m.steps_per_min / m.clip_steps_per_min - 1.0).abs()
+    if m.clip_steps_per_min > 0.0 {
+        (m.steps_per_min / m.clip_steps_per_min - 1.0).abs()
+    } else if m.steps_per_min > 0.0 {
+        f32::INFINITY
+    } else {
+        0.0
+    }
 }
 
 /// The everyday targets on `results` and `whole`, both of the everyday clips only; the walks
@@ -112,7 +119,7 @@ pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure>
             &walks,
             "steps a minute off the performer's, walks (share)",
             steps_off,
-            (0.25, (base(1, steps_off), "standing".into())),
+            (0.25, (steps_off(&pooled(&walks, 1)), "standing".into())),
             "the target",
             |_| 0.25,
         ));
@@ -209,5 +216,9 @@ mod tests {
         let fine = figures(&[], &whole[..1]);
         let head = fine.iter().find(|f| f.what.starts_with("head")).unwrap();
         assert!(head.met());
+        // A walk whose performer takes no step while ours do is over its bar.
+        let still = figures(&[], &[walk("c_walk", 30.0, 0.0, 0.1)]);
+        let steps = still.iter().find(|f| f.what.starts_with("steps")).unwrap();
+        assert!(!steps.met() && steps.failing().len() == 1);
     }
 }

@@ -53,9 +53,9 @@ pub struct ClipFigure {
 }
 
 impl ClipFigure {
-    /// Over its bar (a clip without the figure, NaN, fails nothing).
+    /// Over its bar (a clip without the figure, NaN, fails nothing; an infinite one fails).
     pub fn fails(&self) -> bool {
-        self.ours.is_finite() && self.bar.is_finite() && self.ours > self.bar + 1e-6
+        !self.ours.is_nan() && self.bar.is_finite() && self.ours > self.bar + 1e-6
     }
 }
 

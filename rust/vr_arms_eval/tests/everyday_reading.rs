@@ -100,7 +100,7 @@ fn each_skeleton_of_the_everyday_clips_is_read_with_its_floor_and_performer() {
             (lowest - floor - ankle_rest).abs() < 0.03,
             "{name}: floor {floor}, lowest ankle {lowest}, ankle height {ankle_rest}"
         );
-        // A human performer: 1.4 to 2.0 m from the ankles to the eyes standing.
+        // A human performer: 1.2 to 1.9 m from the left ankle to the eyes standing.
         let (_, eyes) = clip.rest_torso();
         let height = eyes.y - legs[0][2].y;
         assert!((1.2..1.9).contains(&height), "{name}: {height} m");

@@ -189,6 +189,7 @@ fn another_naming_unit_up_axis_and_no_t_pose_read_as_the_same_motion() {
     let frames = 40;
     let daz = Clip::from_bvh("daz".into(), Bvh::parse(&synthetic_bvh(frames)).unwrap()).unwrap();
     assert_eq!(daz.naming, RigFamily::Daz);
+    assert_eq!(daz.rest_source(), RestSource::SkeletonTPose);
     for (family, names) in &NAMINGS {
         let text = rewritten(frames, names);
         let other = Clip::from_bvh(

@@ -4,7 +4,8 @@
 
 use super::{finger_profile, finger_word};
 
-/// A naming with side prefixes (`l` / `r`, `L_` / `R_`): an optional prefix before every bone,
+/// A naming with side prefixes (`l` / `r`, `L_` / `R_`): a prefix every bone has (empty for
+/// Daz),
 /// its spine by whole names, its limbs by base names, its fingers as `WORD<NUMBER>` counted from
 /// 1 (the thumb's first bone is its metacarpal, as Mixamo and VRoid count).
 pub(super) struct PrefixNaming {
