@@ -248,10 +248,13 @@ impl BodyAvoidance {
         let shoulder_x = torso.frame.inverse_transform_point(shoulder).x;
         let inward = side.sign() * (shoulder_x - local.x);
         let distance = world.distance(shoulder);
-        let arm = (world - shoulder) / distance.max(1e-6);
-        let hanging =
-            inverse_lerp_clamped(HANGING_START_DOT, HANGING_FULL_DOT, -arm.dot(body.up()))
-                * (1.0 - inverse_lerp_clamped(0.1, 0.3, inward / distance.max(1e-6)));
+        let hanging = crate::body_frame::hanging_share(
+            (world - shoulder) / distance.max(1e-6),
+            -body.up(),
+            torso.frame.rotation * Vec3::X * side.sign(),
+            HANGING_START_DOT,
+            HANGING_FULL_DOT,
+        );
         let weight = self.out_of_reach(distance, arm_length) * (1.0 - hanging);
         if weight > 0.0 && inward > 0.0 {
             let front = s.torso_front_ratio * torso.span.max(0.0);

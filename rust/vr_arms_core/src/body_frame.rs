@@ -9,6 +9,17 @@ use glam::{Mat3A, Vec3, Vec3A};
 
 use crate::pose::Pose;
 
+/// How far an arm hangs at the side (0..1): its direction `arm` (unit, shoulder to hand) within
+/// `start` to `full` of straight `down` (the dot of the two), and not reaching down across the
+/// body: it fades as the arm turns inward, from 0.1 to 0.3 of its direction against `out` (the
+/// side's outward, unit). The elbow hint's relaxed arm and body avoidance's cross-body limit ask
+/// the same of an arm.
+pub fn hanging_share(arm: Vec3, down: Vec3, out: Vec3, start: f32, full: f32) -> f32 {
+    use crate::smoothing::inverse_lerp_clamped;
+    inverse_lerp_clamped(start, full, arm.dot(down))
+        * (1.0 - inverse_lerp_clamped(0.1, 0.3, -arm.dot(out)))
+}
+
 /// The avatar root's world pose, with conversions to and from body space. Its axes are worked
 /// out once, when it is made, so each conversion is a matrix product rather than a quaternion
 /// rotation.

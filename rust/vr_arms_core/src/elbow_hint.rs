@@ -225,8 +225,13 @@ impl ElbowHintSolver {
         // arm along the least turn (perpendicular to the arm all the way, never flipping).
         // Hanging at the side, not reaching down in front of the body: a hand crossing toward
         // the middle keeps the torso pole, which with the avoidance push keeps the elbow out.
-        let relaxed = inverse_lerp_clamped(s.relaxed_start_dot, s.relaxed_full_dot, axis.dot(down))
-            * (1.0 - inverse_lerp_clamped(0.1, 0.3, -axis.dot(out)));
+        let relaxed = crate::body_frame::hanging_share(
+            axis,
+            down,
+            out,
+            s.relaxed_start_dot,
+            s.relaxed_full_dot,
+        );
         let relaxed_pole = (relaxed > 0.0).then(|| {
             let hanging = direction(back + out * s.relaxed_pole_outward).unwrap_or(back);
             Quat::from_rotation_arc(down, axis) * hanging
