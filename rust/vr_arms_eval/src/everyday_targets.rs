@@ -8,7 +8,9 @@
 //! the standing body, pooled.
 
 use crate::eval::ClipResult;
-use crate::targets::{ClipFigure, ELBOW, FLIPS, Figure, HAND, arm_figure, rows, verdict};
+use crate::targets::{
+    ClipFigure, ELBOW, Figure, arm_figure, arm_only_flips, reachable_hands, rows, verdict,
+};
 use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult};
 use crate::whole_body_report::pooled;
 
@@ -55,36 +57,17 @@ fn steps_off(m: &WholeBodyFigures) -> f32 {
 /// The everyday targets on `results` and `whole`, both of the everyday clips only; the walks
 /// are the clips named so.
 pub fn figures(results: &[ClipResult], whole: &[WholeBodyResult]) -> Vec<Figure> {
-    let (elbow, hand, flips) = (ELBOW, HAND, FLIPS);
     let mut elbows = arm_figure(
         results,
         "elbow mean, arm-only (cm)",
         "arm-only",
-        elbow,
+        ELBOW,
         f32::NAN,
         None,
     );
     // No worse than the best baseline, pooled as on each clip.
     elbows.target = elbows.best.0;
-    let mut out = vec![
-        elbows,
-        arm_figure(
-            results,
-            "hand, reachable, arm-only (cm)",
-            "arm-only",
-            hand,
-            0.1,
-            Some(0.1),
-        ),
-        arm_figure(
-            results,
-            "flips/min excess, arm-only",
-            "arm-only",
-            flips,
-            0.0,
-            Some(0.0),
-        ),
-    ];
+    let mut out = vec![elbows, reachable_hands(results), arm_only_flips(results)];
     if whole.is_empty() {
         return out;
     }
