@@ -248,15 +248,16 @@ impl BodyAvoidance {
         let shoulder_x = torso.frame.inverse_transform_point(shoulder).x;
         let inward = side.sign() * (shoulder_x - local.x);
         let distance = world.distance(shoulder);
-        let hanging = crate::body_frame::hanging_share(
-            (world - shoulder) / distance.max(1e-6),
-            -body.up(),
-            torso.frame.rotation * Vec3::X * side.sign(),
-            HANGING_START_DOT,
-            HANGING_FULL_DOT,
-        );
-        let weight = self.out_of_reach(distance, arm_length) * (1.0 - hanging);
-        if weight > 0.0 && inward > 0.0 {
+        let reach_weight = self.out_of_reach(distance, arm_length);
+        if reach_weight > 0.0 && inward > 0.0 {
+            let hanging = crate::body_frame::hanging_share(
+                (world - shoulder) / distance.max(1e-6),
+                -body.up(),
+                torso.frame.rotation * Vec3::X * side.sign(),
+                HANGING_START_DOT,
+                HANGING_FULL_DOT,
+            );
+            let weight = reach_weight * (1.0 - hanging);
             let front = s.torso_front_ratio * torso.span.max(0.0);
             let min_z = front + s.cross_body_forward_ratio * inward;
             if local.z < min_z {
@@ -265,7 +266,7 @@ impl BodyAvoidance {
         }
         // Exact hands: the torso and behind-the-shoulder limits only past the arm's reach.
         let share = if s.exact_hands {
-            self.past_reach(world.distance(shoulder), arm_length)
+            self.past_reach(distance, arm_length)
         } else {
             1.0
         };
