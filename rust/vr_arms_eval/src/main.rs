@@ -222,7 +222,7 @@ fn run() -> Result<(), String> {
         eprintln!(
             "wrote {} ({} frames of {})",
             out.display(),
-            args.frames,
+            replay["frames"].as_array().map_or(0, Vec::len),
             clip.name
         );
         return Ok(());

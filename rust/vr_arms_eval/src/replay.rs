@@ -42,6 +42,52 @@ pub const EVALUATED: [&str; 9] = [
     "RightHand",
 ];
 
+/// The performer's stick figure: pairs of indices into each frame's `performer` points
+/// ([`performer`]'s order; the legs only when the clip has them).
+pub const PERFORMER_SEGMENTS: [[usize; 2]; 16] = [
+    [0, 1],
+    [1, 2],
+    [2, 3],
+    [3, 4],
+    [4, 5],
+    [2, 6],
+    [6, 7],
+    [7, 8],
+    [2, 9],
+    [9, 10],
+    [10, 11],
+    [11, 12],
+    [12, 13],
+    [10, 14],
+    [14, 15],
+    [15, 16],
+];
+
+/// The performer's joints in one frame: head, neck, chest, right shoulder, elbow, wrist, left
+/// shoulder, elbow, wrist, then (when the clip has them) the abdomen, hips, and the left and
+/// right hip, knee and ankle.
+fn performer(f: &crate::clip::Frame) -> Vec<Vec3> {
+    let mut points = vec![f.head, f.neck, f.chest.position];
+    for side in [Side::Right, Side::Left] {
+        points.extend([
+            *f.shoulder.get(side),
+            *f.elbow.get(side),
+            *f.wrist.get(side),
+        ]);
+    }
+    if let Some(l) = &f.lower {
+        points.extend([l.abdomen, l.hips]);
+        for side in [Side::Left, Side::Right] {
+            points.extend([
+                *l.upper_leg.get(side),
+                *l.knee.get(side),
+                *l.ankle.get(side),
+            ]);
+        }
+    }
+    points
+}
+
 fn vec(v: Vec3) -> Value {
     json!([v.x, v.y, v.z])
 }
@@ -108,6 +154,7 @@ pub fn replay(clip: &Clip, frames: usize, options: &EvalOptions) -> Value {
             "left": pose(&f.controllers.left),
             "right": pose(&f.controllers.right),
             "joints": joints,
+            "performer": performer(&f).iter().map(|p| vec(*p)).collect::<Vec<_>>(),
         }));
     }
     let offset = |side: Side| {
@@ -117,6 +164,7 @@ pub fn replay(clip: &Clip, frames: usize, options: &EvalOptions) -> Value {
     };
     json!({
         "clip": clip.name,
+        "performer_segments": PERFORMER_SEGMENTS,
         "frame_time": clip.frame_time,
         "bones": bones,
         "controller_position_offset": [vec(offset(Side::Left)), vec(offset(Side::Right))],
@@ -155,6 +203,16 @@ mod tests {
         assert_eq!(
             frames[0]["joints"].as_object().unwrap().len(),
             EVALUATED.len()
+        );
+        // The performer's stick figure: the head first, every segment between points it has.
+        let performer = frames[0]["performer"].as_array().unwrap();
+        let f = clip.frame(0);
+        assert_eq!(performer[0], vec(f.head));
+        assert_eq!(performer[5], vec(f.wrist.right));
+        let last = PERFORMER_SEGMENTS.iter().flatten().max().unwrap();
+        assert_eq!(
+            performer.len(),
+            if f.lower.is_some() { last + 1 } else { 9 }
         );
     }
 }

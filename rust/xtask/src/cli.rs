@@ -3,7 +3,7 @@
 use lexopt::prelude::*;
 
 /// Every command, as typed after `cargo xtask`.
-pub const COMMANDS: [&str; 19] = [
+pub const COMMANDS: [&str; 20] = [
     "help",
     "build",
     "godot",
@@ -11,6 +11,7 @@ pub const COMMANDS: [&str; 19] = [
     "test",
     "engine-test",
     "render-test",
+    "strips",
     "xr-test",
     "soak",
     "hot-reload-test",
@@ -44,6 +45,7 @@ pub enum Task {
         godot_args: Vec<String>,
     },
     RenderTest,
+    Strips,
     XrTest,
     Soak {
         seconds: u32,
@@ -188,6 +190,7 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             match simple {
                 "godot" => Task::Godot,
                 "render-test" => Task::RenderTest,
+                "strips" => Task::Strips,
                 "xr-test" => Task::XrTest,
                 "hot-reload-test" => Task::HotReloadTest,
                 "export-test" => Task::ExportTest,

@@ -7,6 +7,7 @@
 //! cargo xtask godot           find or fetch Godot 4.6 and print how it is run
 //! cargo xtask engine-test     build and run only the engine tests in headless Godot
 //! cargo xtask render-test     the demo's autopilot rendered (Xvfb, Vulkan on lavapipe): mirror check
+//! cargo xtask strips        the demo character walking and picking up, rendered -> docs/images
 //! cargo xtask xr-test         OpenXR smoke test of the demo against Monado's simulated headset
 //! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md (see `help`)
 //! cargo xtask bench           core benchmarks + instruction counts -> docs/performance.md
@@ -35,6 +36,7 @@ mod net;
 mod net_bench;
 mod package;
 mod package_check;
+mod strips;
 mod xr;
 
 use std::path::PathBuf;
@@ -68,6 +70,7 @@ fn run_task(task: Task) -> Result<(), String> {
             godot_args,
         } => engine::run_demo(headless, &godot_args),
         Task::RenderTest => xr::render_test(),
+        Task::Strips => strips::run_strips(),
         Task::XrTest => xr::xr_smoke_test(),
         Task::Soak { seconds } => soak(seconds),
         Task::HotReloadTest => engine::run_hot_reload_test(),
@@ -124,6 +127,8 @@ const HELP: &str = "usage: cargo xtask <command>
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
   render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
+  strips             the demo character walking and picking up (everyday capture) rendered from the
+                     side under Xvfb: docs/images/walk_strip.png and pickup_strip.png
   xr-test            OpenXR smoke test: the demo on Monado's simulated headset (Xvfb, lavapipe)
   eval               evaluate on ../shared/mocap (cross-validated), write docs/evaluation.md
   eval [--json F] [--markdown F] [clips...]

@@ -218,11 +218,26 @@ impl OffScreen {
     /// Godot on the demo project, rendering with Vulkan, no audio device; `xr` false adds
     /// `--xr-mode off`. Arguments for the demo follow `--`.
     pub fn demo_command(&self, xr: bool) -> Command {
-        let mut cmd = self.godot.command(if xr {
-            &[][..]
-        } else {
-            &["--xr-mode", "off"][..]
-        });
+        self.command(
+            if xr {
+                &[][..]
+            } else {
+                &["--xr-mode", "off"][..]
+            },
+            None,
+        )
+    }
+
+    /// Godot running `script` (a `SceneTree` script of the demo project) rendered with Vulkan,
+    /// OpenXR off; `godot_args` go before the script, its own arguments after `--`.
+    pub fn tool_command(&self, script: &str, godot_args: &[&str]) -> Command {
+        let mut args = vec!["--xr-mode", "off"];
+        args.extend_from_slice(godot_args);
+        self.command(&args, Some(script))
+    }
+
+    fn command(&self, godot_args: &[&str], script: Option<&str>) -> Command {
+        let mut cmd = self.godot.command(godot_args);
         cmd.args([
             "--rendering-driver",
             "vulkan",
@@ -230,9 +245,11 @@ impl OffScreen {
             "Dummy",
             "--path",
         ])
-        .arg(repo_root().join("demo_project"))
-        .arg("--")
-        .envs(self.env.iter().cloned());
+        .arg(repo_root().join("demo_project"));
+        if let Some(script) = script {
+            cmd.args(["-s", script]);
+        }
+        cmd.arg("--").envs(self.env.iter().cloned());
         cmd
     }
 }

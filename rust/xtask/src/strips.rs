@@ -1,0 +1,94 @@
+//! `cargo xtask strips`: the demo's character playing real motion capture (a walk and a bend to
+//! pick something up from `../shared/mocap/everyday`), rendered from the side as strips of
+//! frames into `docs/images` (Xvfb, Vulkan on lavapipe), for docs/lower_body.md.
+
+use std::time::Duration;
+
+use crate::engine::{prepare, run_captured};
+use crate::repo_root;
+use crate::xr::OffScreen;
+
+/// One strip: the clip, the picture, and which part of the clip (`demo_project/tools/
+/// motion_strip.gd`'s options).
+struct Strip {
+    clip: &'static str,
+    out: &'static str,
+    part: &'static [&'static str],
+}
+
+const STRIPS: [Strip; 2] = [
+    Strip {
+        clip: "everyday/cmu07_01_walk_cc.bvh",
+        out: "docs/images/walk_strip.png",
+        part: &["--panels=8"],
+    },
+    Strip {
+        clip: "everyday/cmu02_06_bend_scoop_up_lift_arm_cc.bvh",
+        out: "docs/images/pickup_strip.png",
+        part: &["--panels=8", "--around-lowest=1.6"],
+    },
+];
+
+/// The panel size in pixels.
+const PANEL: &str = "300x480";
+
+pub fn run_strips() -> Result<(), String> {
+    prepare("demo_project")?;
+    let dir = repo_root().join("target/strips");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let screen = OffScreen::start()?;
+    for strip in STRIPS {
+        let clip = repo_root().join("../shared/mocap").join(strip.clip);
+        if !clip.exists() {
+            return Err(format!(
+                "{} not found (the shared motion capture lives beside the repository)",
+                clip.display()
+            ));
+        }
+        let replay = dir.join(format!(
+            "{}.json",
+            clip.file_stem().unwrap_or_default().to_string_lossy()
+        ));
+        crate::run(
+            crate::cargo()
+                .args(["run", "--release", "--quiet", "--package", "vr_arms_eval"])
+                .args(["--bin", "vr_arms_eval", "--", "--frames", "1000000"])
+                .arg("--replay")
+                .arg(&replay)
+                .arg(&clip),
+        )?;
+        let fps = frames_per_second(&replay)?;
+        let mut cmd = screen.tool_command(
+            "res://tools/motion_strip.gd",
+            &["--fixed-fps", &fps, "--resolution", PANEL],
+        );
+        cmd.arg(format!("--replay={}", replay.display()))
+            .arg(format!("--out={}", repo_root().join(strip.out).display()))
+            .args(strip.part);
+        let run = run_captured(cmd, Duration::from_secs(900))?;
+        let done = run.lines.iter().find(|l| l.starts_with("motion strip: "));
+        match done {
+            Some(line) if run.success => println!("{line}"),
+            _ => {
+                return Err(format!(
+                    "rendering {} failed ({}): {}",
+                    strip.out,
+                    run.status,
+                    run.lines.join("\n")
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The replay's frames a second (its `frame_time`), as Godot's `--fixed-fps` takes it.
+fn frames_per_second(replay: &std::path::Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(replay).map_err(|e| format!("{}: {e}", replay.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let frame_time = value["frame_time"]
+        .as_f64()
+        .filter(|t| *t > 0.0)
+        .ok_or_else(|| format!("{}: no frame_time", replay.display()))?;
+    Ok(format!("{}", (1.0 / frame_time).round()))
+}
