@@ -512,3 +512,52 @@ func test_the_shoulder_read_after_the_modifiers_is_where_the_shoulder_is() -> vo
 	print("  crouched: shoulder reported at %s, the bone at %s (%.1f cm)" % [seen.reported, seen.bone, off * 100])
 	check(seen.bone.y < 1.2, "the avatar crouches (shoulder %.2f m up)" % seen.bone.y)
 	check(off < 0.03, "the shoulder reported within 3 cm of the bone (%.1f cm)" % [off * 100])
+
+
+## A seated player (the game sets `seated`): the headset at the eyes' seated height (the hip
+## joints down at the knees' height), held past the kneeling time. The hips sit under the
+## upright torso at the knees' height, the feet stand ahead under the knees, no knee goes to the
+## floor, the eyes stay on the headset and the hands on the controllers. The same headset
+## without `seated` crouches: the feet stay under the body. Standing up again (`seated` off,
+## the headset back up), the feet come back under the body.
+func test_a_seated_player_sits_with_the_feet_ahead_and_stands_up_again() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	var hip_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftUpperLeg")).origin.y
+	var knee_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftLowerLeg")).origin.y
+	var seated_eyes := EYES - Vector3(0, hip_y - knee_y, 0)
+	var left := Vector3(0.25, 0.9, 0.35)
+	var right := Vector3(-0.25, 0.9, 0.35)
+	var sat := {}
+	for seated in [true, false]:
+		rig.seated = seated
+		await _hold(b, _head(EYES), left + Vector3(0, 0.25, 0), right + Vector3(0, 0.25, 0), 1.0)
+		var seen: Dictionary = await _hold(b, _head(seated_eyes), left, right, 3.0)
+		var hips := bone_global_position(skeleton, "Hips")
+		var ahead := 0.0
+		var lowest_knee := 10.0
+		for side in ["Left", "Right"]:
+			ahead += 0.5 * (bone_global_position(skeleton, side + "Foot").z - hips.z)
+			lowest_knee = minf(lowest_knee, bone_global_position(skeleton, side + "LowerLeg").y)
+		if seated:
+			sat = seen
+			check(seen.head < 0.01, "seated: the eyes on the headset (%.1f cm)" % (seen.head * 100))
+			check(seen.left < 0.01 and seen.right < 0.01, "seated: hands on the controllers (%.1f, %.1f cm)" % [seen.left * 100, seen.right * 100])
+			check(seen.feet < 0.01, "seated: feet on the floor (%.1f cm)" % (seen.feet * 100))
+			check(ahead > 0.3, "seated: the feet ahead of the hips (%.2f m)" % ahead)
+			check(lowest_knee > 0.3, "seated: no knee on the floor (the lower knee %.2f m up)" % lowest_knee)
+			check(seen.knees > 60.0 and seen.knees < 120.0, "seated: knees near a right angle (%.0f deg)" % seen.knees)
+			check(seen.spine < 15.0, "seated: the torso upright (%.0f deg)" % seen.spine)
+		else:
+			check(ahead < 0.25, "crouched at the same height, the feet stay under the body (%.2f m ahead)" % ahead)
+	rig.seated = true
+	await _hold(b, _head(seated_eyes), left, right, 2.0)
+	rig.seated = false
+	var standing: Dictionary = await _hold(b, _head(EYES), left + Vector3(0, 0.25, 0), right + Vector3(0, 0.25, 0), 2.0)
+	var hips := bone_global_position(skeleton, "Hips")
+	var foot := bone_global_position(skeleton, "LeftFoot")
+	check(standing.head < 0.01, "standing up: the eyes on the headset (%.1f cm)" % (standing.head * 100))
+	check(absf(foot.z - hips.z) < 0.15, "standing up: the feet back under the body (%.2f m)" % (foot.z - hips.z))
+	print("  seated: hips %.2f m, knees %.0f deg, spine %.0f deg" % [sat.get("hips", 0.0), sat.get("knees", 0.0), sat.get("spine", 0.0)])

@@ -138,6 +138,16 @@ pub struct LowerBodyRig {
     /// How long the hips must stay that low before the body kneels: a quick duck squats.
     #[export(range = (0.0, 10.0, suffix = "s"))]
     kneel_after_s: f32,
+    /// The player sits (set it from your game: a chair, a vehicle, seated play): the hips rest
+    /// on a seat under the upright torso, the thighs reach forward and the feet stand ahead
+    /// under the knees; no kneeling. Leaning forward bends the spine over the seat. Set it back
+    /// to false when the player stands up.
+    #[export_group(name = "Seated")]
+    #[export]
+    seated: bool,
+    /// How long sitting down and standing up take.
+    #[export(range = (0.0, 5.0, suffix = "s"))]
+    seat_blend_s: f32,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
     /// instead of the flat floor at `origin`'s height: one ray per foot a frame, from the hips'
     /// height down to half a metre under the floor. The rays pass through the avatar's own
@@ -239,6 +249,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_height_m: 0.0,
             kneel: false,
             kneel_after_s: 0.0,
+            seated: false,
+            seat_blend_s: 0.0,
             floor_ray: false,
             floor_collision_mask: 0,
             walk_animation_share: 0.0,
@@ -385,6 +397,8 @@ impl LowerBodyRig {
         step_height_m => step_height_m,
         kneel => kneel,
         kneel_after_s => kneel_after_s,
+        seated => seated,
+        seat_blend_s => seat_blend_s,
         floor_ray => floor_ray,
         floor_collision_mask => floor_collision_mask,
         walk_animation_share => walk_animation_share,

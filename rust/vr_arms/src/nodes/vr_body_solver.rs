@@ -45,6 +45,10 @@ pub struct VRBodySolver {
     /// humanoid `Hips`, `Head` and leg bones. Read by [method configure].
     #[var]
     lower_body: bool,
+    /// The player sits (the game says so): hips on a seat under the upright torso, the feet
+    /// ahead under the knees, no kneeling, as `LowerBodyRig.seated`.
+    #[var]
+    seated: bool,
     /// The floor's height (the XR origin's), in world metres.
     #[var]
     floor_y: f32,
@@ -82,6 +86,7 @@ impl IRefCounted for VRBodySolver {
             forearm_twist: true,
             fingers: true,
             lower_body: true,
+            seated: false,
             floor_y: 0.0,
             floor_ray: false,
             floor_collision_mask: 1,
@@ -282,6 +287,9 @@ impl VRBodySolver {
         };
         // Step 2, the skeleton carried along with its root.
         let skeleton_global = new_root * root.affine_inverse() * skeleton.get_global_transform();
+        if let Some(l) = b.body.pipeline.lower_body.as_mut() {
+            l.settings.seated = self.seated;
+        }
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
         // The avatar's own colliders: under the skeleton's parent (its root), or itself.
         let own = skeleton

@@ -66,6 +66,11 @@ pub struct VRRemoteBody {
     /// keeps its lower body's pose). Off: only the upper body is solved, as before.
     #[export]
     lower_body: bool,
+    /// The remote player sits (your game says so, e.g. from its own network state): hips on a
+    /// seat under the upright torso, the feet ahead under the knees, no kneeling, as
+    /// `LowerBodyRig.seated`.
+    #[export]
+    seated: bool,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
     /// instead of the flat floor at the head's parent's height: one ray per foot a frame, from
     /// the hips' height down to half a metre under the floor, as `LowerBodyRig.floor_ray`. The
@@ -204,6 +209,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             body_root: None,
             follow_head: true,
             lower_body: true,
+            seated: false,
             floor_ray: false,
             floor_collision_mask: 1,
             left_grip: 0.0,
@@ -489,6 +495,9 @@ impl VRRemoteBody {
         b.body.pipeline.tracking_loss = loss;
         let global = skeleton.get_global_transform();
         let floor = floor_height(&None, &self.head);
+        if let Some(l) = b.body.pipeline.lower_body.as_mut() {
+            l.settings.seated = self.seated;
+        }
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
         let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
             &skeleton.clone().upcast(),

@@ -17,6 +17,7 @@ pub mod legs;
 pub mod pelvis;
 pub mod reach_bend;
 mod rest;
+pub mod seat;
 mod settings;
 pub mod spine_bend;
 pub mod walk_blend;
@@ -98,6 +99,7 @@ pub struct LowerBody {
     walk: walk_blend::WalkBlend,
     kneel: kneel::Kneel,
     knee_plant: knee_plant::KneePlant,
+    seat: seat::Seat,
     /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
     /// units), for the reach bend; `None`: not given.
     arms: PerSide<Option<(usize, f32)>>,
@@ -137,6 +139,7 @@ impl LowerBody {
             walk: walk_blend::WalkBlend::default(),
             kneel: kneel::Kneel::default(),
             knee_plant: knee_plant::KneePlant::default(),
+            seat: seat::Seat::default(),
             arms: PerSide::new(None, None),
             last_headset: None,
         }
@@ -176,6 +179,7 @@ impl LowerBody {
         self.walk.reset();
         self.kneel.reset();
         self.knee_plant.reset();
+        self.seat.reset();
         self.last_headset = None;
     }
 
@@ -264,7 +268,7 @@ impl LowerBody {
             (headset.rotation * Quat::from_rotation_y(std::f32::consts::PI)).normalize();
         let head_at = head_bone_at(headset, &m);
         let look = headset.rotation * Vec3::NEG_Z;
-        let placed = place_hips(
+        let mut placed = place_hips(
             &s,
             &m.pelvis,
             &PelvisInput {
@@ -276,6 +280,32 @@ impl LowerBody {
                 feet: self.feet.center(),
             },
         );
+        // Seated: the hips on the seat under the upright torso, the pelvis upright.
+        let was_seated = self.seat.weight() > 0.0;
+        let upright = head_at + facing * m.pelvis.head_to_hips;
+        let on_seat = self.seat.update(
+            s.seated,
+            s.seat_blend_s,
+            upright,
+            facing * Vec3::Z,
+            input.scale,
+            dt,
+        );
+        let seated = self.seat.weight();
+        if seated > 0.0 {
+            placed.hips = placed.hips.lerp(on_seat, seated);
+            placed.hips.y = pelvis::clamp_hips(
+                placed.hips.y,
+                pelvis::hips_heights(&s, &m.pelvis, input.floor_y),
+            );
+            placed.lean *= 1.0 - seated;
+        }
+        if (seated > 0.0) != was_seated {
+            // Sitting down or standing up: the feet go to their new places, one at a time.
+            for side in Side::BOTH {
+                self.feet.strain(side);
+            }
+        }
         let tilt = Quat::from_rotation_x(placed.lean * s.hips_lean_share);
         let hips_turn = (facing * tilt * m.hips_in_root).normalize();
         tree.set_global(
@@ -320,7 +350,7 @@ impl LowerBody {
             // The avatar's right (+Z forward, +Y up).
             facing * Vec3::NEG_X,
             &arms,
-            s.reach_bend_max_deg.to_radians() * low,
+            s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
             hips = head_pos + q * (hips - head_pos);
@@ -379,7 +409,7 @@ impl LowerBody {
         let moving = self.kneel.moving(hips, input.scale, dt);
         let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| hip_joint(tree, leg));
         let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
-            (Some(hip), Some(rest)) => self.kneel.update(
+            (Some(hip), Some(rest)) if seated == 0.0 => self.kneel.update(
                 &s,
                 hip.y - kneel_floor,
                 rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
@@ -436,8 +466,18 @@ impl LowerBody {
                     };
                 }
             }
+            // Seated, the foot stands ahead under its knee.
+            let ahead = match (*b.legs.get(side), *m.legs.get(side)) {
+                (Some(leg), Some(leg_rest)) if seated > 0.0 => {
+                    let hip = hip_joint(tree, leg);
+                    let under = (to_body * (hip - ground)).z;
+                    let to_knee = seat::foot_ahead(&leg_rest, hip.y - input.floor_y);
+                    seated * (under + to_knee - rest.z)
+                }
+                _ => 0.0,
+            };
             FootPlace {
-                position: ground + facing * Vec3::new(half, 0.0, rest.z),
+                position: ground + facing * Vec3::new(half, 0.0, rest.z + ahead),
                 yaw,
             }
         };
@@ -597,5 +637,7 @@ pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
     (tree, bones, Vec3::new(0.0, 1.65, 0.09))
 }
 
+#[cfg(test)]
+mod seat_tests;
 #[cfg(test)]
 mod tests;

@@ -56,6 +56,12 @@ pub struct LowerBodySettings {
     pub floor_ray: bool,
     /// The physics layers the feet stand on with `floor_ray`.
     pub floor_collision_mask: u32,
+    /// The player sits (the game says so: on a chair, in a vehicle, seated play): the hips
+    /// rest on a seat under the upright torso, the thighs reach forward and the feet stand
+    /// ahead under the knees; no kneeling.
+    pub seated: bool,
+    /// How long sitting down and standing up take (seconds).
+    pub seat_blend_s: f32,
     /// The largest share of the legs the user's walk animation takes while the game moves the
     /// XR origin (thumbstick walking): 0 keeps the procedural feet (the default), 1 gives the
     /// legs to the animation (an `AnimationTree` blend by speed) at `walk_animation_speed_m_s`.
@@ -86,6 +92,8 @@ impl Default for LowerBodySettings {
             kneel_after_s: 0.5,
             floor_ray: false,
             floor_collision_mask: 1,
+            seated: false,
+            seat_blend_s: 0.5,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.5,
         }
@@ -121,6 +129,7 @@ impl LowerBodySettings {
         self.step_lead = finite_clamp(self.step_lead, 0.0, 2.0, d.step_lead);
         self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
         self.kneel_after_s = finite_clamp(self.kneel_after_s, 0.0, 10.0, d.kneel_after_s);
+        self.seat_blend_s = finite_clamp(self.seat_blend_s, 0.0, 5.0, d.seat_blend_s);
         self.walk_animation_share =
             finite_clamp(self.walk_animation_share, 0.0, 1.0, d.walk_animation_share);
         self.walk_animation_speed_m_s = finite_clamp(

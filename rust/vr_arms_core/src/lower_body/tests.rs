@@ -1,14 +1,14 @@
 use super::*;
 
 /// The headset of a player whose eyes are at `eyes`, looking along +Z pitched down by `pitch`.
-fn headset(eyes: Vec3, pitch: f32) -> Pose {
+pub(super) fn headset(eyes: Vec3, pitch: f32) -> Pose {
     Pose::new(
         eyes,
         Quat::from_rotation_y(std::f32::consts::PI) * Quat::from_rotation_x(-pitch),
     )
 }
 
-fn input(headset: Pose) -> LowerBodyInput {
+pub(super) fn input(headset: Pose) -> LowerBodyInput {
     LowerBodyInput {
         headset: Some(headset),
         root: Pose::IDENTITY,
@@ -21,7 +21,11 @@ fn input(headset: Pose) -> LowerBodyInput {
 }
 
 /// Runs `frames` frames at 90 Hz, each from the rest pose; the last frame's tree and output.
-fn run(body: &mut LowerBody, i: &LowerBodyInput, frames: usize) -> (PoseTree, LowerBodyOutput) {
+pub(super) fn run(
+    body: &mut LowerBody,
+    i: &LowerBodyInput,
+    frames: usize,
+) -> (PoseTree, LowerBodyOutput) {
     let (rest, _, _) = reference_lower_body();
     let mut last = None;
     for _ in 0..frames {
@@ -38,7 +42,7 @@ fn body() -> LowerBody {
 }
 
 /// The knee's bend (radians): the angle between the thigh and the shin.
-fn knee_bend(t: &mut PoseTree, leg: [usize; 3]) -> f32 {
+pub(super) fn knee_bend(t: &mut PoseTree, leg: [usize; 3]) -> f32 {
     let [u, l, f] = leg.map(|b| t.global(b).position);
     (l - u).angle_between(f - l)
 }

@@ -1,0 +1,117 @@
+//! The whole lower body seated: the reference humanoid (hips 0.95 m, thigh and shin 0.42 m, the
+//! ankle 6 cm over the floor: a seat at knee height puts the eyes at 1.18 m).
+
+use super::tests::{headset, input, knee_bend, run};
+use super::*;
+
+/// The eyes of the reference humanoid sitting on a chair at its knee height.
+const SEATED_EYES: Vec3 = Vec3::new(0.0, 1.18, 0.09);
+
+fn body(seated: bool) -> LowerBody {
+    let (tree, bones, eyes) = reference_lower_body();
+    let settings = LowerBodySettings {
+        seated,
+        ..Default::default()
+    };
+    LowerBody::new(settings, bones, &tree, Some(eyes))
+}
+
+/// Seated with the headset at seated eye height: the hips on the seat under the upright torso,
+/// the feet ahead under the knees, the knees bent near a right angle, no knee on the floor
+/// (held three seconds, past the kneeling time). The same headset without `seated` crouches:
+/// the feet stay under the body.
+#[test]
+fn a_seated_player_sits_with_the_feet_ahead_under_the_knees() {
+    let bones = reference_lower_body().1;
+    let i = input(headset(SEATED_EYES, 0.0));
+    let (mut t, out) = run(&mut body(true), &i, 270);
+    assert!(out.head_miss < 0.01, "head {} off", out.head_miss);
+    let hips = t.global(bones.hips).position;
+    assert!((hips.y - 0.48).abs() < 0.03, "hips on the seat: {hips}");
+    assert!(hips.z.abs() < 0.03, "under the upright torso: {hips}");
+    for side in Side::BOTH {
+        let leg = bones.legs.get(side).unwrap();
+        let bend = knee_bend(&mut t, leg).to_degrees();
+        assert!(
+            (70.0..110.0).contains(&bend),
+            "{side:?} knee {bend} degrees"
+        );
+        let [_, knee, ankle] = leg.map(|b| t.global(b).position);
+        assert!(ankle.z > 0.3, "{side:?} foot ahead: {ankle}");
+        assert!(
+            (ankle.y - 0.06).abs() < 0.01,
+            "{side:?} foot on the floor: {ankle}"
+        );
+        assert!(knee.y > 0.4, "{side:?} no knee on the floor: {knee}");
+        assert!(out.feet.get(side).unwrap().planted);
+    }
+    let (mut t, _) = run(&mut body(false), &i, 270);
+    let hips = t.global(bones.hips).position;
+    let ankle = t.global(bones.legs.left.unwrap()[2]).position;
+    assert!(
+        ankle.z < 0.25,
+        "crouching, the feet stay under the body: {ankle}, hips {hips}"
+    );
+}
+
+/// Standing up again (the game says so and the headset rises to standing height over a
+/// second): the hips move no more than 2.5 cm a frame at 90 Hz (no pop) and the body ends
+/// standing with the feet under it.
+#[test]
+fn standing_up_from_the_seat_is_smooth() {
+    let bones = reference_lower_body().1;
+    let mut b = body(true);
+    let (mut seated, _) = run(&mut b, &input(headset(SEATED_EYES, 0.0)), 180);
+    b.settings.seated = false;
+    let (rest, _, _) = reference_lower_body();
+    let mut last = Some(seated.global(bones.hips).position);
+    let mut worst = 0.0f32;
+    for k in 0..180 {
+        let rise = (k as f32 / 90.0).min(1.0);
+        let eyes = SEATED_EYES.lerp(Vec3::new(0.0, 1.65, 0.09), rise);
+        let mut t = rest.clone();
+        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        let hips = t.global(bones.hips).position;
+        if let Some(l) = last {
+            worst = worst.max(l.distance(hips));
+        }
+        last = Some(hips);
+    }
+    assert!(worst < 0.025, "the hips jumped {worst} m in a frame");
+    let (mut t, out) = run(&mut b, &input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0)), 60);
+    assert!(out.head_miss < 0.01);
+    let ankle = t.global(bones.legs.left.unwrap()[2]).position;
+    assert!(
+        ankle.z.abs() < 0.05,
+        "standing, the feet under the body: {ankle}"
+    );
+}
+
+/// Leaning forward from the seat to reach something (the head 25 cm ahead and 10 cm down for a
+/// third of a second, within the spine's reach): the hips stay on the seat (within 5 cm) and
+/// the spine bends over it; crouched at the same height instead, the same lean carries the hips
+/// along.
+#[test]
+fn leaning_forward_from_the_seat_bends_over_it() {
+    let bones = reference_lower_body().1;
+    let lean = |seated: bool| {
+        let mut b = body(seated);
+        run(&mut b, &input(headset(SEATED_EYES, 0.0)), 180);
+        let before = run(&mut b, &input(headset(SEATED_EYES, 0.0)), 1)
+            .0
+            .global(bones.hips);
+        let (mut t, out) = run(
+            &mut b,
+            &input(headset(SEATED_EYES + Vec3::new(0.0, -0.1, 0.25), 0.3)),
+            30,
+        );
+        assert!(out.head_miss < 0.01, "head {} off", out.head_miss);
+        t.global(bones.hips).position - before.position
+    };
+    let (seated, crouched) = (lean(true), lean(false));
+    assert!(seated.z.abs() < 0.05, "the hips stay on the seat: {seated}");
+    assert!(
+        crouched.z > seated.z + 0.05,
+        "crouched, the hips go along: {crouched}"
+    );
+}
