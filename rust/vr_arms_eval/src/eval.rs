@@ -43,6 +43,9 @@ pub struct EvalOptions {
     /// `AvatarCalibrator` does (a uniform scale of the avatar, its body settings in its own
     /// metres). 1: the performer's own proportions.
     pub avatar_scale: f32,
+    /// The whole body is told when the performer sits ([`crate::seated`]), as a game that
+    /// knows its chairs sets `seated`.
+    pub seated_from_clip: bool,
 }
 
 impl Default for EvalOptions {
@@ -51,6 +54,7 @@ impl Default for EvalOptions {
             calibration_error_deg: 0.0,
             profile: eval_profile(ArmProfile::default()),
             avatar_scale: 1.0,
+            seated_from_clip: false,
         }
     }
 }

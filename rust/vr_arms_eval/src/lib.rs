@@ -11,6 +11,7 @@ pub mod everyday_targets;
 pub mod fuzz;
 pub mod replay;
 pub mod report;
+pub mod seated;
 pub mod skeleton;
 pub mod summary;
 pub mod targets;

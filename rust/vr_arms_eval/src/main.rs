@@ -39,6 +39,8 @@ struct Args {
     frames: usize,
     /// `--read`: print how each clip was read and stop.
     read_only: bool,
+    /// `--seated-from-clip`: the whole body is told when the performer sits.
+    seated_from_clip: bool,
     paths: Vec<PathBuf>,
 }
 
@@ -50,6 +52,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         replay: None,
         frames: 300,
         read_only: false,
+        seated_from_clip: false,
         paths: Vec::new(),
     };
     let mut parser = lexopt::Parser::from_env();
@@ -60,6 +63,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
             Long("replay") => out.replay = Some(parser.value()?.into()),
             Long("frames") => out.frames = parser.value()?.parse()?,
             Long("read") => out.read_only = true,
+            Long("seated-from-clip") => out.seated_from_clip = true,
             Value(path) => out.paths.push(path.into()),
             _ => return Err(arg.unexpected()),
         }
@@ -254,7 +258,7 @@ fn run() -> Result<(), String> {
         let options = EvalOptions {
             profile: eval_profile(profile),
             calibration_error_deg,
-            avatar_scale: 1.0,
+            ..Default::default()
         };
         clips.iter().map(|c| evaluate_clip(c, &options)).collect()
     };
@@ -282,8 +286,8 @@ fn run() -> Result<(), String> {
                 .map(|(c, p)| {
                     let options = EvalOptions {
                         profile: eval_profile(*p),
-                        calibration_error_deg: 0.0,
                         avatar_scale: *scale,
+                        ..Default::default()
                     };
                     evaluate_clip(c, &options)
                 })
@@ -296,8 +300,12 @@ fn run() -> Result<(), String> {
     let (whole, whole_tuning) = if tune {
         vr_arms_eval::whole_body_report::cross_validate(&clips)
     } else {
+        let settings = vr_arms_eval::whole_body_report::WholeSettings {
+            seated_from_clip: args.seated_from_clip,
+            ..Default::default()
+        };
         (
-            vr_arms_eval::whole_body_report::run_all(&clips, Default::default()),
+            vr_arms_eval::whole_body_report::run_all(&clips, settings),
             String::new(),
         )
     };

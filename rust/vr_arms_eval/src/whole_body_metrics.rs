@@ -237,9 +237,15 @@ pub fn evaluate_whole_body(
     let mut last_truth: Option<Joints> = None;
     let mut clip_lifts = Lifts::default();
     let mut clip_arms = Arms::default();
+    let mut seated = crate::seated::SeatedFlag::default();
     for k in 0..clip.frame_count() {
         let f = clip.frame(k);
         let t = truth(clip, k)?;
+        if options.seated_from_clip
+            && let (Some(lower), Some(l)) = (f.lower, ours.body.pipeline.lower_body.as_mut())
+        {
+            l.settings.seated = seated.update(&lower, dt);
+        }
         let tracking = Tracking {
             head: Some(f.headset),
             controllers: PerSide::new(Some(f.controllers.left), Some(f.controllers.right)),

@@ -16,6 +16,8 @@ use crate::whole_body_metrics::{WholeBodyFigures, WholeBodyResult, evaluate_whol
 pub struct WholeSettings {
     pub lower: LowerBodySettings,
     pub profile: ArmProfile,
+    /// Tell the body when the performer sits (`--seated-from-clip`).
+    pub seated_from_clip: bool,
 }
 
 impl Default for WholeSettings {
@@ -23,6 +25,7 @@ impl Default for WholeSettings {
         Self {
             lower: LowerBodySettings::default(),
             profile: EvalOptions::default().profile,
+            seated_from_clip: false,
         }
     }
 }
@@ -155,6 +158,7 @@ pub const LOWER_TUNED: [TunedSetting; 11] = [
 pub fn run_all(clips: &[Clip], settings: WholeSettings) -> Vec<WholeBodyResult> {
     let options = EvalOptions {
         profile: settings.profile,
+        seated_from_clip: settings.seated_from_clip,
         ..Default::default()
     };
     clips
