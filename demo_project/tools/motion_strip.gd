@@ -10,9 +10,13 @@
 ## `cargo xtask strips` writes the replays and runs this under Xvfb with Vulkan on lavapipe:
 ##   godot --xr-mode off --rendering-driver vulkan --fixed-fps FPS --resolution WxH
 ##       --path demo_project -s res://tools/motion_strip.gd --
-##       --replay=FILE --out=PNG --panels=N [--from=S --to=S | --around-lowest=S]
+##       --replay=FILE --out=PNG --panels=N [--from=S --to=S | --around-lowest=S] [--seated]
+##       [--profile]
 ## `--from`/`--to` (seconds) pick the part of the clip the panels are spread over (the whole
 ## clip by default); `--around-lowest` the seconds either side of the headset's lowest frame.
+## `--seated`: the game says when the player sits, as the replay's `seated` says
+## (`LowerBodyRig.seated`). `--profile`: every frame seen from the side the headset faces
+## across (for a clip that turns about), not from one side of the whole clip.
 extends SceneTree
 
 const HEADSET_COLOR := Color(0.1, 0.1, 0.12)
@@ -34,9 +38,13 @@ class Player:
 	var headset: Node3D
 	var controllers: Array[Node3D] = []
 	var camera: Camera3D
+	## The lower body the game tells when the player sits (`--seated`), or null.
+	var seat: LowerBodyRig
 	var performer: ImmediateMesh
 	var segments: Array = []
 	var side := Vector3.RIGHT
+	## See every frame across the way the headset faces (`--profile`).
+	var profile := false
 	var camera_height := 1.0
 
 	func _process(_delta: float) -> void:
@@ -48,6 +56,8 @@ class Player:
 		else:
 			next += 1
 		var head := Player.pose(f.head)
+		if seat != null:
+			seat.seated = f.get("seated", false)
 		sim.set_head_pose(head)
 		sim.set_hand_pose(VRArms.Hand.LEFT, Player.pose(f.left))
 		sim.set_hand_pose(VRArms.Hand.RIGHT, Player.pose(f.right))
@@ -68,7 +78,13 @@ class Player:
 				for v in [a - w, a + w, b + w, a - w, b + w, b - w]:
 					performer.surface_add_vertex(v)
 			performer.surface_end()
-		# The camera follows the headset along the floor, always from the same side.
+		# The camera follows the headset along the floor, from the same side (or across the
+		# headset's facing: its view, helped by its up axis when looking down).
+		if profile:
+			var flat := -head.basis.z - head.basis.y * (-head.basis.z).y
+			flat.y = 0.0
+			if flat.length() > 0.1:
+				side = flat.normalized().cross(Vector3.UP)
 		var at := Vector3(head.origin.x, camera_height, head.origin.z)
 		camera.look_at_from_position(at + side * CAMERA_DISTANCE, at, Vector3.UP)
 
@@ -134,6 +150,9 @@ func _run() -> void:
 	var player := Player.new()
 	player.process_priority = -2000
 	player.frames = frames
+	if _options.has("seated"):
+		player.seat = body.lower_body
+	player.profile = _options.has("profile")
 	player.hold = int(1.0 / frame_time)
 	player.sim = sim
 	player.headset = _marker(BoxMesh.new(), HEADSET_COLOR)

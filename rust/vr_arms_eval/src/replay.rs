@@ -2,7 +2,9 @@
 //! skeleton the evaluation builds with the clip's bone lengths (Godot humanoid bone names, rest
 //! poses in skeleton space), the headset and controllers of each frame, and every joint the full
 //! mode evaluates as the evaluation's body put it. The engine test sets the same skeleton up with
-//! the one-click setup, plays the same tracking and holds each joint to the evaluation's.
+//! the one-click setup, plays the same tracking and holds each joint to the evaluation's. Each
+//! frame also holds the performer's skeleton and whether the performer sits
+//! ([`crate::seated`]), for `cargo xtask strips`.
 
 use glam::Vec3;
 use serde_json::{Value, json};
@@ -137,8 +139,10 @@ pub fn replay(clip: &Clip, frames: usize, options: &EvalOptions) -> Value {
         .collect();
     let index = |name: &str| BONE_NAMES.iter().position(|n| *n == name).expect("a bone");
     let mut out_frames = Vec::new();
+    let mut seated = crate::seated::SeatedFlag::default();
     for k in 0..frames.min(clip.frame_count()) {
         let f = clip.frame(k);
+        let sits = f.lower.is_some_and(|l| seated.update(&l, clip.frame_time));
         let tracking = Tracking {
             head: Some(f.headset),
             controllers: PerSide::new(Some(f.controllers.left), Some(f.controllers.right)),
@@ -155,6 +159,7 @@ pub fn replay(clip: &Clip, frames: usize, options: &EvalOptions) -> Value {
             "right": pose(&f.controllers.right),
             "joints": joints,
             "performer": performer(&f).iter().map(|p| vec(*p)).collect::<Vec<_>>(),
+            "seated": sits,
         }));
     }
     let offset = |side: Side| {

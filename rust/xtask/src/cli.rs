@@ -45,7 +45,10 @@ pub enum Task {
         godot_args: Vec<String>,
     },
     RenderTest,
-    Strips,
+    /// `sit`: also render this clip of sitting down and standing up.
+    Strips {
+        sit: Option<String>,
+    },
     XrTest,
     Soak {
         seconds: u32,
@@ -177,6 +180,16 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             }
             Task::Bench { json, part }
         }
+        "strips" => {
+            let mut sit = None;
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("sit") => sit = Some(p.value()?.string()?),
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::Strips { sit }
+        }
         "eval" => Task::Eval {
             args: p
                 .raw_args()?
@@ -190,7 +203,6 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             match simple {
                 "godot" => Task::Godot,
                 "render-test" => Task::RenderTest,
-                "strips" => Task::Strips,
                 "xr-test" => Task::XrTest,
                 "hot-reload-test" => Task::HotReloadTest,
                 "export-test" => Task::ExportTest,

@@ -70,7 +70,7 @@ fn run_task(task: Task) -> Result<(), String> {
             godot_args,
         } => engine::run_demo(headless, &godot_args),
         Task::RenderTest => xr::render_test(),
-        Task::Strips => strips::run_strips(),
+        Task::Strips { sit } => strips::run_strips(sit.as_deref().map(std::path::Path::new)),
         Task::XrTest => xr::xr_smoke_test(),
         Task::Soak { seconds } => soak(seconds),
         Task::HotReloadTest => engine::run_hot_reload_test(),
@@ -127,8 +127,9 @@ const HELP: &str = "usage: cargo xtask <command>
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
   render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
-  strips             the demo character walking and picking up (everyday capture) rendered from the
-                     side under Xvfb: docs/images/walk_strip.png and pickup_strip.png
+  strips [--sit CLIP] the demo character walking and picking up (everyday capture) rendered from the
+                     side under Xvfb: docs/images/walk_strip.png and pickup_strip.png; with --sit,
+                     CLIP (sitting down and standing up) with the game saying when: sit_strip.png
   xr-test            OpenXR smoke test: the demo on Monado's simulated headset (Xvfb, lavapipe)
   eval               evaluate on ../shared/mocap (cross-validated), write docs/evaluation.md
   eval [--json F] [--markdown F] [clips...]

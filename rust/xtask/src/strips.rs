@@ -1,7 +1,9 @@
-//! `cargo xtask strips`: the demo's character playing real motion capture (a walk and a bend to
-//! pick something up from `../shared/mocap/everyday`), rendered from the side as strips of
-//! frames into `docs/images` (Xvfb, Vulkan on lavapipe), for docs/lower_body.md.
+//! `cargo xtask strips [--sit CLIP]`: the demo's character playing real motion capture (a walk
+//! and a bend to pick something up from `../shared/mocap/everyday`, and with `--sit` a clip of
+//! sitting down and standing up, the game saying when the player sits), rendered from the side
+//! as strips of frames into `docs/images` (Xvfb, Vulkan on lavapipe), for docs/lower_body.md.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::engine::{prepare, run_captured};
@@ -11,37 +13,50 @@ use crate::xr::OffScreen;
 /// One strip: the clip, the picture, and which part of the clip (`demo_project/tools/
 /// motion_strip.gd`'s options).
 struct Strip {
-    clip: &'static str,
+    clip: PathBuf,
     out: &'static str,
     part: &'static [&'static str],
 }
 
-const STRIPS: [Strip; 2] = [
-    Strip {
-        clip: "everyday/cmu07_01_walk_cc.bvh",
-        out: "docs/images/walk_strip.png",
-        part: &["--panels=8"],
-    },
-    Strip {
-        clip: "everyday/cmu02_06_bend_scoop_up_lift_arm_cc.bvh",
-        out: "docs/images/pickup_strip.png",
-        part: &["--panels=8", "--around-lowest=1.6"],
-    },
-];
+/// The strips: the two everyday clips, and `sit` if given (CMU 14_32 in the docs: sitting down
+/// on a low step stool and standing up; not in `../shared/mocap`).
+fn strips(sit: Option<&Path>) -> Vec<Strip> {
+    let everyday = repo_root().join("../shared/mocap/everyday");
+    let mut out = vec![
+        Strip {
+            clip: everyday.join("cmu07_01_walk_cc.bvh"),
+            out: "docs/images/walk_strip.png",
+            part: &["--panels=8"],
+        },
+        Strip {
+            clip: everyday.join("cmu02_06_bend_scoop_up_lift_arm_cc.bvh"),
+            out: "docs/images/pickup_strip.png",
+            part: &["--panels=8", "--around-lowest=1.6"],
+        },
+    ];
+    if let Some(sit) = sit {
+        out.push(Strip {
+            clip: sit.to_path_buf(),
+            out: "docs/images/sit_strip.png",
+            part: &["--panels=8", "--seated", "--profile"],
+        });
+    }
+    out
+}
 
 /// The panel size in pixels.
 const PANEL: &str = "300x480";
 
-pub fn run_strips() -> Result<(), String> {
+pub fn run_strips(sit: Option<&Path>) -> Result<(), String> {
     prepare("demo_project")?;
     let dir = repo_root().join("target/strips");
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let screen = OffScreen::start()?;
-    for strip in STRIPS {
-        let clip = repo_root().join("../shared/mocap").join(strip.clip);
+    for strip in strips(sit) {
+        let clip = strip.clip;
         if !clip.exists() {
             return Err(format!(
-                "{} not found (the shared motion capture lives beside the repository)",
+                "{} not found (the everyday capture lives in ../shared/mocap beside the repository)",
                 clip.display()
             ));
         }
@@ -83,7 +98,7 @@ pub fn run_strips() -> Result<(), String> {
 }
 
 /// The replay's frames a second (its `frame_time`), as Godot's `--fixed-fps` takes it.
-fn frames_per_second(replay: &std::path::Path) -> Result<String, String> {
+fn frames_per_second(replay: &Path) -> Result<String, String> {
     let text = std::fs::read_to_string(replay).map_err(|e| format!("{}: {e}", replay.display()))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
     let frame_time = value["frame_time"]
