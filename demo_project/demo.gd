@@ -108,6 +108,7 @@ func _ready() -> void:
 		desktop.name = "DesktopControls"
 		desktop.process_priority = -2000
 		desktop.simulator = parts.simulator
+		desktop.lower_body = body.get("lower_body")
 		desktop.locomotion = locomotion
 		desktop.holster = holster
 		desktop.gun = gun

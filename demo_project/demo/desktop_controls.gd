@@ -14,7 +14,7 @@ Tab: switch hand (%s)     G: grip     Space: trigger     C: cock (right stick do
 H: right hand to the holster     R: quick reload     1-4: hand poses (rest, aim, overhead, across)
 The gun by hand: T: hammer to half-cock     O: loading gate open / shut     V: turn the cylinder
 X: ejector rod     L: a cartridge from the belt into the gate     F: fan (hold Space)     Z: twirl
-W A S D: walk     Q / E: snap turn     Esc: quit"""
+W A S D: walk     Q / E: snap turn     B: sit down / stand up     Esc: quit"""
 
 @export var simulator: XRTrackingSimulator
 @export var locomotion: Locomotion
@@ -24,8 +24,12 @@ W A S D: walk     Q / E: snap turn     Esc: quit"""
 @export var gun: Revolver
 ## The belt the L key takes cartridges from.
 @export var belt: Node3D
-## Head height above the floor (metres).
+## The lower body the B key seats and stands up (`LowerBodyRig.seated`).
+@export var lower_body: LowerBodyRig
+## Head height above the floor (metres), standing.
 @export var head_height := 1.65
+## How far the head comes down when the player sits (metres).
+@export var sit_drop := 0.45
 ## Mouse sensitivity (radians per pixel).
 @export var look_sensitivity := 0.004
 
@@ -43,6 +47,9 @@ var active := 1
 var offsets := [PRESETS[0][0], PRESETS[0][1]]
 var grip := [false, false]
 var at_holster := false
+## Sitting (B), and how far down the head is now (it eases down and up).
+var seated := false
+var _down := 0.0
 ## Frames left of a fanning sweep of the left hand over the hammer (F).
 var _fan_frames := 0
 const FAN_FRAMES := 10
@@ -119,6 +126,10 @@ func _key(key: Key) -> void:
 		KEY_Z:
 			if gun:
 				gun.twirl()
+		KEY_B:
+			seated = not seated
+			if lower_body:
+				lower_body.seated = seated
 		KEY_ESCAPE:
 			get_tree().quit(0)
 
@@ -129,7 +140,9 @@ func _process(delta: float) -> void:
 	# The simulator wants poses in the XR origin's space.
 	var origin := locomotion.origin.global_transform if locomotion and locomotion.origin else Transform3D()
 	var head_basis := Basis(Vector3.UP, yaw) * Basis(Vector3.RIGHT, pitch)
-	var head := Vector3(0, head_height, 0)
+	# Sitting down and standing up take about half a second.
+	_down = move_toward(_down, sit_drop if seated else 0.0, sit_drop * 2.0 * delta)
+	var head := Vector3(0, head_height - _down, 0)
 	simulator.set_head_pose(Transform3D(head_basis, head))
 	var body := Basis(Vector3.UP, yaw)
 	for i in 2:

@@ -102,6 +102,36 @@ func test_desktop_mode_keys_move_the_hands_and_grip() -> void:
 	await frames(2)
 
 
+## B in desktop mode sits the player down (the head comes down, the lower body is told) and
+## stands them up again.
+func test_desktop_b_sits_down_and_stands_up() -> void:
+	var demo = _make_demo({"desktop": ""})
+	var desktop: DesktopControls = demo.get_node("DesktopControls")
+	# Standing still first: the avatar is scaled to the player's height once tracking settles.
+	await seconds(1.5)
+	var rig: LowerBodyRig = demo.body.lower_body
+	var skeleton: Skeleton3D = demo.parts.skeleton
+	await skeleton.skeleton_updated
+	var hips_standing := bone_global_position(skeleton, "Hips").y
+	desktop._key(KEY_B)
+	await seconds(1.5)
+	await skeleton.skeleton_updated
+	check(rig.seated, "B tells the lower body the player sits")
+	var hips := bone_global_position(skeleton, "Hips")
+	var foot := bone_global_position(skeleton, "LeftFoot")
+	check(hips.y < hips_standing - 0.3, "seated, the hips come down (%.2f m from %.2f)" % [hips.y, hips_standing])
+	var forward: Vector3 = demo.body.avatar.global_basis.z
+	check((foot - hips).dot(forward) > 0.25, "seated, the feet stand ahead (%.2f m)" % (foot - hips).dot(forward))
+	desktop._key(KEY_B)
+	await seconds(1.5)
+	await skeleton.skeleton_updated
+	check(not rig.seated, "B again stands the player up")
+	var up := bone_global_position(skeleton, "Hips").y
+	check(up > hips_standing - 0.05, "standing, the hips back up (%.2f m, %.2f before)" % [up, hips_standing])
+	demo.queue_free()
+	await frames(2)
+
+
 ## The gun's keys in desktop mode: draw, half-cock, open the gate, eject, load from the belt,
 ## turn, shut, then fan with Space held.
 func test_desktop_keys_work_the_gun_by_hand() -> void:
