@@ -130,6 +130,11 @@ pub struct LowerBodyRig {
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
+    /// How far a planted foot that is leaving its place (it steps next) may lift, its heel
+    /// rising, before the hips sink for the leg to reach it: walking, the trailing foot does not
+    /// pull the head off the headset. 0: the hips sink for it.
+    #[export(range = (0.0, 0.5, suffix = "m"))]
+    max_heel_lift_m: f32,
     /// Kneel on one knee (the leg further back) when the hips stay lower than a kneeling thigh
     /// holds them for `kneel_after_s`; off, the body squats however long it stays low.
     #[export_group(name = "Kneeling")]
@@ -247,6 +252,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_time_s: 0.0,
             step_lead: 0.0,
             step_height_m: 0.0,
+            max_heel_lift_m: 0.0,
             kneel: false,
             kneel_after_s: 0.0,
             seated: false,
@@ -395,6 +401,7 @@ impl LowerBodyRig {
         step_time_s => step_time_s,
         step_lead => step_lead,
         step_height_m => step_height_m,
+        max_heel_lift_m => max_heel_lift_m,
         kneel => kneel,
         kneel_after_s => kneel_after_s,
         seated => seated,

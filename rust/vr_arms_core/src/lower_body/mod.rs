@@ -501,8 +501,12 @@ impl LowerBody {
             .update_on(&s, homes, input.scale, dt, &mut |p| on.place(p));
         // The hips no higher than the planted feet let the legs reach (a stance wider than the
         // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
-        // rather than the feet float.
+        // rather than the feet float. A foot leaving its place (it steps next) first lifts its
+        // heel, up to `max_heel_lift_m`, instead of the head leaving the headset.
         let mut cap = f32::INFINITY;
+        let mut leaving = f32::INFINITY;
+        // Each leaving foot's hips height at which its leg reaches it.
+        let mut leaving_cap = PerSide::new(f32::INFINITY, f32::INFINITY);
         for side in Side::BOTH {
             let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
                 continue;
@@ -528,11 +532,17 @@ impl LowerBody {
                 if leg_cap < hips.y - 0.006 * input.scale && away {
                     self.feet.strain(side);
                 }
-                cap = cap.min(leg_cap);
+                if away {
+                    leaving = leaving.min(leg_cap);
+                    *leaving_cap.get_mut(side) = leg_cap;
+                } else {
+                    cap = cap.min(leg_cap);
+                }
             } else if away {
                 self.feet.strain(side);
             }
         }
+        let cap = cap.min(leaving + s.max_heel_lift_m * input.scale);
         let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         if cap < hips.y && cap.is_finite() {
             hips.y = cap.max(lowest);
@@ -551,6 +561,9 @@ impl LowerBody {
             let mut foot = *targets.get(side);
             let turn = Quat::from_rotation_y(foot.place.yaw);
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            // A foot leaving its place that the leg cannot reach lifts straight up (its heel),
+            // no further than `max_heel_lift_m` (the hips sank for the rest).
+            ankle.y += (hips.y - *leaving_cap.get(side)).max(0.0);
             let mut foot_turn = turn * rest.foot_in_root;
             // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
             // walking on over it) bends the knee up, not down through the floor.

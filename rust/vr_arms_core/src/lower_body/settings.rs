@@ -25,6 +25,12 @@ pub struct LowerBodySettings {
     pub hips_lean_share: f32,
     /// Lowest the hips go, as a share of their standing height (a deep squat).
     pub min_hips_height_share: f32,
+    /// How far a planted foot that is leaving its place (it steps next) may rise off the
+    /// ground, its heel lifting, before the hips sink below where the head puts them for the
+    /// leg to reach it (metres): walking, the trailing foot no longer pulls the head off the
+    /// headset. 0: the hips sink for it. A foot at its place (a step down) the hips sink to
+    /// however far.
+    pub max_heel_lift_m: f32,
     /// How far the hips stay over the planted feet sideways rather than under the head (0:
     /// under the head, 1: over the feet): above 0, a lean to the side curves the spine
     /// instead of carrying the body along. 0 by default: on the motion capture, performers
@@ -81,6 +87,7 @@ impl Default for LowerBodySettings {
             reach_bend_max_deg: 30.0,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
+            max_heel_lift_m: 0.08,
             hips_over_feet: 0.0,
             stance_width_m: 0.4,
             step_distance_m: 0.25,
@@ -121,6 +128,7 @@ impl LowerBodySettings {
             1.0,
             d.min_hips_height_share,
         );
+        self.max_heel_lift_m = finite_clamp(self.max_heel_lift_m, 0.0, 0.5, d.max_heel_lift_m);
         self.hips_over_feet = finite_clamp(self.hips_over_feet, 0.0, 1.0, d.hips_over_feet);
         self.stance_width_m = finite_clamp(self.stance_width_m, 0.0, 1.5, d.stance_width_m);
         self.step_distance_m = finite_clamp(self.step_distance_m, 0.01, 2.0, d.step_distance_m);

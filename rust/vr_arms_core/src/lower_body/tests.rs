@@ -395,14 +395,16 @@ impl ground::Ground for StepUp {
 }
 
 /// Walking up onto a step with the ground found under the feet: every planted foot stands on
-/// what is under it (never in the step, never floating over the floor), the stepping foot
+/// what is under it (never in the step; never floating over the floor but for a foot leaving
+/// its place, whose heel lifts up to `max_heel_lift_m`), the stepping foot
 /// clears the step's edge (its ankle never under its standing height over what is under it: it
 /// rises before it moves over the step), and at the end both ankles stand on the step. On the flat floor
 /// alone (`update`) they stay on the floor, in the step.
 #[test]
 fn the_feet_step_up_onto_the_ground_found_under_them() {
-    let walk = |found: bool| {
+    let walk = |found: bool, lift: f32| {
         let mut b = body();
+        b.settings.max_heel_lift_m = lift;
         let (rest, bones, _) = reference_lower_body();
         let ankle_height = rest.clone().global(bones.legs.left.unwrap()[2]).position.y;
         let mut worst_off: f32 = 0.0;
@@ -426,7 +428,12 @@ fn the_feet_step_up_onto_the_ground_found_under_them() {
                 let ankle = t.global(leg.unwrap()[2]).position;
                 let under = if ankle.z > 0.4 { 0.15 } else { 0.0 };
                 if foot.planted {
-                    worst_off = worst_off.max((ankle.y - ankle_height - under).abs());
+                    let over = ankle.y - ankle_height - under;
+                    assert!(
+                        !found || over > -0.01,
+                        "frame {k}: a planted foot in the step: {ankle}"
+                    );
+                    worst_off = worst_off.max(over);
                 } else if found {
                     assert!(
                         ankle.y >= under + ankle_height - 0.001,
@@ -440,12 +447,21 @@ fn the_feet_step_up_onto_the_ground_found_under_them() {
         let ankles = [bones.legs.left, bones.legs.right].map(|l| t.global(l.unwrap()[2]).position);
         (worst_off, ankles.map(|a| a.y - ankle_height))
     };
-    let (off, heights) = walk(true);
-    assert!(off < 0.01, "planted feet on what is under them: {off}");
+    let lift = LowerBodySettings::default().max_heel_lift_m;
+    let (off, heights) = walk(true, lift);
+    assert!(
+        off < lift + 0.01,
+        "planted feet on what is under them: {off}"
+    );
     for h in heights {
         assert!((h - 0.15).abs() < 0.005, "on the step: {heights:?}");
     }
-    let (_, flat) = walk(false);
+    let (off, _) = walk(true, 0.0);
+    assert!(
+        off < 0.01,
+        "no heel lift, the hips sink for the feet: {off}"
+    );
+    let (_, flat) = walk(false, lift);
     for h in flat {
         assert!(h.abs() < 0.005, "the flat floor: {flat:?}");
     }
