@@ -1,4 +1,4 @@
-//! `vr_arms_eval [--markdown FILE] [--json FILE] [CLIP.bvh | FOLDER ...]`,
+//! `vr_arms_eval [--markdown FILE] [--json FILE] [--seated-from-clip] [CLIP.bvh | FOLDER ...]`,
 //! `vr_arms_eval --replay FILE [--frames N] CLIP.bvh`
 //!
 //! Evaluates the pipeline and the baselines on motion capture and prints the tables. With no
@@ -9,7 +9,8 @@
 //! are evaluated with the shipped defaults, not re-tuned. Nothing is written unless asked:
 //! `--markdown` writes the tables, `--json` the summary (see `summary.rs`). `--replay` writes
 //! one clip's first N frames (300 by default) for the engine test that holds the engine's body to
-//! the evaluation's (see `replay.rs`).
+//! the evaluation's (see `replay.rs`). `--seated-from-clip`, with clips given: the whole body
+//! is told when the performer sits (`seated.rs`), as a game sets `LowerBodyRig.seated`.
 
 use std::path::PathBuf;
 
@@ -232,6 +233,11 @@ fn run() -> Result<(), String> {
         return Ok(());
     }
     let tune = args.paths.is_empty();
+    if tune && args.seated_from_clip {
+        return Err(
+            "--seated-from-clip needs the clips to evaluate (the tuned run has no sitting)".into(),
+        );
+    }
     let paths = if tune {
         let default = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/mocap");
         if !default.exists() {

@@ -100,11 +100,27 @@ pub struct LowerBody {
     kneel: kneel::Kneel,
     knee_plant: knee_plant::KneePlant,
     seat: seat::Seat,
+    /// Each foot's heel lift: how far it may rise before the hips sink for it (world units,
+    /// eased toward `max_heel_lift_m` while the foot is leaving its place, toward 0 otherwise),
+    /// how far it rose last frame, and whether it was planted then.
+    heel: PerSide<HeelLift>,
     /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
     /// units), for the reach bend; `None`: not given.
     arms: PerSide<Option<(usize, f32)>>,
     last_headset: Option<Pose>,
 }
+
+/// One foot's heel lift across frames (see `LowerBody::heel`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct HeelLift {
+    allowed: f32,
+    shown: f32,
+    planted: bool,
+}
+
+/// How long a heel takes to lift fully, or to come down (seconds): no pop as a foot starts to
+/// leave its place, lands or starts its step.
+const HEEL_LIFT_TIME_S: f32 = 0.15;
 
 /// Where the head bone must be for the headset at `headset` (world).
 fn head_bone_at(headset: Pose, m: &rest::Measures) -> Vec3 {
@@ -140,6 +156,7 @@ impl LowerBody {
             kneel: kneel::Kneel::default(),
             knee_plant: knee_plant::KneePlant::default(),
             seat: seat::Seat::default(),
+            heel: PerSide::new(HeelLift::default(), HeelLift::default()),
             arms: PerSide::new(None, None),
             last_headset: None,
         }
@@ -179,7 +196,8 @@ impl LowerBody {
         self.walk.reset();
         self.kneel.reset();
         self.knee_plant.reset();
-        self.seat.reset();
+        self.seat.forget_place();
+        self.heel = PerSide::new(HeelLift::default(), HeelLift::default());
         self.last_headset = None;
     }
 
@@ -281,18 +299,20 @@ impl LowerBody {
             },
         );
         // Seated: the hips on the seat under the upright torso, the pelvis upright.
-        let was_seated = self.seat.weight() > 0.0;
+        let was_fully_seated = self.seat.weight();
+        let was_seated = was_fully_seated > 0.0;
         let upright = head_at + facing * m.pelvis.head_to_hips;
-        let on_seat = self.seat.update(
-            s.seated,
-            s.seat_blend_s,
+        let on_seat = self.seat.update(&seat::SeatInput {
+            seated: s.seated,
+            blend_s: s.seat_blend_s,
             upright,
-            facing * Vec3::Z,
-            input.scale,
+            forward: facing * Vec3::Z,
+            origin: input.origin,
+            scale: input.scale,
             dt,
-        );
+        });
         let seated = self.seat.weight();
-        if seated > 0.0 {
+        if let Some(on_seat) = on_seat.filter(|_| seated > 0.0) {
             placed.hips = placed.hips.lerp(on_seat, seated);
             placed.hips.y = pelvis::clamp_hips(
                 placed.hips.y,
@@ -300,8 +320,9 @@ impl LowerBody {
             );
             placed.lean *= 1.0 - seated;
         }
-        if (seated > 0.0) != was_seated {
-            // Sitting down or standing up: the feet go to their new places, one at a time.
+        if (seated > 0.0) != was_seated || (seated >= 1.0 && was_fully_seated < 1.0) {
+            // Sitting down or standing up, and again once seated: the feet go to their new
+            // places, one at a time.
             for side in Side::BOTH {
                 self.feet.strain(side);
             }
@@ -504,9 +525,18 @@ impl LowerBody {
         // rather than the feet float. A foot leaving its place (it steps next) first lifts its
         // heel, up to `max_heel_lift_m`, instead of the head leaving the headset.
         let mut cap = f32::INFINITY;
-        let mut leaving = f32::INFINITY;
-        // Each leaving foot's hips height at which its leg reaches it.
-        let mut leaving_cap = PerSide::new(f32::INFINITY, f32::INFINITY);
+        // Each planted foot's hips height at which its leg reaches it.
+        let mut leg_caps = PerSide::new(f32::INFINITY, f32::INFINITY);
+        let lift_rate = s.max_heel_lift_m * input.scale / HEEL_LIFT_TIME_S;
+        for side in Side::BOTH {
+            let foot = *targets.get(side);
+            let heel = self.heel.get_mut(side);
+            if heel.planted && !foot.planted {
+                // Starting its step: the heel comes down from where it is, not where it may be.
+                heel.allowed = heel.shown;
+            }
+            heel.planted = foot.planted;
+        }
         for side in Side::BOTH {
             let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
                 continue;
@@ -532,17 +562,19 @@ impl LowerBody {
                 if leg_cap < hips.y - 0.006 * input.scale && away {
                     self.feet.strain(side);
                 }
-                if away {
-                    leaving = leaving.min(leg_cap);
-                    *leaving_cap.get_mut(side) = leg_cap;
+                let heel = self.heel.get_mut(side);
+                let goal = if away {
+                    s.max_heel_lift_m * input.scale
                 } else {
-                    cap = cap.min(leg_cap);
-                }
+                    0.0
+                };
+                heel.allowed = move_toward(heel.allowed, goal, lift_rate * dt);
+                *leg_caps.get_mut(side) = leg_cap;
+                cap = cap.min(leg_cap + heel.allowed);
             } else if away {
                 self.feet.strain(side);
             }
         }
-        let cap = cap.min(leaving + s.max_heel_lift_m * input.scale);
         let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         if cap < hips.y && cap.is_finite() {
             hips.y = cap.max(lowest);
@@ -561,9 +593,16 @@ impl LowerBody {
             let mut foot = *targets.get(side);
             let turn = Quat::from_rotation_y(foot.place.yaw);
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
-            // A foot leaving its place that the leg cannot reach lifts straight up (its heel),
-            // no further than `max_heel_lift_m` (the hips sank for the rest).
-            ankle.y += (hips.y - *leaving_cap.get(side)).max(0.0);
+            // A planted foot the leg cannot reach lifts straight up (its heel), no further than
+            // its lift allows (the hips sank for the rest); a stepping foot's lift comes down.
+            let heel = self.heel.get_mut(side);
+            if foot.planted {
+                heel.shown = (hips.y - *leg_caps.get(side)).clamp(0.0, heel.allowed);
+            } else {
+                heel.allowed = move_toward(heel.allowed, 0.0, lift_rate * dt);
+                heel.shown = heel.allowed;
+            }
+            ankle.y += heel.shown;
             let mut foot_turn = turn * rest.foot_in_root;
             // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
             // walking on over it) bends the knee up, not down through the floor.
@@ -614,6 +653,19 @@ impl LowerBody {
             walk_animation_share,
         }
     }
+}
+
+/// `x` moved toward `goal` by at most `step` (no NaN: a non-finite step moves it all the way).
+fn move_toward(x: f32, goal: f32, step: f32) -> f32 {
+    if !(x.is_finite() && goal.is_finite()) {
+        return 0.0;
+    }
+    let step = if step.is_finite() {
+        step.max(0.0)
+    } else {
+        f32::INFINITY
+    };
+    x + (goal - x).clamp(-step, step)
 }
 
 /// A plain humanoid's whole body for tests and benchmarks, facing +Z with the floor at 0: the

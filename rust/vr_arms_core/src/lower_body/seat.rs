@@ -7,24 +7,48 @@
 use glam::Vec3;
 
 use super::legs::LegRest;
+use crate::pose::Pose;
 
 /// How long the seat takes to follow the body forward across the floor (seconds, to 63 %) ...
 pub const SEAT_FOLLOW_S: f32 = 1.0;
-/// ... pulled by no more than this much of the body's offset (avatar metres): a player
-/// shifting on the chair moves it, a lean to reach something further bends over it.
-pub const SEAT_PULL_M: f32 = 0.05;
+/// ... and its fastest speed doing so (avatar metres a second): a player shifting on the chair
+/// moves it, a lean to reach something bends over it.
+pub const SEAT_PULL_M_S: f32 = 0.05;
 /// Backward, the seat follows the body within this time (seconds, to 63 %), however far: a
 /// player sits down leaning forward over the knees, the hips going back onto the chair, and
 /// sits up over them.
 pub const SEAT_BACK_S: f32 = 0.3;
+/// Once seated, the seat comes down no faster than this (avatar metres a second; up, at once):
+/// a lean forward lowers the head, not the chair.
+pub const SEAT_SINK_M_S: f32 = 0.05;
 
-/// The seat across frames: how far the body is seated (0..1) and where the seat is.
+/// The seat across frames: how far the body is seated (0..1), where the seat is and where the
+/// XR origin was (the seat moves with it: a vehicle, thumbstick walking).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Seat {
     /// From 0 (standing) to 1 (seated), moving at 1 / `seat_blend_s` a second.
     amount: f32,
     /// Where the hips rest (world), once sitting has begun.
     at: Option<Vec3>,
+    last_origin: Option<Pose>,
+}
+
+/// One frame of the seat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeatInput {
+    /// As the game says.
+    pub seated: bool,
+    /// The time to sit down or stand up (seconds).
+    pub blend_s: f32,
+    /// Where the hips would be under the head with the torso upright (world).
+    pub upright: Vec3,
+    /// The body's facing (world, horizontal, unit).
+    pub forward: Vec3,
+    /// The XR origin (world), if there is one.
+    pub origin: Option<Pose>,
+    /// World units per avatar metre.
+    pub scale: f32,
+    pub dt: f32,
 }
 
 /// The smoothstep of `t` in 0..1.
@@ -33,9 +57,11 @@ fn smooth(t: f32) -> f32 {
 }
 
 impl Seat {
-    /// Forgets the seat: standing at once.
-    pub fn reset(&mut self) {
-        *self = Self::default();
+    /// Forgets where the seat is (after a teleport): the next frame puts it under the body.
+    /// A seated body stays seated.
+    pub fn forget_place(&mut self) {
+        self.at = None;
+        self.last_origin = None;
     }
 
     /// How seated the body is this frame, eased (0 standing, 1 seated).
@@ -43,49 +69,58 @@ impl Seat {
         smooth(self.amount)
     }
 
-    /// One frame of `dt` seconds: `seated` as the game says, `blend_s` the time to sit down
-    /// or stand up, `upright` where the hips would be under the head with the torso upright
-    /// (world), `forward` the body's facing (world, horizontal, unit), `scale` world units
-    /// per avatar metre. Returns the hips' place on the seat (world); the caller blends toward
-    /// it by [`Seat::weight`].
-    pub fn update(
-        &mut self,
-        seated: bool,
-        blend_s: f32,
-        upright: Vec3,
-        forward: Vec3,
-        scale: f32,
-        dt: f32,
-    ) -> Vec3 {
-        let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
-        let rate = if blend_s > 0.0 { dt / blend_s } else { 1.0 };
-        let goal = if seated { 1.0 } else { 0.0 };
+    /// One frame. Returns the hips' place on the seat (world), `None` for input it cannot
+    /// use (then nothing changes); the caller blends toward it by [`Seat::weight`].
+    pub fn update(&mut self, i: &SeatInput) -> Option<Vec3> {
+        if !(i.upright.is_finite() && i.forward.is_finite()) {
+            return None;
+        }
+        let dt = if i.dt.is_finite() { i.dt.max(0.0) } else { 0.0 };
+        let scale = if i.scale.is_finite() && i.scale > 0.0 {
+            i.scale
+        } else {
+            1.0
+        };
+        let rate = if i.blend_s > 0.0 { dt / i.blend_s } else { 1.0 };
+        let goal = if i.seated { 1.0 } else { 0.0 };
         self.amount = if self.amount < goal {
             (self.amount + rate).min(goal)
         } else {
             (self.amount - rate).max(goal)
         };
-        if !upright.is_finite() {
-            return self.at.unwrap_or(Vec3::ZERO);
-        }
-        let at = match self.at {
-            Some(at) if self.amount > 0.0 => {
-                // Across the floor slowly; the seat's height with the torso at once (a chair
-                // does not sink, but the body on it is where the head says).
-                let mut pull = upright - at;
+        let origin = i.origin.filter(|o| o.is_finite());
+        // Carried with the XR origin, as the player is.
+        let carried = match (self.at, origin, self.last_origin) {
+            (Some(at), Some(now), Some(last)) => {
+                Some(now.mul_pose(&last.inverse()).transform_point(at))
+            }
+            (at, _, _) => at,
+        };
+        self.last_origin = origin;
+        let at = match carried {
+            Some(at) if self.amount > 0.0 && at.is_finite() => {
+                // Across the floor: forward slowly, back with the body.
+                let mut pull = i.upright - at;
                 pull.y = 0.0;
-                let back = pull.dot(forward).min(0.0) * forward;
+                let back = pull.dot(i.forward).min(0.0) * i.forward;
                 let ahead = pull - back;
                 let k = 1.0 - (-dt / SEAT_FOLLOW_S).exp();
                 let k_back = 1.0 - (-dt / SEAT_BACK_S).exp();
-                let mut next = at + ahead.clamp_length_max(SEAT_PULL_M * scale) * k + back * k_back;
-                next.y = upright.y;
+                let creep = (ahead * k).clamp_length_max(SEAT_PULL_M_S * scale * dt);
+                let mut next = at + creep + back * k_back;
+                // Its height with the torso while sitting down or standing up; seated, up at
+                // once and down slowly.
+                next.y = if self.amount < 1.0 || i.upright.y > at.y {
+                    i.upright.y
+                } else {
+                    (at.y - SEAT_SINK_M_S * scale * dt).max(i.upright.y)
+                };
                 next
             }
-            _ => upright,
+            _ => i.upright,
         };
         self.at = (self.amount > 0.0).then_some(at);
-        at
+        Some(at)
     }
 }
 
@@ -104,6 +139,18 @@ mod tests {
     use super::*;
     use glam::Quat;
 
+    fn input(seated: bool, upright: Vec3, dt: f32) -> SeatInput {
+        SeatInput {
+            seated,
+            blend_s: 0.5,
+            upright,
+            forward: Vec3::Z,
+            origin: None,
+            scale: 1.0,
+            dt,
+        }
+    }
+
     fn leg() -> LegRest {
         LegRest {
             hinge_in_upper: Vec3::X,
@@ -119,82 +166,81 @@ mod tests {
         let mut s = Seat::default();
         let under = Vec3::new(0.0, 0.5, 0.0);
         for _ in 0..22 {
-            s.update(true, 0.5, under, Vec3::Z, 1.0, 1.0 / 90.0);
+            s.update(&input(true, under, 1.0 / 90.0));
         }
         assert!(s.weight() > 0.4 && s.weight() < 0.6, "{}", s.weight());
         for _ in 0..23 {
-            s.update(true, 0.5, under, Vec3::Z, 1.0, 1.0 / 90.0);
+            s.update(&input(true, under, 1.0 / 90.0));
         }
         assert_eq!(s.weight(), 1.0);
         for _ in 0..90 {
-            s.update(false, 0.5, under, Vec3::Z, 1.0, 1.0 / 90.0);
+            s.update(&input(false, under, 1.0 / 90.0));
         }
         assert_eq!(s.weight(), 0.0);
     }
 
     #[test]
-    fn the_seat_follows_the_body_slowly_across_the_floor_and_at_once_in_height() {
+    fn the_seat_creeps_forward_comes_back_with_the_body_and_sinks_slowly() {
         let mut s = Seat::default();
-        s.update(
-            true,
-            0.5,
-            Vec3::new(0.0, 0.5, 0.0),
-            Vec3::Z,
-            1.0,
-            1.0 / 90.0,
-        );
-        // A lean forward of 30 cm for a second pulls the seat by its 5 cm share: 5 cm in the
-        // second.
+        let seat = Vec3::new(0.0, 0.5, 0.0);
+        for _ in 0..90 {
+            s.update(&input(true, seat, 1.0 / 90.0));
+        }
+        // A lean forward of 30 cm, the head 10 cm lower, for a second: the seat creeps 5 cm
+        // and sinks 5 cm, not 30 and 10.
+        let lean = Vec3::new(0.0, 0.4, 0.3);
         let mut at = Vec3::ZERO;
         for _ in 0..90 {
-            at = s.update(
-                true,
-                0.5,
-                Vec3::new(0.0, 0.45, 0.3),
-                Vec3::Z,
-                1.0,
-                1.0 / 90.0,
-            );
+            at = s.update(&input(true, lean, 1.0 / 90.0)).unwrap();
         }
         assert!(at.z > 0.045 && at.z < 0.055, "{at}");
-        assert_eq!(at.y, 0.45);
+        assert!((at.y - 0.45).abs() < 0.005, "{at}");
+        // Sitting up again: the seat comes back with the body within a third of a second, and
+        // up at once.
+        for _ in 0..30 {
+            at = s.update(&input(true, seat, 1.0 / 90.0)).unwrap();
+        }
+        assert!(at.z < 0.05 * 0.4, "{at}");
+        assert_eq!(at.y, 0.5);
         // Shifting on the chair, the seat gets there in the end.
         for _ in 0..900 {
-            at = s.update(
-                true,
-                0.5,
-                Vec3::new(0.0, 0.45, 0.3),
-                Vec3::Z,
-                1.0,
-                1.0 / 90.0,
-            );
+            at = s
+                .update(&input(true, Vec3::new(0.0, 0.5, 0.3), 1.0 / 90.0))
+                .unwrap();
         }
         assert!((at.z - 0.3).abs() < 0.01, "{at}");
-        // Sitting up from a lean, the seat comes back with the body within a third of a second.
-        for _ in 0..30 {
-            at = s.update(
-                true,
-                0.5,
-                Vec3::new(0.0, 0.45, 0.0),
-                Vec3::Z,
-                1.0,
-                1.0 / 90.0,
-            );
-        }
-        assert!(at.z < 0.3 * 0.4, "{at}");
         // Standing, the seat is forgotten: sitting again starts under the body.
         for _ in 0..90 {
-            s.update(false, 0.5, Vec3::ZERO, Vec3::Z, 1.0, 1.0 / 90.0);
+            s.update(&input(false, Vec3::ZERO, 1.0 / 90.0));
         }
-        let again = s.update(
-            true,
-            0.5,
-            Vec3::new(2.0, 0.5, 0.0),
-            Vec3::Z,
-            1.0,
-            1.0 / 90.0,
-        );
-        assert_eq!(again, Vec3::new(2.0, 0.5, 0.0));
+        let again = s.update(&input(true, Vec3::new(2.0, 0.5, 0.0), 1.0 / 90.0));
+        assert_eq!(again, Some(Vec3::new(2.0, 0.5, 0.0)));
+    }
+
+    /// The game moves the XR origin (a vehicle, the thumbstick): the seat goes with it.
+    #[test]
+    fn the_seat_moves_with_the_xr_origin() {
+        let mut s = Seat::default();
+        let mut i = input(true, Vec3::new(0.0, 0.5, 0.0), 1.0 / 90.0);
+        i.origin = Some(Pose::IDENTITY);
+        for _ in 0..90 {
+            s.update(&i);
+        }
+        let moved = Pose::new(Vec3::new(3.0, 0.0, 0.0), glam::Quat::from_rotation_y(0.5));
+        i.origin = Some(moved);
+        i.upright = moved.transform_point(Vec3::new(0.0, 0.5, 0.0));
+        let at = s.update(&i).unwrap();
+        assert!(at.distance(i.upright) < 1e-4, "{at}");
+    }
+
+    #[test]
+    fn bad_time_steps_and_places_change_nothing() {
+        let mut s = Seat::default();
+        s.update(&input(true, Vec3::new(0.0, 0.5, 0.0), f32::NAN));
+        assert_eq!(s.weight(), 0.0);
+        let before = s;
+        assert_eq!(s.update(&input(true, Vec3::NAN, 1.0 / 90.0)), None);
+        assert_eq!(s, before);
     }
 
     #[test]
@@ -206,14 +252,5 @@ mod tests {
         assert!((high - (0.42f32 * 0.42 - 0.2 * 0.2).sqrt()).abs() < 1e-6);
         // Higher than a thigh above the knee: under the hip.
         assert_eq!(foot_ahead(&leg(), 1.2), 0.0);
-    }
-
-    #[test]
-    fn bad_time_steps_and_places_change_nothing() {
-        let mut s = Seat::default();
-        s.update(true, 0.5, Vec3::new(0.0, 0.5, 0.0), Vec3::Z, 1.0, f32::NAN);
-        assert_eq!(s.weight(), 0.0);
-        let at = s.update(true, 0.5, Vec3::NAN, Vec3::Z, 1.0, 1.0 / 90.0);
-        assert!(at.is_finite());
     }
 }

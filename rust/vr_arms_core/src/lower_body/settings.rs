@@ -64,7 +64,8 @@ pub struct LowerBodySettings {
     pub floor_collision_mask: u32,
     /// The player sits (the game says so: on a chair, in a vehicle, seated play): the hips
     /// rest on a seat under the upright torso, the thighs reach forward and the feet stand
-    /// ahead under the knees; no kneeling.
+    /// ahead under the knees; no kneeling. The game's state, not a profile's: not saved.
+    #[serde(skip)]
     pub seated: bool,
     /// How long sitting down and standing up take (seconds).
     pub seat_blend_s: f32,
