@@ -158,6 +158,10 @@ fn fuzz_lower_body(
         origin: rng.next().is_multiple_of(2).then(|| rng.pose()),
         hands: Default::default(),
     };
+    // The game seats and stands the player at random moments.
+    if rng.next().is_multiple_of(5) {
+        lower.settings.seated = !lower.settings.seated;
+    }
     tree.clone_from(template);
     let out = lower.update(tree, &input, rng.dt());
     let mut bad = u64::from(!(out.head_miss.is_finite() || out.hips.is_none()));

@@ -18,6 +18,9 @@ pub const SEAT_PULL_M_S: f32 = 0.05;
 /// player sits down leaning forward over the knees, the hips going back onto the chair, and
 /// sits up over them.
 pub const SEAT_BACK_S: f32 = 0.3;
+/// A seat further than this from the body (avatar metres: a teleport, an origin jumping) is
+/// forgotten and put under the body again.
+pub const SEAT_LOST_M: f32 = 2.0;
 /// Once seated, the seat comes down no faster than this (avatar metres a second; up, at once):
 /// a lean forward lowers the head, not the chair.
 pub const SEAT_SINK_M_S: f32 = 0.05;
@@ -97,6 +100,7 @@ impl Seat {
             (at, _, _) => at,
         };
         self.last_origin = origin;
+        let carried = carried.filter(|at| at.distance(i.upright) <= SEAT_LOST_M * scale);
         let at = match carried {
             Some(at) if self.amount > 0.0 && at.is_finite() => {
                 // Across the floor: forward slowly, back with the body.
@@ -231,6 +235,23 @@ mod tests {
         i.upright = moved.transform_point(Vec3::new(0.0, 0.5, 0.0));
         let at = s.update(&i).unwrap();
         assert!(at.distance(i.upright) < 1e-4, "{at}");
+    }
+
+    /// An origin jumping by a kilometre and turning (a teleport, a hostile pose) carries the
+    /// seat far off: it is put under the body again, never left kilometres away.
+    #[test]
+    fn a_seat_carried_far_from_the_body_is_put_under_it() {
+        let mut s = Seat::default();
+        let mut i = input(true, Vec3::new(0.0, 0.5, 0.0), 1.0 / 90.0);
+        i.origin = Some(Pose::IDENTITY);
+        for _ in 0..90 {
+            s.update(&i);
+        }
+        i.origin = Some(Pose::new(
+            Vec3::new(1000.0, 0.0, 0.0),
+            glam::Quat::from_rotation_y(2.0),
+        ));
+        assert_eq!(s.update(&i), Some(i.upright));
     }
 
     #[test]
