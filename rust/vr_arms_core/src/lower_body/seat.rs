@@ -21,9 +21,13 @@ pub const SEAT_BACK_S: f32 = 0.3;
 /// A seat further than this from the body (avatar metres: a teleport, an origin jumping) is
 /// forgotten and put under the body again.
 pub const SEAT_LOST_M: f32 = 2.0;
-/// Once seated, the seat comes down no faster than this (avatar metres a second; up, at once):
-/// a lean forward lowers the head, not the chair.
+/// Once seated, with the body leaning away from over the seat (its upright place more than
+/// [`SEAT_LEAN_M`] across the floor from it), the seat comes down no faster than this (avatar
+/// metres a second): a lean forward lowers the head, not the chair. Over the seat (sitting
+/// lower) and up, at once.
 pub const SEAT_SINK_M_S: f32 = 0.05;
+/// See [`SEAT_SINK_M_S`] (avatar metres).
+pub const SEAT_LEAN_M: f32 = 0.1;
 
 /// The seat across frames: how far the body is seated (0..1), where the seat is and where the
 /// XR origin was (the seat moves with it: a vehicle, thumbstick walking).
@@ -112,9 +116,9 @@ impl Seat {
                 let k_back = 1.0 - (-dt / SEAT_BACK_S).exp();
                 let creep = (ahead * k).clamp_length_max(SEAT_PULL_M_S * scale * dt);
                 let mut next = at + creep + back * k_back;
-                // Its height with the torso while sitting down or standing up; seated, up at
-                // once and down slowly.
-                next.y = if self.amount < 1.0 || i.upright.y > at.y {
+                // Its height with the torso; leaning away from over the seat, down slowly.
+                let leaning = pull.length() > SEAT_LEAN_M * scale;
+                next.y = if self.amount < 1.0 || i.upright.y > at.y || !leaning {
                     i.upright.y
                 } else {
                     (at.y - SEAT_SINK_M_S * scale * dt).max(i.upright.y)

@@ -54,6 +54,31 @@ fn a_seated_player_sits_with_the_feet_ahead_under_the_knees() {
     );
 }
 
+/// The game says the player sits while they still stand, then they sit down over half a
+/// second: the hips come down onto the seat with them (the seat is where the body sits, not
+/// where it stood).
+#[test]
+fn told_first_then_sitting_down_the_hips_come_down_onto_the_seat() {
+    let bones = reference_lower_body().1;
+    let mut b = body(true);
+    run(&mut b, &input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0)), 90);
+    let (rest, _, _) = reference_lower_body();
+    for k in 0..45 {
+        let eyes = Vec3::new(0.0, 1.65, 0.09).lerp(SEATED_EYES, k as f32 / 45.0);
+        let mut t = rest.clone();
+        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+    }
+    let (mut t, out) = run(&mut b, &input(headset(SEATED_EYES, 0.0)), 90);
+    assert!(out.head_miss < 0.01, "head {} off", out.head_miss);
+    let hips = t.global(bones.hips).position;
+    assert!((hips.y - 0.48).abs() < 0.03, "hips on the seat: {hips}");
+    let bend = knee_bend(&mut t, bones.legs.left.unwrap()).to_degrees();
+    assert!((70.0..110.0).contains(&bend), "knee {bend} degrees");
+    let torso = t.global(bones.head).position - hips;
+    let lean = torso.angle_between(Vec3::Y).to_degrees();
+    assert!(lean < 10.0, "the torso upright: {lean} degrees");
+}
+
 /// Standing up again (the game says so and the headset rises to standing height over a
 /// second): the hips move no more than 2.5 cm a frame at 90 Hz (no pop) and the body ends
 /// standing with the feet under it.
