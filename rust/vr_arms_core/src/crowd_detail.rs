@@ -252,8 +252,7 @@ impl LevelFade {
         if !self.active() {
             return 1.0;
         }
-        let t = (self.elapsed_s / self.duration_s).clamp(0.0, 1.0);
-        t * t * (3.0 - 2.0 * t)
+        crate::smoothing::smoothstep((self.elapsed_s / self.duration_s).clamp(0.0, 1.0))
     }
 
     /// `rotations` (engine bone, local rotation) faded in from the pose at the change, in place:

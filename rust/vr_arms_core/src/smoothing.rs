@@ -30,6 +30,27 @@ pub fn inverse_lerp_clamped(a: f32, b: f32, x: f32) -> f32 {
     ((x - a) / span).clamp(0.0, 1.0)
 }
 
+/// The smoothstep of `t` in `0..=1` (the caller clamps): eases in and out, 0 at 0, 1 at 1.
+#[inline]
+pub fn smoothstep(t: f32) -> f32 {
+    t * t * (3.0 - 2.0 * t)
+}
+
+/// `x` moved toward `goal` by at most `step` (a blend weight easing in or out). A negative step
+/// moves nothing, a non-finite one all the way; a non-finite `x` or `goal` gives 0.
+#[inline]
+pub fn move_toward(x: f32, goal: f32, step: f32) -> f32 {
+    if !(x.is_finite() && goal.is_finite()) {
+        return 0.0;
+    }
+    let step = if step.is_finite() {
+        step.max(0.0)
+    } else {
+        f32::INFINITY
+    };
+    x + (goal - x).clamp(-step, step)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -59,7 +59,7 @@ pub fn sweep_controller(t: f32) -> Pose {
     let (t0, p0) = keys[i];
     let (t1, p1) = keys[i + 1];
     let u = ((t - t0) / (t1 - t0)).clamp(0.0, 1.0);
-    let u = u * u * (3.0 - 2.0 * u);
+    let u = crate::smoothing::smoothstep(u);
     let pos = p0.lerp(p1, u);
     let forward = (pos - shoulder).normalize_or(Vec3::Z);
     Pose::new(pos, held_upright(forward))

@@ -95,11 +95,7 @@ impl TargetRouter {
         } else {
             0.0
         };
-        if self.weight < goal {
-            self.weight = (self.weight + step).min(goal);
-        } else {
-            self.weight = (self.weight - step).max(goal);
-        }
+        self.weight = crate::smoothing::move_toward(self.weight, goal, step);
         if !self.weight.is_finite() {
             self.weight = goal;
         }

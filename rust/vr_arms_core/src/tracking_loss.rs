@@ -175,8 +175,7 @@ fn progress(elapsed: f32, duration: f32) -> f32 {
     if duration <= 0.0 {
         return 1.0;
     }
-    let t = f32_or(elapsed / duration, 1.0).clamp(0.0, 1.0);
-    t * t * (3.0 - 2.0 * t)
+    crate::smoothing::smoothstep(f32_or(elapsed / duration, 1.0).clamp(0.0, 1.0))
 }
 
 fn blend(a: &Pose, b: &Pose, t: f32) -> Pose {

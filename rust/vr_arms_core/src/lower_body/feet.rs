@@ -6,6 +6,7 @@ use glam::Vec3;
 
 use super::LowerBodySettings;
 use crate::side::{PerSide, Side};
+use crate::smoothing::smoothstep;
 
 /// Where a foot stands: a point on the floor (world) and the way it points (a yaw about +Y,
 /// radians, 0 along +Z).
@@ -44,11 +45,6 @@ pub struct Feet {
 
 /// Time constant of the body's smoothed velocity (seconds).
 const VELOCITY_TIME_S: f32 = 0.1;
-
-/// The smoothstep of `t` in 0..1.
-fn smooth(t: f32) -> f32 {
-    t * t * (3.0 - 2.0 * t)
-}
 
 /// `a - b` wrapped into (-pi, pi].
 fn angle_between(a: f32, b: f32) -> f32 {
@@ -171,7 +167,7 @@ impl Feet {
                 },
                 Some(step) => {
                     let t = step.t.clamp(0.0, 1.0);
-                    let f = smooth(t);
+                    let f = smoothstep(t);
                     let lift = s.step_height_m * scale * (std::f32::consts::PI * t).sin();
                     // Up a step (more than a centimetre) the foot rises in the first half of
                     // the step and moves forward in the last three quarters; down one, the other
@@ -179,13 +175,13 @@ impl Feet {
                     let rise = home.position.y - step.from.position.y;
                     let (f, g) = if rise > 0.01 * scale {
                         (
-                            smooth(((t - 0.25) / 0.75).max(0.0)),
-                            smooth((2.0 * t).min(1.0)),
+                            smoothstep(((t - 0.25) / 0.75).max(0.0)),
+                            smoothstep((2.0 * t).min(1.0)),
                         )
                     } else if rise < -0.01 * scale {
                         (
-                            smooth((t / 0.75).min(1.0)),
-                            smooth((2.0 * t - 1.0).max(0.0)),
+                            smoothstep((t / 0.75).min(1.0)),
+                            smoothstep((2.0 * t - 1.0).max(0.0)),
                         )
                     } else {
                         (f, f)

@@ -116,11 +116,8 @@ impl Kneel {
             self.shown = Some(back);
         }
         let step = dt / BLEND_S;
-        self.weight = if self.side.is_some() {
-            (self.weight + step).min(1.0)
-        } else {
-            (self.weight - step).max(0.0)
-        };
+        let goal = if self.side.is_some() { 1.0 } else { 0.0 };
+        self.weight = crate::smoothing::move_toward(self.weight, goal, step);
         self.side
     }
 }

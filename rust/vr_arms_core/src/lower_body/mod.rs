@@ -30,6 +30,7 @@ pub use settings::LowerBodySettings;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
+use crate::smoothing::move_toward;
 use feet::{FootPlace, FootTarget};
 use legs::LegBones;
 use pelvis::{PelvisInput, place_hips};
@@ -457,8 +458,14 @@ impl LowerBody {
         let mut home = |side: Side| {
             let rest = m.foot_offsets.get(side);
             let mut half = side.sign() * 0.5 * s.stance_width_m * input.scale;
+            // Seated, the foot stands ahead under its knee (the hip's height over the floor is
+            // its height over `ground`).
+            let mut seated_ahead = 0.0;
             if let (Some(leg), Some(leg_rest)) = (*b.legs.get(side), *m.legs.get(side)) {
                 let hip = to_body * (hip_joint(tree, leg) - ground);
+                if seated > 0.0 {
+                    seated_ahead = seated * (hip.z + seat::foot_ahead(&leg_rest, hip.y) - rest.z);
+                }
                 let down = hip.y - leg_rest.ankle_height;
                 let forward = rest.z - hip.z;
                 let reach = leg_rest.exact_reach();
@@ -487,18 +494,8 @@ impl LowerBody {
                     };
                 }
             }
-            // Seated, the foot stands ahead under its knee.
-            let ahead = match (*b.legs.get(side), *m.legs.get(side)) {
-                (Some(leg), Some(leg_rest)) if seated > 0.0 => {
-                    let hip = hip_joint(tree, leg);
-                    let under = (to_body * (hip - ground)).z;
-                    let to_knee = seat::foot_ahead(&leg_rest, hip.y - input.floor_y);
-                    seated * (under + to_knee - rest.z)
-                }
-                _ => 0.0,
-            };
             FootPlace {
-                position: ground + facing * Vec3::new(half, 0.0, rest.z + ahead),
+                position: ground + facing * Vec3::new(half, 0.0, rest.z + seated_ahead),
                 yaw,
             }
         };
@@ -653,19 +650,6 @@ impl LowerBody {
             walk_animation_share,
         }
     }
-}
-
-/// `x` moved toward `goal` by at most `step` (no NaN: a non-finite step moves it all the way).
-fn move_toward(x: f32, goal: f32, step: f32) -> f32 {
-    if !(x.is_finite() && goal.is_finite()) {
-        return 0.0;
-    }
-    let step = if step.is_finite() {
-        step.max(0.0)
-    } else {
-        f32::INFINITY
-    };
-    x + (goal - x).clamp(-step, step)
 }
 
 /// A plain humanoid's whole body for tests and benchmarks, facing +Z with the floor at 0: the

@@ -8,6 +8,7 @@ use glam::Vec3;
 
 use super::legs::LegRest;
 use crate::pose::Pose;
+use crate::smoothing::{move_toward, smoothstep};
 
 /// How long the seat takes to follow the body forward across the floor (seconds, to 63 %) ...
 pub const SEAT_FOLLOW_S: f32 = 1.0;
@@ -58,11 +59,6 @@ pub struct SeatInput {
     pub dt: f32,
 }
 
-/// The smoothstep of `t` in 0..1.
-fn smooth(t: f32) -> f32 {
-    t * t * (3.0 - 2.0 * t)
-}
-
 impl Seat {
     /// Forgets where the seat is (after a teleport): the next frame puts it under the body.
     /// A seated body stays seated.
@@ -73,7 +69,7 @@ impl Seat {
 
     /// How seated the body is this frame, eased (0 standing, 1 seated).
     pub fn weight(&self) -> f32 {
-        smooth(self.amount)
+        smoothstep(self.amount)
     }
 
     /// One frame. Returns the hips' place on the seat (world), `None` for input it cannot
@@ -90,11 +86,7 @@ impl Seat {
         };
         let rate = if i.blend_s > 0.0 { dt / i.blend_s } else { 1.0 };
         let goal = if i.seated { 1.0 } else { 0.0 };
-        self.amount = if self.amount < goal {
-            (self.amount + rate).min(goal)
-        } else {
-            (self.amount - rate).max(goal)
-        };
+        self.amount = move_toward(self.amount, goal, rate);
         let origin = i.origin.filter(|o| o.is_finite());
         // Carried with the XR origin, as the player is.
         let carried = match (self.at, origin, self.last_origin) {

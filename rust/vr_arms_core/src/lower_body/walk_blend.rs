@@ -70,7 +70,7 @@ impl WalkBlend {
         }
         let full = s.walk_animation_speed_m_s;
         let t = ((self.speed - START_SHARE * full) / ((1.0 - START_SHARE) * full)).clamp(0.0, 1.0);
-        s.walk_animation_share * t * t * (3.0 - 2.0 * t)
+        s.walk_animation_share * crate::smoothing::smoothstep(t)
     }
 }
 
