@@ -1,6 +1,7 @@
 //! Running Godot: the engine tests (headless) and the demo.
 
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -178,27 +179,29 @@ fn write_mocap_replay() -> Result<(), String> {
             let _ = std::fs::remove_file(&out);
             continue;
         }
-        let status = crate::cargo()
-            .args([
-                "run",
-                "--quiet",
-                "--package",
-                "vr_arms_eval",
-                "--bin",
-                "vr_arms_eval",
-                "--",
-            ])
-            .arg("--replay")
-            .arg(&out)
-            .args(["--frames", frames])
-            .arg(&clip)
-            .status()
-            .map_err(|e| format!("cannot run vr_arms_eval: {e}"))?;
-        if !status.success() {
-            return Err(format!("writing the mocap replay {file} failed ({status})"));
-        }
+        write_replay(&clip, &out, frames)
+            .map_err(|e| format!("writing the mocap replay {file} failed ({e})"))?;
     }
     Ok(())
+}
+
+/// `vr_arms_eval --replay OUT --frames FRAMES CLIP`: the evaluation's replay of a clip (its
+/// skeleton, each frame's tracking, the evaluated joints and the performer's), for the engine
+/// test and `cargo xtask strips`.
+pub fn write_replay(clip: &Path, out: &Path, frames: &str) -> Result<(), String> {
+    let status = crate::cargo()
+        .args(["run", "--quiet", "--package", "vr_arms_eval"])
+        .args(["--bin", "vr_arms_eval", "--", "--replay"])
+        .arg(out)
+        .args(["--frames", frames])
+        .arg(clip)
+        .status()
+        .map_err(|e| format!("cannot run vr_arms_eval: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(status.to_string())
+    }
 }
 
 /// The runner's own rules, on fixtures whose verdicts are known: a test that made no check and a

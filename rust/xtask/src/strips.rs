@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::engine::{prepare, run_captured};
+use crate::engine::{prepare, run_captured, write_replay};
 use crate::repo_root;
 use crate::xr::OffScreen;
 
@@ -64,14 +64,8 @@ pub fn run_strips(sit: Option<&Path>) -> Result<(), String> {
             "{}.json",
             clip.file_stem().unwrap_or_default().to_string_lossy()
         ));
-        crate::run(
-            crate::cargo()
-                .args(["run", "--release", "--quiet", "--package", "vr_arms_eval"])
-                .args(["--bin", "vr_arms_eval", "--", "--frames", "1000000"])
-                .arg("--replay")
-                .arg(&replay)
-                .arg(&clip),
-        )?;
+        write_replay(&clip, &replay, "1000000")
+            .map_err(|e| format!("writing the replay of {} failed ({e})", clip.display()))?;
         let fps = frames_per_second(&replay)?;
         let mut cmd = screen.tool_command(
             "res://tools/motion_strip.gd",
