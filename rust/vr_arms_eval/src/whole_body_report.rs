@@ -69,7 +69,7 @@ impl Criterion {
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 12] = [
+pub const LOWER_TUNED: [TunedSetting; 13] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
@@ -96,6 +96,15 @@ pub const LOWER_TUNED: [TunedSetting; 12] = [
         values: &[0.5, 0.0, 1.0, 1.5],
         set: |s, v| s.lower.step_lead = v,
         get: |s| s.lower.step_lead,
+        on: Criterion::FullBodyMpjpe,
+    },
+    // How a walking body's steps grow with its speed (0: a step whenever the body has moved
+    // `step_distance_m`); 2.3 is Alexander's walkers.
+    TunedSetting {
+        name: "stride_scale",
+        values: &[0.0, 1.5, 2.0, 2.3],
+        set: |s, v| s.lower.stride_scale = v,
+        get: |s| s.lower.stride_scale,
         on: Criterion::FullBodyMpjpe,
     },
     TunedSetting {

@@ -120,13 +120,17 @@ pub struct LowerBodyRig {
     /// ... or when the body has turned this far from it.
     #[export(range = (1.0, 180.0, suffix = "°"))]
     step_angle_deg: f32,
-    /// How long a step takes.
+    /// How long a step takes standing, and the quickest a walking foot swings.
     #[export(range = (0.05, 2.0, suffix = "s"))]
     step_time_s: f32,
-    /// How far ahead a moving body's feet land, as a share of the distance it covers in a
-    /// step's time (0: where it is when the step starts).
+    /// How far ahead a moving body's feet land, as a share of its step (0: where it is).
     #[export(range = (0.0, 2.0))]
     step_lead: f32,
+    /// A walker's gait: steps that grow longer and come more often as the body walks faster
+    /// (stride over leg length at a Froude number of 1; 2.3 is a typical walker's). 0: a step
+    /// whenever the body has moved `step_distance_m`.
+    #[export(range = (0.0, 6.0))]
+    stride_scale: f32,
     /// How high a stepping foot lifts.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     step_height_m: f32,
@@ -251,6 +255,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_angle_deg: 0.0,
             step_time_s: 0.0,
             step_lead: 0.0,
+            stride_scale: 0.0,
             step_height_m: 0.0,
             max_heel_lift_m: 0.0,
             kneel: false,
@@ -400,6 +405,7 @@ impl LowerBodyRig {
         step_angle_deg => step_angle_deg,
         step_time_s => step_time_s,
         step_lead => step_lead,
+        stride_scale => stride_scale,
         step_height_m => step_height_m,
         max_heel_lift_m => max_heel_lift_m,
         kneel => kneel,

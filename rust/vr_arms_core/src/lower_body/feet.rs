@@ -5,6 +5,7 @@
 use glam::Vec3;
 
 use super::LowerBodySettings;
+use super::gait::Gait;
 use crate::side::{PerSide, Side};
 use crate::smoothing::smoothstep;
 
@@ -24,11 +25,13 @@ pub struct FootTarget {
     pub planted: bool,
 }
 
-/// A step under way: where it started and how far it has got (0..1).
+/// A step under way: where it started, how far it has got (0..1) and how long it takes
+/// (seconds).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Step {
     from: FootPlace,
     t: f32,
+    time_s: f32,
 }
 
 /// Both feet, across frames.
@@ -41,6 +44,8 @@ pub struct Feet {
     velocity: Vec3,
     /// Feet whose legs could not reach them last frame (see [`Feet::strain`]).
     strained: PerSide<bool>,
+    /// The quickest a foot swings (`step_time_s`, seconds).
+    quickest_s: f32,
 }
 
 /// Time constant of the body's smoothed velocity (seconds).
@@ -76,6 +81,43 @@ impl Feet {
         *self.strained.get_mut(side) = true;
     }
 
+    /// The leg cannot reach this planted foot from where the body is going: it steps next
+    /// ([`Feet::strain`]). With a walker's gait (`walking`: the speed, world units a second,
+    /// above which the body walks) the other foot, if stepping, hurries its landing, and a foot
+    /// ahead of a walking body is not stepped again: it is where the body is going, the body
+    /// comes over it.
+    pub fn out_of_reach(&mut self, side: Side, walking: Option<f32>) {
+        let Some(walking) = walking else {
+            self.strain(side);
+            return;
+        };
+        self.hurry(side);
+        let ahead = match (*self.planted.get(side), self.last_center) {
+            (Some(p), Some(c)) if self.velocity.length() > walking => {
+                (p.position - c).dot(self.velocity) > 0.0
+            }
+            _ => false,
+        };
+        if !ahead {
+            self.strain(side);
+        }
+    }
+
+    /// A planted foot the body can no longer stand on: the other foot, if stepping, finishes its
+    /// step in no more than the quickest swing (`step_time_s`) from now.
+    fn hurry(&mut self, planted: Side) {
+        let other = Side::BOTH[1 - planted.index()];
+        if let (Some(step), quickest) = (self.step.get_mut(other), self.quickest_s)
+            && quickest > 0.0
+        {
+            let left = (1.0 - step.t) * step.time_s;
+            if left > quickest {
+                // The same progress, the rest of it in `quickest`.
+                step.time_s = quickest / (1.0 - step.t).max(1e-3);
+            }
+        }
+    }
+
     /// Plants a foot that is not stepping at `place` (a kneeling foot goes where the knee
     /// puts it).
     pub fn replant(&mut self, side: Side, place: FootPlace) {
@@ -95,21 +137,27 @@ impl Feet {
         }
     }
 
+    /// The body's smoothed horizontal speed (world units per second).
+    pub fn speed(&self) -> f32 {
+        self.velocity.length()
+    }
+
     /// Whether a foot is stepping now.
     pub fn stepping(&self, side: Side) -> bool {
         self.step.get(side).is_some()
     }
 
     /// One frame of `dt` seconds: `homes` are the feet's places under the body now, `scale`
-    /// world units per avatar metre.
+    /// world units per avatar metre, `leg` the legs' length (world units: the hips' standing
+    /// height) for the walking gait.
     pub fn update(
         &mut self,
         s: &LowerBodySettings,
         homes: PerSide<FootPlace>,
-        scale: f32,
+        (scale, leg): (f32, f32),
         dt: f32,
     ) -> PerSide<FootTarget> {
-        self.update_on(s, homes, scale, dt, &mut |p| p)
+        self.update_on(s, homes, (scale, leg), dt, &mut |p| p)
     }
 
     /// [`Feet::update`] with the feet's landings set on the ground by `on_ground` (a place on
@@ -118,15 +166,18 @@ impl Feet {
         &mut self,
         s: &LowerBodySettings,
         homes: PerSide<FootPlace>,
-        scale: f32,
+        (scale, leg): (f32, f32),
         dt: f32,
         on_ground: &mut dyn FnMut(Vec3) -> Vec3,
     ) -> PerSide<FootTarget> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
+        self.quickest_s = s.step_time_s;
         let reach = s.step_distance_m * scale;
-        // Where a step lands: ahead of a moving body. Whether a foot must step is measured
-        // from where the body is (`homes`).
-        let mut landings = self.lead(s, homes, reach, dt);
+        // Where a step lands: ahead of a moving body by the gait's lead. Whether a foot must
+        // step is measured from where the body is (`homes`).
+        self.track_velocity(homes, reach, dt);
+        let gait = Gait::at(s, self.velocity.length() / scale, leg / scale);
+        let mut landings = self.lead(homes, gait.lead_m * scale, reach);
         for side in Side::BOTH {
             let landing = landings.get_mut(side);
             landing.position = on_ground(landing.position);
@@ -147,7 +198,7 @@ impl Feet {
                 continue;
             }
             if let Some(step) = self.step.get_mut(side) {
-                step.t += dt / s.step_time_s;
+                step.t += dt / step.time_s;
                 if step.t >= 1.0 {
                     *planted = Some(*landings.get(side));
                     *self.step.get_mut(side) = None;
@@ -155,7 +206,7 @@ impl Feet {
             }
         }
         if Side::BOTH.iter().all(|&side| self.step.get(side).is_none()) {
-            self.start_a_step(s, &homes, reach);
+            self.start_a_step(s, &homes, gait.lift_at_m * scale, gait.swing_s);
         }
         let target = |side: Side| {
             let home = *landings.get(side);
@@ -201,16 +252,9 @@ impl Feet {
         PerSide::new(target(Side::Left), target(Side::Right))
     }
 
-    /// The feet's places moved ahead along the body's velocity by `step_lead` of a step's time
-    /// (a moving body's feet land where it will be, not where it was), at most four step
-    /// distances; a jump of the body (a teleport) starts the velocity afresh.
-    fn lead(
-        &mut self,
-        s: &LowerBodySettings,
-        homes: PerSide<FootPlace>,
-        reach: f32,
-        dt: f32,
-    ) -> PerSide<FootPlace> {
+    /// The body's smoothed horizontal velocity from between the feet's places; a jump of the
+    /// body (a teleport) starts it afresh.
+    fn track_velocity(&mut self, homes: PerSide<FootPlace>, reach: f32, dt: f32) {
         let center = (homes.left.position + homes.right.position) * 0.5;
         match self.last_center {
             Some(last) if dt > 0.0 && last.distance(center) <= 8.0 * reach => {
@@ -223,7 +267,12 @@ impl Feet {
             _ => {}
         }
         self.last_center = Some(center).filter(|c| c.is_finite());
-        let lead = (self.velocity * s.step_time_s * s.step_lead).clamp_length_max(4.0 * reach);
+    }
+
+    /// The feet's places moved `lead` ahead along the body's velocity (a moving body's feet
+    /// land where it will be, not where it was), at most four step distances.
+    fn lead(&self, homes: PerSide<FootPlace>, lead: f32, reach: f32) -> PerSide<FootPlace> {
+        let lead = (self.velocity.normalize_or_zero() * lead).clamp_length_max(4.0 * reach);
         let ahead = |p: FootPlace| FootPlace {
             position: p.position + lead,
             yaw: p.yaw,
@@ -231,9 +280,15 @@ impl Feet {
         PerSide::new(ahead(homes.left), ahead(homes.right))
     }
 
-    /// Starts the step of the foot furthest from its place (by distance against
-    /// `step_distance_m`, or turn against `step_angle_deg`), when one is past either.
-    fn start_a_step(&mut self, s: &LowerBodySettings, homes: &PerSide<FootPlace>, reach: f32) {
+    /// Starts the step of the foot furthest from its place (by distance against `reach`, or
+    /// turn against `step_angle_deg`), when one is past either; it swings for `time_s`.
+    fn start_a_step(
+        &mut self,
+        s: &LowerBodySettings,
+        homes: &PerSide<FootPlace>,
+        reach: f32,
+        time_s: f32,
+    ) {
         let need = |side: Side| {
             let (Some(p), home) = (*self.planted.get(side), homes.get(side)) else {
                 return 0.0;
@@ -261,7 +316,11 @@ impl Feet {
         if most > 1.0
             && let Some(from) = *self.planted.get(side)
         {
-            *self.step.get_mut(side) = Some(Step { from, t: 0.0 });
+            *self.step.get_mut(side) = Some(Step {
+                from,
+                t: 0.0,
+                time_s,
+            });
             // A strained foot steps once; the other keeps its strain for its own step.
             *self.strained.get_mut(side) = false;
         }
@@ -291,7 +350,7 @@ mod tests {
         frames: usize,
     ) -> Vec<PerSide<FootTarget>> {
         (0..frames)
-            .map(|_| feet.update(s, h, 1.0, 1.0 / 90.0))
+            .map(|_| feet.update(s, h, (1.0, 0.9), 1.0 / 90.0))
             .collect()
     }
 
@@ -378,7 +437,7 @@ mod tests {
         assert!(t.left.planted && (t.left.place.position.x - 30.1).abs() < 1e-4);
         let s = LowerBodySettings::default();
         let before = f;
-        let t = f.update(&s, homes(30.0, 0.5, 0.0), 1.0, f32::NAN);
+        let t = f.update(&s, homes(30.0, 0.5, 0.0), (1.0, 0.9), f32::NAN);
         assert!(t.left.place.position.is_finite());
         assert_ne!(f, before, "a step starts");
         assert!((angle_between(0.1, std::f32::consts::TAU) - 0.1).abs() < 1e-5);
@@ -398,7 +457,7 @@ mod tests {
             let mut worst = 0.0f32;
             for k in 0..270 {
                 let z = 1.2 * k as f32 / 90.0;
-                let t = f.update(&s, homes(0.0, z, 0.0), 1.0, 1.0 / 90.0);
+                let t = f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
                 let between = (t.left.place.position + t.right.place.position) * 0.5;
                 if k > 45 {
                     worst = worst.max((between.z - z).abs());
@@ -440,11 +499,23 @@ mod tests {
             }
         };
         let mut f = Feet::default();
-        f.update_on(&s, homes(0.0, 0.0, 0.0), 1.0, 1.0 / 90.0, &mut ground);
+        f.update_on(
+            &s,
+            homes(0.0, 0.0, 0.0),
+            (1.0, 0.9),
+            1.0 / 90.0,
+            &mut ground,
+        );
         let from = f.place(Side::Left).unwrap().position;
         let mut path = Vec::new();
         for _ in 0..60 {
-            let t = f.update_on(&s, homes(0.0, 0.4, 0.0), 1.0, 1.0 / 90.0, &mut ground);
+            let t = f.update_on(
+                &s,
+                homes(0.0, 0.4, 0.0),
+                (1.0, 0.9),
+                1.0 / 90.0,
+                &mut ground,
+            );
             if !t.left.planted {
                 path.push(t.left.place.position);
             }
@@ -500,9 +571,9 @@ mod tests {
             h
         };
         let mut f = Feet::default();
-        f.update(&s, at(0.0, 0.0), 2.0, 1.0 / 90.0);
+        f.update(&s, at(0.0, 0.0), (2.0, 1.8), 1.0 / 90.0);
         for _ in 0..60 {
-            let t = f.update(&s, at(0.0, 0.4), 2.0, 1.0 / 90.0);
+            let t = f.update(&s, at(0.0, 0.4), (2.0, 1.8), 1.0 / 90.0);
             assert!(
                 t.left.planted && t.right.planted,
                 "40 cm is short of 2 x 25 cm"
@@ -510,7 +581,7 @@ mod tests {
         }
         let mut highest = 0.0f32;
         for _ in 0..90 {
-            let t = f.update(&s, at(0.0, 0.8), 2.0, 1.0 / 90.0);
+            let t = f.update(&s, at(0.0, 0.8), (2.0, 1.8), 1.0 / 90.0);
             highest = highest
                 .max(t.left.place.position.y)
                 .max(t.right.place.position.y);
@@ -526,7 +597,7 @@ mod tests {
         assert_eq!(f.center(), None);
         let mut h = homes(0.0, 0.0, 0.0);
         h.right.position = Vec3::new(-0.3, 0.0, 0.2);
-        f.update(&LowerBodySettings::default(), h, 1.0, 1.0 / 90.0);
+        f.update(&LowerBodySettings::default(), h, (1.0, 0.9), 1.0 / 90.0);
         let c = f.center().unwrap();
         assert!(c.distance(Vec3::new(-0.1, 0.0, 0.1)) < 1e-6, "{c}");
         // Replanted (within a step distance of its place): there; a strain asked before is
@@ -538,7 +609,7 @@ mod tests {
         };
         f.replant(Side::Left, kneel);
         assert_eq!(f.place(Side::Left), Some(kneel));
-        let t = f.update(&LowerBodySettings::default(), h, 1.0, 1.0 / 90.0);
+        let t = f.update(&LowerBodySettings::default(), h, (1.0, 0.9), 1.0 / 90.0);
         assert!(
             t.left.planted && !f.stepping(Side::Left),
             "no step on the spot"
@@ -561,7 +632,7 @@ mod tests {
         assert_eq!(f.place(Side::Left), Some(kneel));
         // The body walks off: the left foot (further) steps; while it does it is not replanted.
         let far = homes(0.0, 0.5, 0.0);
-        let t = f.update(&LowerBodySettings::default(), far, 1.0, 1.0 / 90.0);
+        let t = f.update(&LowerBodySettings::default(), far, (1.0, 0.9), 1.0 / 90.0);
         assert!(f.stepping(Side::Left) && !f.stepping(Side::Right));
         assert!(!t.left.planted);
         f.replant(
@@ -586,13 +657,125 @@ mod tests {
         let s = LowerBodySettings::default();
         let mut f = Feet::default();
         for k in 0..90 {
-            f.update(&s, homes(0.0, 1.2 * k as f32 / 90.0, 0.0), 1.0, 1.0 / 90.0);
+            f.update(
+                &s,
+                homes(0.0, 1.2 * k as f32 / 90.0, 0.0),
+                (1.0, 0.9),
+                1.0 / 90.0,
+            );
         }
         assert!(f.velocity.z > 1.0, "walking: {}", f.velocity);
         let v = f.velocity;
-        f.update(&s, homes(0.0, 1.2, 0.0), 1.0, 0.0);
+        f.update(&s, homes(0.0, 1.2, 0.0), (1.0, 0.9), 0.0);
         assert_eq!(f.velocity, v, "no time, no change");
-        f.update(&s, homes(30.0, 1.2, 0.0), 1.0, 1.0 / 90.0);
+        f.update(&s, homes(30.0, 1.2, 0.0), (1.0, 0.9), 1.0 / 90.0);
         assert_eq!(f.velocity, Vec3::ZERO, "a teleport");
+    }
+
+    /// Steps started while the body walks at `speed` m/s for four seconds (after one to get
+    /// going).
+    fn steps_walking(s: &LowerBodySettings, speed: f32) -> (usize, f32) {
+        let mut f = Feet::default();
+        let (mut count, mut swinging) = (0, 0);
+        let mut was = (false, false);
+        for k in 0..450 {
+            let z = speed * k as f32 / 90.0;
+            f.update(s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
+            let now = (f.stepping(Side::Left), f.stepping(Side::Right));
+            if k >= 90 {
+                count += usize::from(now.0 && !was.0) + usize::from(now.1 && !was.1);
+                swinging += usize::from(now.0) + usize::from(now.1);
+            }
+            was = now;
+        }
+        (count, swinging as f32 / 90.0 / count.max(1) as f32)
+    }
+
+    /// With a walker's gait the feet step as often as a walker's at the body's speed (Alexander's
+    /// relation: about 120 a minute at 1.3 m/s on 0.9 m legs, fewer slower); without it, a step
+    /// whenever the body has moved the step distance, as often at every speed.
+    #[test]
+    fn a_walkers_gait_steps_as_often_as_a_walker_at_each_speed() {
+        let gait = LowerBodySettings {
+            stride_scale: 2.3,
+            ..Default::default()
+        };
+        let per_min = |s: &LowerBodySettings, v: f32| steps_walking(s, v).0 as f32 * 60.0 / 4.0;
+        // Each foot swings for most of the walker's step.
+        let swing = steps_walking(&gait, 1.3).1;
+        let walker = Gait::at(&gait, 1.3, 0.9).swing_s;
+        assert!(
+            (swing - walker).abs() < 0.05 && walker > gait.step_time_s + 0.05,
+            "{swing} s a swing, a walker {walker}"
+        );
+        let (slow, brisk) = (per_min(&gait, 0.7), per_min(&gait, 1.3));
+        let expected = |v: f32| 60.0 * v / Gait::at(&gait, v, 0.9).step_m;
+        assert!(
+            (brisk / expected(1.3) - 1.0).abs() < 0.2,
+            "{brisk} a minute at 1.3 m/s, a walker {}",
+            expected(1.3)
+        );
+        assert!(
+            (slow / expected(0.7) - 1.0).abs() < 0.2,
+            "{slow} a minute at 0.7 m/s, a walker {}",
+            expected(0.7)
+        );
+        let fixed = per_min(&LowerBodySettings::default(), 1.3);
+        assert!(
+            fixed > 1.3 * brisk,
+            "without the gait {fixed}, with {brisk}"
+        );
+    }
+
+    /// A foot the leg cannot reach ahead of a walking body is where the body is going: no
+    /// second step for it. Behind the body, or standing, it steps next; and the other foot, if
+    /// stepping, lands within the quickest swing.
+    #[test]
+    fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
+        let s = LowerBodySettings::default();
+        let walk = |f: &mut Feet, from: usize, to: usize| {
+            for k in from..to {
+                let z = 1.2 * k as f32 / 90.0;
+                f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
+            }
+        };
+        let mut f = Feet::default();
+        walk(&mut f, 0, 40);
+        // Move the left foot's place well ahead of the body, then find it out of reach.
+        let c = f.last_center.unwrap();
+        f.step = PerSide::new(None, None);
+        f.planted.left = Some(FootPlace {
+            position: c + Vec3::Z * 0.4,
+            yaw: 0.0,
+        });
+        f.out_of_reach(Side::Left, Some(0.3));
+        assert!(!f.strained.left, "ahead of a walking body");
+        f.planted.left = Some(FootPlace {
+            position: c - Vec3::Z * 0.4,
+            yaw: 0.0,
+        });
+        f.out_of_reach(Side::Left, Some(0.3));
+        assert!(f.strained.left, "behind it");
+        // The right foot half-way through a slow step: it lands within `step_time_s`.
+        f.step.right = Some(Step {
+            from: f.planted.right.unwrap(),
+            t: 0.5,
+            time_s: 2.0,
+        });
+        f.out_of_reach(Side::Left, Some(0.3));
+        let st = f.step.right.unwrap();
+        assert!(
+            ((1.0 - st.t) * st.time_s - s.step_time_s).abs() < 1e-5,
+            "{st:?}"
+        );
+        // Without the walker's gait: a plain strain, the other step as it was.
+        f.strained.left = false;
+        f.planted.left = Some(FootPlace {
+            position: c + Vec3::Z * 0.4,
+            yaw: 0.0,
+        });
+        let before = f.step.right;
+        f.out_of_reach(Side::Left, None);
+        assert!(f.strained.left && f.step.right == before);
     }
 }

@@ -10,6 +10,7 @@
 //! bones in the tree in skeleton space.
 
 pub mod feet;
+pub mod gait;
 pub mod ground;
 pub mod knee_plant;
 pub mod kneel;
@@ -514,9 +515,13 @@ impl LowerBody {
             from_y: hips.y,
             scale: input.scale,
         };
-        let targets = self
-            .feet
-            .update_on(&s, homes, input.scale, dt, &mut |p| on.place(p));
+        let targets = self.feet.update_on(
+            &s,
+            homes,
+            (input.scale, m.pelvis.hips_height),
+            dt,
+            &mut |p| on.place(p),
+        );
         // The hips no higher than the planted feet let the legs reach (a stance wider than the
         // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
         // rather than the feet float. A foot leaving its place (it steps next) first lifts its
@@ -524,7 +529,10 @@ impl LowerBody {
         let mut cap = f32::INFINITY;
         // Each planted foot's hips height at which its leg reaches it.
         let mut leg_caps = PerSide::new(f32::INFINITY, f32::INFINITY);
-        let lift_rate = s.max_heel_lift_m * input.scale / HEEL_LIFT_TIME_S;
+        let lift_max = s.max_heel_lift_m * input.scale;
+        // With a walker's gait, the speed above which the body walks.
+        let walking = (s.stride_scale > 0.0).then_some(gait::WALKING_M_S * input.scale);
+        let lift_rate = lift_max / HEEL_LIFT_TIME_S;
         for side in Side::BOTH {
             let foot = *targets.get(side);
             let heel = self.heel.get_mut(side);
@@ -557,19 +565,15 @@ impl LowerBody {
                 // More than the few millimetres a straight rest leg needs (its knee eased) down
                 // for this foot: it steps home next.
                 if leg_cap < hips.y - 0.006 * input.scale && away {
-                    self.feet.strain(side);
+                    self.feet.out_of_reach(side, walking);
                 }
                 let heel = self.heel.get_mut(side);
-                let goal = if away {
-                    s.max_heel_lift_m * input.scale
-                } else {
-                    0.0
-                };
+                let goal = if away { lift_max } else { 0.0 };
                 heel.allowed = move_toward(heel.allowed, goal, lift_rate * dt);
                 *leg_caps.get_mut(side) = leg_cap;
                 cap = cap.min(leg_cap + heel.allowed);
             } else if away {
-                self.feet.strain(side);
+                self.feet.out_of_reach(side, walking);
             }
         }
         let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);

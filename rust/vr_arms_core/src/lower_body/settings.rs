@@ -43,12 +43,18 @@ pub struct LowerBodySettings {
     pub step_distance_m: f32,
     /// ... or when the body has turned this far from it (degrees).
     pub step_angle_deg: f32,
-    /// How long a step takes (seconds).
+    /// How long a step takes standing, and the quickest a walking foot swings (seconds); a
+    /// walking foot swings for most of the gait's step time, up to 1.5 times this.
     pub step_time_s: f32,
-    /// How far ahead a moving body's feet land, as a share of the distance it covers in a
-    /// step's time (0: where the body is when the step starts; 1: where it will be when the
-    /// step ends).
+    /// How far ahead a moving body's feet land, as a share of the gait's step (0.5: half a
+    /// step ahead, the body passing midway between the feet, as a walker's do; 0: where the
+    /// body is).
     pub step_lead: f32,
+    /// A walking body's stride (two steps) over its legs' length at a Froude number
+    /// (`speed^2 / (g * leg)`) of 1: its steps grow with speed as a walker's (Alexander's
+    /// relation, stride over leg `stride_scale * froude^0.3`). 0: steps only when the body has
+    /// moved `step_distance_m`, however fast it walks.
+    pub stride_scale: f32,
     /// How high a stepping foot lifts (metres).
     pub step_height_m: f32,
     /// Kneel on one knee when the hips stay lower than a kneeling thigh holds them for
@@ -95,6 +101,7 @@ impl Default for LowerBodySettings {
             step_angle_deg: 50.0,
             step_time_s: 0.3,
             step_lead: 0.5,
+            stride_scale: 0.0,
             step_height_m: 0.07,
             kneel: true,
             kneel_after_s: 0.5,
@@ -136,6 +143,7 @@ impl LowerBodySettings {
         self.step_angle_deg = finite_clamp(self.step_angle_deg, 1.0, 180.0, d.step_angle_deg);
         self.step_time_s = finite_clamp(self.step_time_s, 0.05, 2.0, d.step_time_s);
         self.step_lead = finite_clamp(self.step_lead, 0.0, 2.0, d.step_lead);
+        self.stride_scale = finite_clamp(self.stride_scale, 0.0, 6.0, d.stride_scale);
         self.step_height_m = finite_clamp(self.step_height_m, 0.0, 0.5, d.step_height_m);
         self.kneel_after_s = finite_clamp(self.kneel_after_s, 0.0, 10.0, d.kneel_after_s);
         self.seat_blend_s = finite_clamp(self.seat_blend_s, 0.0, 5.0, d.seat_blend_s);
