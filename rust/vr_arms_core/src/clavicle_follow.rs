@@ -33,6 +33,11 @@ pub struct ClavicleFollowSettings {
     pub full_at_reach: f32,
     /// Largest yaw and pitch of the clavicle (degrees).
     pub max_follow_deg: f32,
+    /// Largest the follow lowers the shoulder toward a hand below it (degrees, at most
+    /// `max_follow_deg`). 0 by default: a hand hanging at the side has the arm straight (a far
+    /// reach by the ratio), and a relaxed shoulder does not drop toward it (chosen on motion
+    /// capture: lowered, the walks' elbows were furthest off).
+    pub max_lower_deg: f32,
     /// Arm elevation (degrees from hanging straight down: 90 level, 180 straight up) past
     /// which the shoulder rises with the arm.
     pub rise_start_deg: f32,
@@ -52,6 +57,7 @@ impl Default for ClavicleFollowSettings {
             start_at_reach: 0.5,
             full_at_reach: 0.95,
             max_follow_deg: 25.0,
+            max_lower_deg: 0.0,
             rise_start_deg: 30.0,
             rise_ratio: 0.33,
             rise_max_deg: 30.0,
@@ -71,6 +77,7 @@ impl ClavicleFollowSettings {
             d.full_at_reach,
         );
         self.max_follow_deg = finite_clamp(self.max_follow_deg, 0.0, 90.0, d.max_follow_deg);
+        self.max_lower_deg = finite_clamp(self.max_lower_deg, 0.0, 90.0, d.max_lower_deg);
         self.rise_start_deg = finite_clamp(self.rise_start_deg, 0.0, 180.0, d.rise_start_deg);
         self.rise_ratio = finite_clamp(self.rise_ratio, 0.0, 1.0, d.rise_ratio);
         self.rise_max_deg = finite_clamp(self.rise_max_deg, 0.0, 60.0, d.rise_max_deg);
@@ -201,8 +208,9 @@ impl ClavicleFollow {
         let max = self.settings.max_follow_deg.to_radians();
         let yaw = yaw_full.clamp(-max, max) * w;
         // The larger of the follow's elevation and the rise; a follow lowering the shoulder
-        // toward a low hand is kept (the rise is nothing there).
-        let follow = pitch_full.clamp(-max, max) * w;
+        // toward a low hand is kept (the rise is nothing there), up to `max_lower_deg`.
+        let lower = self.settings.max_lower_deg.to_radians().min(max);
+        let follow = pitch_full.clamp(-lower, max) * w;
         let pitch = if rise > 0.0 { follow.max(rise) } else { follow };
         // Turn the rest direction by the yaw about up, then raise it by the pitch.
         let yawed = Quat::from_axis_angle(up_p, yaw) * d;
@@ -287,6 +295,37 @@ mod tests {
             arm_length: 0.52,
             up: Vec3::Y,
         }
+    }
+
+    /// A hand hanging straight down at the side: the arm straight (fully engaged by the reach),
+    /// the hand far below the clavicle's line. By default the shoulder stays where it is; with
+    /// `max_lower_deg` it drops toward the hand by that much.
+    #[test]
+    fn a_hanging_hand_does_not_drop_the_shoulder_unless_asked() {
+        let hanging = input(Vec3::new(0.17, 1.41 - 0.51, 0.02));
+        let relaxed = ClavicleFollow::default().update(&hanging);
+        assert_eq!(relaxed.engagement, 1.0, "a straight arm is a full reach");
+        assert!(relaxed.pitch.abs() < 1e-6, "{}", relaxed.pitch);
+        let shoulder = |out: &ClavicleOutput| out.local_rotation * Vec3::new(0.14, 0.0, 0.0);
+        assert!(shoulder(&relaxed).y.abs() < 1e-5, "{}", shoulder(&relaxed));
+        let dropping = ClavicleFollow::new(ClavicleFollowSettings {
+            max_lower_deg: 15.0,
+            ..Default::default()
+        })
+        .update(&hanging);
+        assert!(
+            (dropping.pitch + 15f32.to_radians()).abs() < 1e-4,
+            "{}",
+            dropping.pitch.to_degrees()
+        );
+        assert!(shoulder(&dropping).y < -0.03, "{}", shoulder(&dropping));
+        // The drop is at most the follow's own limit.
+        let capped = ClavicleFollow::new(ClavicleFollowSettings {
+            max_lower_deg: 60.0,
+            ..Default::default()
+        })
+        .update(&hanging);
+        assert!((capped.pitch + 25f32.to_radians()).abs() < 1e-4);
     }
 
     #[test]
@@ -516,12 +555,14 @@ mod tests {
             start_at_reach: f32::NAN,
             full_at_reach: 0.2,
             max_follow_deg: 120.0,
+            max_lower_deg: f32::NAN,
             rise_start_deg: -5.0,
             rise_ratio: f32::INFINITY,
             rise_max_deg: 90.0,
             weight: -1.0,
         });
         assert_eq!(s.settings.start_at_reach, 0.5);
+        assert_eq!(s.settings.max_lower_deg, 0.0);
         assert_eq!(
             s.settings.full_at_reach, 0.5,
             "full may not come before start"

@@ -48,6 +48,10 @@ pub struct ClavicleFollow {
     /// Largest clavicle yaw and pitch (degrees).
     #[export(range = (0.0, 60.0, suffix = "°"))]
     max_follow_deg: f32,
+    /// Largest the follow lowers the shoulder toward a hand below it (degrees, at most
+    /// `max_follow_deg`); 0: a relaxed shoulder does not drop toward a hanging hand.
+    #[export(range = (0.0, 60.0, suffix = "°"))]
+    max_lower_deg: f32,
     /// Arm elevation (degrees from hanging straight down: 90 level, 180 straight up) past which
     /// the shoulder rises with the arm.
     #[export_group(name = "Rise With The Arm")]
@@ -104,6 +108,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             start_at_reach: 0.0,
             full_at_reach: 0.0,
             max_follow_deg: 0.0,
+            max_lower_deg: 0.0,
             rise_start_deg: 0.0,
             rise_ratio: 0.0,
             rise_max_deg: 0.0,
@@ -235,6 +240,7 @@ impl ClavicleFollow {
         start_at_reach => start_at_reach,
         full_at_reach => full_at_reach,
         max_follow_deg => max_follow_deg,
+        max_lower_deg => max_lower_deg,
         rise_start_deg => rise_start_deg,
         rise_ratio => rise_ratio,
         rise_max_deg => rise_max_deg,
