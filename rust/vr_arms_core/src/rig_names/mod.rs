@@ -521,13 +521,25 @@ pub fn auto_map(bones: &[String]) -> Option<AutoMap> {
     Some(known)
 }
 
+/// `name` after its namespace (`Beta:Hips` is `Hips`), `None` without one.
+fn without_namespace(name: &str) -> Option<&str> {
+    name.rsplit_once(':')
+        .map(|(_, bone)| bone)
+        .filter(|b| !b.is_empty())
+}
+
 /// The best of `families` for `bones` (see [`auto_map`]).
 fn map_by(families: &[RigFamily], bones: &[String]) -> Option<AutoMap> {
     let mut best: Option<AutoMap> = None;
     for &family in families {
         let mut by_profile: HashMap<String, String> = HashMap::new();
         for bone in bones {
-            if let Some(p) = family.profile_name(bone) {
+            // A name under a namespace (`Beta:LeftArm`, as Maya and Mixamo export a named
+            // character's bones) is the name after it.
+            let name = family
+                .profile_name(bone)
+                .or_else(|| family.profile_name(without_namespace(bone)?));
+            if let Some(p) = name {
                 by_profile.entry(p).or_insert_with(|| bone.clone());
             }
         }

@@ -388,3 +388,45 @@ fn motion_capture_skeletons_map_by_their_own_namings() {
         assert_eq!(m.bone(profile), Some(bone), "{profile}");
     }
 }
+
+/// A character's bones under a namespace (`Beta:LeftArm`, as Maya and Mixamo export a named
+/// character) map as the names after it, and keep their own names in the map.
+#[test]
+fn names_under_a_namespace_map_as_the_names_after_it() {
+    let bones = names(&[
+        "Beta:Hips",
+        "Beta:Spine",
+        "Beta:Spine1",
+        "Beta:Spine2",
+        "Beta:Neck",
+        "Beta:Head",
+        "Beta:LeftShoulder",
+        "Beta:LeftArm",
+        "Beta:LeftForeArm",
+        "Beta:LeftHand",
+        "Beta:RightShoulder",
+        "Beta:RightArm",
+        "Beta:RightForeArm",
+        "Beta:RightHand",
+        "Beta:LeftUpLeg",
+        "Beta:LeftLeg",
+        "Beta:LeftFoot",
+        "Beta:RightUpLeg",
+        "Beta:RightLeg",
+        "Beta:RightFoot",
+    ]);
+    let m = auto_map(&bones).unwrap();
+    assert_eq!(m.family, RigFamily::MixamoPlain);
+    for (profile, bone) in [
+        ("Hips", "Beta:Hips"),
+        ("LeftUpperArm", "Beta:LeftArm"),
+        ("RightLowerArm", "Beta:RightForeArm"),
+        ("LeftUpperLeg", "Beta:LeftUpLeg"),
+        ("Head", "Beta:Head"),
+    ] {
+        assert_eq!(m.bone(profile), Some(bone), "{profile}");
+    }
+    // A trailing colon is no namespace.
+    assert_eq!(super::without_namespace("Beta:"), None);
+    assert_eq!(super::without_namespace("Hips"), None);
+}
