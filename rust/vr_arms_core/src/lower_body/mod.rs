@@ -12,6 +12,7 @@
 pub mod feet;
 pub mod gait;
 pub mod ground;
+pub mod heel;
 pub mod knee_plant;
 pub mod kneel;
 pub mod legs;
@@ -31,7 +32,6 @@ pub use settings::LowerBodySettings;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
-use crate::smoothing::move_toward;
 use feet::{FootPlace, FootTarget};
 use legs::LegBones;
 use pelvis::{PelvisInput, place_hips};
@@ -102,27 +102,13 @@ pub struct LowerBody {
     kneel: kneel::Kneel,
     knee_plant: knee_plant::KneePlant,
     seat: seat::Seat,
-    /// Each foot's heel lift: how far it may rise before the hips sink for it (world units,
-    /// eased toward `max_heel_lift_m` while the foot is leaving its place, toward 0 otherwise),
-    /// how far it rose last frame, and whether it was planted then.
-    heel: PerSide<HeelLift>,
+    /// Each foot's heel lift ([`heel`]).
+    heel: PerSide<heel::HeelLift>,
     /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
     /// units), for the reach bend; `None`: not given.
     arms: PerSide<Option<(usize, f32)>>,
     last_headset: Option<Pose>,
 }
-
-/// One foot's heel lift across frames (see `LowerBody::heel`).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct HeelLift {
-    allowed: f32,
-    shown: f32,
-    planted: bool,
-}
-
-/// How long a heel takes to lift fully, or to come down (seconds): no pop as a foot starts to
-/// leave its place, lands or starts its step.
-const HEEL_LIFT_TIME_S: f32 = 0.15;
 
 /// Where the head bone must be for the headset at `headset` (world).
 fn head_bone_at(headset: Pose, m: &rest::Measures) -> Vec3 {
@@ -158,7 +144,7 @@ impl LowerBody {
             kneel: kneel::Kneel::default(),
             knee_plant: knee_plant::KneePlant::default(),
             seat: seat::Seat::default(),
-            heel: PerSide::new(HeelLift::default(), HeelLift::default()),
+            heel: PerSide::new(heel::HeelLift::default(), heel::HeelLift::default()),
             arms: PerSide::new(None, None),
             last_headset: None,
         }
@@ -199,7 +185,7 @@ impl LowerBody {
         self.kneel.reset();
         self.knee_plant.reset();
         self.seat.forget_place();
-        self.heel = PerSide::new(HeelLift::default(), HeelLift::default());
+        self.heel = PerSide::new(heel::HeelLift::default(), heel::HeelLift::default());
         self.last_headset = None;
     }
 
@@ -532,15 +518,8 @@ impl LowerBody {
         let lift_max = s.max_heel_lift_m * input.scale;
         // With a walker's gait, the speed above which the body walks.
         let walking = (s.stride_scale > 0.0).then_some(gait::WALKING_M_S * input.scale);
-        let lift_rate = lift_max / HEEL_LIFT_TIME_S;
         for side in Side::BOTH {
-            let foot = *targets.get(side);
-            let heel = self.heel.get_mut(side);
-            if heel.planted && !foot.planted {
-                // Starting its step: the heel comes down from where it is, not where it may be.
-                heel.allowed = heel.shown;
-            }
-            heel.planted = foot.planted;
+            self.heel.get_mut(side).track(targets.get(side).planted);
         }
         for side in Side::BOTH {
             let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
@@ -568,10 +547,9 @@ impl LowerBody {
                     self.feet.out_of_reach(side, walking);
                 }
                 let heel = self.heel.get_mut(side);
-                let goal = if away { lift_max } else { 0.0 };
-                heel.allowed = move_toward(heel.allowed, goal, lift_rate * dt);
+                heel.ease(away, lift_max, dt);
                 *leg_caps.get_mut(side) = leg_cap;
-                cap = cap.min(leg_cap + heel.allowed);
+                cap = cap.min(leg_cap + heel.allowed());
             } else if away {
                 self.feet.out_of_reach(side, walking);
             }
@@ -596,14 +574,11 @@ impl LowerBody {
             let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
             // A planted foot the leg cannot reach lifts straight up (its heel), no further than
             // its lift allows (the hips sank for the rest); a stepping foot's lift comes down.
-            let heel = self.heel.get_mut(side);
-            if foot.planted {
-                heel.shown = (hips.y - *leg_caps.get(side)).clamp(0.0, heel.allowed);
-            } else {
-                heel.allowed = move_toward(heel.allowed, 0.0, lift_rate * dt);
-                heel.shown = heel.allowed;
-            }
-            ankle.y += heel.shown;
+            let need = hips.y - *leg_caps.get(side);
+            ankle.y += self
+                .heel
+                .get_mut(side)
+                .lift(foot.planted, need, lift_max, dt);
             let mut foot_turn = turn * rest.foot_in_root;
             // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
             // walking on over it) bends the knee up, not down through the floor.
