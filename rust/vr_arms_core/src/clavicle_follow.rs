@@ -23,6 +23,10 @@ use crate::finite::{direction, quat_or, vec3_or};
 use crate::skeleton_bones::SkeletonBones;
 use crate::smoothing::inverse_lerp_clamped;
 
+/// A target this far out of the arm's reach (its distance from the shoulder over the arm's
+/// length) lets the follow lower the shoulder by all of `max_follow_deg`.
+const OUT_OF_REACH: f32 = 1.1;
+
 /// Settings of [`ClavicleFollow`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -33,10 +37,11 @@ pub struct ClavicleFollowSettings {
     pub full_at_reach: f32,
     /// Largest yaw and pitch of the clavicle (degrees).
     pub max_follow_deg: f32,
-    /// Largest the follow lowers the shoulder toward a hand below it (degrees, at most
-    /// `max_follow_deg`). 0 by default: a hand hanging at the side has the arm straight (a far
-    /// reach by the ratio), and a relaxed shoulder does not drop toward it (chosen on motion
-    /// capture: lowered, the walks' elbows were furthest off).
+    /// Largest the follow lowers the shoulder toward a hand below it within the arm's reach
+    /// (degrees, at most `max_follow_deg`). 0 by default: a hand hanging at the side has the arm
+    /// straight (a far reach by the ratio), and a relaxed shoulder does not drop toward it
+    /// (chosen on motion capture: lowered, the walks' elbows were furthest off). A hand out of
+    /// reach below (reaching for the floor) still lowers it by up to `max_follow_deg`.
     pub max_lower_deg: f32,
     /// Arm elevation (degrees from hanging straight down: 90 level, 180 straight up) past
     /// which the shoulder rises with the arm.
@@ -182,7 +187,8 @@ impl ClavicleFollow {
         } else {
             return keep;
         };
-        let w = self.engagement((target - shoulder).length() / arm);
+        let reach_ratio = (target - shoulder).length() / arm;
+        let w = self.engagement(reach_ratio);
         let up = direction(vec3_or(input.up, Vec3::Y)).unwrap_or(Vec3::Y);
         let rise = self.rise(target - shoulder, up);
         if (w <= 0.0 && rise <= 0.0) || self.settings.weight <= 0.0 {
@@ -208,8 +214,13 @@ impl ClavicleFollow {
         let max = self.settings.max_follow_deg.to_radians();
         let yaw = yaw_full.clamp(-max, max) * w;
         // The larger of the follow's elevation and the rise; a follow lowering the shoulder
-        // toward a low hand is kept (the rise is nothing there), up to `max_lower_deg`.
-        let lower = self.settings.max_lower_deg.to_radians().min(max);
+        // toward a low hand is kept (the rise is nothing there), up to `max_lower_deg` while
+        // the hand is within the arm's reach (hanging at the side), and up to `max_follow_deg`
+        // as it goes out of reach ([`OUT_OF_REACH`]: reaching for the floor, the shoulder
+        // drops toward the hand).
+        let beyond = inverse_lerp_clamped(1.0, OUT_OF_REACH, reach_ratio);
+        let lower_within = self.settings.max_lower_deg.to_radians().min(max);
+        let lower = lower_within + (max - lower_within) * beyond;
         let follow = pitch_full.clamp(-lower, max) * w;
         let pitch = if rise > 0.0 { follow.max(rise) } else { follow };
         // Turn the rest direction by the yaw about up, then raise it by the pitch.
@@ -319,6 +330,14 @@ mod tests {
             dropping.pitch.to_degrees()
         );
         assert!(shoulder(&dropping).y < -0.03, "{}", shoulder(&dropping));
+        // Out of reach below (reaching for the floor, 10 % beyond the arm): the shoulder drops
+        // by the follow's own limit.
+        let floor = ClavicleFollow::default().update(&input(Vec3::new(0.17, 1.41 - 0.58, 0.08)));
+        assert!(
+            (floor.pitch + 25f32.to_radians()).abs() < 1e-3,
+            "{}",
+            floor.pitch.to_degrees()
+        );
         // The drop is at most the follow's own limit.
         let capped = ClavicleFollow::new(ClavicleFollowSettings {
             max_lower_deg: 60.0,
