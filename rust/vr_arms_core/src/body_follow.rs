@@ -18,6 +18,7 @@ use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::smoothing::inverse_lerp_clamped;
 use crate::spring::{CriticalSpring, omega_for_90_percent};
+use crate::walk_heading::WalkHeading;
 
 /// Settings of [`BodyFollow`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,6 +66,10 @@ pub struct BodyFollowSettings {
     pub max_hands_offset_deg: f32,
     /// The root stands this far behind the head (metres), so the neck is under the head.
     pub head_back_offset_m: f32,
+    /// Weight of the walk's heading ([`crate::walk_heading`]): a player walking forward with
+    /// the hands low faces where they walk, whichever way the head looks; the hands raised
+    /// (guarding, reaching, dancing) give it no weight. 0: the head and hands alone.
+    pub walk_heading_weight: f32,
 }
 
 impl Default for BodyFollowSettings {
@@ -87,6 +92,7 @@ impl Default for BodyFollowSettings {
             forearm_length_m: 0.25,
             max_hands_offset_deg: 45.0,
             head_back_offset_m: 0.08,
+            walk_heading_weight: 0.5,
         }
     }
 }
@@ -166,6 +172,8 @@ impl BodyFollowSettings {
         );
         self.head_back_offset_m =
             finite_clamp(self.head_back_offset_m, -0.5, 0.5, d.head_back_offset_m);
+        self.walk_heading_weight =
+            finite_clamp(self.walk_heading_weight, 0.0, 1.0, d.walk_heading_weight);
     }
 }
 
@@ -201,6 +209,7 @@ pub struct BodyFollowOutput {
 pub struct BodyFollow {
     pub settings: BodyFollowSettings,
     spring: Option<CriticalSpring>,
+    walk: WalkHeading,
 }
 
 /// `a` wrapped into -pi..pi.
@@ -238,6 +247,20 @@ impl BodyFollow {
         Self {
             settings,
             spring: None,
+            walk: WalkHeading::default(),
+        }
+    }
+
+    /// How far the hands are raised (0: at or below `hands_raise_start_m` under the head, 1:
+    /// from `hands_raise_full_m`; 0 when either is not tracked).
+    fn hands_raised(&self, input: &BodyFollowInput) -> f32 {
+        let s = &self.settings;
+        match (input.left_hand, input.right_hand) {
+            (Some(l), Some(r)) if l.is_finite() && r.is_finite() => {
+                let below = (l.y + r.y) * 0.5 - input.head.position.y;
+                inverse_lerp_clamped(s.hands_raise_start_m, s.hands_raise_full_m, below)
+            }
+            _ => 0.0,
         }
     }
 
@@ -301,6 +324,7 @@ impl BodyFollow {
     /// again with new settings goes on without a jump.
     pub fn state_from(&mut self, other: &BodyFollow) {
         self.spring = other.spring;
+        self.walk = other.walk;
     }
 
     /// Advances by `dt` seconds.
@@ -314,6 +338,7 @@ impl BodyFollow {
         let me = BodyFollow {
             settings: s,
             spring: None,
+            walk: WalkHeading::default(),
         };
         let goal_from = |body_yaw: f32| {
             let (hands_yaw, weight) = me.hands_yaw(&input, head_yaw, body_yaw);
@@ -333,7 +358,13 @@ impl BodyFollow {
             }
             CriticalSpring::new(yaw)
         });
-        let (goal_abs, weight) = goal_from(spring.value);
+        let (mut goal_abs, weight) = goal_from(spring.value);
+        // Walking forward with the hands low, the body faces where it walks.
+        let (walk_yaw, walking) = self.walk.update(head.position, head_yaw, dt);
+        let walk_weight = s.walk_heading_weight * walking * (1.0 - me.hands_raised(&input));
+        if walk_weight > 0.0 {
+            goal_abs += walk_weight * wrap_angle(walk_yaw - goal_abs);
+        }
         // Keep the spring's value unwrapped; aim at the nearest equivalent of the goal.
         let goal = spring.value + wrap_angle(goal_abs - spring.value);
         let yaw = spring.step(

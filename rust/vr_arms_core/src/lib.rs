@@ -56,6 +56,7 @@ pub mod tracking_loss;
 pub mod tracking_trace;
 pub mod two_bone_ik;
 pub mod upper_body_follow;
+pub mod walk_heading;
 
 pub use arm_solve::{ArmBones, ArmCalibration, ArmGoal, ArmSolve, solve_arm};
 pub use pose::Pose;

@@ -69,7 +69,7 @@ impl Criterion {
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 14] = [
+pub const LOWER_TUNED: [TunedSetting; 15] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
@@ -169,6 +169,15 @@ pub const LOWER_TUNED: [TunedSetting; 14] = [
         set: |s, v| s.profile.clavicle_follow.max_lower_deg = v,
         get: |s| s.profile.clavicle_follow.max_lower_deg,
         on: Criterion::FullBodyMpjpe,
+    },
+    // The walk's heading for the body's yaw (none, half, full), chosen on the whole body's
+    // chest yaw: from the plainest, none.
+    TunedSetting {
+        name: "body_follow.walk_heading_weight",
+        values: &[0.0, 0.5, 1.0],
+        set: |s, v| s.profile.body_follow.walk_heading_weight = v,
+        get: |s| s.profile.body_follow.walk_heading_weight,
+        on: Criterion::ChestYaw,
     },
     // The chest staying with the body in a low stance (from this drop of the head; 10 m: never).
     // Listed from the plainest, never, not from the shipped value: a fold that does not need

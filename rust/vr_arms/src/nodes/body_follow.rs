@@ -93,6 +93,11 @@ pub struct BodyFollow {
     /// The hands' yaw may differ from the head's by at most this much (degrees).
     #[export(range = (0.0, 170.0, suffix = "°"))]
     max_hands_offset_deg: f32,
+    /// Weight of the walk's heading: a player walking forward with the hands low faces where
+    /// they walk, whichever way the head looks (none standing, sideways or back, or with the
+    /// hands raised). 0: the head and hands alone.
+    #[export(range = (0.0, 1.0))]
+    walk_heading_weight: f32,
     /// The root stands this far behind the head (metres).
     #[export_group(name = "Position")]
     #[export(range = (-0.3, 0.3, suffix = "m"))]
@@ -137,6 +142,7 @@ impl INode3D for BodyFollow {
             forearm_axis: Vector3::ZERO,
             forearm_length_m: 0.0,
             max_hands_offset_deg: 0.0,
+            walk_heading_weight: 0.0,
             head_back_offset_m: 0.0,
             step: FollowStep::new(BodyFollowSettings::default()),
             head_tracked: true,
@@ -240,6 +246,7 @@ impl BodyFollow {
         forearm_axis => forearm_axis,
         forearm_length_m => forearm_length_m,
         max_hands_offset_deg => max_hands_offset_deg,
+        walk_heading_weight => walk_heading_weight,
         head_back_offset_m => head_back_offset_m,
     });
 
