@@ -95,8 +95,10 @@ func test_the_remote_body_poses_the_bones_like_the_node_graph() -> void:
 	check(compared >= 185, "compared %d frames" % compared)
 	check(moved > 0.5, "the motion moved the bones (up to %.2f rad from rest)" % moved)
 	check(worst_root < 1e-4, "the avatar roots follow the head alike (worst %.6f m)" % worst_root)
-	check(worst_position < 1e-4, "every compared bone in the same place (worst %.6f m)" % worst_position)
-	check(worst_angle < 5e-4, "and turned alike (worst %.6f rad)" % worst_angle)
+	# As in test_one_body: the graph's round trips through the skeleton, magnified by two-bone
+	# IK near a straight (hanging) arm, to about 0.1 mm and 0.001 rad; a wrong stage is far more.
+	check(worst_position < 2e-4, "every compared bone in the same place (worst %.6f m)" % worst_position)
+	check(worst_angle < 2e-3, "and turned alike (worst %.6f rad)" % worst_angle)
 
 
 func test_setup_remote_creates_what_is_missing_and_refuses_a_second_setup() -> void:
