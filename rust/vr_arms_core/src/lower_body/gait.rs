@@ -55,9 +55,8 @@ impl Gait {
             1.0
         };
         let froude = speed * speed / (G * leg);
-        // A stride is two steps.
-        // No shorter than the distance covered in the quickest step, no longer than in the
-        // longest.
+        // Half a walker's stride (a stride is two steps), no shorter than the distance covered
+        // in the quickest step and no longer than in the longest.
         let walker = 0.5 * s.stride_scale * leg * froude.powf(0.3);
         let step_m = walker
             .min(speed * LONGEST_STEP * s.step_time_s)
