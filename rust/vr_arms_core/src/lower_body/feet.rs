@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::LowerBodySettings;
-use super::gait::Gait;
+use super::gait::{Gait, WALKING_M_S};
 use crate::side::{PerSide, Side};
 use crate::smoothing::smoothstep;
 
@@ -44,8 +44,6 @@ pub struct Feet {
     velocity: Vec3,
     /// Feet whose legs could not reach them last frame (see [`Feet::strain`]).
     strained: PerSide<bool>,
-    /// The quickest a foot swings (`step_time_s`, seconds).
-    quickest_s: f32,
 }
 
 /// Time constant of the body's smoothed velocity (seconds).
@@ -82,16 +80,17 @@ impl Feet {
     }
 
     /// The leg cannot reach this planted foot from where the body is going: it steps next
-    /// ([`Feet::strain`]). With a walker's gait (`walking`: the speed, world units a second,
-    /// above which the body walks) the other foot, if stepping, hurries its landing, and a foot
-    /// ahead of a walking body is not stepped again: it is where the body is going, the body
-    /// comes over it.
-    pub fn out_of_reach(&mut self, side: Side, walking: Option<f32>) {
-        let Some(walking) = walking else {
+    /// ([`Feet::strain`]). With a walker's gait (`stride_scale` above 0) the other foot, if
+    /// stepping, hurries its landing, and a foot ahead of a body walking (faster than
+    /// [`WALKING_M_S`]; `scale` world units per avatar metre) is not stepped again: it is where
+    /// the body is going, the body comes over it.
+    pub fn out_of_reach(&mut self, s: &LowerBodySettings, side: Side, scale: f32) {
+        if s.stride_scale <= 0.0 {
             self.strain(side);
             return;
-        };
-        self.hurry(side);
+        }
+        self.hurry(side, s.step_time_s);
+        let walking = WALKING_M_S * scale;
         let ahead = match (*self.planted.get(side), self.last_center) {
             (Some(p), Some(c)) if self.velocity.length() > walking => {
                 (p.position - c).dot(self.velocity) > 0.0
@@ -104,10 +103,10 @@ impl Feet {
     }
 
     /// A planted foot the body can no longer stand on: the other foot, if stepping, finishes its
-    /// step in no more than the quickest swing (`step_time_s`) from now.
-    fn hurry(&mut self, planted: Side) {
+    /// step in no more than the quickest swing (`quickest`, seconds: `step_time_s`) from now.
+    fn hurry(&mut self, planted: Side, quickest: f32) {
         let other = Side::BOTH[1 - planted.index()];
-        if let (Some(step), quickest) = (self.step.get_mut(other), self.quickest_s)
+        if let Some(step) = self.step.get_mut(other)
             && quickest > 0.0
         {
             let left = (1.0 - step.t) * step.time_s;
@@ -135,11 +134,6 @@ impl Feet {
             Some(step) => Some(step.from),
             None => *self.planted.get(side),
         }
-    }
-
-    /// The body's smoothed horizontal speed (world units per second).
-    pub fn speed(&self) -> f32 {
-        self.velocity.length()
     }
 
     /// Whether a foot is stepping now.
@@ -171,7 +165,6 @@ impl Feet {
         on_ground: &mut dyn FnMut(Vec3) -> Vec3,
     ) -> PerSide<FootTarget> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
-        self.quickest_s = s.step_time_s;
         let reach = s.step_distance_m * scale;
         // Where a step lands: ahead of a moving body by the gait's lead. Whether a foot must
         // step is measured from where the body is (`homes`).

@@ -403,7 +403,10 @@ fn a_walkers_gait_steps_as_often_as_a_walker_at_each_speed() {
 /// stepping, lands within the quickest swing.
 #[test]
 fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
-    let s = LowerBodySettings::default();
+    let s = LowerBodySettings {
+        stride_scale: 2.3,
+        ..Default::default()
+    };
     let walk = |f: &mut Feet, from: usize, to: usize| {
         for k in from..to {
             let z = 1.2 * k as f32 / 90.0;
@@ -419,13 +422,13 @@ fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
         position: c + Vec3::Z * 0.4,
         yaw: 0.0,
     });
-    f.out_of_reach(Side::Left, Some(0.3));
+    f.out_of_reach(&s, Side::Left, 1.0);
     assert!(!f.strained.left, "ahead of a walking body");
     f.planted.left = Some(FootPlace {
         position: c - Vec3::Z * 0.4,
         yaw: 0.0,
     });
-    f.out_of_reach(Side::Left, Some(0.3));
+    f.out_of_reach(&s, Side::Left, 1.0);
     assert!(f.strained.left, "behind it");
     // The right foot half-way through a slow step: it lands within `step_time_s`.
     f.step.right = Some(Step {
@@ -433,7 +436,7 @@ fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
         t: 0.5,
         time_s: 2.0,
     });
-    f.out_of_reach(Side::Left, Some(0.3));
+    f.out_of_reach(&s, Side::Left, 1.0);
     let st = f.step.right.unwrap();
     assert!(
         ((1.0 - st.t) * st.time_s - s.step_time_s).abs() < 1e-5,
@@ -446,6 +449,6 @@ fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
         yaw: 0.0,
     });
     let before = f.step.right;
-    f.out_of_reach(Side::Left, None);
+    f.out_of_reach(&LowerBodySettings::default(), Side::Left, 1.0);
     assert!(f.strained.left && f.step.right == before);
 }

@@ -144,7 +144,7 @@ impl LowerBody {
             kneel: kneel::Kneel::default(),
             knee_plant: knee_plant::KneePlant::default(),
             seat: seat::Seat::default(),
-            heel: PerSide::new(heel::HeelLift::default(), heel::HeelLift::default()),
+            heel: PerSide::default(),
             arms: PerSide::new(None, None),
             last_headset: None,
         }
@@ -185,7 +185,7 @@ impl LowerBody {
         self.kneel.reset();
         self.knee_plant.reset();
         self.seat.forget_place();
-        self.heel = PerSide::new(heel::HeelLift::default(), heel::HeelLift::default());
+        self.heel = PerSide::default();
         self.last_headset = None;
     }
 
@@ -516,8 +516,6 @@ impl LowerBody {
         // Each planted foot's hips height at which its leg reaches it.
         let mut leg_caps = PerSide::new(f32::INFINITY, f32::INFINITY);
         let lift_max = s.max_heel_lift_m * input.scale;
-        // With a walker's gait, the speed above which the body walks.
-        let walking = (s.stride_scale > 0.0).then_some(gait::WALKING_M_S * input.scale);
         for side in Side::BOTH {
             self.heel.get_mut(side).track(targets.get(side).planted);
         }
@@ -544,14 +542,14 @@ impl LowerBody {
                 // More than the few millimetres a straight rest leg needs (its knee eased) down
                 // for this foot: it steps home next.
                 if leg_cap < hips.y - 0.006 * input.scale && away {
-                    self.feet.out_of_reach(side, walking);
+                    self.feet.out_of_reach(&s, side, input.scale);
                 }
                 let heel = self.heel.get_mut(side);
                 heel.ease(away, lift_max, dt);
                 *leg_caps.get_mut(side) = leg_cap;
                 cap = cap.min(leg_cap + heel.allowed());
             } else if away {
-                self.feet.out_of_reach(side, walking);
+                self.feet.out_of_reach(&s, side, input.scale);
             }
         }
         let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
