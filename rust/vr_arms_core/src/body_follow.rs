@@ -279,7 +279,7 @@ impl BodyFollow {
         let local = body.inverse() * mid;
         let forwardness =
             inverse_lerp_clamped(s.hands_forward_start_m, s.hands_forward_full_m, local.z);
-        let raise = inverse_lerp_clamped(s.hands_raise_start_m, s.hands_raise_full_m, local.y);
+        let raise = self.hands_raised(input);
         let aim_weight = s.hands_weight_max * forwardness * raise;
         let head_dir = Vec3::new(head_yaw.sin(), 0.0, head_yaw.cos());
         // The normal of a left-to-right line, turned to agree with the head (crossed hands swap

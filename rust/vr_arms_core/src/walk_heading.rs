@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use crate::body_follow::{wrap_angle, yaw_of};
-use crate::smoothing::{inverse_lerp_clamped, smoothstep};
+use crate::smoothing::{exp_alpha, inverse_lerp_clamped, smoothstep};
 
 /// Time constant of the headset's smoothed horizontal velocity (seconds): about a step, so the
 /// sway of each step does not turn the heading.
@@ -46,7 +46,7 @@ impl WalkHeading {
             && dt.is_finite()
             && dt > 0.0
         {
-            let k = 1.0 - (-dt / VELOCITY_TIME_S).exp();
+            let k = exp_alpha(1.0 / VELOCITY_TIME_S, dt);
             self.velocity += ((flat - last) / dt - self.velocity) * k;
             if !self.velocity.is_finite() {
                 self.velocity = Vec3::ZERO;

@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use super::legs::LegRest;
 use crate::pose::Pose;
-use crate::smoothing::{move_toward, smoothstep};
+use crate::smoothing::{exp_alpha, move_toward, smoothstep};
 
 /// How long the seat takes to follow the body forward across the floor (seconds, to 63 %) ...
 pub const SEAT_FOLLOW_S: f32 = 1.0;
@@ -104,8 +104,8 @@ impl Seat {
                 pull.y = 0.0;
                 let back = pull.dot(i.forward).min(0.0) * i.forward;
                 let ahead = pull - back;
-                let k = 1.0 - (-dt / SEAT_FOLLOW_S).exp();
-                let k_back = 1.0 - (-dt / SEAT_BACK_S).exp();
+                let k = exp_alpha(1.0 / SEAT_FOLLOW_S, dt);
+                let k_back = exp_alpha(1.0 / SEAT_BACK_S, dt);
                 let creep = (ahead * k).clamp_length_max(SEAT_PULL_M_S * scale * dt);
                 let mut next = at + creep + back * k_back;
                 // Its height with the torso; leaning away from over the seat, down slowly.
