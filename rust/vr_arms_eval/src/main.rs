@@ -1,4 +1,5 @@
-//! `vr_arms_eval [--markdown FILE] [--json FILE] [--seated-from-clip] [CLIP.bvh | FOLDER ...]`,
+//! `vr_arms_eval [--markdown FILE] [--json FILE] [--seated-from-clip] [--sit-from-headset]
+//! [CLIP.bvh | FOLDER ...]`,
 //! `vr_arms_eval --replay FILE [--frames N] CLIP.bvh`
 //!
 //! Evaluates the pipeline and the baselines on motion capture and prints the tables. With no
@@ -10,7 +11,9 @@
 //! `--markdown` writes the tables, `--json` the summary (see `summary.rs`). `--replay` writes
 //! one clip's first N frames (300 by default) for the engine test that holds the engine's body to
 //! the evaluation's (see `replay.rs`). `--seated-from-clip`, with clips given: the whole body
-//! is told when the performer sits (`seated.rs`), as a game sets `LowerBodyRig.seated`.
+//! is told when the performer sits (`seated.rs`), as a game sets `LowerBodyRig.seated`;
+//! `--sit-from-headset`, with clips given: the body guesses it from the headset
+//! (`LowerBodySettings::sit_from_headset`).
 
 use std::path::PathBuf;
 
@@ -42,6 +45,9 @@ struct Args {
     read_only: bool,
     /// `--seated-from-clip`: the whole body is told when the performer sits.
     seated_from_clip: bool,
+    /// `--sit-from-headset`: the whole body guesses sitting from the headset
+    /// (`LowerBodySettings::sit_from_headset`).
+    sit_from_headset: bool,
     paths: Vec<PathBuf>,
 }
 
@@ -54,6 +60,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
         frames: 300,
         read_only: false,
         seated_from_clip: false,
+        sit_from_headset: false,
         paths: Vec::new(),
     };
     let mut parser = lexopt::Parser::from_env();
@@ -65,6 +72,7 @@ fn parse_args() -> Result<Args, lexopt::Error> {
             Long("frames") => out.frames = parser.value()?.parse()?,
             Long("read") => out.read_only = true,
             Long("seated-from-clip") => out.seated_from_clip = true,
+            Long("sit-from-headset") => out.sit_from_headset = true,
             Value(path) => out.paths.push(path.into()),
             _ => return Err(arg.unexpected()),
         }
@@ -233,9 +241,9 @@ fn run() -> Result<(), String> {
         return Ok(());
     }
     let tune = args.paths.is_empty();
-    if tune && args.seated_from_clip {
+    if tune && (args.seated_from_clip || args.sit_from_headset) {
         return Err(
-            "--seated-from-clip needs the clips to evaluate (the tuned run has no sitting)".into(),
+            "--seated-from-clip and --sit-from-headset need the clips to evaluate (the tuned run has no sitting)".into(),
         );
     }
     let paths = if tune {
@@ -306,10 +314,11 @@ fn run() -> Result<(), String> {
     let (whole, whole_tuning) = if tune {
         vr_arms_eval::whole_body_report::cross_validate(&clips)
     } else {
-        let settings = vr_arms_eval::whole_body_report::WholeSettings {
+        let mut settings = vr_arms_eval::whole_body_report::WholeSettings {
             seated_from_clip: args.seated_from_clip,
             ..Default::default()
         };
+        settings.lower.sit_from_headset = args.sit_from_headset;
         (
             vr_arms_eval::whole_body_report::run_all(&clips, settings),
             String::new(),

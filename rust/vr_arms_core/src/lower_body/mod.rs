@@ -21,6 +21,7 @@ pub mod reach_bend;
 mod rest;
 pub mod seat;
 mod settings;
+pub mod sit_detect;
 pub mod spine_bend;
 pub mod walk_blend;
 
@@ -102,6 +103,8 @@ pub struct LowerBody {
     kneel: kneel::Kneel,
     knee_plant: knee_plant::KneePlant,
     seat: seat::Seat,
+    /// Sitting guessed from the headset (`sit_from_headset`).
+    sit_detect: sit_detect::SitDetect,
     /// Each foot's heel lift ([`heel`]).
     heel: PerSide<heel::HeelLift>,
     /// Each arm's upper arm (its joint is the shoulder) and reach (upper plus lower arm, tree
@@ -144,6 +147,7 @@ impl LowerBody {
             kneel: kneel::Kneel::default(),
             knee_plant: knee_plant::KneePlant::default(),
             seat: seat::Seat::default(),
+            sit_detect: sit_detect::SitDetect::default(),
             heel: PerSide::default(),
             arms: PerSide::new(None, None),
             last_headset: None,
@@ -178,6 +182,12 @@ impl LowerBody {
             .fold(0, |m, i| m | (1 << i))
     }
 
+    /// Whether the body sits (or is sitting down): the game says so (`seated`), or, with
+    /// `sit_from_headset`, the headset has been low and still ([`sit_detect`]).
+    pub fn sitting(&self) -> bool {
+        self.settings.seated || (self.settings.sit_from_headset && self.sit_detect.sitting())
+    }
+
     /// Forgets the feet and the last headset (after a teleport or a new avatar).
     pub fn reset(&mut self) {
         self.feet.reset();
@@ -185,6 +195,7 @@ impl LowerBody {
         self.kneel.reset();
         self.knee_plant.reset();
         self.seat.forget_place();
+        self.sit_detect.forget_motion();
         self.heel = PerSide::default();
         self.last_headset = None;
     }
@@ -290,8 +301,19 @@ impl LowerBody {
         let was_fully_seated = self.seat.weight();
         let was_seated = was_fully_seated > 0.0;
         let upright = head_at + facing * m.pelvis.head_to_hips;
+        if s.sit_from_headset {
+            self.sit_detect.update(&sit_detect::SitDetectInput {
+                head: head_at,
+                drop: head_drop(&m, head_at, input.floor_y),
+                standing: m.pelvis.head_height,
+                scale: input.scale,
+                dt,
+            });
+        } else {
+            self.sit_detect = sit_detect::SitDetect::default();
+        }
         let on_seat = self.seat.update(&seat::SeatInput {
-            seated: s.seated,
+            seated: self.sitting(),
             blend_s: s.seat_blend_s,
             upright,
             forward: facing * Vec3::Z,
@@ -419,7 +441,10 @@ impl LowerBody {
         let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| hip_joint(tree, leg));
         let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
             (Some(hip), Some(rest)) if seated == 0.0 => self.kneel.update(
-                &s,
+                &sit_detect::kneel_settings(
+                    &s,
+                    head_drop(&m, head_at, input.floor_y) / m.pelvis.head_height,
+                ),
                 hip.y - kneel_floor,
                 rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
                 back,

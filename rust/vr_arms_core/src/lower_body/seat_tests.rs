@@ -143,3 +143,57 @@ fn leaning_forward_from_the_seat_bends_over_it() {
         "crouched, the hips go along: {crouched}"
     );
 }
+
+/// With `sit_from_headset`, nobody telling it: a player sits down (the headset from standing to
+/// seated eye height over a second) and stays. Within two seconds the body sits, the feet ahead
+/// under the knees, and no knee touches the floor on the way (it does not kneel first). Off,
+/// the same headset never sits. Standing up again stands it up.
+#[test]
+fn sitting_down_is_seen_from_the_headset_when_asked() {
+    let bones = reference_lower_body().1;
+    let standing = Vec3::new(0.0, 1.65, 0.09);
+    let sit_down = |from_headset: bool| {
+        let mut b = body(false);
+        b.settings.sit_from_headset = from_headset;
+        run(&mut b, &input(headset(standing, 0.0)), 90);
+        let (rest, _, _) = reference_lower_body();
+        let mut lowest_knee = f32::INFINITY;
+        let mut sat_after = None;
+        for k in 0..360 {
+            let eyes = standing.lerp(SEATED_EYES, (k as f32 / 90.0).min(1.0));
+            let mut t = rest.clone();
+            b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+            for side in Side::BOTH {
+                let knee = bones.legs.get(side).unwrap()[1];
+                lowest_knee = lowest_knee.min(t.global(knee).position.y);
+            }
+            if b.sitting() && sat_after.is_none() {
+                sat_after = Some(k as f32 / 90.0);
+            }
+        }
+        let (t, _) = run(&mut b, &input(headset(SEATED_EYES, 0.0)), 1);
+        (b, t, lowest_knee, sat_after)
+    };
+    let (mut b, mut t, lowest_knee, sat_after) = sit_down(true);
+    let sat_after = sat_after.expect("never sat");
+    assert!(sat_after < 3.0, "sat {sat_after} s after starting down");
+    assert!(lowest_knee > 0.15, "a knee went down to {lowest_knee} m");
+    let ankle = t.global(bones.legs.left.unwrap()[2]).position;
+    assert!(ankle.z > 0.3, "seated, the feet ahead: {ankle}");
+    // Up again: standing, the feet back under the body.
+    let (rest, _, _) = reference_lower_body();
+    for k in 0..90 {
+        let eyes = SEATED_EYES.lerp(standing, k as f32 / 90.0);
+        b.update(&mut rest.clone(), &input(headset(eyes, 0.0)), 1.0 / 90.0);
+    }
+    assert!(!b.sitting(), "stood up");
+    let (mut t, _) = run(&mut b, &input(headset(standing, 0.0)), 90);
+    let ankle = t.global(bones.legs.left.unwrap()[2]).position;
+    assert!(ankle.z.abs() < 0.05, "standing, the feet under: {ankle}");
+
+    let (b, mut t, _, sat_after) = sit_down(false);
+    assert_eq!(sat_after, None);
+    assert!(!b.sitting());
+    let ankle = t.global(bones.legs.left.unwrap()[2]).position;
+    assert!(ankle.z < 0.25, "not asked, the feet stay under: {ankle}");
+}

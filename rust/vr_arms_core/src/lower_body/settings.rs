@@ -73,6 +73,11 @@ pub struct LowerBodySettings {
     /// ahead under the knees; no kneeling. The game's state, not a profile's: not saved.
     #[serde(skip)]
     pub seated: bool,
+    /// Also sit when the headset has come down to a seat's height and stays there, still
+    /// ([`super::sit_detect`]), and stand when it is back near standing height or walks: for
+    /// seated play without a chair in the scene. The headset cannot tell a chair from the
+    /// floor, so with this on a low still head sits rather than kneels. Off by default.
+    pub sit_from_headset: bool,
     /// How long sitting down and standing up take (seconds).
     pub seat_blend_s: f32,
     /// The largest share of the legs the user's walk animation takes while the game moves the
@@ -108,6 +113,7 @@ impl Default for LowerBodySettings {
             floor_ray: false,
             floor_collision_mask: 1,
             seated: false,
+            sit_from_headset: false,
             seat_blend_s: 0.5,
             walk_animation_share: 0.0,
             walk_animation_speed_m_s: 0.5,
