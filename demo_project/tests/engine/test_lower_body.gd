@@ -561,3 +561,40 @@ func test_a_seated_player_sits_with_the_feet_ahead_and_stands_up_again() -> void
 	check(standing.head < 0.01, "standing up: the eyes on the headset (%.1f cm)" % (standing.head * 100))
 	check(absf(foot.z - hips.z) < 0.15, "standing up: the feet back under the body (%.2f m)" % (foot.z - hips.z))
 	print("  seated: hips %.2f m, knees %.0f deg, spine %.0f deg" % [sat.get("hips", 0.0), sat.get("knees", 0.0), sat.get("spine", 0.0)])
+
+
+## With `sit_from_headset` and nobody telling it, the headset comes down to seated eye height
+## and stays there: the body sits (one `sitting_changed(true)`, read back in the handler), its
+## feet ahead, and stands up with the headset (`sitting_changed(false)`). Off, the same headset
+## crouches and no signal comes.
+func test_sitting_is_seen_from_the_headset_when_asked() -> void:
+	var b := make_set_up_body()
+	b.calibrator.scale_at_tracking_start = false
+	var skeleton: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	var hip_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftUpperLeg")).origin.y
+	var knee_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftLowerLeg")).origin.y
+	var seated_eyes := EYES - Vector3(0, hip_y - knee_y, 0)
+	var left := Vector3(0.25, 0.9, 0.35)
+	var right := Vector3(-0.25, 0.9, 0.35)
+	var raised := Vector3(0, 0.25, 0)
+	var changes: Array = []
+	rig.sitting_changed.connect(func(sitting: bool): changes.append([sitting, rig.is_sitting()]))
+	for on in [true, false]:
+		rig.sit_from_headset = on
+		await _hold(b, _head(EYES), left + raised, right + raised, 1.0)
+		changes.clear()
+		await _hold(b, _head(seated_eyes), left, right, 3.0)
+		var hips := bone_global_position(skeleton, "Hips")
+		var ahead := 0.5 * (bone_global_position(skeleton, "LeftFoot").z + bone_global_position(skeleton, "RightFoot").z) - hips.z
+		if on:
+			check(changes == [[true, true]], "seen sitting: one sitting_changed(true) (%s)" % [changes])
+			check(ahead > 0.3, "seen sitting: the feet ahead of the hips (%.2f m)" % ahead)
+			var standing: Dictionary = await _hold(b, _head(EYES), left + raised, right + raised, 2.0)
+			check(changes == [[true, true], [false, false]], "seen standing up: sitting_changed(false) (%s)" % [changes])
+			var foot := bone_global_position(skeleton, "LeftFoot")
+			hips = bone_global_position(skeleton, "Hips")
+			check(standing.head < 0.01 and absf(foot.z - hips.z) < 0.15, "standing up: eyes on the headset (%.1f cm), feet under the body (%.2f m)" % [standing.head * 100, foot.z - hips.z])
+		else:
+			check(changes.is_empty() and not rig.is_sitting(), "off: never sits (%s)" % [changes])
+			check(ahead < 0.25, "off: crouched, the feet stay under the body (%.2f m ahead)" % ahead)

@@ -154,6 +154,13 @@ pub struct LowerBodyRig {
     #[export_group(name = "Seated")]
     #[export]
     seated: bool,
+    /// Also sit when the headset comes down to a seat's height and stays there, still, for a
+    /// second and a half, and stand when it is back near standing height or walks: seated play
+    /// without a chair in the scene. The headset cannot tell a chair from the floor: with this
+    /// on, a low still head sits rather than kneels (a head lower than a seat still kneels), and
+    /// a held low stance (a karate horse stance) sits. [signal sitting_changed] says when.
+    #[export]
+    sit_from_headset: bool,
     /// How long sitting down and standing up take.
     #[export(range = (0.0, 5.0, suffix = "s"))]
     seat_blend_s: f32,
@@ -191,6 +198,8 @@ pub struct LowerBodyRig {
     last_head: Option<Pose>,
     /// The head bone's distance from the headset's head on the last solve.
     last_miss: f32,
+    /// Whether the body sat on the last frame ([signal sitting_changed]).
+    sitting: bool,
     head_guard: vr_arms_core::input_guard::InputGuard,
     settings_changed: bool,
     /// Bind again on the next frame (a bone name changed, or the node entered a tree).
@@ -261,6 +270,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             kneel: false,
             kneel_after_s: 0.0,
             seated: false,
+            sit_from_headset: false,
             seat_blend_s: 0.0,
             floor_ray: false,
             floor_collision_mask: 0,
@@ -272,6 +282,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             solved: None,
             last_head: None,
             last_miss: 0.0,
+            sitting: false,
             head_guard: Default::default(),
             settings_changed: false,
             rebind: true,
@@ -299,6 +310,11 @@ impl ISkeletonModifier3D for LowerBodyRig {
             return;
         };
         self.solved = self.solve(&skeleton, delta as f32, spare);
+        let sitting = self.bound.as_ref().is_some_and(|b| b.stage.sitting());
+        if sitting != self.sitting {
+            self.sitting = sitting;
+            self.signals().sitting_changed().emit(sitting);
+        }
     }
 
     fn process_modification_with_delta(&mut self, _delta: f64) {
@@ -331,6 +347,18 @@ impl ISkeletonModifier3D for LowerBodyRig {
 
 #[godot_api]
 impl LowerBodyRig {
+    /// The body sat down (`sitting` true) or stood up: `seated` was set or cleared, or with
+    /// `sit_from_headset` the headset was seen to sit or stand.
+    #[signal]
+    fn sitting_changed(sitting: bool);
+
+    /// Whether the body sits (or is sitting down): `seated`, or seen from the headset with
+    /// `sit_from_headset`. `VRAvatarSync` sends it to the other players.
+    #[func]
+    pub fn is_sitting(&self) -> bool {
+        self.sitting
+    }
+
     /// What is wrong with the setup (the editor's configuration warnings).
     #[func]
     fn get_setup_problems(&self) -> PackedStringArray {
@@ -411,6 +439,7 @@ impl LowerBodyRig {
         kneel => kneel,
         kneel_after_s => kneel_after_s,
         seated => seated,
+        sit_from_headset => sit_from_headset,
         seat_blend_s => seat_blend_s,
         floor_ray => floor_ray,
         floor_collision_mask => floor_collision_mask,

@@ -49,6 +49,10 @@ pub struct VRBodySolver {
     /// ahead under the knees, no kneeling, as `LowerBodyRig.seated`.
     #[var]
     seated: bool,
+    /// Also sit when the headset comes down to a seat's height and stays there, still, as
+    /// `LowerBodyRig.sit_from_headset` (off by default).
+    #[var]
+    sit_from_headset: bool,
     /// The floor's height (the XR origin's), in world metres.
     #[var]
     floor_y: f32,
@@ -87,6 +91,7 @@ impl IRefCounted for VRBodySolver {
             fingers: true,
             lower_body: true,
             seated: false,
+            sit_from_headset: false,
             floor_y: 0.0,
             floor_ray: false,
             floor_collision_mask: 1,
@@ -150,6 +155,16 @@ impl VRBodySolver {
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
         apply_profile("VRBodySolver", &path, |p| self.profile = *p)
+    }
+
+    /// Whether the body sits (or is sitting down): [member seated], or seen from the headset
+    /// with [member sit_from_headset]; false before [method configure] or without a lower body.
+    #[func]
+    pub fn is_sitting(&self) -> bool {
+        self.bound
+            .as_ref()
+            .and_then(|b| b.body.pipeline.lower_body.as_ref())
+            .is_some_and(|l| l.sitting())
     }
 
     /// One hand's grip and trigger (0..1) for the finger curls.
@@ -289,6 +304,7 @@ impl VRBodySolver {
         let skeleton_global = new_root * root.affine_inverse() * skeleton.get_global_transform();
         if let Some(l) = b.body.pipeline.lower_body.as_mut() {
             l.settings.seated = self.seated;
+            l.settings.sit_from_headset = self.sit_from_headset;
         }
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
         // The avatar's own colliders: under the skeleton's parent (its root), or itself.
