@@ -125,11 +125,12 @@ func _on_remote_revolver_event(_peer_id: int, event: String, hit: bool, point: V
 ## Malformed packets (short, long, unknown, a rotation no quaternion has, an event that does not
 ## exist) and a body with a hand 3 m from its head: what a hostile peer sends.
 static func hostile_packets() -> Array[PackedByteArray]:
+	# The state packet's layout (version 3): docs/multiplayer.md, "The state stream".
 	var good := PackedByteArray()
-	good.resize(46)
-	good[0] = 0x12
+	good.resize(47)
+	good[0] = 0x13
 	var bad_rotation := good.duplicate()
-	for i in range(18, 22):
+	for i in range(19, 23):
 		bad_rotation[i] = 0xff
 	var too_long := good.duplicate()
 	too_long.append(0)
@@ -138,13 +139,13 @@ static func hostile_packets() -> Array[PackedByteArray]:
 	var absurd := good.duplicate()
 	absurd[4] = 0b101
 	var identity := (3 << 30) | (511 << 20) | (511 << 10) | 511
-	absurd[5] = 85  # scale 1.0
+	absurd[6] = 85  # scale 1.0
 	for pose in 3:
-		var at := 12 + pose * 10
+		var at := 13 + pose * 10
 		absurd.encode_u32(at + 6, identity)
-	absurd.encode_s16(12 + 2, int(1.6 * 4096))
-	absurd.encode_s16(32, int(3.0 * 4096))
-	return [PackedByteArray([0x12, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]
+	absurd.encode_s16(13 + 2, int(1.6 * 4096))
+	absurd.encode_s16(33, int(3.0 * 4096))
+	return [PackedByteArray([0x13, 1]), too_long, PackedByteArray([0x99, 0, 0, 0]), bad_rotation, absurd, PackedByteArray([0x21, 0, 0, 77])]
 
 
 ## Sends the hostile packets to the host, then leaves.

@@ -189,8 +189,8 @@ func test_the_clients_body_moves_on_the_host() -> void:
 	var stats: Dictionary = receiver.get_stats()
 	check(stats.state_packets_accepted > 80, "packets played: %s" % [stats])
 	var sent: Dictionary = sender.get_stats()
-	# About 30 a second of 46 bytes (no hand tracking: no finger curls).
-	check(sent.state_packets_sent > 80 and sent.state_bytes_sent == sent.state_packets_sent * 46, "30 Hz of 46-byte packets: %s" % [sent])
+	# About 30 a second of 47 bytes (no hand tracking: no finger curls).
+	check(sent.state_packets_sent > 80 and sent.state_bytes_sent == sent.state_packets_sent * 47, "30 Hz of 47-byte packets: %s" % [sent])
 
 	# Revolver events, once and in order.
 	sender.send_revolver_event("draw", false, Vector3.ZERO, Vector3.ZERO)
@@ -299,7 +299,7 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 		sizes[packet.size()] = true
 		receiver.receive_packet(7, packet)
 		await frames(1)
-	check(sizes.keys() == [52], "packets carry the finger curls while the hand is tracked (sizes %s)" % [sizes.keys()])
+	check(sizes.keys() == [53], "packets carry the finger curls while the hand is tracked (sizes %s)" % [sizes.keys()])
 	check(_added.size() == 1, "one remote avatar")
 	var skeleton: Skeleton3D = _added[0][1].get_node("Skeleton3D")
 	await skeleton.skeleton_updated
@@ -327,7 +327,7 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 	await frames(3)
 	check(receiver.remote_update_interval_frames == 1 and body.update_interval_frames == 1, "0 is taken as 1 (%d)" % receiver.remote_update_interval_frames)
 
-	# Tracking stops: plain 46-byte packets, and the fingers fade back to the open hand.
+	# Tracking stops: plain 47-byte packets, and the fingers fade back to the open hand.
 	XRServer.remove_tracker(tracker)
 	sizes.clear()
 	for i in 40:
@@ -336,7 +336,7 @@ func test_hand_tracked_fingers_curl_the_remote_avatars_fingers() -> void:
 		receiver.receive_packet(7, packet)
 		await frames(1)
 	await skeleton.skeleton_updated
-	check(sizes.keys() == [46], "no curls once tracking stops (sizes %s)" % [sizes.keys()])
+	check(sizes.keys() == [47], "no curls once tracking stops (sizes %s)" % [sizes.keys()])
 	check_near(curl_of(skeleton, "LeftMiddleProximal"), 0.0, 0.5, "the middle finger opens again")
 	receiver.remove_peer(7)
 	await frames(2)
@@ -444,6 +444,57 @@ func test_an_avatar_appears_settled() -> void:
 		get_tree().set_multiplayer(null, n.get_path())
 
 
+## A player who sits (the game told the sender: `local_seated`) sits on the other peers: the
+## host's remote body takes `seated` from the stream, its feet ahead of its hips, and stands
+## when the player does.
+func test_a_remote_player_sits_from_the_stream() -> void:
+	var pair := _host_and_client()
+	var host_peer: ENetMultiplayerPeer = pair.host_peer
+	var client_peer: ENetMultiplayerPeer = pair.client_peer
+	var host: Node3D = pair.host
+	var client: Node3D = pair.client
+	var player := _standing_player(client)
+	var points: Array = player.points
+	var sender: VRAvatarSync = player.sync
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	host.add_child(receiver)
+	check(await _connect(host_peer, client_peer), "connected")
+	# The player (facing -Z) sits down: the head 45 cm lower, the hands on the lap.
+	sender.local_seated = true
+	points[0].global_position = Vector3(0, 1.17, -0.05)
+	points[1].global_position = Vector3(-0.2, 0.75, -0.35)
+	points[2].global_position = Vector3(0.2, 0.75, -0.35)
+	for i in 150:
+		await frames(1)
+	check(not _added.is_empty(), "the client's avatar is on the host")
+	if _added.is_empty():
+		return
+	var avatar: Node3D = _added[0][1]
+	var skeleton: Skeleton3D = avatar.get_node("Skeleton3D")
+	var body: VRRemoteBody = skeleton.get_children().filter(func(n): return n is VRRemoteBody)[0]
+	await skeleton.skeleton_updated
+	# Ahead is -Z: the player faces -Z.
+	var ahead := bone_global_position(skeleton, "Hips").z - bone_global_position(skeleton, "LeftFoot").z
+	check(body.seated, "the remote body is told it sits")
+	check(ahead > 0.3, "seated, its feet ahead of its hips (%.2f m)" % ahead)
+	sender.local_seated = false
+	points[0].global_position = Vector3(0, 1.62, 0)
+	points[1].global_position = Vector3(-0.25, 1.2, -0.35)
+	points[2].global_position = Vector3(0.25, 1.2, -0.35)
+	for i in 150:
+		await frames(1)
+	await skeleton.skeleton_updated
+	ahead = bone_global_position(skeleton, "Hips").z - bone_global_position(skeleton, "LeftFoot").z
+	check(not body.seated, "standing up, it is told it stands")
+	check(absf(ahead) < 0.15, "standing, its feet under the body (%.2f m)" % ahead)
+	for p in [client_peer, host_peer]:
+		p.close()
+	for n in [host, client]:
+		get_tree().set_multiplayer(null, n.get_path())
+
+
 ## A remote player crouches from the stream alone (the stream carries the head and hands, not
 ## the legs): the host's avatar brings its eyes down onto the player's head with bent knees and
 ## its feet on the floor; and the packets are no larger for it.
@@ -486,7 +537,7 @@ func test_a_remote_player_crouches_from_the_stream() -> void:
 	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
 	check(absf(f.y - avatar.global_position.y - rest_ankle) < 0.01, "its feet on the floor (ankle %.1f cm off its standing height)" % ((f.y - avatar.global_position.y - rest_ankle) * 100.0))
 	var sent: Dictionary = (player.sync as VRAvatarSync).get_stats()
-	check(sent.state_bytes_sent == sent.state_packets_sent * 46, "46-byte packets as standing: %s" % [sent])
+	check(sent.state_bytes_sent == sent.state_packets_sent * 47, "47-byte packets as standing: %s" % [sent])
 	for p in [client_peer, host_peer]:
 		p.close()
 	for n in [host, client]:

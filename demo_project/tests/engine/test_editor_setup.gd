@@ -127,6 +127,7 @@ func test_the_setup_for_multiplayer_adds_a_wired_avatar_sync_in_the_same_action(
 		ur.free()
 		return
 	check(sync.avatar_root == s.character and sync.head == created.camera and sync.left_hand == created.left_controller and sync.right_hand == created.right_controller, "it sends the character and its tracked nodes")
+	check(created.get("lower_body") != null and sync.lower_body_rig == created.get("lower_body"), "and whether its lower body sits")
 	check(ur.get_current_action_name() == "vr_arms: set up Skeleton3D for multiplayer", "one action: %s" % ur.get_current_action_name())
 	ur.undo()
 	check(_ids(scene) == before and sync.get_parent() == null, "undo takes it out with the rest")

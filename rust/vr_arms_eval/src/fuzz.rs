@@ -224,6 +224,7 @@ fn packet(rng: &mut Rng) -> Vec<u8> {
         head_tracked: rng.next().is_multiple_of(2),
         hands: [hand(rng), hand(rng)],
         revolver: rng.next().is_multiple_of(2).then(|| rng.next() as u8),
+        seated: rng.next().is_multiple_of(2),
     };
     let header = StateHeader {
         sequence: rng.next() as u8,

@@ -8,7 +8,8 @@ use crate::nodes::avatar_sync::VRAvatarSync;
 use crate::nodes::common::own_by;
 
 /// Adds a `VRAvatarSync` beside the character set up in `setup` (`setup_skeleton`'s dictionary)
-/// sending its avatar, camera and controllers, and records it there as "avatar_sync".
+/// sending its avatar, camera, controllers and whether its lower body sits, and records it there
+/// as "avatar_sync".
 /// `remote_avatar_scene` null: the character's own scene when it is an instanced scene.
 /// `None`, with one error, when `setup` is not such a dictionary.
 pub fn add_avatar_sync(
@@ -49,6 +50,13 @@ pub fn add_avatar_sync(
     sync.set("head", &camera.to_variant());
     sync.set("left_hand", &left.to_variant());
     sync.set("right_hand", &right.to_variant());
+    if let Some(rig) = setup
+        .get("lower_body")
+        .and_then(|v| v.try_to::<Gd<Node>>().ok())
+        .filter(|n| n.is_instance_valid())
+    {
+        sync.set("lower_body_rig", &rig.to_variant());
+    }
     if let Some(scene) = scene {
         sync.set("remote_avatar_scene", &scene.to_variant());
     }

@@ -66,9 +66,10 @@ pub struct VRRemoteBody {
     /// keeps its lower body's pose). Off: only the upper body is solved, as before.
     #[export]
     lower_body: bool,
-    /// The remote player sits (your game says so, e.g. from its own network state): hips on a
-    /// seat under the upright torso, the feet ahead under the knees, no kneeling, as
-    /// `LowerBodyRig.seated`.
+    /// The remote player sits: hips on a seat under the upright torso, the feet ahead under the
+    /// knees, no kneeling, as `LowerBodyRig.seated`. `VRAvatarSync` sets it from the stream
+    /// (the sender's `LowerBodyRig.is_sitting()`); without it, set it from your game's own
+    /// network state.
     #[export]
     seated: bool,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
@@ -332,7 +333,9 @@ impl VRRemoteBody {
         head_tracked: bool,
         hands: [(bool, f32, f32); 2],
         curls: [Option<[f32; 5]>; 2],
+        seated: bool,
     ) {
+        self.seated = seated;
         let [(lt, lg, ltr), (rt, rg, rtr)] = hands;
         self.head_tracked = head_tracked;
         (self.left_hand_tracked, self.left_grip, self.left_trigger) = (lt, lg, ltr);

@@ -1,7 +1,7 @@
 //! The avatar state stream: what the owner of an avatar sends, unreliably, many times a second,
 //! and the checks every received packet passes before it can move a bone.
 //!
-//! Layout (46 bytes, 52 with finger curls; little endian):
+//! Layout (47 bytes, 53 with finger curls; little endian):
 //!
 //! | bytes | field |
 //! |---|---|
@@ -9,11 +9,12 @@
 //! | 1 | sequence number (u8, wraps) |
 //! | 2-3 | sender's clock (ms, u16, wraps every 65.5 s) |
 //! | 4 | flags: head, left, right tracked; left, right hand tracking (bits 0-4); revolver state + 1, 0 for none (bits 5-7) |
-//! | 5 | the avatar's scale (the height fit), 0.5-2.0 in 255 steps |
-//! | 6-11 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
-//! | 12-41 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
-//! | 42-45 | per hand: grip (u8), trigger (u8) |
-//! | 46-51 | only when a hand is hand-tracked: per hand five finger curls (4 bits each, 3 bytes) |
+//! | 5 | body flags: seated (bit 0); the other bits 0 |
+//! | 6 | the avatar's scale (the height fit), 0.5-2.0 in 255 steps |
+//! | 7-12 | the avatar root's world position (3 x i16, 1/64 m: +-512 m) |
+//! | 13-42 | head, left hand, right hand: position from the root (3 x i16, 1/4096 m: +-8 m) and world rotation (u32, smallest three) |
+//! | 43-46 | per hand: grip (u8), trigger (u8) |
+//! | 47-52 | only when a hand is hand-tracked: per hand five finger curls (4 bits each, 3 bytes) |
 //!
 //! Positions are sent from the avatar's root, so they keep their 0.12 mm steps wherever the
 //! player walks (within 512 m of the world origin); the root itself only anchors them.
@@ -26,12 +27,15 @@ use super::quantize::{
 };
 use crate::pose::Pose;
 
-/// First byte of a state packet: kind 1 (state) in the high nibble, layout version 2 below.
-pub const STATE_TAG: u8 = 0x12;
+/// First byte of a state packet: kind 1 (state) in the high nibble, layout version 3 below
+/// (version 2 had no body flags: a peer with an older addon is refused as another kind).
+pub const STATE_TAG: u8 = 0x13;
 /// Bytes in a state packet without finger curls.
-pub const STATE_PACKET_BYTES: usize = 46;
+pub const STATE_PACKET_BYTES: usize = 47;
 /// Bytes in a state packet with finger curls (a hand is hand-tracked).
-pub const STATE_PACKET_WITH_CURLS_BYTES: usize = 52;
+pub const STATE_PACKET_WITH_CURLS_BYTES: usize = 53;
+/// The body flags' bit for a seated player.
+const SEATED_BIT: u8 = 1;
 /// Smallest and largest avatar scale a packet carries.
 pub const SCALE_RANGE: (f32, f32) = (0.5, 2.0);
 /// Step of the root's position (metres).
@@ -68,6 +72,9 @@ pub struct AvatarState {
     pub hands: [HandState; 2],
     /// The revolver's state (`RevolverState as u8`), if the avatar has one.
     pub revolver: Option<u8>,
+    /// The player sits (the game said so, or the body saw it from the headset): the remote
+    /// body sits too.
+    pub seated: bool,
 }
 
 impl Default for AvatarState {
@@ -79,6 +86,7 @@ impl Default for AvatarState {
             head_tracked: false,
             hands: [HandState::default(); 2],
             revolver: None,
+            seated: false,
         }
     }
 }
@@ -118,7 +126,8 @@ pub enum PacketError {
     Oversized,
     /// Not this kind of packet, or another layout version.
     WrongKind,
-    /// A rotation no unit quaternion has, or a revolver state that does not exist.
+    /// A rotation no unit quaternion has, a revolver state that does not exist, or a body flag
+    /// this version does not know.
     Corrupt,
     /// Well formed but not a body: a hand far from the head, a head far from the root.
     Absurd,
@@ -173,6 +182,7 @@ pub fn encode_state(header: StateHeader, state: &AvatarState) -> Vec<u8> {
         | (r.hand_tracking as u8) << 4
         | revolver << 5;
     out.push(flags);
+    out.push(if state.seated { SEATED_BIT } else { 0 });
     let (lo, hi) = SCALE_RANGE;
     let scale = if state.scale.is_finite() {
         state.scale.clamp(lo, hi)
@@ -281,6 +291,10 @@ pub fn decode_state(
         s if s <= REVOLVER_STATES => Some(s - 1),
         _ => return Err(PacketError::Corrupt),
     };
+    let body = r.u8();
+    if body & !SEATED_BIT != 0 {
+        return Err(PacketError::Corrupt);
+    }
     let (lo, hi) = SCALE_RANGE;
     let scale = lo + r.u8() as f32 / 255.0 * (hi - lo);
     let root = Vec3::from_array([0; 3].map(|_: i32| r.u16() as i16 as f32 * ROOT_STEP_M));
@@ -295,6 +309,7 @@ pub fn decode_state(
         head_tracked: flags & 1 != 0,
         hands: [HandState::default(); 2],
         revolver,
+        seated: body & SEATED_BIT != 0,
     };
     for (i, (h, pose)) in state.hands.iter_mut().zip([left, right]).enumerate() {
         h.pose = pose;
@@ -350,6 +365,7 @@ mod tests {
             head_tracked: true,
             hands: [hand(0.25, 0.2), hand(-0.3, 0.9)],
             revolver: Some(2),
+            seated: true,
         }
     }
 
@@ -368,7 +384,10 @@ mod tests {
         );
         let (h, back) = decode_state(&bytes, &StateLimits::default()).unwrap();
         assert_eq!(h, header);
-        assert_eq!((back.head_tracked, back.revolver), (true, Some(2)));
+        assert_eq!(
+            (back.head_tracked, back.revolver, back.seated),
+            (true, Some(2), true)
+        );
         assert!(
             (back.scale - 1.13).abs() <= 0.75 / 255.0 + 1e-6,
             "{}",
@@ -391,6 +410,10 @@ mod tests {
         }
         assert_eq!(back.hands[0].curls[4], 1.0);
         assert!(!back.hands[1].hand_tracking && back.hands[0].hand_tracking);
+        let standing = AvatarState { seated: false, ..s };
+        let (_, back) =
+            decode_state(&encode_state(header, &standing), &StateLimits::default()).unwrap();
+        assert!(!back.seated);
     }
 
     #[test]
@@ -461,11 +484,17 @@ mod tests {
         let mut other = good.clone();
         other[0] = 0x11;
         assert_eq!(decode_state(&other, &limits), Err(PacketError::WrongKind));
+        // The layout before the body flags (version 2).
+        other[0] = 0x12;
+        assert_eq!(decode_state(&other, &limits), Err(PacketError::WrongKind));
+        let mut bad_body = good.clone();
+        bad_body[5] |= 2;
+        assert_eq!(decode_state(&bad_body, &limits), Err(PacketError::Corrupt));
         let mut bad_gun = good.clone();
         bad_gun[4] |= 7 << 5;
         assert_eq!(decode_state(&bad_gun, &limits), Err(PacketError::Corrupt));
         let mut bad_rotation = good;
-        bad_rotation[18..22].copy_from_slice(&u32::MAX.to_le_bytes());
+        bad_rotation[19..23].copy_from_slice(&u32::MAX.to_le_bytes());
         assert_eq!(
             decode_state(&bad_rotation, &limits),
             Err(PacketError::Corrupt)

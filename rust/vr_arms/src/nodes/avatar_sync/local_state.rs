@@ -24,6 +24,8 @@ pub struct LocalSources<'a> {
     pub hand_trackers: [&'a StringName; 2],
     /// The revolver's state, when there is one.
     pub revolver: Option<u8>,
+    /// The player sits.
+    pub seated: bool,
 }
 
 /// The avatar's state now; `None` without a root and a head.
@@ -40,6 +42,7 @@ pub fn read(src: &LocalSources) -> Option<AvatarState> {
         head_tracked: is_tracked(&head),
         hands: [HandState::default(); 2],
         revolver: src.revolver,
+        seated: src.seated,
     };
     for (side, h) in state.hands.iter_mut().enumerate() {
         // Fingers from hand tracking, while the runtime tracks the hand.

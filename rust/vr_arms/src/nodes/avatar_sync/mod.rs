@@ -21,6 +21,7 @@ use vr_arms_core::net::{
 
 use crate::convert::{to_vector3, vec3};
 use crate::nodes::common::{alive, in_editor, refresh_warnings_on_set, unset_problem};
+use crate::nodes::lower_body_rig::LowerBodyRig;
 use crate::nodes::revolver::Revolver;
 use crate::problems::ProblemReport;
 use remote_avatar::RemoteAvatar;
@@ -32,8 +33,8 @@ use stats::Stats;
 ///
 /// **Sending.** While connected, [member send_rate_hz] times a second it sends the local
 /// player's head and hands (from [member avatar_root], quantised: 0.12 mm and 0.25 degrees),
-/// grip, trigger, tracking and the revolver's state, unreliably: 46 bytes a packet (52 with
-/// finger curls from hand tracking). The
+/// grip, trigger, tracking, the revolver's state and whether the player sits, unreliably: 47
+/// bytes a packet (53 with finger curls from hand tracking). The
 /// revolver's draw, holster, cock, shot (with its hit point and normal), drop and reload go
 /// reliably, in order.
 ///
@@ -72,6 +73,15 @@ pub struct VRAvatarSync {
     /// The local player's revolver, if any: its state is sent, and its events.
     #[export]
     revolver: Option<Gd<Revolver>>,
+    /// The local player's [LowerBodyRig]: whether the player sits (its `seated`, or seen from
+    /// the headset with `sit_from_headset`) is sent, and remote bodies sit with it. Empty:
+    /// [member local_seated] is sent.
+    #[export]
+    lower_body_rig: Option<Gd<LowerBodyRig>>,
+    /// Whether the local player sits, sent while [member lower_body_rig] is empty (a body of
+    /// your own, `VRBodySolver.is_sitting()`).
+    #[export]
+    local_seated: bool,
     /// The OpenXR float action read as grip from an [XRController3D] hand.
     #[export]
     grip_action: StringName,
@@ -165,6 +175,8 @@ impl INode for VRAvatarSync {
             left_controller: None,
             right_controller: None,
             revolver: None,
+            lower_body_rig: None,
+            local_seated: false,
             grip_action: "grip".into(),
             trigger_action: "trigger".into(),
             left_hand_tracker: "/user/hand_tracker/left".into(),
@@ -498,6 +510,8 @@ impl VRAvatarSync {
             trigger_action: &self.trigger_action,
             hand_trackers: [&self.left_hand_tracker, &self.right_hand_tracker],
             revolver,
+            seated: alive(&self.lower_body_rig)
+                .map_or(self.local_seated, |r| r.bind().is_sitting()),
         };
         let state = local_state::read(&sources)?;
         let header = StateHeader {

@@ -176,7 +176,7 @@ impl RemoteAvatar {
             let hands = state.hands.map(|h| (h.tracked, h.grip, h.trigger));
             let curls = state.hands.map(|h| h.hand_tracking.then_some(h.curls));
             let mut body = body.bind_mut();
-            body.set_stream_inputs(state.head_tracked, hands, curls);
+            body.set_stream_inputs(state.head_tracked, hands, curls, state.seated);
             if appearing {
                 body.start_from_stream();
             }
