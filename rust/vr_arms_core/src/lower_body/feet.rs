@@ -48,6 +48,11 @@ pub struct Feet {
 
 /// Time constant of the body's smoothed velocity (seconds).
 const VELOCITY_TIME_S: f32 = 0.1;
+/// A foot lands at least this share of the feet's spacing beside the standing one, across the
+/// body.
+pub const CLEAR_SHARE: f32 = 0.25;
+/// See [`CLEAR_SHARE`]: once the body has turned this far from the standing foot (degrees).
+pub const CLEAR_TURN_DEG: f32 = 20.0;
 
 /// `a - b` wrapped into (-pi, pi].
 fn angle_between(a: f32, b: f32) -> f32 {
@@ -172,8 +177,11 @@ impl Feet {
         let gait = Gait::at(s, self.velocity.length() / scale, leg / scale);
         let mut landings = self.lead(homes, gait.lead_m * scale, reach);
         for side in Side::BOTH {
+            // Beside the standing foot, never on it: a body turning faster than the feet step
+            // brings one foot's place round onto where the other stands.
+            let clear = self.clearance(side, &homes, landings.get(side).position);
             let landing = landings.get_mut(side);
-            landing.position = on_ground(landing.position);
+            landing.position = on_ground(landing.position + clear);
         }
         for side in Side::BOTH {
             let home = *homes.get(side);
@@ -243,6 +251,28 @@ impl Feet {
             }
         };
         PerSide::new(target(Side::Left), target(Side::Right))
+    }
+
+    /// How far a foot landing at `at` must move out, across the body, to land beside the
+    /// standing foot rather than on or across it: at least [`CLEAR_SHARE`] of the feet's
+    /// spacing (`homes`) from it, on its own side, once the body has turned [`CLEAR_TURN_DEG`]
+    /// from the standing foot.
+    fn clearance(&self, side: Side, homes: &PerSide<FootPlace>, at: Vec3) -> Vec3 {
+        let other = Side::BOTH[1 - side.index()];
+        // Only while the body turns away from the standing foot: walking sideways, the feet
+        // come together.
+        let Some(stand) = (*self.planted.get(other)).filter(|p| {
+            angle_between(p.yaw, homes.get(other).yaw).abs() > CLEAR_TURN_DEG.to_radians()
+        }) else {
+            return Vec3::ZERO;
+        };
+        let mut across = homes.get(side).position - homes.get(other).position;
+        across.y = 0.0;
+        let Some(dir) = across.try_normalize() else {
+            return Vec3::ZERO;
+        };
+        let apart = (at - stand.position).dot(dir);
+        dir * (CLEAR_SHARE * across.length() - apart).max(0.0)
     }
 
     /// The body's smoothed horizontal velocity from between the feet's places; a jump of the

@@ -452,3 +452,66 @@ fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
     f.out_of_reach(&LowerBodySettings::default(), Side::Left, 1.0);
     assert!(f.strained.left && f.step.right == before);
 }
+
+/// The smallest distance between the feet across the body (along its left, from the right
+/// foot to the left; negative: crossed) while the body turns `degrees` on the spot in
+/// `seconds` about a point `pivot` ahead of between its feet (the head is ahead of the
+/// ankles), then stands a second.
+fn least_apart_turning(degrees: f32, seconds: f32, pivot: f32) -> f32 {
+    let s = LowerBodySettings::default();
+    let mut f = Feet::default();
+    let dt = 1.0 / 90.0;
+    let frames = (seconds / dt).round() as usize;
+    let mut least = f32::INFINITY;
+    for k in 0..frames + 90 {
+        let yaw = degrees.to_radians() * (k.min(frames) as f32 / frames as f32);
+        // Between the feet: `pivot` behind the turning point, along the body's forward.
+        let h = homes(-pivot * yaw.sin(), pivot - pivot * yaw.cos(), yaw);
+        let t = f.update(&s, h, (1.0, 0.9), dt);
+        let across = (h.left.position - h.right.position).normalize();
+        least = least.min((t.left.place.position - t.right.place.position).dot(across));
+    }
+    least
+}
+
+/// Turning on the spot as a player does (half a turn in a second and a half, a quarter turn in
+/// half a second, either way, about a point between the feet or up to 20 cm ahead of them, as
+/// the head is), the feet never cross: they stay 3 cm apart across the body (they stand 20 cm
+/// apart; without the landing beside the standing foot they cross by 2.7 cm).
+#[test]
+fn turning_on_the_spot_never_crosses_the_feet() {
+    for pivot in [0.0, 0.1, 0.2] {
+        for (degrees, seconds) in [(180.0, 1.5), (-180.0, 1.5), (90.0, 0.5), (-90.0, 0.5)] {
+            let least = least_apart_turning(degrees, seconds, pivot);
+            assert!(
+                least > 0.03,
+                "{degrees} degrees in {seconds} s about {pivot} m ahead: the feet {least} m apart across the body"
+            );
+        }
+    }
+}
+
+/// A foot lands at least a quarter of the feet's spacing beside the standing foot, on its own
+/// side, once the body has turned from the standing foot (a turn on the spot); a standing foot
+/// pointing as the body does (walking sideways, the feet come together) is landed next to.
+#[test]
+fn a_landing_is_put_beside_the_standing_foot_only_once_the_body_has_turned_from_it() {
+    let h = homes(0.0, 0.0, 0.0);
+    let mut f = Feet::default();
+    let stand = |yaw: f32| {
+        Some(FootPlace {
+            position: Vec3::new(0.03, 0.0, 0.0),
+            yaw,
+        })
+    };
+    f.planted.left = stand(0.0);
+    assert_eq!(f.clearance(Side::Right, &h, Vec3::ZERO), Vec3::ZERO);
+    // Turned 30 degrees from it: the right foot, landing 3 cm right of the left, goes 2 cm
+    // further right (5 cm: a quarter of the 20 cm spacing).
+    f.planted.left = stand(30f32.to_radians());
+    let c = f.clearance(Side::Right, &h, Vec3::ZERO);
+    assert!(c.distance(Vec3::new(-0.02, 0.0, 0.0)) < 1e-6, "{c}");
+    // Already far enough beside it: nothing.
+    let c = f.clearance(Side::Right, &h, Vec3::new(-0.1, 0.0, 0.0));
+    assert_eq!(c, Vec3::ZERO);
+}
