@@ -53,6 +53,10 @@ const VELOCITY_TIME_S: f32 = 0.1;
 pub const CLEAR_SHARE: f32 = 0.25;
 /// See [`CLEAR_SHARE`]: once the body has turned this far from the standing foot (degrees).
 pub const CLEAR_TURN_DEG: f32 = 20.0;
+/// See [`CLEAR_SHARE`]: while the body moves slower than this (metres a second): turning on
+/// the spot (the body swings round the head, ahead of the feet, at up to half of this), not
+/// walking, where a stride's foot lands where it must.
+pub const CLEAR_BELOW_M_S: f32 = 0.6;
 
 /// `a - b` wrapped into (-pi, pi].
 fn angle_between(a: f32, b: f32) -> f32 {
@@ -179,7 +183,11 @@ impl Feet {
         for side in Side::BOTH {
             // Beside the standing foot, never on it: a body turning faster than the feet step
             // brings one foot's place round onto where the other stands.
-            let clear = self.clearance(side, &homes, landings.get(side).position);
+            let clear = if self.velocity.length() < CLEAR_BELOW_M_S * scale {
+                self.clearance(side, &homes, landings.get(side).position)
+            } else {
+                Vec3::ZERO
+            };
             let landing = landings.get_mut(side);
             landing.position = on_ground(landing.position + clear);
         }
