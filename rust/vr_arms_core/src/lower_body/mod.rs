@@ -322,6 +322,8 @@ impl LowerBody {
             dt,
         });
         let seated = self.seat.weight();
+        // Seated, the hips and feet face the seat's way (a twist to reach turns the torso).
+        let facing = self.seat.facing(facing);
         if let Some(on_seat) = on_seat.filter(|_| seated > 0.0) {
             placed.hips = placed.hips.lerp(on_seat, seated);
             placed.hips.y = pelvis::clamp_hips(

@@ -2,9 +2,11 @@
 //! a seat under the upright torso rather than hanging under the head with the crouch's lean,
 //! the thighs reach forward from it and the feet stand ahead on the floor under the knees.
 //! Sitting down and standing up blend over `seat_blend_s`; the seat itself creeps after the
-//! body, so a player leaning forward bends the spine over the seat instead of sliding it.
+//! body, so a player leaning forward bends the spine over the seat instead of sliding it. The
+//! seat also keeps its facing: a seated player twisting to reach something turns the torso, not
+//! the hips and feet, until the twist passes [`SEAT_TWIST_DEG`] (a swivel chair turns).
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
 use super::legs::LegRest;
 use crate::pose::Pose;
@@ -29,6 +31,10 @@ pub const SEAT_LOST_M: f32 = 2.0;
 pub const SEAT_SINK_M_S: f32 = 0.05;
 /// See [`SEAT_SINK_M_S`] (avatar metres).
 pub const SEAT_LEAN_M: f32 = 0.1;
+/// How far the body (its root, turned by the body's yaw) may turn from the seat's facing
+/// before the seat turns with it (degrees): a seated reach twists the torso over still hips and
+/// feet; turning further turns the chair.
+pub const SEAT_TWIST_DEG: f32 = 35.0;
 
 /// The seat across frames: how far the body is seated (0..1), where the seat is and where the
 /// XR origin was (the seat moves with it: a vehicle, thumbstick walking).
@@ -38,6 +44,8 @@ pub struct Seat {
     amount: f32,
     /// Where the hips rest (world), once sitting has begun.
     at: Option<Vec3>,
+    /// The way the seat faces (a yaw about +Y, radians, 0 along +Z), once sitting has begun.
+    yaw: Option<f32>,
     last_origin: Option<Pose>,
 }
 
@@ -64,7 +72,19 @@ impl Seat {
     /// A seated body stays seated.
     pub fn forget_place(&mut self) {
         self.at = None;
+        self.yaw = None;
         self.last_origin = None;
+    }
+
+    /// The lower body's facing (world; a turn about +Y): the body's `facing` while standing,
+    /// the seat's while seated, blended by [`Seat::weight`] between.
+    pub fn facing(&self, facing: Quat) -> Quat {
+        match self.yaw {
+            Some(yaw) => facing
+                .slerp(Quat::from_rotation_y(yaw), self.weight())
+                .normalize(),
+            None => facing,
+        }
     }
 
     /// How seated the body is this frame, eased (0 standing, 1 seated).
@@ -95,8 +115,28 @@ impl Seat {
             }
             (at, _, _) => at,
         };
+        // The facing too, by the origin's turn.
+        let yaw = match (self.yaw, origin, self.last_origin) {
+            (Some(y), Some(now), Some(last)) => {
+                let f =
+                    now.rotation * last.rotation.inverse() * (Quat::from_rotation_y(y) * Vec3::Z);
+                Some(f.x.atan2(f.z)).filter(|y| y.is_finite())
+            }
+            (y, _, _) => y,
+        };
         self.last_origin = origin;
         let carried = carried.filter(|at| at.distance(i.upright) <= SEAT_LOST_M * scale);
+        // The seat's facing stays within [`SEAT_TWIST_DEG`] of the body's.
+        let body_yaw = i.forward.x.atan2(i.forward.z);
+        let free = SEAT_TWIST_DEG.to_radians();
+        let yaw = match yaw.filter(|_| carried.is_some()) {
+            Some(y) => {
+                let twist = wrap(body_yaw - y);
+                y + twist - twist.clamp(-free, free)
+            }
+            None => body_yaw,
+        };
+        self.yaw = (self.amount > 0.0 && yaw.is_finite()).then_some(wrap(yaw));
         let at = match carried {
             Some(at) if self.amount > 0.0 && at.is_finite() => {
                 // Across the floor: forward slowly, back with the body.
@@ -121,6 +161,16 @@ impl Seat {
         };
         self.at = (self.amount > 0.0).then_some(at);
         Some(at)
+    }
+}
+
+/// `a` wrapped into (-pi, pi].
+fn wrap(a: f32) -> f32 {
+    let d = a.rem_euclid(std::f32::consts::TAU);
+    if d > std::f32::consts::PI {
+        d - std::f32::consts::TAU
+    } else {
+        d
     }
 }
 
@@ -217,9 +267,10 @@ mod tests {
         assert_eq!(again, Some(Vec3::new(2.0, 0.5, 0.0)));
     }
 
-    /// The game moves the XR origin (a vehicle, the thumbstick): the seat goes with it.
+    /// The game moves the XR origin (a vehicle, the thumbstick): the seat goes with it, and
+    /// turns with it.
     #[test]
-    fn the_seat_moves_with_the_xr_origin() {
+    fn the_seat_moves_and_turns_with_the_xr_origin() {
         let mut s = Seat::default();
         let mut i = input(true, Vec3::new(0.0, 0.5, 0.0), 1.0 / 90.0);
         i.origin = Some(Pose::IDENTITY);
@@ -231,6 +282,12 @@ mod tests {
         i.upright = moved.transform_point(Vec3::new(0.0, 0.5, 0.0));
         let at = s.update(&i).unwrap();
         assert!(at.distance(i.upright) < 1e-4, "{at}");
+        // Its facing turns with the origin too (the body's own facing has not turned yet).
+        let facing = s.facing(Quat::IDENTITY);
+        assert!(
+            facing.angle_between(Quat::from_rotation_y(0.5)) < 1e-4,
+            "{facing}"
+        );
     }
 
     /// An origin jumping by a kilometre and turning (a teleport, a hostile pose) carries the

@@ -197,3 +197,53 @@ fn sitting_down_is_seen_from_the_headset_when_asked() {
     let ankle = t.global(bones.legs.left.unwrap()[2]).position;
     assert!(ankle.z < 0.25, "not asked, the feet stay under: {ankle}");
 }
+
+/// Seated, a reach that twists the body 30 degrees (its root turned, as the body's yaw follows
+/// the hands) turns the torso over still hips and feet: no foot steps and the hips keep their
+/// facing. Turning 90 degrees (a swivel chair) turns the seat to within `SEAT_TWIST_DEG` of the
+/// body and the feet step round with it.
+#[test]
+fn a_seated_twist_turns_the_torso_not_the_feet() {
+    let bones = reference_lower_body().1;
+    let mut b = body(true);
+    let turned = |deg: f32| {
+        let mut i = input(headset(SEATED_EYES, 0.0));
+        // The skeleton turns with its root, as the avatar's does.
+        i.root = Pose::new(Vec3::ZERO, Quat::from_rotation_y(deg.to_radians()));
+        i.skeleton = i.root;
+        i
+    };
+    let (mut before, out) = run(&mut b, &turned(0.0), 180);
+    let feet = |o: &LowerBodyOutput| {
+        PerSide::new(
+            o.feet.left.unwrap().place.position,
+            o.feet.right.unwrap().place.position,
+        )
+    };
+    // The hips' turn in the world (the tree is in the skeleton's space, which turns).
+    let hips_world =
+        |t: &mut PoseTree, deg: f32| turned(deg).skeleton.rotation * t.global(bones.hips).rotation;
+    let (feet_before, hips_before) = (feet(&out), hips_world(&mut before, 0.0));
+    let (mut twisted, out) = run(&mut b, &turned(30.0), 180);
+    let hips_turn = hips_world(&mut twisted, 30.0)
+        .angle_between(hips_before)
+        .to_degrees();
+    assert!(hips_turn < 1.0, "the hips turned {hips_turn} degrees");
+    for side in Side::BOTH {
+        let moved = feet(&out).get(side).distance(*feet_before.get(side));
+        assert!(moved < 1e-4, "{side:?} foot moved {moved} m");
+    }
+    let (mut swivelled, out) = run(&mut b, &turned(90.0), 270);
+    let hips_turn = hips_world(&mut swivelled, 90.0)
+        .angle_between(hips_before)
+        .to_degrees();
+    assert!(
+        (hips_turn - (90.0 - seat::SEAT_TWIST_DEG)).abs() < 2.0,
+        "the seat turned {hips_turn} degrees"
+    );
+    let moved = feet(&out).left.distance(feet_before.left);
+    assert!(
+        moved > 0.1,
+        "the feet stepped round with the chair ({moved} m)"
+    );
+}
