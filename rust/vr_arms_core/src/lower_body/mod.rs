@@ -16,11 +16,13 @@ pub mod heel;
 pub mod knee_plant;
 pub mod kneel;
 pub mod legs;
+mod legs_pass;
 pub mod pelvis;
 pub mod reach_bend;
 mod rest;
 pub mod seat;
 mod settings;
+mod sink;
 pub mod sit_detect;
 pub mod spine_bend;
 pub mod walk_blend;
@@ -535,50 +537,21 @@ impl LowerBody {
             dt,
             &mut |p| on.place(p),
         );
-        // The hips no higher than the planted feet let the legs reach (a stance wider than the
-        // rest legs', or straight rest legs standing tall): the body sinks a few millimetres
-        // rather than the feet float. A foot leaving its place (it steps next) first lifts its
-        // heel, up to `max_heel_lift_m`, instead of the head leaving the headset.
-        let mut cap = f32::INFINITY;
-        // Each planted foot's hips height at which its leg reaches it.
-        let mut leg_caps = PerSide::new(f32::INFINITY, f32::INFINITY);
+        // The hips no higher than the planted feet let the legs reach (`sink.rs`).
         let lift_max = s.max_heel_lift_m * input.scale;
-        for side in Side::BOTH {
-            self.heel.get_mut(side).track(targets.get(side).planted);
-        }
-        for side in Side::BOTH {
-            let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
-                continue;
-            };
-            let foot = *targets.get(side);
-            let on_knee = self.kneel.pose().is_some_and(|(k, _)| k == side);
-            if !foot.planted || on_knee {
-                continue;
-            }
-            let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
-            let hip = hip_joint(tree, leg);
-            let reach = rest.exact_reach();
-            let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length_squared();
-            // A foot already at its place (on ground lower than the floor: a step down) has
-            // nowhere better to step: the body sinks to it instead of stepping on the spot.
-            let home = homes.get(side).position;
-            let away =
-                Vec3::new(home.x - ankle.x, 0.0, home.z - ankle.z).length() > 0.02 * input.scale;
-            if across < reach * reach {
-                let leg_cap = hips.y - (hip.y - ankle.y - (reach * reach - across).sqrt());
-                // More than the few millimetres a straight rest leg needs (its knee eased) down
-                // for this foot: it steps home next.
-                if leg_cap < hips.y - 0.006 * input.scale && away {
-                    self.feet.out_of_reach(&s, side, input.scale);
-                }
-                let heel = self.heel.get_mut(side);
-                heel.ease(away, lift_max, dt);
-                *leg_caps.get_mut(side) = leg_cap;
-                cap = cap.min(leg_cap + heel.allowed());
-            } else if away {
-                self.feet.out_of_reach(&s, side, input.scale);
-            }
-        }
+        let (cap, leg_caps) = self.reach_feet(
+            tree,
+            &sink::Sink {
+                measures: &m,
+                targets,
+                homes,
+                hips_y: hips.y,
+                lift_max,
+                skeleton: input.skeleton,
+                scale: input.scale,
+                dt,
+            },
+        );
         let (lowest, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         if cap < hips.y && cap.is_finite() {
             hips.y = cap.max(lowest);
@@ -589,64 +562,20 @@ impl LowerBody {
             .transform_point(tree.global(b.head).position)
             .distance(head_at);
 
-        let mut feet = PerSide::new(None, None);
-        for side in Side::BOTH {
-            let (Some(leg), Some(rest)) = (*b.legs.get(side), *m.legs.get(side)) else {
-                continue;
-            };
-            let mut foot = *targets.get(side);
-            let turn = Quat::from_rotation_y(foot.place.yaw);
-            let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
-            // A planted foot the leg cannot reach lifts straight up (its heel), no further than
-            // its lift allows (the hips sank for the rest); a stepping foot's lift comes down.
-            let need = hips.y - *leg_caps.get(side);
-            ankle.y += self
-                .heel
-                .get_mut(side)
-                .lift(foot.planted, need, lift_max, dt);
-            let mut foot_turn = turn * rest.foot_in_root;
-            // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
-            // walking on over it) bends the knee up, not down through the floor.
-            let mut knee_toward = turn * Vec3::new(0.0, 1.0, 1.0);
-            if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
-                // On its knee (easing in or out by `w`): the knee on its foot's ground where the
-                // thigh reaches (planted once fully down), the shin behind it, the toes down;
-                // the foot goes with the knee.
-                let hip = hip_joint(tree, leg);
-                // Where the foot stood when it went down (not a stepping foot's arc).
-                let floor = *knee_floors.get(side);
-                let plant = &mut self.knee_plant;
-                let (knee, at) = plant.place(hip, turn * Vec3::Z, floor, &rest, input.scale);
-                plant.keep(knee, at, w);
-                // The knee bends toward where it kneels (forward and up is sideways to a thigh
-                // turned from the foot, with the ankle below and behind the hip).
-                knee_toward = knee - hip;
-                ankle = ankle.lerp(at, w);
-                if foot.planted && w >= 1.0 {
-                    foot.place.position = Vec3::new(at.x, floor, at.z);
-                    self.feet.replant(side, foot.place);
-                }
-                foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);
-            }
-            legs::solve_leg(
-                tree,
-                leg,
-                &rest,
-                to_skeleton.transform_point(ankle),
-                to_skeleton.rotation * knee_toward,
-                (to_skeleton.rotation * foot_turn).normalize(),
-            );
-            // The kneeling foot's toes bent back at the ball, flat on the floor.
-            let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
-            if let (Some((_, w)), Some(t), Some(toes)) =
-                (kneeling_toes, rest.toes, *b.toes.get(side))
-            {
-                let now = tree.global(toes);
-                let flat = to_skeleton.rotation * kneel::kneeling_toes(turn, &t);
-                tree.set_global(toes, Pose::new(now.position, now.rotation.slerp(flat, w)));
-            }
-            *feet.get_mut(side) = Some(foot);
-        }
+        let feet = self.solve_legs(
+            tree,
+            &legs_pass::LegsPass {
+                measures: &m,
+                targets,
+                hips_y: hips.y,
+                leg_caps,
+                lift_max,
+                knee_floors,
+                skeleton: input.skeleton,
+                scale: input.scale,
+                dt,
+            },
+        );
         LowerBodyOutput {
             hips: Some(Pose::new(hips, hips_turn)),
             head_miss,

@@ -1,0 +1,101 @@
+//! The last pass of a lower body frame: each leg solved down to its foot, a planted foot's
+//! heel lifted where the leg cannot reach it, a kneeling leg's knee on the ground and its toes
+//! flat.
+
+use glam::{Quat, Vec3};
+
+use super::{LowerBody, feet::FootTarget, kneel, legs, rest::Measures};
+use crate::pose::Pose;
+use crate::pose_tree::PoseTree;
+use crate::side::{PerSide, Side};
+
+/// What the pass needs from the frame (world).
+pub(super) struct LegsPass<'a> {
+    pub measures: &'a Measures,
+    /// The feet this frame.
+    pub targets: PerSide<FootTarget>,
+    /// The hips' height after they sank to the feet.
+    pub hips_y: f32,
+    /// Each planted foot's hips height at which its leg reaches it.
+    pub leg_caps: PerSide<f32>,
+    /// The most a heel lifts (world units).
+    pub lift_max: f32,
+    /// The ground under each foot's place (a kneeling knee goes down onto it).
+    pub knee_floors: PerSide<f32>,
+    pub skeleton: Pose,
+    /// World units per avatar metre.
+    pub scale: f32,
+    pub dt: f32,
+}
+
+impl LowerBody {
+    /// Solves each leg to its foot (`tree` in the skeleton's space); returns the feet as
+    /// placed.
+    pub(super) fn solve_legs(
+        &mut self,
+        tree: &mut PoseTree,
+        p: &LegsPass,
+    ) -> PerSide<Option<FootTarget>> {
+        let b = self.bones;
+        let to_skeleton = p.skeleton.inverse();
+        let mut feet = PerSide::new(None, None);
+        for side in Side::BOTH {
+            let (Some(leg), Some(rest)) = (*b.legs.get(side), *p.measures.legs.get(side)) else {
+                continue;
+            };
+            let mut foot = *p.targets.get(side);
+            let turn = Quat::from_rotation_y(foot.place.yaw);
+            let mut ankle = foot.place.position + Vec3::Y * rest.ankle_height;
+            // A planted foot the leg cannot reach lifts straight up (its heel), no further than
+            // its lift allows (the hips sank for the rest); a stepping foot's lift comes down.
+            let need = p.hips_y - *p.leg_caps.get(side);
+            ankle.y += self
+                .heel
+                .get_mut(side)
+                .lift(foot.planted, need, p.lift_max, p.dt);
+            let mut foot_turn = turn * rest.foot_in_root;
+            // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
+            // walking on over it) bends the knee up, not down through the floor.
+            let mut knee_toward = turn * Vec3::new(0.0, 1.0, 1.0);
+            if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
+                // On its knee (easing in or out by `w`): the knee on its foot's ground where the
+                // thigh reaches (planted once fully down), the shin behind it, the toes down;
+                // the foot goes with the knee.
+                let hip = p.skeleton.transform_point(tree.global(leg[0]).position);
+                // Where the foot stood when it went down (not a stepping foot's arc).
+                let floor = *p.knee_floors.get(side);
+                let plant = &mut self.knee_plant;
+                let (knee, at) = plant.place(hip, turn * Vec3::Z, floor, &rest, p.scale);
+                plant.keep(knee, at, w);
+                // The knee bends toward where it kneels (forward and up is sideways to a thigh
+                // turned from the foot, with the ankle below and behind the hip).
+                knee_toward = knee - hip;
+                ankle = ankle.lerp(at, w);
+                if foot.planted && w >= 1.0 {
+                    foot.place.position = Vec3::new(at.x, floor, at.z);
+                    self.feet.replant(side, foot.place);
+                }
+                foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);
+            }
+            legs::solve_leg(
+                tree,
+                leg,
+                &rest,
+                to_skeleton.transform_point(ankle),
+                to_skeleton.rotation * knee_toward,
+                (to_skeleton.rotation * foot_turn).normalize(),
+            );
+            // The kneeling foot's toes bent back at the ball, flat on the floor.
+            let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
+            if let (Some((_, w)), Some(t), Some(toes)) =
+                (kneeling_toes, rest.toes, *b.toes.get(side))
+            {
+                let now = tree.global(toes);
+                let flat = to_skeleton.rotation * kneel::kneeling_toes(turn, &t);
+                tree.set_global(toes, Pose::new(now.position, now.rotation.slerp(flat, w)));
+            }
+            *feet.get_mut(side) = Some(foot);
+        }
+        feet
+    }
+}
