@@ -13,6 +13,7 @@ pub mod feet;
 pub mod gait;
 pub mod ground;
 pub mod heel;
+mod homes;
 pub mod knee_plant;
 pub mod kneel;
 pub mod legs;
@@ -35,7 +36,7 @@ pub use settings::LowerBodySettings;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
-use feet::{FootPlace, FootTarget};
+use feet::FootTarget;
 use legs::LegBones;
 use pelvis::{PelvisInput, place_hips};
 
@@ -401,121 +402,20 @@ impl LowerBody {
             ),
         );
 
-        // The feet under the hips, then the legs down to them.
-        let yaw = {
-            let f = facing * Vec3::Z;
-            f.x.atan2(f.z)
+        // Where the feet belong: under the body, on a knee or ahead of a seat (`homes.rs`).
+        let frame = homes::HomesFrame {
+            measures: &m,
+            facing,
+            hips,
+            head_drop_share: head_drop(&m, head_at, input.floor_y) / m.pelvis.head_height,
+            seated,
+            skeleton: input.skeleton,
+            floor_y: input.floor_y,
+            scale: input.scale,
+            dt,
         };
-        let ground = Vec3::new(hips.x, input.floor_y, hips.z);
-        // Each foot half the stance to its side, but no further from under its hip joint than
-        // the leg reaches at this height: standing tall on straight legs the feet stand under the
-        // hips; the stance opens as the body lowers.
-        let to_body = facing.inverse();
-        let facing_z = facing * Vec3::Z;
-        // A leg's hip joint (world) as the tree has it now.
-        let hip_joint = |tree: &mut PoseTree, leg: LegBones| {
-            input.skeleton.transform_point(tree.global(leg[0]).position)
-        };
-        // Kneeling: the leg further back goes down on its knee once the hips have stayed lower
-        // than its kneeling thigh holds them.
-        let kneeling_before = self.kneel.side();
-        let back = {
-            let behind = |side: Side| {
-                self.feet
-                    .place(side)
-                    .map_or(0.0, |p| -(p.position - hips).dot(facing_z))
-            };
-            if behind(Side::Left) > behind(Side::Right) {
-                Side::Left
-            } else {
-                Side::Right
-            }
-        };
-        let kneel_leg = kneeling_before.unwrap_or(back);
-        // A knee goes down onto the ground its foot stands on (a step, a crate: found under
-        // the foot's place), else the floor.
-        let knee_floor = |side: Side| {
-            self.feet
-                .place(side)
-                .map_or(input.floor_y, |p| p.position.y)
-        };
-        let kneel_floor = knee_floor(kneel_leg);
-        let knee_floors = PerSide::new(knee_floor(Side::Left), knee_floor(Side::Right));
-        let moving = self.kneel.moving(hips, input.scale, dt);
-        let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| hip_joint(tree, leg));
-        let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
-            (Some(hip), Some(rest)) if seated == 0.0 => self.kneel.update(
-                &sit_detect::kneel_settings(
-                    &s,
-                    head_drop(&m, head_at, input.floor_y) / m.pelvis.head_height,
-                ),
-                hip.y - kneel_floor,
-                rest.lengths.0 + kneel::KNEE_PAD_M * input.scale,
-                back,
-                moving,
-                input.scale,
-                dt,
-            ),
-            _ => {
-                self.kneel.reset();
-                self.knee_plant.reset();
-                None
-            }
-        };
-        if self.kneel.pose().is_none() {
-            self.knee_plant.reset();
-        }
-        if kneeling != kneeling_before {
-            // Into a kneel or out of one: both feet go to their new places now, one at a time.
-            for side in Side::BOTH {
-                self.feet.strain(side);
-            }
-        }
-        let mut home = |side: Side| {
-            let rest = m.foot_offsets.get(side);
-            let mut half = side.sign() * 0.5 * s.stance_width_m * input.scale;
-            // Seated, the foot stands ahead under its knee (the hip's height over the floor is
-            // its height over `ground`).
-            let mut seated_ahead = 0.0;
-            if let (Some(leg), Some(leg_rest)) = (*b.legs.get(side), *m.legs.get(side)) {
-                let hip = to_body * (hip_joint(tree, leg) - ground);
-                if seated > 0.0 {
-                    seated_ahead = seated * (hip.z + seat::foot_ahead(&leg_rest, hip.y) - rest.z);
-                }
-                let down = hip.y - leg_rest.ankle_height;
-                let forward = rest.z - hip.z;
-                let reach = leg_rest.exact_reach();
-                let room = (reach * reach - down * down - forward * forward)
-                    .max(0.0)
-                    .sqrt();
-                half = hip.x + (half - hip.x).clamp(-room, room);
-                if let Some(k) = kneeling {
-                    let ahead = if k == side {
-                        // The kneeling foot behind its knee.
-                        let (_, ankle) = self.knee_plant.place(
-                            ground + facing * hip,
-                            facing_z,
-                            input.floor_y,
-                            &leg_rest,
-                            input.scale,
-                        );
-                        (to_body * (ankle - ground)).z
-                    } else {
-                        // The other foot under its knee: the thigh forward, the shin upright.
-                        hip.z + 0.8 * leg_rest.lengths.0
-                    };
-                    return FootPlace {
-                        position: ground + facing * Vec3::new(hip.x, 0.0, ahead),
-                        yaw,
-                    };
-                }
-            }
-            FootPlace {
-                position: ground + facing * Vec3::new(half, 0.0, rest.z + seated_ahead),
-                yaw,
-            }
-        };
-        let homes = PerSide::new(home(Side::Left), home(Side::Right));
+        let (kneeling, knee_floors) = self.kneel_or_not(tree, &frame);
+        let homes = self.foot_homes(tree, &frame, kneeling);
         // While the game walks the player, the walk animation moves the legs: the procedural
         // feet go with the body, planted under it when the walk stops.
         let walk_animation_share =
