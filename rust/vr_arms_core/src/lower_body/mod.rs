@@ -185,6 +185,27 @@ impl LowerBody {
             .fold(0, |m, i| m | (1 << i))
     }
 
+    /// How many of the spine's bones, hips side first, carry the shoulders: up to the one the
+    /// arms hang from (the chest, not the neck); the whole spine without arms.
+    fn shoulders_spine(&self, tree: &PoseTree) -> usize {
+        let mut carried = 0;
+        for (upper, _) in [self.arms.left, self.arms.right].into_iter().flatten() {
+            let mut bone = tree.parent(upper);
+            while let Some(i) = bone {
+                if let Some(k) = self.spine.iter().position(|&s| s == i) {
+                    carried = carried.max(k + 1);
+                    break;
+                }
+                bone = tree.parent(i);
+            }
+        }
+        if carried == 0 {
+            self.spine.len()
+        } else {
+            carried
+        }
+    }
+
     /// Whether the body sits (or is sitting down): the game says so (`seated`), or, with
     /// `sit_from_headset`, the headset has been low and still ([`sit_detect`]).
     pub fn sitting(&self) -> bool {
@@ -348,6 +369,22 @@ impl LowerBody {
             b.hips,
             to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
         );
+        // Seated and twisted from the seat: the spine below the neck takes the twist back, an
+        // even share a bone, so the chest (and the shoulders on it) still faces as the upper
+        // body turned it.
+        let below_neck = &self.spine[..self.shoulders_spine(tree)];
+        if facing != input.root.rotation && !below_neck.is_empty() {
+            let twist = input.root.rotation * facing.inverse();
+            let twist = (to_skeleton.rotation * twist * skeleton.rotation).normalize();
+            let share = Quat::IDENTITY.slerp(twist, 1.0 / below_neck.len() as f32);
+            for &bone in below_neck {
+                let g = tree.global(bone);
+                tree.set_global(
+                    bone,
+                    Pose::new(g.position, (share * g.rotation).normalize()),
+                );
+            }
+        }
 
         // The spine toward the head's place; the hips take up the rest, within their heights.
 

@@ -198,14 +198,35 @@ fn sitting_down_is_seen_from_the_headset_when_asked() {
     assert!(ankle.z < 0.25, "not asked, the feet stay under: {ankle}");
 }
 
+/// The reference humanoid with a left upper arm hanging from its chest (bone 2), as the
+/// whole body gives the lower body its arms: the tree, its rest and the arm's bone.
+fn with_an_arm() -> (PoseTree, LowerBody, usize) {
+    let (mut rest, bones, eyes) = reference_lower_body();
+    let n = rest.len();
+    let mut parents: Vec<Option<usize>> = (0..n).map(|i| rest.parent(i)).collect();
+    let mut globals: Vec<Pose> = (0..n).map(|i| rest.global(i)).collect();
+    parents.push(Some(2));
+    globals.push(Pose::new(Vec3::new(0.18, 1.4, 0.0), Quat::IDENTITY));
+    let mut tree = PoseTree::new(&parents).expect("a tree");
+    tree.set_globals(&globals);
+    let settings = LowerBodySettings {
+        seated: true,
+        ..Default::default()
+    };
+    let body = LowerBody::new(settings, bones, &tree, Some(eyes))
+        .with_arms(PerSide::new(Some((n, 0.6)), None));
+    (tree, body, n)
+}
+
 /// Seated, a reach that twists the body 30 degrees (its root turned, as the body's yaw follows
-/// the hands) turns the torso over still hips and feet: no foot steps and the hips keep their
-/// facing. Turning 90 degrees (a swivel chair) turns the seat to within `SEAT_TWIST_DEG` of the
-/// body and the feet step round with it.
+/// the hands) turns the torso over still hips and feet: no foot steps, the hips keep their
+/// facing, and the spine below the shoulders takes the twist, so the chest the arms hang from
+/// faces the body's way. Turning 90 degrees (a swivel chair) turns the seat to within
+/// `SEAT_TWIST_DEG` of the body and the feet step round with it.
 #[test]
 fn a_seated_twist_turns_the_torso_not_the_feet() {
     let bones = reference_lower_body().1;
-    let mut b = body(true);
+    let (rest, mut b, _) = with_an_arm();
     let turned = |deg: f32| {
         let mut i = input(headset(SEATED_EYES, 0.0));
         // The skeleton turns with its root, as the avatar's does.
@@ -213,28 +234,52 @@ fn a_seated_twist_turns_the_torso_not_the_feet() {
         i.skeleton = i.root;
         i
     };
-    let (mut before, out) = run(&mut b, &turned(0.0), 180);
+    let mut run_at = |deg: f32, frames: usize| {
+        let mut last = None;
+        for _ in 0..frames {
+            let mut t = rest.clone();
+            let out = b.update(&mut t, &turned(deg), 1.0 / 90.0);
+            last = Some((t, out));
+        }
+        last.expect("a frame")
+    };
     let feet = |o: &LowerBodyOutput| {
         PerSide::new(
             o.feet.left.unwrap().place.position,
             o.feet.right.unwrap().place.position,
         )
     };
-    // The hips' turn in the world (the tree is in the skeleton's space, which turns).
-    let hips_world =
-        |t: &mut PoseTree, deg: f32| turned(deg).skeleton.rotation * t.global(bones.hips).rotation;
-    let (feet_before, hips_before) = (feet(&out), hips_world(&mut before, 0.0));
-    let (mut twisted, out) = run(&mut b, &turned(30.0), 180);
-    let hips_turn = hips_world(&mut twisted, 30.0)
+    // A bone's turn in the world (the tree is in the skeleton's space, which turns).
+    let world = |t: &mut PoseTree, bone: usize, deg: f32| {
+        turned(deg).skeleton.rotation * t.global(bone).rotation
+    };
+    let yaw = |q: Quat| {
+        let z = q * Vec3::Z;
+        z.x.atan2(z.z).to_degrees()
+    };
+    let (mut before, out) = run_at(0.0, 180);
+    let (feet_before, hips_before) = (feet(&out), world(&mut before, bones.hips, 0.0));
+    let (mut twisted, out) = run_at(30.0, 180);
+    let hips_turn = world(&mut twisted, bones.hips, 30.0)
         .angle_between(hips_before)
         .to_degrees();
     assert!(hips_turn < 1.0, "the hips turned {hips_turn} degrees");
+    let chest = yaw(world(&mut twisted, 2, 30.0));
+    assert!(
+        (chest - 30.0).abs() < 1.0,
+        "the chest faces {chest} degrees"
+    );
+    let spine = yaw(world(&mut twisted, 1, 30.0));
+    assert!(
+        (spine - 15.0).abs() < 1.0,
+        "the spine below it {spine} degrees"
+    );
     for side in Side::BOTH {
         let moved = feet(&out).get(side).distance(*feet_before.get(side));
         assert!(moved < 1e-4, "{side:?} foot moved {moved} m");
     }
-    let (mut swivelled, out) = run(&mut b, &turned(90.0), 270);
-    let hips_turn = hips_world(&mut swivelled, 90.0)
+    let (mut swivelled, out) = run_at(90.0, 270);
+    let hips_turn = world(&mut swivelled, bones.hips, 90.0)
         .angle_between(hips_before)
         .to_degrees();
     assert!(
