@@ -70,6 +70,27 @@ func _standing_player(parent: Node, scene: PackedScene = null) -> Dictionary:
 	return {"sync": sync, "root": root, "points": points}
 
 
+## A host showing a client's standing player (`_standing_player`) over ENet: the pair
+## (`_host_and_client`) with the player and `connected`, true once they are.
+func _watched_player() -> Dictionary:
+	var pair := _host_and_client()
+	pair.player = _standing_player(pair.client)
+	var receiver := VRAvatarSync.new()
+	receiver.remote_avatar_scene = _avatar_scene()
+	receiver.remote_avatar_added.connect(_on_added)
+	(pair.host as Node3D).add_child(receiver)
+	pair.connected = await _connect(pair.host_peer, pair.client_peer)
+	return pair
+
+
+## Closes both peers of `pair` and takes their multiplayer APIs off the tree.
+func _close(pair: Dictionary) -> void:
+	for p in [pair.client_peer, pair.host_peer]:
+		(p as ENetMultiplayerPeer).close()
+	for n in [pair.host, pair.client]:
+		get_tree().set_multiplayer(null, (n as Node).get_path())
+
+
 ## A subtree with its own multiplayer API and ENet peer.
 func _side(side_name: String, peer: ENetMultiplayerPeer) -> Node3D:
 	var node := Node3D.new()
@@ -448,19 +469,10 @@ func test_an_avatar_appears_settled() -> void:
 ## host's remote body takes `seated` from the stream, its feet ahead of its hips, and stands
 ## when the player does.
 func test_a_remote_player_sits_from_the_stream() -> void:
-	var pair := _host_and_client()
-	var host_peer: ENetMultiplayerPeer = pair.host_peer
-	var client_peer: ENetMultiplayerPeer = pair.client_peer
-	var host: Node3D = pair.host
-	var client: Node3D = pair.client
-	var player := _standing_player(client)
-	var points: Array = player.points
-	var sender: VRAvatarSync = player.sync
-	var receiver := VRAvatarSync.new()
-	receiver.remote_avatar_scene = _avatar_scene()
-	receiver.remote_avatar_added.connect(_on_added)
-	host.add_child(receiver)
-	check(await _connect(host_peer, client_peer), "connected")
+	var pair := await _watched_player()
+	check(pair.connected, "connected")
+	var points: Array = pair.player.points
+	var sender: VRAvatarSync = pair.player.sync
 	# The player (facing -Z) sits down: the head 45 cm lower, the hands on the lap.
 	sender.local_seated = true
 	points[0].global_position = Vector3(0, 1.17, -0.05)
@@ -489,28 +501,17 @@ func test_a_remote_player_sits_from_the_stream() -> void:
 	ahead = bone_global_position(skeleton, "Hips").z - bone_global_position(skeleton, "LeftFoot").z
 	check(not body.seated, "standing up, it is told it stands")
 	check(absf(ahead) < 0.15, "standing, its feet under the body (%.2f m)" % ahead)
-	for p in [client_peer, host_peer]:
-		p.close()
-	for n in [host, client]:
-		get_tree().set_multiplayer(null, n.get_path())
+	_close(pair)
 
 
 ## A remote player crouches from the stream alone (the stream carries the head and hands, not
 ## the legs): the host's avatar brings its eyes down onto the player's head with bent knees and
 ## its feet on the floor; and the packets are no larger for it.
 func test_a_remote_player_crouches_from_the_stream() -> void:
-	var pair := _host_and_client()
-	var host_peer: ENetMultiplayerPeer = pair.host_peer
-	var client_peer: ENetMultiplayerPeer = pair.client_peer
-	var host: Node3D = pair.host
-	var client: Node3D = pair.client
-	var player := _standing_player(client)
+	var pair := await _watched_player()
+	check(pair.connected, "connected")
+	var player: Dictionary = pair.player
 	var points: Array = player.points
-	var receiver := VRAvatarSync.new()
-	receiver.remote_avatar_scene = _avatar_scene()
-	receiver.remote_avatar_added.connect(_on_added)
-	host.add_child(receiver)
-	check(await _connect(host_peer, client_peer), "connected")
 	# The player (facing -Z) crouches 40 cm, the hands coming down with the head.
 	var head: Node3D = points[0]
 	head.global_position = Vector3(0, 1.22, -0.05)
@@ -538,7 +539,4 @@ func test_a_remote_player_crouches_from_the_stream() -> void:
 	check(absf(f.y - avatar.global_position.y - rest_ankle) < 0.01, "its feet on the floor (ankle %.1f cm off its standing height)" % ((f.y - avatar.global_position.y - rest_ankle) * 100.0))
 	var sent: Dictionary = (player.sync as VRAvatarSync).get_stats()
 	check(sent.state_bytes_sent == sent.state_packets_sent * 47, "47-byte packets as standing: %s" % [sent])
-	for p in [client_peer, host_peer]:
-		p.close()
-	for n in [host, client]:
-		get_tree().set_multiplayer(null, n.get_path())
+	_close(pair)

@@ -92,6 +92,14 @@ func _hold(b: Dictionary, head: Transform3D, left: Vector3, right: Vector3, sett
 	}
 
 
+## The eyes of `skeleton` sitting on a chair at its knee height: standing eye height less the
+## thigh's drop from hip to knee.
+func _seated_eyes(skeleton: Skeleton3D) -> Vector3:
+	var hip_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftUpperLeg")).origin.y
+	var knee_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftLowerLeg")).origin.y
+	return EYES - Vector3(0, hip_y - knee_y, 0)
+
+
 ## The issue's table of poses, each after the one before, as a player moves: the avatar's
 ## eyes on the headset (1 cm), its hands on the controllers (1 cm), its ankles at their standing
 ## height over the floor (1 cm), the knees nearly straight standing and bent in a crouch, a
@@ -525,9 +533,7 @@ func test_a_seated_player_sits_with_the_feet_ahead_and_stands_up_again() -> void
 	b.calibrator.scale_at_tracking_start = false
 	var skeleton: Skeleton3D = b.skeleton
 	var rig: LowerBodyRig = b.lower_body
-	var hip_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftUpperLeg")).origin.y
-	var knee_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftLowerLeg")).origin.y
-	var seated_eyes := EYES - Vector3(0, hip_y - knee_y, 0)
+	var seated_eyes := _seated_eyes(skeleton)
 	var left := Vector3(0.25, 0.9, 0.35)
 	var right := Vector3(-0.25, 0.9, 0.35)
 	var sat := {}
@@ -572,9 +578,7 @@ func test_sitting_is_seen_from_the_headset_when_asked() -> void:
 	b.calibrator.scale_at_tracking_start = false
 	var skeleton: Skeleton3D = b.skeleton
 	var rig: LowerBodyRig = b.lower_body
-	var hip_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftUpperLeg")).origin.y
-	var knee_y := skeleton.get_bone_global_rest(skeleton.find_bone("LeftLowerLeg")).origin.y
-	var seated_eyes := EYES - Vector3(0, hip_y - knee_y, 0)
+	var seated_eyes := _seated_eyes(skeleton)
 	var left := Vector3(0.25, 0.9, 0.35)
 	var right := Vector3(-0.25, 0.9, 0.35)
 	var raised := Vector3(0, 0.25, 0)

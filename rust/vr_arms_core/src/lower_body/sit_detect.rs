@@ -134,18 +134,9 @@ mod tests {
     /// A head bone standing 1.6 m over the floor.
     const STANDING: f32 = 1.6;
 
+    /// Holds the head at `head` for `seconds`, returning the guess at the end.
     fn at(d: &mut SitDetect, head: Vec3, seconds: f32) -> bool {
-        let mut out = d.sitting();
-        for _ in 0..(seconds / DT).round() as usize {
-            out = d.update(&SitDetectInput {
-                head,
-                drop: STANDING - head.y,
-                standing: STANDING,
-                scale: 1.0,
-                dt: DT,
-            });
-        }
-        out
+        go(d, head, head, seconds)
     }
 
     /// Moves the head from `from` to `to` over `seconds`, returning the guess at the end.
