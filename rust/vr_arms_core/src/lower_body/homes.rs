@@ -1,12 +1,12 @@
 //! Where the feet belong this frame: each foot half the stance to its side under the body, a
 //! kneeling leg's foot behind its knee and the other under its knee, a seated body's feet
-//! ahead under the knees; and whether the body kneels.
+//! ahead under the knees.
 
 use glam::{Quat, Vec3};
 
 use super::feet::FootPlace;
 use super::rest::Measures;
-use super::{LowerBody, kneel, seat, sit_detect};
+use super::{LowerBody, seat};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -31,70 +31,13 @@ pub(super) struct HomesFrame<'a> {
 
 impl HomesFrame<'_> {
     /// A leg's hip joint (world) as `tree` has it now.
-    fn hip_joint(&self, tree: &mut PoseTree, upper_leg: usize) -> Vec3 {
+    pub(super) fn hip_joint(&self, tree: &mut PoseTree, upper_leg: usize) -> Vec3 {
         self.skeleton
             .transform_point(tree.global(upper_leg).position)
     }
 }
 
 impl LowerBody {
-    /// Whether a leg kneels this frame: the leg further back goes down on its knee once the hips
-    /// have stayed lower than its kneeling thigh holds them (never seated). Also the ground
-    /// under each foot's place, where a knee goes down (a step, a crate; else the floor).
-    pub(super) fn kneel_or_not(
-        &mut self,
-        tree: &mut PoseTree,
-        f: &HomesFrame,
-    ) -> (Option<Side>, PerSide<f32>) {
-        let (s, b, m) = (self.settings, self.bones, f.measures);
-        let facing_z = f.facing * Vec3::Z;
-        let kneeling_before = self.kneel.side();
-        let back = {
-            let behind = |side: Side| {
-                self.feet
-                    .place(side)
-                    .map_or(0.0, |p| -(p.position - f.hips).dot(facing_z))
-            };
-            if behind(Side::Left) > behind(Side::Right) {
-                Side::Left
-            } else {
-                Side::Right
-            }
-        };
-        let kneel_leg = kneeling_before.unwrap_or(back);
-        let knee_floor = |side: Side| self.feet.place(side).map_or(f.floor_y, |p| p.position.y);
-        let kneel_floor = knee_floor(kneel_leg);
-        let knee_floors = PerSide::new(knee_floor(Side::Left), knee_floor(Side::Right));
-        let moving = self.kneel.moving(f.hips, f.scale, f.dt);
-        let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| f.hip_joint(tree, leg[0]));
-        let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
-            (Some(hip), Some(rest)) if f.seated == 0.0 => self.kneel.update(
-                &sit_detect::kneel_settings(&s, f.head_drop_share),
-                hip.y - kneel_floor,
-                rest.lengths.0 + kneel::KNEE_PAD_M * f.scale,
-                back,
-                moving,
-                f.scale,
-                f.dt,
-            ),
-            _ => {
-                self.kneel.reset();
-                self.knee_plant.reset();
-                None
-            }
-        };
-        if self.kneel.pose().is_none() {
-            self.knee_plant.reset();
-        }
-        if kneeling != kneeling_before {
-            // Into a kneel or out of one: both feet go to their new places now, one at a time.
-            for side in Side::BOTH {
-                self.feet.strain(side);
-            }
-        }
-        (kneeling, knee_floors)
-    }
-
     /// Each foot's place this frame (`kneeling`: the leg on its knee, if any).
     pub(super) fn foot_homes(
         &mut self,

@@ -16,6 +16,7 @@ pub mod heel;
 mod homes;
 pub mod knee_plant;
 pub mod kneel;
+mod kneel_choice;
 pub mod legs;
 mod legs_pass;
 pub mod pelvis;
@@ -330,6 +331,7 @@ impl LowerBody {
                 head: head_at,
                 drop: head_drop(&m, head_at, input.floor_y),
                 standing: m.pelvis.head_height,
+                origin: input.origin,
                 scale: input.scale,
                 dt,
             });

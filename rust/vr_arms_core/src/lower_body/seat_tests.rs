@@ -145,7 +145,7 @@ fn leaning_forward_from_the_seat_bends_over_it() {
 }
 
 /// With `sit_from_headset`, nobody telling it: a player sits down (the headset from standing to
-/// seated eye height over a second) and stays. Within two seconds the body sits, the feet ahead
+/// seated eye height over a second) and stays. Within three seconds the body sits, the feet ahead
 /// under the knees, and no knee touches the floor on the way (it does not kneel first). Off,
 /// the same headset never sits. Standing up again stands it up.
 #[test]
@@ -291,4 +291,45 @@ fn a_seated_twist_turns_the_torso_not_the_feet() {
         moved > 0.1,
         "the feet stepped round with the chair ({moved} m)"
     );
+}
+
+/// With `sit_from_headset`, a player kneeling low (the head lower than any seat, held) who
+/// rises to a seat's height: the knee comes up easing as a kneel ends, never jumping (at most
+/// 1.5 cm a frame at 90 Hz; ending the kneel at once, it jumps 2.2 cm).
+#[test]
+fn rising_from_a_kneel_to_a_seats_height_eases_the_knee_up() {
+    let bones = reference_lower_body().1;
+    let mut b = body(false);
+    b.settings.sit_from_headset = true;
+    let standing = Vec3::new(0.0, 1.65, 0.09);
+    let low = Vec3::new(0.0, 0.85, 0.2);
+    run(&mut b, &input(headset(standing, 0.0)), 90);
+    let (rest, _, _) = reference_lower_body();
+    let mut knees = Vec::new();
+    let path = [
+        (standing, low, 90),
+        (low, low, 180),
+        (low, SEATED_EYES, 45),
+        (SEATED_EYES, SEATED_EYES, 90),
+    ];
+    for (from, to, frames) in path {
+        for k in 1..=frames {
+            let eyes = from.lerp(to, k as f32 / frames as f32);
+            let mut t = rest.clone();
+            b.update(&mut t, &input(headset(eyes, 0.3)), 1.0 / 90.0);
+            let lowest = Side::BOTH
+                .map(|side| t.global(bones.legs.get(side).unwrap()[1]).position.y)
+                .into_iter()
+                .fold(f32::INFINITY, f32::min);
+            knees.push(lowest);
+        }
+    }
+    let knelt = knees[90..270].iter().fold(f32::INFINITY, |a, &k| a.min(k));
+    assert!(knelt < 0.12, "held low, it kneels (the knee {knelt} m up)");
+    // Rising (from the end of the held kneel on).
+    let jump = knees[265..]
+        .windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0f32, f32::max);
+    assert!(jump < 0.015, "the knee jumped {jump} m in a frame");
 }

@@ -9,6 +9,7 @@
 use glam::Vec3;
 
 use super::LowerBodySettings;
+use crate::pose::Pose;
 use crate::smoothing::exp_alpha;
 
 /// Lowest head, as a share of the standing head's height over the floor, that still sits: on a
@@ -37,8 +38,9 @@ pub struct SitDetect {
     sitting: bool,
     /// How long the head has been low and still (seconds).
     low_s: f32,
-    /// The head's smoothed velocity (avatar metres a second).
+    /// The head's smoothed velocity in the XR origin's space (avatar metres a second).
     velocity: Vec3,
+    /// The head's place in the XR origin's space last frame.
     last_head: Option<Vec3>,
 }
 
@@ -51,6 +53,10 @@ pub struct SitDetectInput {
     pub drop: f32,
     /// The head bone's standing height over the floor (world units).
     pub standing: f32,
+    /// The XR origin (world), if there is one: the head's motion is measured from it, so the
+    /// game carrying a seated player (thumbstick walking, a vehicle, a teleport) is not the
+    /// player walking.
+    pub origin: Option<Pose>,
     /// World units per avatar metre.
     pub scale: f32,
     pub dt: f32,
@@ -82,8 +88,12 @@ impl SitDetect {
         if !usable {
             return self.sitting;
         }
-        if let Some(last) = self.last_head {
-            let v = (i.head - last) / (i.dt * i.scale);
+        let head = match i.origin.filter(Pose::is_finite) {
+            Some(o) => o.inverse().transform_point(i.head),
+            None => i.head,
+        };
+        if let Some(last) = self.last_head.filter(|_| head.is_finite()) {
+            let v = (head - last) / (i.dt * i.scale);
             self.velocity = if v.is_finite() {
                 self.velocity
                     .lerp(v, exp_alpha(1.0 / SPEED_SMOOTHING_S, i.dt))
@@ -91,7 +101,7 @@ impl SitDetect {
                 Vec3::ZERO
             };
         }
-        self.last_head = Some(i.head);
+        self.last_head = Some(head).filter(|h| h.is_finite());
         let share = i.drop / i.standing;
         let walking = Vec3::new(self.velocity.x, 0.0, self.velocity.z).length() > WALK_M_S;
         if self.sitting {
@@ -111,10 +121,10 @@ impl SitDetect {
     }
 }
 
-/// The settings the kneel runs with, the head `drop_share` of its standing height lower:
+/// The settings a kneel starts with, the head `drop_share` of its standing height lower:
 /// guessing sitting from the headset, a head at a seat's height (up to [`SIT_DROP_MAX`] lower)
-/// does not kneel, so a player sitting down on a chair is not knelt first and seated after;
-/// lower than a seat, it kneels as usual.
+/// does not start a kneel, so a player sitting down on a chair is not knelt first and seated
+/// after; lower than a seat, it kneels as usual (and a kneel under way ends as usual).
 pub fn kneel_settings(s: &LowerBodySettings, drop_share: f32) -> LowerBodySettings {
     let mut k = *s;
     // NaN (no floor to measure from) counts as a seat's height: the kneel waits.
@@ -149,6 +159,7 @@ mod tests {
                 head,
                 drop: STANDING - head.y,
                 standing: STANDING,
+                origin: None,
                 scale: 1.0,
                 dt: DT,
             });
@@ -207,6 +218,32 @@ mod tests {
         assert!(!go(&mut d, chair, chair + Vec3::new(2.0, 0.0, 0.0), 2.0));
     }
 
+    /// Seated, the game carries the player at 1 m/s (thumbstick walking, a vehicle: the XR
+    /// origin moves, the head with it): still seated. Without the origin to measure from, the
+    /// same motion is a walk.
+    #[test]
+    fn a_seated_player_carried_by_the_game_stays_seated() {
+        let carried = |origin_known: bool| {
+            let mut d = SitDetect::default();
+            let chair = Vec3::new(0.0, 1.2, 0.0);
+            assert!(at(&mut d, chair, 2.0));
+            for k in 0..180 {
+                let moved = Vec3::new(k as f32 * DT, 0.0, 0.0);
+                d.update(&SitDetectInput {
+                    head: chair + moved,
+                    drop: STANDING - chair.y,
+                    standing: STANDING,
+                    origin: origin_known.then(|| Pose::new(moved, glam::Quat::IDENTITY)),
+                    scale: 1.0,
+                    dt: DT,
+                });
+            }
+            d.sitting()
+        };
+        assert!(carried(true));
+        assert!(!carried(false));
+    }
+
     #[test]
     fn bad_input_changes_nothing() {
         let mut d = SitDetect::default();
@@ -218,6 +255,7 @@ mod tests {
                 head: Vec3::NAN,
                 drop: 0.0,
                 standing: STANDING,
+                origin: None,
                 scale: 1.0,
                 dt: DT,
             },
@@ -225,6 +263,7 @@ mod tests {
                 head: chair,
                 drop: 0.0,
                 standing: 0.0,
+                origin: None,
                 scale: 1.0,
                 dt: DT,
             },
@@ -232,6 +271,7 @@ mod tests {
                 head: chair,
                 drop: 0.0,
                 standing: STANDING,
+                origin: None,
                 scale: 1.0,
                 dt: f32::NAN,
             },
