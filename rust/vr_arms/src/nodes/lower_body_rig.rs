@@ -353,7 +353,8 @@ impl LowerBodyRig {
     fn sitting_changed(sitting: bool);
 
     /// Whether the body sits (or is sitting down): `seated`, or seen from the headset with
-    /// `sit_from_headset`. `VRAvatarSync` sends it to the other players.
+    /// `sit_from_headset`; as of the last frame the rig solved (a change to `seated` shows the
+    /// next frame). `VRAvatarSync` sends it to the other players.
     #[func]
     pub fn is_sitting(&self) -> bool {
         self.sitting
@@ -404,11 +405,15 @@ impl LowerBodyRig {
     }
 
     /// Loads the `[lower_body]` section of a TOML profile; on error the settings stay.
+    /// `seated` and `sit_from_headset`, the game's state, stay as they are.
     #[func]
     fn load_profile(&mut self, path: GString) -> bool {
+        // `seated` and `sit_from_headset` are the game's state, not the profile's: kept.
+        let (seated, sit_from_headset) = (self.seated, self.sit_from_headset);
         let ok = apply_profile("LowerBodyRig", &path, |p| {
             self.set_core_settings(&p.lower_body)
         });
+        (self.seated, self.sit_from_headset) = (seated, sit_from_headset);
         self.settings_changed |= ok;
         ok
     }

@@ -158,7 +158,8 @@ impl VRBodySolver {
     }
 
     /// Whether the body sits (or is sitting down): [member seated], or seen from the headset
-    /// with [member sit_from_headset]; false before [method configure] or without a lower body.
+    /// with [member sit_from_headset], as of the last [method step]; false before [method
+    /// configure] or without a lower body.
     #[func]
     pub fn is_sitting(&self) -> bool {
         self.bound

@@ -76,7 +76,9 @@ pub struct LowerBodySettings {
     /// Also sit when the headset has come down to a seat's height and stays there, still
     /// ([`super::sit_detect`]), and stand when it is back near standing height or walks: for
     /// seated play without a chair in the scene. The headset cannot tell a chair from the
-    /// floor, so with this on a low still head sits rather than kneels. Off by default.
+    /// floor, so with this on a low still head sits rather than kneels. Off by default. The
+    /// game's choice, as `seated` is: not saved in profiles.
+    #[serde(skip)]
     pub sit_from_headset: bool,
     /// How long sitting down and standing up take (seconds).
     pub seat_blend_s: f32,
