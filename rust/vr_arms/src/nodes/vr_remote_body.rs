@@ -66,10 +66,10 @@ pub struct VRRemoteBody {
     /// keeps its lower body's pose). Off: only the upper body is solved, as before.
     #[export]
     lower_body: bool,
-    /// The remote player sits: hips on a seat under the upright torso, the feet ahead under the
-    /// knees, no kneeling, as `LowerBodyRig.seated`. `VRAvatarSync` sets it from the stream
-    /// (the sender's `LowerBodyRig.is_sitting()`); without it, set it from your game's own
-    /// network state.
+    /// The remote player sits (your game says so, e.g. from its own network state): hips on a
+    /// seat under the upright torso, the feet ahead under the knees, no kneeling, as
+    /// `LowerBodyRig.seated`. The body also sits while `VRAvatarSync`'s stream says the
+    /// sender sits (its `LowerBodyRig.is_sitting()`); [method is_sitting] says whether it does.
     #[export]
     seated: bool,
     /// Stand each foot on what a physics ray finds under its place (steps, ramps, a crate)
@@ -170,6 +170,8 @@ pub struct VRRemoteBody {
     editor_preview: bool,
 
     bound: Option<Bound>,
+    /// The stream says the player sits (`VRAvatarSync`).
+    stream_seated: bool,
     /// Why the last bind failed, for the configuration warnings.
     bind_error: Option<String>,
     /// Whether a rejected head or hand pose was reported (once).
@@ -228,6 +230,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             profile: GString::new(),
             editor_preview: false,
             bound: None,
+            stream_seated: false,
             bound_to: None,
             bind_error: None,
             input_reported: false,
@@ -327,7 +330,8 @@ impl VRRemoteBody {
     /// and per hand (left, right) whether it is tracked, its grip and trigger. The same fields
     /// as the inspector's, set directly rather than by name on every frame.
     /// Finger curls from hand tracking, when the stream has them, as
-    /// [method set_tracked_finger_curls] takes them.
+    /// [method set_tracked_finger_curls] takes them. Whether the sender sits (with [member
+    /// seated], the body sits if either says so).
     pub(crate) fn set_stream_inputs(
         &mut self,
         head_tracked: bool,
@@ -335,7 +339,7 @@ impl VRRemoteBody {
         curls: [Option<[f32; 5]>; 2],
         seated: bool,
     ) {
-        self.seated = seated;
+        self.stream_seated = seated;
         let [(lt, lg, ltr), (rt, rg, rtr)] = hands;
         self.head_tracked = head_tracked;
         (self.left_hand_tracked, self.left_grip, self.left_trigger) = (lt, lg, ltr);
@@ -389,6 +393,16 @@ impl VRRemoteBody {
     /// The body's level of detail changed (to `FULL`, `REDUCED`, `LOW` or `OFF`).
     #[signal]
     fn detail_changed(level: BodyDetail);
+
+    /// Whether the body sits (or is sitting down): [member seated] or the stream says so; as of
+    /// the last solved frame, false without a lower body.
+    #[func]
+    fn is_sitting(&self) -> bool {
+        self.bound
+            .as_ref()
+            .and_then(|b| b.body.pipeline.lower_body.as_ref())
+            .is_some_and(|l| l.sitting())
+    }
 
     /// The level of detail the body runs at this frame (`FULL`, `REDUCED`, `LOW` or `OFF`).
     #[func]
@@ -499,7 +513,7 @@ impl VRRemoteBody {
         let global = skeleton.get_global_transform();
         let floor = floor_height(&None, &self.head);
         if let Some(l) = b.body.pipeline.lower_body.as_mut() {
-            l.settings.seated = self.seated;
+            l.settings.seated = self.seated || self.stream_seated;
         }
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
         let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
