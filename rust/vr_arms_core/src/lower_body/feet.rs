@@ -53,7 +53,7 @@ const VELOCITY_TIME_S: f32 = 0.1;
 pub const CLEAR_SHARE: f32 = 0.25;
 /// See [`CLEAR_SHARE`]: once the body has turned this far from the standing foot (degrees).
 pub const CLEAR_TURN_DEG: f32 = 20.0;
-/// See [`CLEAR_SHARE`]: while the body moves slower than this (metres a second): turning on
+/// See [`CLEAR_SHARE`]: while the body moves slower than this (avatar metres a second): turning on
 /// the spot (the body swings round the head, ahead of the feet, at up to half of this), not
 /// walking, where a stride's foot lands where it must.
 pub const CLEAR_BELOW_M_S: f32 = 0.6;

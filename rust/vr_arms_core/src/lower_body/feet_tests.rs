@@ -475,9 +475,11 @@ fn least_apart_turning(degrees: f32, seconds: f32, pivot: f32) -> f32 {
 }
 
 /// Turning on the spot as a player does (half a turn in a second and a half, a quarter turn in
-/// half a second, either way, about a point between the feet or up to 20 cm ahead of them, as
+/// half a second, either way, about a point between the feet or up to 15 cm ahead of them, as
 /// the head is), the feet never cross: they stay 3 cm apart across the body (they stand 20 cm
-/// apart; without the landing beside the standing foot they cross by 2.7 cm).
+/// apart; without the landing beside the standing foot they cross by 2.7 cm). A turn about a
+/// point further ahead moves the body at a walk's speed, where the landing rule is off
+/// (`CLEAR_BELOW_M_S`), and the feet may cross.
 #[test]
 fn turning_on_the_spot_never_crosses_the_feet() {
     for pivot in [0.0, 0.1, 0.15] {
