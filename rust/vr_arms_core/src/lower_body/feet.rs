@@ -183,11 +183,7 @@ impl Feet {
         for side in Side::BOTH {
             // Beside the standing foot, never on it: a body turning faster than the feet step
             // brings one foot's place round onto where the other stands.
-            let clear = if self.velocity.length() < CLEAR_BELOW_M_S * scale {
-                self.clearance(side, &homes, landings.get(side).position)
-            } else {
-                Vec3::ZERO
-            };
+            let clear = self.clearance(side, &homes, landings.get(side).position, scale);
             let landing = landings.get_mut(side);
             landing.position = on_ground(landing.position + clear);
         }
@@ -264,8 +260,12 @@ impl Feet {
     /// How far a foot landing at `at` must move out, across the body, to land beside the
     /// standing foot rather than on or across it: at least [`CLEAR_SHARE`] of the feet's
     /// spacing (`homes`) from it, on its own side, once the body has turned [`CLEAR_TURN_DEG`]
-    /// from the standing foot.
-    fn clearance(&self, side: Side, homes: &PerSide<FootPlace>, at: Vec3) -> Vec3 {
+    /// from the standing foot, while it moves slower than [`CLEAR_BELOW_M_S`].
+    fn clearance(&self, side: Side, homes: &PerSide<FootPlace>, at: Vec3, scale: f32) -> Vec3 {
+        // Only turning on the spot, not walking (`scale` world units per avatar metre).
+        if self.velocity.length() >= CLEAR_BELOW_M_S * scale {
+            return Vec3::ZERO;
+        }
         let other = Side::BOTH[1 - side.index()];
         // Only while the body turns away from the standing foot: walking sideways, the feet
         // come together.

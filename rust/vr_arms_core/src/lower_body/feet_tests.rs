@@ -495,7 +495,8 @@ fn turning_on_the_spot_never_crosses_the_feet() {
 
 /// A foot lands at least a quarter of the feet's spacing beside the standing foot, on its own
 /// side, once the body has turned from the standing foot (a turn on the spot); a standing foot
-/// pointing as the body does (walking sideways, the feet come together) is landed next to.
+/// pointing as the body does (walking sideways, the feet come together) is landed next to, and
+/// so is one the body walks on from (at 0.6 m/s or more).
 #[test]
 fn a_landing_is_put_beside_the_standing_foot_only_once_the_body_has_turned_from_it() {
     let h = homes(0.0, 0.0, 0.0);
@@ -507,13 +508,27 @@ fn a_landing_is_put_beside_the_standing_foot_only_once_the_body_has_turned_from_
         })
     };
     f.planted.left = stand(0.0);
-    assert_eq!(f.clearance(Side::Right, &h, Vec3::ZERO), Vec3::ZERO);
+    assert_eq!(f.clearance(Side::Right, &h, Vec3::ZERO, 1.0), Vec3::ZERO);
     // Turned 30 degrees from it: the right foot, landing 3 cm right of the left, goes 2 cm
     // further right (5 cm: a quarter of the 20 cm spacing).
     f.planted.left = stand(30f32.to_radians());
-    let c = f.clearance(Side::Right, &h, Vec3::ZERO);
+    let c = f.clearance(Side::Right, &h, Vec3::ZERO, 1.0);
     assert!(c.distance(Vec3::new(-0.02, 0.0, 0.0)) < 1e-6, "{c}");
+    // The same, the body walking at 0.8 m/s: a stride's landing is not moved.
+    let walking = Feet {
+        velocity: Vec3::new(0.0, 0.0, 0.8),
+        ..f
+    };
+    assert_eq!(
+        walking.clearance(Side::Right, &h, Vec3::ZERO, 1.0),
+        Vec3::ZERO
+    );
+    // As fast for an avatar twice as big (world units) is a slow turn for it.
+    assert_ne!(
+        walking.clearance(Side::Right, &h, Vec3::ZERO, 2.0),
+        Vec3::ZERO
+    );
     // Already far enough beside it: nothing.
-    let c = f.clearance(Side::Right, &h, Vec3::new(-0.1, 0.0, 0.0));
+    let c = f.clearance(Side::Right, &h, Vec3::new(-0.1, 0.0, 0.0), 1.0);
     assert_eq!(c, Vec3::ZERO);
 }
