@@ -139,6 +139,11 @@ pub struct LowerBodyRig {
     /// pull the head off the headset. 0: the hips sink for it.
     #[export(range = (0.0, 0.5, suffix = "m"))]
     max_heel_lift_m: f32,
+    /// A planted foot the hips would have to sink further than this below what its heel lift
+    /// allows to reach (a body starting off fast, a lunge) steps at once, even while the other
+    /// foot is in the air, rather than the head leaving the headset. 10: never.
+    #[export(range = (0.0, 10.0, suffix = "m"))]
+    strand_below_m: f32,
     /// Kneel on one knee (the leg further back) when the hips stay lower than a kneeling thigh
     /// holds them for `kneel_after_s`; off, the body squats however long it stays low.
     #[export_group(name = "Kneeling")]
@@ -267,6 +272,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             stride_scale: 0.0,
             step_height_m: 0.0,
             max_heel_lift_m: 0.0,
+            strand_below_m: 0.0,
             kneel: false,
             kneel_after_s: 0.0,
             seated: false,
@@ -441,6 +447,7 @@ impl LowerBodyRig {
         stride_scale => stride_scale,
         step_height_m => step_height_m,
         max_heel_lift_m => max_heel_lift_m,
+        strand_below_m => strand_below_m,
         kneel => kneel,
         kneel_after_s => kneel_after_s,
         seated => seated,

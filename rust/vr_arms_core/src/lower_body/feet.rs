@@ -44,6 +44,8 @@ pub struct Feet {
     velocity: Vec3,
     /// Feet whose legs could not reach them last frame (see [`Feet::strain`]).
     strained: PerSide<bool>,
+    /// Feet the body has left far behind (see [`Feet::strand`]).
+    stranded: PerSide<bool>,
 }
 
 /// Time constant of the body's smoothed velocity (seconds).
@@ -86,6 +88,14 @@ impl Feet {
     /// distance, if no other foot is stepping.
     pub fn strain(&mut self, side: Side) {
         *self.strained.get_mut(side) = true;
+    }
+
+    /// The body has left this planted foot far behind (the hips would sink well past what its
+    /// heel lift gives to reach it: a body starting off fast, a lunge): it steps at once, even
+    /// while the other foot is still in the air, rather than the head leaving the headset.
+    pub fn strand(&mut self, side: Side) {
+        *self.stranded.get_mut(side) = true;
+        self.strain(side);
     }
 
     /// The leg cannot reach this planted foot from where the body is going: it steps next
@@ -212,6 +222,21 @@ impl Feet {
         }
         if Side::BOTH.iter().all(|&side| self.step.get(side).is_none()) {
             self.start_a_step(s, &homes, gait.lift_at_m * scale, gait.swing_s);
+        }
+        // A stranded foot goes now, whatever the other does, in the quickest swing.
+        for side in Side::BOTH {
+            if *self.stranded.get(side)
+                && self.step.get(side).is_none()
+                && let Some(from) = *self.planted.get(side)
+            {
+                *self.step.get_mut(side) = Some(Step {
+                    from,
+                    t: 0.0,
+                    time_s: s.step_time_s,
+                });
+                *self.strained.get_mut(side) = false;
+            }
+            *self.stranded.get_mut(side) = false;
         }
         let target = |side: Side| {
             let home = *landings.get(side);

@@ -532,3 +532,38 @@ fn a_landing_is_put_beside_the_standing_foot_only_once_the_body_has_turned_from_
     let c = f.clearance(Side::Right, &h, Vec3::new(-0.1, 0.0, 0.0), 1.0);
     assert_eq!(c, Vec3::ZERO);
 }
+
+/// A stranded foot (the body has left it far behind) steps at once, while the other foot is
+/// still in the air; without being stranded it waits for the other to land.
+#[test]
+fn a_stranded_foot_steps_while_the_other_is_in_the_air() {
+    let s = LowerBodySettings::default();
+    let step = |strand: bool| {
+        let mut f = Feet::default();
+        run_with(&s, &mut f, homes(0.0, 0.0, 0.0), 1);
+        // The body moves on: one foot steps.
+        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0);
+        let stepping = if t.left.planted {
+            Side::Left
+        } else {
+            Side::Right
+        };
+        let other = Side::BOTH[1 - stepping.index()];
+        assert!(!t.get(stepping).planted || !t.get(other).planted);
+        let still = if t.left.planted {
+            Side::Left
+        } else {
+            Side::Right
+        };
+        if strand {
+            f.strand(still);
+        } else {
+            f.strain(still);
+        }
+        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0);
+        (t.left.planted, t.right.planted)
+    };
+    assert_eq!(step(true), (false, false), "both feet in the air");
+    let (l, r) = step(false);
+    assert!(l != r, "one foot at a time");
+}

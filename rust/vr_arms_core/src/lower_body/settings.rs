@@ -31,6 +31,11 @@ pub struct LowerBodySettings {
     /// headset. 0: the hips sink for it. A foot at its place (a step down) the hips sink to
     /// however far.
     pub max_heel_lift_m: f32,
+    /// A planted foot the hips would have to sink further than this below what its heel lift
+    /// allows to reach (metres: a body starting off fast, a lunge) steps at once, even while
+    /// the other foot is in the air, rather than the head leaving the headset. Large: the hips
+    /// sink for it until the other foot lands.
+    pub strand_below_m: f32,
     /// How far the hips stay over the planted feet sideways rather than under the head (0:
     /// under the head, 1: over the feet): above 0, a lean to the side curves the spine
     /// instead of carrying the body along. 0 by default: on the motion capture, performers
@@ -102,6 +107,7 @@ impl Default for LowerBodySettings {
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             max_heel_lift_m: 0.08,
+            strand_below_m: 0.05,
             hips_over_feet: 0.0,
             stance_width_m: 0.4,
             step_distance_m: 0.25,
@@ -145,6 +151,7 @@ impl LowerBodySettings {
             d.min_hips_height_share,
         );
         self.max_heel_lift_m = finite_clamp(self.max_heel_lift_m, 0.0, 0.5, d.max_heel_lift_m);
+        self.strand_below_m = finite_clamp(self.strand_below_m, 0.0, 10.0, d.strand_below_m);
         self.hips_over_feet = finite_clamp(self.hips_over_feet, 0.0, 1.0, d.hips_over_feet);
         self.stance_width_m = finite_clamp(self.stance_width_m, 0.0, 1.5, d.stance_width_m);
         self.step_distance_m = finite_clamp(self.step_distance_m, 0.01, 2.0, d.step_distance_m);
