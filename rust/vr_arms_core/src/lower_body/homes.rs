@@ -6,7 +6,8 @@ use glam::{Quat, Vec3};
 
 use super::feet::FootPlace;
 use super::rest::Measures;
-use super::{LowerBody, seat};
+use super::{LowerBody, legs, seat};
+use crate::body_follow::yaw_of;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -29,14 +30,6 @@ pub(super) struct HomesFrame<'a> {
     pub dt: f32,
 }
 
-impl HomesFrame<'_> {
-    /// A leg's hip joint (world) as `tree` has it now.
-    pub(super) fn hip_joint(&self, tree: &mut PoseTree, upper_leg: usize) -> Vec3 {
-        self.skeleton
-            .transform_point(tree.global(upper_leg).position)
-    }
-}
-
 impl LowerBody {
     /// Each foot's place this frame (`kneeling`: the leg on its knee, if any).
     pub(super) fn foot_homes(
@@ -46,10 +39,7 @@ impl LowerBody {
         kneeling: Option<Side>,
     ) -> PerSide<FootPlace> {
         let (s, b, m) = (self.settings, self.bones, f.measures);
-        let yaw = {
-            let z = f.facing * Vec3::Z;
-            z.x.atan2(z.z)
-        };
+        let yaw = yaw_of(f.facing * Vec3::Z);
         let ground = Vec3::new(f.hips.x, f.floor_y, f.hips.z);
         // Each foot half the stance to its side, but no further from under its hip joint than
         // the leg reaches at this height: standing tall on straight legs the feet stand under the
@@ -63,7 +53,7 @@ impl LowerBody {
             // its height over `ground`).
             let mut seated_ahead = 0.0;
             if let (Some(leg), Some(leg_rest)) = (*b.legs.get(side), *m.legs.get(side)) {
-                let hip = to_body * (f.hip_joint(tree, leg[0]) - ground);
+                let hip = to_body * (legs::hip_joint(tree, &f.skeleton, leg[0]) - ground);
                 if f.seated > 0.0 {
                     seated_ahead = f.seated * (hip.z + seat::foot_ahead(&leg_rest, hip.y) - rest.z);
                 }

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::homes::HomesFrame;
-use super::{LowerBody, kneel, sit_detect};
+use super::{LowerBody, kneel, legs, sit_detect};
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
 
@@ -38,7 +38,8 @@ impl LowerBody {
         let kneel_floor = knee_floor(kneel_leg);
         let knee_floors = PerSide::new(knee_floor(Side::Left), knee_floor(Side::Right));
         let moving = self.kneel.moving(f.hips, f.scale, f.dt);
-        let kneel_hip = (*b.legs.get(kneel_leg)).map(|leg| f.hip_joint(tree, leg[0]));
+        let kneel_hip =
+            (*b.legs.get(kneel_leg)).map(|leg| legs::hip_joint(tree, &f.skeleton, leg[0]));
         let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {
             (Some(hip), Some(rest)) if f.seated == 0.0 => self.kneel.update(
                 // A kneel under way ends as usual (easing up), whatever the head's height.

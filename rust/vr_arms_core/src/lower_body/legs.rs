@@ -118,6 +118,12 @@ impl LegRest {
     }
 }
 
+/// A leg's hip joint (its upper leg bone, `upper_leg`) in the world, as `tree` (skeleton space,
+/// the skeleton at `skeleton`) has it now.
+pub(super) fn hip_joint(tree: &mut PoseTree, skeleton: &Pose, upper_leg: usize) -> Vec3 {
+    skeleton.transform_point(tree.global(upper_leg).position)
+}
+
 /// Solves `leg` of `tree` so its ankle reaches `ankle` (skeleton space) with the knee toward
 /// `knee_forward` (a direction, skeleton space), then turns the foot to `foot` (its global
 /// rotation, skeleton space). Returns how far the ankle is from its target after the solve.

@@ -61,7 +61,7 @@ impl LowerBody {
                 // On its knee (easing in or out by `w`): the knee on its foot's ground where the
                 // thigh reaches (planted once fully down), the shin behind it, the toes down;
                 // the foot goes with the knee.
-                let hip = p.skeleton.transform_point(tree.global(leg[0]).position);
+                let hip = legs::hip_joint(tree, &p.skeleton, leg[0]);
                 // Where the foot stood when it went down (not a stepping foot's arc).
                 let floor = *p.knee_floors.get(side);
                 let plant = &mut self.knee_plant;

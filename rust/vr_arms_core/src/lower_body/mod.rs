@@ -326,10 +326,13 @@ impl LowerBody {
         let was_fully_seated = self.seat.weight();
         let was_seated = was_fully_seated > 0.0;
         let upright = head_at + facing * m.pelvis.head_to_hips;
+        // How far the head is below its standing height (world units), for the sitting guess,
+        // the reach bend and the kneel.
+        let drop = head_drop(&m, head_at, input.floor_y);
         if s.sit_from_headset {
             self.sit_detect.update(&sit_detect::SitDetectInput {
                 head: head_at,
-                drop: head_drop(&m, head_at, input.floor_y),
+                drop,
                 standing: m.pelvis.head_height,
                 origin: input.origin,
                 scale: input.scale,
@@ -374,11 +377,11 @@ impl LowerBody {
         // Seated and twisted from the seat: the spine below the neck takes the twist back, an
         // even share a bone, so the chest (and the shoulders on it) still faces as the upper
         // body turned it.
-        let below_neck = &self.spine[..self.shoulders_spine(tree)];
-        if facing != input.root.rotation && !below_neck.is_empty() {
+        if facing != input.root.rotation {
+            let below_neck = &self.spine[..self.shoulders_spine(tree)];
             let twist = input.root.rotation * facing.inverse();
             let twist = (to_skeleton.rotation * twist * skeleton.rotation).normalize();
-            let share = Quat::IDENTITY.slerp(twist, 1.0 / below_neck.len() as f32);
+            let share = Quat::IDENTITY.slerp(twist, 1.0 / below_neck.len().max(1) as f32);
             for &bone in below_neck {
                 let g = tree.global(bone);
                 tree.set_global(
@@ -416,7 +419,6 @@ impl LowerBody {
         let arms = PerSide::new(arm(Side::Left), arm(Side::Right));
         // Only a body that has come down (reaching for the floor) turns: standing, a hand
         // hanging a little out of reach (an arm shorter than the player's) turns nothing.
-        let drop = head_drop(&m, head_at, input.floor_y);
         let low = (drop / (reach_bend::FULL_AT_DROP_M * input.scale)).clamp(0.0, 1.0);
         let (squat, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         let mut hips_turn = hips_turn;
@@ -446,7 +448,7 @@ impl LowerBody {
             measures: &m,
             facing,
             hips,
-            head_drop_share: head_drop(&m, head_at, input.floor_y) / m.pelvis.head_height,
+            head_drop_share: drop / m.pelvis.head_height,
             seated,
             skeleton: input.skeleton,
             floor_y: input.floor_y,

@@ -9,6 +9,7 @@
 use glam::{Quat, Vec3};
 
 use super::legs::LegRest;
+use crate::body_follow::{wrap_angle, yaw_of};
 use crate::pose::Pose;
 use crate::smoothing::{exp_alpha, move_toward, smoothstep};
 
@@ -120,23 +121,23 @@ impl Seat {
             (Some(y), Some(now), Some(last)) => {
                 let f =
                     now.rotation * last.rotation.inverse() * (Quat::from_rotation_y(y) * Vec3::Z);
-                Some(f.x.atan2(f.z)).filter(|y| y.is_finite())
+                Some(yaw_of(f)).filter(|y| y.is_finite())
             }
             (y, _, _) => y,
         };
         self.last_origin = origin;
         let carried = carried.filter(|at| at.distance(i.upright) <= SEAT_LOST_M * scale);
         // The seat's facing stays within [`SEAT_TWIST_DEG`] of the body's.
-        let body_yaw = i.forward.x.atan2(i.forward.z);
+        let body_yaw = yaw_of(i.forward);
         let free = SEAT_TWIST_DEG.to_radians();
         let yaw = match yaw.filter(|_| carried.is_some()) {
             Some(y) => {
-                let twist = wrap(body_yaw - y);
+                let twist = wrap_angle(body_yaw - y);
                 y + twist - twist.clamp(-free, free)
             }
             None => body_yaw,
         };
-        self.yaw = (self.amount > 0.0 && yaw.is_finite()).then_some(wrap(yaw));
+        self.yaw = (self.amount > 0.0 && yaw.is_finite()).then_some(wrap_angle(yaw));
         let at = match carried {
             Some(at) if self.amount > 0.0 && at.is_finite() => {
                 // Across the floor: forward slowly, back with the body.
@@ -161,16 +162,6 @@ impl Seat {
         };
         self.at = (self.amount > 0.0).then_some(at);
         Some(at)
-    }
-}
-
-/// `a` wrapped into (-pi, pi].
-fn wrap(a: f32) -> f32 {
-    let d = a.rem_euclid(std::f32::consts::TAU);
-    if d > std::f32::consts::PI {
-        d - std::f32::consts::TAU
-    } else {
-        d
     }
 }
 

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use super::{LowerBody, feet::FootPlace, feet::FootTarget, rest::Measures};
+use super::{LowerBody, feet::FootPlace, feet::FootTarget, legs, rest::Measures};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -50,7 +50,7 @@ impl LowerBody {
                 continue;
             }
             let ankle = foot.place.position + Vec3::Y * rest.ankle_height;
-            let hip = p.skeleton.transform_point(tree.global(leg[0]).position);
+            let hip = legs::hip_joint(tree, &p.skeleton, leg[0]);
             let reach = rest.exact_reach();
             let across = Vec3::new(hip.x - ankle.x, 0.0, hip.z - ankle.z).length_squared();
             // A foot already at its place (on ground lower than the floor: a step down) has
