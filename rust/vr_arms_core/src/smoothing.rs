@@ -51,9 +51,72 @@ pub fn move_toward(x: f32, goal: f32, step: f32) -> f32 {
     x + (goal - x).clamp(-step, step)
 }
 
+/// A point's velocity across frames, smoothed exponentially (frame-rate independent): the
+/// headset's walk, a seated head's stillness.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SmoothedVelocity {
+    last: Option<glam::Vec3>,
+    velocity: glam::Vec3,
+}
+
+impl SmoothedVelocity {
+    /// The smoothed velocity so far (units of `at` a second).
+    pub fn get(&self) -> glam::Vec3 {
+        self.velocity
+    }
+
+    /// One frame of `dt` seconds with the point at `at`, smoothed over `time_s` seconds (to
+    /// 63 %); returns the velocity. A non-finite point changes nothing; a frame without time
+    /// moves no velocity, and a velocity that overflows is forgotten (zero).
+    pub fn update(&mut self, at: glam::Vec3, dt: f32, time_s: f32) -> glam::Vec3 {
+        if !at.is_finite() {
+            return self.velocity;
+        }
+        if let Some(last) = self.last
+            && dt.is_finite()
+            && dt > 0.0
+        {
+            let k = exp_alpha(1.0 / time_s, dt);
+            self.velocity += ((at - last) / dt - self.velocity) * k;
+            if !self.velocity.is_finite() {
+                self.velocity = glam::Vec3::ZERO;
+            }
+        }
+        self.last = Some(at);
+        self.velocity
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A point moving at 1 m/s: the velocity comes up to it frame-rate independently, a
+    /// non-finite point is ignored and the first frame has no velocity.
+    #[test]
+    fn a_smoothed_velocity_follows_a_moving_point() {
+        let run = |hz: usize| {
+            let mut v = SmoothedVelocity::default();
+            let dt = 1.0 / hz as f32;
+            assert_eq!(v.update(glam::Vec3::ZERO, dt, 0.3), glam::Vec3::ZERO);
+            for k in 1..=hz / 2 {
+                v.update(glam::Vec3::X * (k as f32 * dt), dt, 0.3);
+            }
+            v.get().x
+        };
+        let (slow, fast) = (run(72), run(144));
+        // Half a second of a 0.3 s smoothing: 1 - e^(-5/3) = 0.81 of the speed.
+        assert!(
+            (slow - 0.811).abs() < 0.01 && (fast - slow).abs() < 1e-3,
+            "{slow} {fast}"
+        );
+        let mut v = SmoothedVelocity::default();
+        v.update(glam::Vec3::ZERO, 0.1, 0.3);
+        v.update(glam::Vec3::X, 0.1, 0.3);
+        let before = v;
+        v.update(glam::Vec3::NAN, 0.1, 0.3);
+        assert_eq!(v, before);
+    }
 
     #[test]
     fn alpha_is_frame_rate_independent() {

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use crate::body_follow::{wrap_angle, yaw_of};
-use crate::smoothing::{exp_alpha, inverse_lerp_clamped, smoothstep};
+use crate::smoothing::{SmoothedVelocity, inverse_lerp_clamped, smoothstep};
 
 /// Time constant of the headset's smoothed horizontal velocity (seconds): about a step, so the
 /// sway of each step does not turn the heading.
@@ -25,8 +25,7 @@ const SIDEWAYS_DEG: f32 = 65.0;
 /// The headset's horizontal motion, across frames.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct WalkHeading {
-    last: Option<Vec3>,
-    velocity: Vec3,
+    velocity: SmoothedVelocity,
 }
 
 impl WalkHeading {
@@ -42,23 +41,13 @@ impl WalkHeading {
         if !flat.is_finite() {
             return (head_yaw, 0.0);
         }
-        if let Some(last) = self.last
-            && dt.is_finite()
-            && dt > 0.0
-        {
-            let k = exp_alpha(1.0 / VELOCITY_TIME_S, dt);
-            self.velocity += ((flat - last) / dt - self.velocity) * k;
-            if !self.velocity.is_finite() {
-                self.velocity = Vec3::ZERO;
-            }
-        }
-        self.last = Some(flat);
-        let speed = self.velocity.length();
+        let velocity = self.velocity.update(flat, dt, VELOCITY_TIME_S);
+        let speed = velocity.length();
         let moving = smoothstep(inverse_lerp_clamped(WALK_START_M_S, WALK_FULL_M_S, speed));
         if moving <= 0.0 || !head_yaw.is_finite() {
             return (head_yaw, 0.0);
         }
-        let yaw = yaw_of(self.velocity);
+        let yaw = yaw_of(velocity);
         let off = wrap_angle(yaw - head_yaw).abs();
         let forward = 1.0
             - smoothstep(inverse_lerp_clamped(
@@ -113,7 +102,7 @@ mod tests {
         assert_eq!(h.update(Vec3::NAN, 0.0, 0.01), (0.0, 0.0));
         assert_eq!(h.update(Vec3::X, f32::NAN, 0.01).1, 0.0);
         h.update(Vec3::Z * 0.01, 0.0, f32::INFINITY);
-        assert!(h.velocity.is_finite());
+        assert!(h.velocity.get().is_finite());
         h.reset();
         assert_eq!(h, WalkHeading::default());
     }

@@ -10,7 +10,7 @@ use glam::Vec3;
 
 use super::LowerBodySettings;
 use crate::pose::Pose;
-use crate::smoothing::exp_alpha;
+use crate::smoothing::SmoothedVelocity;
 
 /// Lowest head, as a share of the standing head's height over the floor, that still sits: on a
 /// high bar stool the head is about a tenth lower than standing ...
@@ -38,10 +38,8 @@ pub struct SitDetect {
     sitting: bool,
     /// How long the head has been low and still (seconds).
     low_s: f32,
-    /// The head's smoothed velocity in the XR origin's space (avatar metres a second).
-    velocity: Vec3,
-    /// The head's place in the XR origin's space last frame.
-    last_head: Option<Vec3>,
+    /// The head's smoothed velocity in the XR origin's space (world units a second).
+    motion: SmoothedVelocity,
 }
 
 /// One frame of the guess.
@@ -70,8 +68,7 @@ impl SitDetect {
 
     /// Forgets the head's motion (after a teleport): the guess stays.
     pub fn forget_motion(&mut self) {
-        self.last_head = None;
-        self.velocity = Vec3::ZERO;
+        self.motion = SmoothedVelocity::default();
         self.low_s = 0.0;
     }
 
@@ -92,18 +89,10 @@ impl SitDetect {
             Some(o) => o.inverse().transform_point(i.head),
             None => i.head,
         };
-        if let Some(last) = self.last_head.filter(|_| head.is_finite()) {
-            let v = (head - last) / (i.dt * i.scale);
-            self.velocity = if v.is_finite() {
-                self.velocity
-                    .lerp(v, exp_alpha(1.0 / SPEED_SMOOTHING_S, i.dt))
-            } else {
-                Vec3::ZERO
-            };
-        }
-        self.last_head = Some(head).filter(|h| h.is_finite());
+        // Avatar metres a second.
+        let velocity = self.motion.update(head, i.dt, SPEED_SMOOTHING_S) / i.scale;
         let share = i.drop / i.standing;
-        let walking = Vec3::new(self.velocity.x, 0.0, self.velocity.z).length() > WALK_M_S;
+        let walking = Vec3::new(velocity.x, 0.0, velocity.z).length() > WALK_M_S;
         if self.sitting {
             if share < STAND_DROP || walking {
                 self.sitting = false;
@@ -112,7 +101,7 @@ impl SitDetect {
             return self.sitting;
         }
         let low = (SIT_DROP_MIN..=SIT_DROP_MAX).contains(&share);
-        let still = self.velocity.length() < STILL_M_S;
+        let still = velocity.length() < STILL_M_S;
         self.low_s = if low && still { self.low_s + i.dt } else { 0.0 };
         if self.low_s >= SIT_AFTER_S {
             self.sitting = true;
