@@ -197,6 +197,11 @@ pub struct BodyPipeline {
 }
 
 impl BodyPipeline {
+    /// Whether the lower body sits (or is sitting down); false without one.
+    pub fn sitting(&self) -> bool {
+        self.lower_body.as_ref().is_some_and(LowerBody::sitting)
+    }
+
     /// A pipeline for a rig whose rest arm bones (skeleton space) are `rest`, with its stages'
     /// bones at `bones` in the tree, the hands' rest local poses and the fingers' prepared curls.
     pub fn new(

@@ -164,8 +164,7 @@ impl VRBodySolver {
     pub fn is_sitting(&self) -> bool {
         self.bound
             .as_ref()
-            .and_then(|b| b.body.pipeline.lower_body.as_ref())
-            .is_some_and(|l| l.sitting())
+            .is_some_and(|b| b.body.pipeline.sitting())
     }
 
     /// One hand's grip and trigger (0..1) for the finger curls.

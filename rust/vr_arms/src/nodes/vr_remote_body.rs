@@ -400,8 +400,7 @@ impl VRRemoteBody {
     fn is_sitting(&self) -> bool {
         self.bound
             .as_ref()
-            .and_then(|b| b.body.pipeline.lower_body.as_ref())
-            .is_some_and(|l| l.sitting())
+            .is_some_and(|b| b.body.pipeline.sitting())
     }
 
     /// The level of detail the body runs at this frame (`FULL`, `REDUCED`, `LOW` or `OFF`).

@@ -239,30 +239,27 @@ mod tests {
         let chair = Vec3::new(0.0, 1.2, 0.0);
         assert!(at(&mut d, chair, 2.0));
         let before = d;
+        // Each would stand the body up (the head at standing height) were it used.
+        let good = SitDetectInput {
+            head: chair,
+            drop: 0.0,
+            standing: STANDING,
+            origin: None,
+            scale: 1.0,
+            dt: DT,
+        };
         for bad in [
             SitDetectInput {
                 head: Vec3::NAN,
-                drop: 0.0,
-                standing: STANDING,
-                origin: None,
-                scale: 1.0,
-                dt: DT,
+                ..good
             },
             SitDetectInput {
-                head: chair,
-                drop: 0.0,
                 standing: 0.0,
-                origin: None,
-                scale: 1.0,
-                dt: DT,
+                ..good
             },
             SitDetectInput {
-                head: chair,
-                drop: 0.0,
-                standing: STANDING,
-                origin: None,
-                scale: 1.0,
                 dt: f32::NAN,
+                ..good
             },
         ] {
             assert!(d.update(&bad));
