@@ -152,14 +152,32 @@ const HELP: &str = "usage: cargo xtask <command>
   mutants --check    only check that each excluded-mutant pattern matches exactly one mutant
   soak [seconds]     the demo's autopilot looped (default 600 s simulated) with dropouts and hitches, write docs/reliability.md";
 
-/// The repository root (the workspace holding this crate).
+/// The repository root of the checkout `cargo xtask` runs in, found at run time: the first
+/// directory from the current one up that holds `rust/xtask/Cargo.toml`; else the one cargo
+/// names for this crate when it runs it; else where it was compiled. A copied checkout so
+/// builds and writes in itself, never in the checkout the tool was first compiled in.
 pub fn repo_root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .nth(2)
+    let from_cwd = std::env::current_dir().ok().and_then(|d| root_above(&d));
+    let from_cargo = std::env::var_os("CARGO_MANIFEST_DIR")
         .map(PathBuf::from)
-        .unwrap_or(manifest)
+        .and_then(|m| root_above(&m));
+    from_cwd.or(from_cargo).unwrap_or_else(|| {
+        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        manifest
+            .ancestors()
+            .nth(2)
+            .map(PathBuf::from)
+            .unwrap_or(manifest)
+    })
+}
+
+/// The first of `start` and the directories above it that holds this repository's
+/// `rust/xtask/Cargo.toml`.
+fn root_above(start: &std::path::Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|d| d.join("rust/xtask/Cargo.toml").is_file() && d.join("Cargo.toml").is_file())
+        .map(PathBuf::from)
 }
 
 /// Runs a command, echoing it, and fails with its status.
@@ -258,4 +276,26 @@ pub fn write_doc_section(file: &str, new_doc: &str, title: &str, body: &str) -> 
         None => format!("{}\n\n{new_section}", text.trim_end()),
     };
     std::fs::write(&path, out).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A copy of the checkout elsewhere is its own root, found from any directory in it; a
+    /// directory outside any checkout has none.
+    #[test]
+    fn the_root_is_the_checkout_it_runs_in() {
+        let base = std::env::temp_dir().join(format!("vr_arms_root_{}", std::process::id()));
+        let copy = base.join("copied checkout");
+        std::fs::create_dir_all(copy.join("rust/xtask")).unwrap();
+        std::fs::create_dir_all(copy.join("docs/images")).unwrap();
+        std::fs::write(copy.join("Cargo.toml"), "[workspace]\n").unwrap();
+        std::fs::write(copy.join("rust/xtask/Cargo.toml"), "[package]\n").unwrap();
+        assert_eq!(root_above(&copy.join("docs/images")), Some(copy.clone()));
+        assert_eq!(root_above(&copy.join("rust/xtask")), Some(copy.clone()));
+        assert_eq!(root_above(&copy), Some(copy.clone()));
+        assert_eq!(root_above(&base), None);
+        std::fs::remove_dir_all(&base).unwrap();
+    }
 }
