@@ -63,6 +63,12 @@ static func build(fingers: bool = true, twist: bool = false) -> Skeleton3D:
 			entries.append_array(_finger_entries(side))
 	if twist:
 		entries.append_array(TWIST_BONES)
+	return build_entries(entries)
+
+
+## A new Skeleton3D of `entries` ([name, parent name or "", global position], parents first),
+## each bone's +Y toward its first child (or the one `AIM_CHILD` names): a rig of any naming.
+static func build_entries(entries: Array) -> Skeleton3D:
 	var skeleton := Skeleton3D.new()
 	skeleton.name = "Skeleton3D"
 	var globals := {}

@@ -137,3 +137,64 @@ func test_a_bone_map_that_cannot_apply_is_refused_untouched() -> void:
 	check(skeleton.get_child_count() == 2, "no modifier added (only the bone attachment and the mesh)")
 	check(m.animation.track_get_path(0) == NodePath("Skeleton3D:mixamorig_Hips"), "the animation untouched")
 	await frames(1)
+
+
+## KayKit's character rig (`Rig_Medium`, CC0): no neck, no shoulder bones, no fingers, and a
+## wrist bone with the hand as a tip bone after it (then a slot for held items).
+const KAYKIT := [
+	["root", "", Vector3(0, 0, 0)],
+	["hips", "root", Vector3(0, 0.95, 0)],
+	["spine", "hips", Vector3(0, 1.05, 0)],
+	["chest", "spine", Vector3(0, 1.18, 0)],
+	["head", "chest", Vector3(0, 1.48, 0.01)],
+	["upperarm.l", "chest", Vector3(0.17, 1.41, 0)],
+	["lowerarm.l", "upperarm.l", Vector3(0.45, 1.41, 0)],
+	["wrist.l", "lowerarm.l", Vector3(0.69, 1.41, 0)],
+	["hand.l", "wrist.l", Vector3(0.77, 1.41, 0)],
+	["handslot.l", "hand.l", Vector3(0.79, 1.41, 0.02)],
+	["upperarm.r", "chest", Vector3(-0.17, 1.41, 0)],
+	["lowerarm.r", "upperarm.r", Vector3(-0.45, 1.41, 0)],
+	["wrist.r", "lowerarm.r", Vector3(-0.69, 1.41, 0)],
+	["hand.r", "wrist.r", Vector3(-0.77, 1.41, 0)],
+	["handslot.r", "hand.r", Vector3(-0.79, 1.41, 0.02)],
+	["upperleg.l", "hips", Vector3(0.09, 0.92, 0)],
+	["lowerleg.l", "upperleg.l", Vector3(0.09, 0.50, 0)],
+	["foot.l", "lowerleg.l", Vector3(0.09, 0.08, 0)],
+	["toes.l", "foot.l", Vector3(0.09, 0.02, 0.12)],
+	["upperleg.r", "hips", Vector3(-0.09, 0.92, 0)],
+	["lowerleg.r", "upperleg.r", Vector3(-0.09, 0.50, 0)],
+	["foot.r", "lowerleg.r", Vector3(-0.09, 0.08, 0)],
+	["toes.r", "foot.r", Vector3(-0.09, 0.02, 0.12)],
+]
+
+
+## A KayKit-named rig is set up by its names, with the wrist as the hand: the wrist is on the
+## controller and the fist (wrist to tip) turns exactly as the controller turns. Taking the tip
+## for the hand, the wrist never bends and the fist points away from the controller.
+func test_a_kaykit_rig_bends_at_its_wrist_not_its_tip() -> void:
+	var holder := Node3D.new()
+	add_child(holder)
+	var skeleton := HumanoidBuilder.build_entries(KAYKIT)
+	holder.add_child(skeleton)
+	var wrists := [skeleton.find_bone("wrist.l"), skeleton.find_bone("wrist.r")]
+	var tips := [skeleton.find_bone("hand.l"), skeleton.find_bone("hand.r")]
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var b := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	if not check(not b.is_empty(), "the KayKit rig is set up by its names"):
+		return
+	check(skeleton.find_bone("LeftHand") == wrists[0] and skeleton.find_bone("RightHand") == wrists[1], "the wrists are the hands")
+	await check_hands_reach_the_controllers(sim, skeleton)
+	var fist := func(i: int) -> Vector3:
+		var w := skeleton.get_bone_global_pose(wrists[i]).origin
+		return (skeleton.get_bone_global_pose(tips[i]).origin - w).normalized()
+	var before := [fist.call(0), fist.call(1)]
+	var turn := Basis(Vector3.RIGHT, 0.6) * Basis(Vector3.UP, 0.5)
+	sim.set_hand_pose(VRArms.Hand.LEFT, Transform3D(turn, Vector3(0.3, 1.15, 0.25)))
+	sim.set_hand_pose(VRArms.Hand.RIGHT, Transform3D(turn, Vector3(-0.3, 1.2, 0.2)))
+	await frames(10)
+	await skeleton.skeleton_updated
+	for i in 2:
+		var want: Vector3 = skeleton.global_basis.inverse() * turn * skeleton.global_basis * before[i]
+		var off := rad_to_deg(fist.call(i).angle_to(want))
+		check(off < 3.0, "fist %d turns with its controller: %.1f degrees off" % [i, off])

@@ -3,7 +3,7 @@
 //! names do not say (the chest is where the clavicles hang, the abdomen is the chest's parent,
 //! the eyes are the joints below the head named so).
 
-use vr_arms_core::rig_names::{RigFamily, auto_map};
+use vr_arms_core::rig_names::{RigFamily, auto_map_tree};
 
 use crate::bvh::Bvh;
 
@@ -64,7 +64,8 @@ impl Joints {
     /// joint the skeleton lacks.
     pub fn find(bvh: &Bvh) -> Result<(Joints, RigFamily), String> {
         let names: Vec<String> = bvh.joints.iter().map(|j| j.name.clone()).collect();
-        let map = auto_map(&names).ok_or_else(|| {
+        let parents: Vec<Option<usize>> = bvh.joints.iter().map(|j| j.parent).collect();
+        let map = auto_map_tree(&names, &parents).ok_or_else(|| {
             "no humanoid joints recognised: no naming names both upper arms (lacks LeftUpperArm, \
              RightUpperArm)"
                 .to_string()

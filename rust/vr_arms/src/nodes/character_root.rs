@@ -6,7 +6,7 @@
 use godot::classes::{BoneMap, Node, Skeleton3D};
 use godot::prelude::*;
 use vr_arms_core::rest_facing::{RestBody, RestFacing};
-use vr_arms_core::rig_names::auto_map;
+use vr_arms_core::rig_names::auto_map_tree;
 
 use crate::convert::vec3;
 use crate::nodes::bone_map_apply::{apply_bone_map, apply_mapping};
@@ -44,10 +44,13 @@ pub fn prepare_character(
     let names: Vec<String> = (0..skeleton.get_bone_count())
         .map(|i| skeleton.get_bone_name(i).to_string())
         .collect();
+    let parents: Vec<Option<usize>> = (0..skeleton.get_bone_count())
+        .map(|i| usize::try_from(skeleton.get_bone_parent(i)).ok())
+        .collect();
     // No bone map and no humanoid names: the names say which rig it is (Mixamo, VRoid,
     // Unreal, Blender / Rigify).
     let auto = (bone_map.is_none() && !has_humanoid_arms(skeleton, None))
-        .then(|| auto_map(&names))
+        .then(|| auto_map_tree(&names, &parents))
         .flatten();
     if !has_humanoid_arms(skeleton, bone_map) && auto.is_none() {
         return Err(format!(

@@ -13,6 +13,9 @@ use std::collections::HashMap;
 
 mod generic;
 mod prefixed;
+mod wrist;
+
+pub use wrist::auto_map_tree;
 
 /// The five fingers, in Godot's humanoid order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
