@@ -103,6 +103,35 @@ func test_the_players_camera_sees_no_head_the_mirror_sees_it_all() -> void:
 	check(fph.get_first_person_meshes().size() == 2, "on again")
 
 
+## A rig without a neck bone (KayKit's): the setup hides the head bone and what hangs from it,
+## so the player's camera is not inside the head, and turns chest and head only; no warning.
+func test_a_rig_without_a_neck_hides_its_head() -> void:
+	var character := CharacterBuilder.build()
+	var skeleton: Skeleton3D = character.get_node("Skeleton3D")
+	skeleton.set_bone_name(skeleton.find_bone("Neck"), "Throat")
+	add_child(character)
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	var fph: FirstPersonHead = made.first_person_head
+	var follow: UpperBodyFollow = made.upper_body_follow
+	check(follow.neck_bone == "" and follow.get_setup_problems().is_empty(), "the upper body turns without a neck: %s" % [follow.get_setup_problems()])
+	check(fph.hidden_bone == &"Head", "the head bone is hidden: %s" % fph.hidden_bone)
+	check(fph.get_setup_problems().is_empty(), "nothing to report: %s" % [fph.get_setup_problems()])
+	var copies := fph.get_first_person_meshes()
+	check(copies.size() == 2, "a first-person copy of the body and of the head: %d" % copies.size())
+	sim.set_head_pose(Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.65, 0)))
+	await frames(10)
+	await skeleton.skeleton_updated
+	var eye := (made.camera as XRCamera3D).global_position
+	var head: MeshInstance3D = skeleton.get_node("Head")
+	var head_copy := copies.filter(func(m): return m.name == "HeadFirstPerson")
+	check(area_near([head], skeleton, eye, 0.15) > 0.02, "the head surrounds the eyes")
+	if check(head_copy.size() == 1, "the head has its copy"):
+		var seen := area_near(head_copy, skeleton, eye, 0.15)
+		check(seen < 1e-6, "the player's camera sees none of the head within 15 cm of the eyes: %.7f m²" % seen)
+
+
 func test_a_missing_bone_or_camera_is_a_configuration_warning() -> void:
 	expect_warnings(1)  # both problems, in one line
 	var skeleton := HumanoidBuilder.build()

@@ -216,8 +216,13 @@ impl FirstPersonHead {
         if let Some(s) = alive(&self.skeleton)
             && s.find_bone(&self.hidden_bone.to_string()) < 0
         {
+            let hint = if s.find_bone("Neck") < 0 && s.find_bone("Head") >= 0 {
+                " (a rig without a neck: \"Head\")"
+            } else {
+                ""
+            };
             out.push(format!(
-                "\"hidden_bone\" \"{}\" is not a bone of \"{}\": nothing would be hidden.",
+                "\"hidden_bone\" \"{}\" is not a bone of \"{}\": nothing would be hidden{hint}.",
                 self.hidden_bone,
                 s.get_name()
             ));

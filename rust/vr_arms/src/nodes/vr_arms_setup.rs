@@ -166,6 +166,10 @@ impl VRArmsSetup {
         upper_body.set_name("UpperBodyFollow");
         upper_body.set("head", &camera.to_variant());
         upper_body.set("body_root", &avatar.to_variant());
+        // A rig without a neck: the chest and head take the turn.
+        if skeleton.find_bone("Neck") < 0 {
+            upper_body.set("neck_bone", &GString::new().to_variant());
+        }
         // The hips, spine and legs, for a rig that has them (else the legs keep their pose).
         let lower_body = (lower_body_problems(&skeleton, &LowerBodyNames::default()).is_empty())
             .then(|| {
@@ -293,6 +297,10 @@ impl VRArmsSetup {
         first_person.set_name("FirstPersonHead");
         first_person.set("skeleton", &skeleton.to_variant());
         first_person.set("camera", &camera.to_variant());
+        // A rig without a neck (KayKit's): the head bone and what hangs from it.
+        if skeleton.find_bone("Neck") < 0 && skeleton.find_bone("Head") >= 0 {
+            first_person.set("hidden_bone", &StringName::from("Head").to_variant());
+        }
         for node in [
             body_follow.clone().upcast::<Node>(),
             drivers[0].clone().upcast(),
