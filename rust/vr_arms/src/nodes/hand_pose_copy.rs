@@ -223,12 +223,14 @@ impl HandPoseCopy {
             None => {
                 out.push("Set \"source_skeleton\" to the skeleton whose hand pose to copy.".into())
             }
+            // An empty list copies nothing on purpose (a rig without fingers).
             Some(s)
-                if !self
-                    .copied_bones
-                    .as_slice()
-                    .iter()
-                    .any(|n| s.find_bone(n) >= 0) =>
+                if !self.copied_bones.is_empty()
+                    && !self
+                        .copied_bones
+                        .as_slice()
+                        .iter()
+                        .any(|n| s.find_bone(n) >= 0) =>
             {
                 out.push(
                     "The source skeleton has none of the \"copied_bones\" (by default the \

@@ -185,6 +185,15 @@ impl VRArmsSetup {
         let mut clavicles = ClavicleFollow::new_alloc();
         clavicles.set_name("ClavicleFollow");
         clavicles.set("rig", &rig.to_variant());
+        // A rig without shoulder bones (KayKit's): the arms start at the upper arms.
+        for (property, bone) in [
+            ("left_clavicle_bone", "LeftShoulder"),
+            ("right_clavicle_bone", "RightShoulder"),
+        ] {
+            if skeleton.find_bone(bone) < 0 {
+                clavicles.set(property, &GString::new().to_variant());
+            }
+        }
         let mut twist = ForearmTwist::new_alloc();
         twist.set_name("ForearmTwist");
         twist.set("rig", &rig.to_variant());
