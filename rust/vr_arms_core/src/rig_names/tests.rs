@@ -430,3 +430,43 @@ fn names_under_a_namespace_map_as_the_names_after_it() {
     assert_eq!(super::without_namespace("Beta:"), None);
     assert_eq!(super::without_namespace("Hips"), None);
 }
+
+/// A Ready Player Me avatar's skeleton (Mixamo's names without the prefix, eyes and end bones
+/// beside them): every profile bone maps, Chest, UpperChest and all thirty finger bones too.
+#[test]
+fn a_ready_player_me_skeleton_maps_every_profile_bone() {
+    let mut list: Vec<String> = [
+        "Armature",
+        "Hips",
+        "Spine",
+        "Spine1",
+        "Spine2",
+        "Neck",
+        "Head",
+        "HeadTop_End",
+        "LeftEye",
+        "RightEye",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for side in ["Left", "Right"] {
+        for part in [
+            "Shoulder", "Arm", "ForeArm", "Hand", "UpLeg", "Leg", "Foot", "ToeBase",
+        ] {
+            list.push(format!("{side}{part}"));
+        }
+        list.push(format!("{side}Toe_End"));
+        for finger in ["Thumb", "Index", "Middle", "Ring", "Pinky"] {
+            for joint in 1..=4 {
+                list.push(format!("{side}Hand{finger}{joint}"));
+            }
+        }
+    }
+    let m = auto_map(&list).unwrap();
+    assert_eq!(m.family, RigFamily::MixamoPlain);
+    assert!(m.missing().is_empty(), "unmapped: {:?}", m.missing());
+    assert_eq!(m.bone("UpperChest"), Some("Spine2"));
+    assert_eq!(m.bone("LeftThumbMetacarpal"), Some("LeftHandThumb1"));
+    assert_eq!(m.bone("RightLittleDistal"), Some("RightHandPinky3"));
+}
