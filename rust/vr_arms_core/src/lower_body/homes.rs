@@ -19,6 +19,9 @@ pub(super) struct HomesFrame<'a> {
     pub facing: Quat,
     /// The hips bone.
     pub hips: Vec3,
+    /// What stands over the feet: the hips, or ahead of them in a bend
+    /// ([`super::pelvis::over_feet`]).
+    pub over_feet: Vec3,
     /// How far the head is below its standing height, over that height.
     pub head_drop_share: f32,
     /// How seated the body is (0..1).
@@ -40,7 +43,7 @@ impl LowerBody {
     ) -> PerSide<FootPlace> {
         let (s, b, m) = (self.settings, self.bones, f.measures);
         let yaw = yaw_of(f.facing * Vec3::Z);
-        let ground = Vec3::new(f.hips.x, f.floor_y, f.hips.z);
+        let ground = Vec3::new(f.over_feet.x, f.floor_y, f.over_feet.z);
         // Each foot half the stance to its side, but no further from under its hip joint than
         // the leg reaches at this height: standing tall on straight legs the feet stand under the
         // hips; the stance opens as the body lowers.

@@ -368,7 +368,10 @@ impl LowerBody {
                 self.feet.strain(side);
             }
         }
-        let tilt = Quat::from_rotation_x(placed.lean * s.hips_lean_share);
+        // Bending over the feet is a hinge at the hips: the pelvis takes the whole lean, the
+        // spine stays long.
+        let hips_share = s.hips_lean_share + placed.hinge * (1.0 - s.hips_lean_share);
+        let tilt = Quat::from_rotation_x(placed.lean * hips_share);
         let hips_turn = (facing * tilt * m.hips_in_root).normalize();
         tree.set_global(
             b.hips,
@@ -448,6 +451,7 @@ impl LowerBody {
             measures: &m,
             facing,
             hips,
+            over_feet: pelvis::over_feet(hips, head_pos, placed.hinge, s.bend_balance_share),
             head_drop_share: drop / m.pelvis.head_height,
             seated,
             skeleton: input.skeleton,

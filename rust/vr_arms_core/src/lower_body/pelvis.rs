@@ -39,6 +39,59 @@ pub struct PelvisInput {
 pub struct PelvisPlacement {
     pub hips: Vec3,
     pub lean: f32,
+    /// How much the body bends over its feet (0..1, [`hinge_weight`]; 0 without
+    /// `bend_balance_share`): the feet then stand under [`over_feet`], not under the hips.
+    pub hinge: f32,
+}
+
+/// The head this far below its standing height (avatar metres) starts bending over the
+/// feet ...
+pub const HINGE_FROM_M: f32 = 0.05;
+/// ... and this far bends fully: a walk's bob and a step's dip are no bend.
+pub const HINGE_FULL_M: f32 = 0.2;
+
+/// The head looking down more than this (degrees) starts bending the body over its feet ...
+pub const HINGE_LOOK_FROM_DEG: f32 = 15.0;
+/// ... and from this (degrees) fully: bending over to look at or pick up something looks down at
+/// it, while a player crouching to duck or kneel, or walking, looks ahead (and a walker's head,
+/// a few centimetres low and ahead of the feet, is no bend).
+pub const HINGE_LOOK_FULL_DEG: f32 = 40.0;
+
+/// How much a head `drop_m` below its standing height (avatar metres), looking down
+/// `pitch_down` radians, bends the body over its feet (0..1).
+pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
+    let ease = |x: f32| crate::smoothing::smoothstep(x.clamp(0.0, 1.0));
+    let low = ease((drop_m - HINGE_FROM_M) / (HINGE_FULL_M - HINGE_FROM_M));
+    let looking = ease(
+        (pitch_down.to_degrees() - HINGE_LOOK_FROM_DEG)
+            / (HINGE_LOOK_FULL_DEG - HINGE_LOOK_FROM_DEG),
+    );
+    crate::finite::f32_or(low * looking, 0.0)
+}
+
+/// The lean that keeps a body balanced over its feet with its head `ahead` of them (world
+/// units, along its facing): `share` of the way from the hips to the head over the feet
+/// (`bend_balance_share`).
+fn balance_lean(rest: &PelvisRest, ahead: f32, share: f32) -> f32 {
+    // The hips below and (at rest) a little behind the head.
+    let (below, behind) = (-rest.head_to_hips.y, -rest.head_to_hips.z);
+    let length = below.hypot(behind);
+    if !(length > 0.0 && ahead.is_finite()) {
+        return 0.0;
+    }
+    // The head ahead of the hips by `length * sin(lean + own)` at a lean.
+    let own = behind.atan2(below);
+    let head_ahead_of_hips = ahead / (1.0 - share.clamp(0.0, 0.9));
+    ((head_ahead_of_hips / length).clamp(-1.0, 1.0).asin() - own).max(0.0)
+}
+
+/// The point that stands over the feet (world, at the hips' height): the hips, or, as the body
+/// bends over its feet (`hinge`), `share` (`bend_balance_share`) of the way from them to
+/// `head`, horizontally.
+pub fn over_feet(hips: Vec3, head: Vec3, hinge: f32, share: f32) -> Vec3 {
+    let mut toward = (head - hips) * (hinge.clamp(0.0, 1.0) * share.clamp(0.0, 0.9));
+    toward.y = 0.0;
+    crate::finite::vec3_or(hips + toward, hips)
 }
 
 /// The torso's forward lean for a head `drop` metres below its standing height (avatar
@@ -91,8 +144,20 @@ pub fn place_hips(
     } else {
         0.0
     };
+    // Bending with the head ahead of the planted feet: the torso leans as far as keeps the
+    // body balanced over them.
+    let hinge = if s.bend_balance_share > 0.0 {
+        hinge_weight(drop_m, input.head_pitch_down)
+    } else {
+        0.0
+    };
+    let balanced = input.feet.filter(|f| f.is_finite()).map_or(0.0, |feet| {
+        let ahead = (input.head - feet).dot(input.facing * Vec3::Z);
+        hinge * balance_lean(rest, ahead, s.bend_balance_share)
+    });
     let lean = lean(s, drop_m, input.head_pitch_down)
         .max(needed)
+        .max(balanced)
         .min(s.max_lean_deg.to_radians());
     // Leaning forward about the body's left axis (+X) turns the head-to-hips offset back.
     let offset = input.facing * (Quat::from_rotation_x(lean) * rest.head_to_hips);
@@ -106,7 +171,7 @@ pub fn place_hips(
         hips += side * pull;
     }
     hips.y = clamp_hips(hips.y, heights);
-    PelvisPlacement { hips, lean }
+    PelvisPlacement { hips, lean, hinge }
 }
 
 #[cfg(test)]
@@ -217,5 +282,52 @@ mod tests {
         i.feet = Some(Vec3::ZERO);
         let d = place_hips(&LowerBodySettings::default(), &rest(), &i);
         assert!((d.hips.x - 0.3).abs() < 1e-5);
+    }
+
+    /// Bending over the planted feet (head 30 cm ahead of them and low, looking down): the
+    /// torso leans until `bend_balance_share` of the way from the hips to the head is over the
+    /// feet, the hips behind them; without feet, or with the share 0, as before.
+    #[test]
+    fn bending_over_the_feet_leans_until_the_body_is_over_them() {
+        let s = LowerBodySettings::default();
+        let mut i = input(Vec3::new(0.0, 1.3, 0.3), 0.8);
+        let plain = place_hips(&s, &rest(), &i);
+        assert_eq!(plain.hinge, 1.0);
+        i.feet = Some(Vec3::ZERO);
+        let bent = place_hips(&s, &rest(), &i);
+        assert!(
+            bent.lean > plain.lean + 0.2,
+            "{} vs {}",
+            bent.lean,
+            plain.lean
+        );
+        assert!(bent.hips.z < -0.05, "{}", bent.hips);
+        let over = over_feet(bent.hips, i.head, bent.hinge, s.bend_balance_share);
+        assert!(over.x.abs() < 1e-5 && over.z.abs() < 0.01, "{over}");
+        assert_eq!(over.y, bent.hips.y);
+        let off = LowerBodySettings {
+            bend_balance_share: 0.0,
+            ..Default::default()
+        };
+        let p = place_hips(&off, &rest(), &i);
+        assert_eq!((p.lean, p.hinge), (plain.lean, 0.0));
+        assert_eq!(over_feet(p.hips, i.head, p.hinge, 0.3), p.hips);
+        // Feet ahead of the head: no lean back.
+        i.feet = Some(Vec3::new(0.0, 0.0, 0.6));
+        assert_eq!(place_hips(&s, &rest(), &i).lean, plain.lean);
+    }
+
+    /// Only a head that is low and looks down bends over the feet: a crouch looking ahead (to
+    /// duck, to kneel) and a walker's head, a little low, do not.
+    #[test]
+    fn only_a_low_head_looking_down_bends_over_the_feet() {
+        let down = 45f32.to_radians();
+        assert_eq!(hinge_weight(0.3, down), 1.0);
+        assert_eq!(hinge_weight(0.4, 0.0), 0.0);
+        assert_eq!(hinge_weight(0.04, down), 0.0);
+        let half = hinge_weight(0.125, 27.5f32.to_radians());
+        assert!((half - 0.25).abs() < 1e-5, "{half}");
+        assert_eq!(hinge_weight(f32::NAN, down), 0.0);
+        assert_eq!(hinge_weight(0.3, f32::NAN), 0.0);
     }
 }

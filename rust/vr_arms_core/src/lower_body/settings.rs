@@ -36,6 +36,11 @@ pub struct LowerBodySettings {
     /// the other foot is in the air, rather than the head leaving the headset. Large: the hips
     /// sink for it until the other foot lands.
     pub strand_below_m: f32,
+    /// Bending over the planted feet (the head low and looking down: a bow, a pick-up): the
+    /// share of the way from the hips to the head that stands over the feet, so the hips go
+    /// back as the head goes ahead and the torso leans, rather than the feet stepping after
+    /// the head and the knees bending. 0: the hips stay under the head.
+    pub bend_balance_share: f32,
     /// How far the hips stay over the planted feet sideways rather than under the head (0:
     /// under the head, 1: over the feet): above 0, a lean to the side curves the spine
     /// instead of carrying the body along. 0 by default: on the motion capture, performers
@@ -108,6 +113,7 @@ impl Default for LowerBodySettings {
             min_hips_height_share: 0.3,
             max_heel_lift_m: 0.08,
             strand_below_m: 0.05,
+            bend_balance_share: 0.3,
             hips_over_feet: 0.0,
             stance_width_m: 0.4,
             step_distance_m: 0.25,
@@ -152,6 +158,8 @@ impl LowerBodySettings {
         );
         self.max_heel_lift_m = finite_clamp(self.max_heel_lift_m, 0.0, 0.5, d.max_heel_lift_m);
         self.strand_below_m = finite_clamp(self.strand_below_m, 0.0, 10.0, d.strand_below_m);
+        self.bend_balance_share =
+            finite_clamp(self.bend_balance_share, 0.0, 0.9, d.bend_balance_share);
         self.hips_over_feet = finite_clamp(self.hips_over_feet, 0.0, 1.0, d.hips_over_feet);
         self.stance_width_m = finite_clamp(self.stance_width_m, 0.0, 1.5, d.stance_width_m);
         self.step_distance_m = finite_clamp(self.step_distance_m, 0.01, 2.0, d.step_distance_m);

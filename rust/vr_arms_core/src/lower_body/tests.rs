@@ -814,3 +814,49 @@ fn a_kneeling_knee_stays_planted_while_the_body_sways() {
         "kneeling again under the body: {kneeling}"
     );
 }
+
+/// A bow from standing (the eyes 30 cm ahead and 30 cm lower, looking 45 degrees down) hinges
+/// at the hips over the planted feet: the feet stay, the hips go back behind where they stood,
+/// the torso leans further than the knees bend (the hips stay within 7 cm of their standing
+/// height). Without bending over the feet (`bend_balance_share` 0) the hips follow the head
+/// forward and the knees bend more than the torso leans: a semi-squat.
+#[test]
+fn a_bow_hinges_at_the_hips_over_the_planted_feet() {
+    let bow = |share: f32| {
+        let (tree, bones, eyes) = reference_lower_body();
+        let s = LowerBodySettings {
+            bend_balance_share: share,
+            ..Default::default()
+        };
+        let mut b = LowerBody::new(s, bones, &tree, Some(eyes));
+        let (_, stood) = run(&mut b, &input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0)), 30);
+        let feet = stood.feet.left.unwrap().place.position;
+        let mut last = None;
+        for k in 1..=45 {
+            let f = k as f32 / 45.0;
+            let eyes = Vec3::new(0.0, 1.65 - 0.3 * f, 0.09 + 0.3 * f);
+            last = Some(run(&mut b, &input(headset(eyes, 0.8 * f)), 2));
+        }
+        let (mut t, out) = last.unwrap();
+        let (hips, head) = (t.global(bones.hips).position, t.global(bones.head).position);
+        let lean = (head.z - hips.z).atan2(head.y - hips.y).to_degrees();
+        let leg = bones.legs.left.unwrap();
+        let knee = knee_bend(&mut t, leg).to_degrees();
+        let moved = out.feet.left.unwrap().place.position.distance(feet);
+        assert!(out.head_miss < 0.01, "{share}: head {} off", out.head_miss);
+        (hips, lean, knee, moved)
+    };
+    let (hips, lean, knee, moved) = bow(LowerBodySettings::default().bend_balance_share);
+    assert!(moved < 1e-4, "the feet stay: moved {moved}");
+    assert!(hips.z < -0.08, "the hips go back: {hips}");
+    assert!(hips.y > 0.947 - 0.07, "and stay up: {hips}");
+    assert!(
+        lean > 35.0 && lean > knee,
+        "the torso leans {lean} degrees, the knee bends {knee}"
+    );
+    let (hips, lean, knee, _) = bow(0.0);
+    assert!(
+        hips.z > 0.0 && knee > lean,
+        "without: the hips {hips}, lean {lean}, knee {knee}"
+    );
+}
