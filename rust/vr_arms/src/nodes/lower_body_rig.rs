@@ -144,6 +144,12 @@ pub struct LowerBodyRig {
     /// foot is in the air, rather than the head leaving the headset. 10: never.
     #[export(range = (0.0, 10.0, suffix = "m"))]
     strand_below_m: f32,
+    /// Bending over the planted feet (the head low and looking down: a bow, a pick-up): the
+    /// share of the way from the hips to the head that stands over the feet, so the hips go
+    /// back and the torso leans rather than the feet stepping after the head and the knees
+    /// bending. 0: the hips stay under the head.
+    #[export(range = (0.0, 0.9, 0.05))]
+    bend_balance_share: f32,
     /// Kneel on one knee (the leg further back) when the hips stay lower than a kneeling thigh
     /// holds them for `kneel_after_s`; off, the body squats however long it stays low.
     #[export_group(name = "Kneeling")]
@@ -273,6 +279,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             step_height_m: 0.0,
             max_heel_lift_m: 0.0,
             strand_below_m: 0.0,
+            bend_balance_share: 0.0,
             kneel: false,
             kneel_after_s: 0.0,
             seated: false,
@@ -448,6 +455,7 @@ impl LowerBodyRig {
         step_height_m => step_height_m,
         max_heel_lift_m => max_heel_lift_m,
         strand_below_m => strand_below_m,
+        bend_balance_share => bend_balance_share,
         kneel => kneel,
         kneel_after_s => kneel_after_s,
         seated => seated,
