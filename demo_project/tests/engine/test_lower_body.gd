@@ -114,6 +114,7 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 		["standing", EYES, 0.0, Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 0.0, 15.0],
 		["crouch 40 cm", EYES + Vector3(0, -0.4, 0.05), 10.0, Vector3(0.3, 0.8, 0.35), Vector3(-0.3, 0.8, 0.35), 40.0, 180.0],
 		["deep squat 70 cm (held: kneels)", EYES + Vector3(0, -0.7, 0.1), 10.0, Vector3(0.25, 0.55, 0.4), Vector3(-0.25, 0.55, 0.4), 80.0, 180.0],
+		["standing up again", EYES, 0.0, Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3), 0.0, 15.0],
 		["bow 45 degrees", Vector3(0, 1.42, 0.42), 45.0, Vector3(0.25, 1.0, 0.5), Vector3(-0.25, 1.0, 0.5), 0.0, 180.0],
 		["lean sideways 25 cm", EYES + Vector3(0.25, -0.04, 0), 0.0, Vector3(0.45, 1.15, 0.3), Vector3(-0.1, 1.15, 0.3), 0.0, 180.0],
 		["pick something off the floor (the wrist 10 cm over it)", Vector3(0, 0.7, 0.4), 60.0, Vector3(0.25, 0.7, 0.35), Vector3(-0.15, 0.10, 0.5), 30.0, 180.0],
@@ -129,6 +130,8 @@ func test_the_players_poses_keep_head_hands_and_feet_where_they_are() -> void:
 		if p[0].begins_with("bow"):
 			var forward := bone_global_position(b.skeleton, "Neck").z > bone_global_position(b.skeleton, "Spine").z
 			check(seen.spine > 10.0 and forward, "bow: the spine bent forward (%.0f degrees from upright)" % seen.spine)
+			# A bow hinges at the hips: the torso leans further than the knees bend.
+			check(seen.spine > seen.knees, "bow: the spine (%.0f degrees) leans further than the knees bend (%.0f)" % [seen.spine, seen.knees])
 	print("  " + "\n  ".join(report))
 	# The pick-up without the reach bend: the torso stays where the head puts it and the hand
 	# stops short of the floor.

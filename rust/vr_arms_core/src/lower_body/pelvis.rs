@@ -48,7 +48,7 @@ pub struct PelvisPlacement {
 /// feet ...
 pub const HINGE_FROM_M: f32 = 0.05;
 /// ... and this far bends fully: a walk's bob and a step's dip are no bend.
-pub const HINGE_FULL_M: f32 = 0.2;
+pub const HINGE_FULL_M: f32 = 0.15;
 
 /// The head looking down more than this (degrees) starts bending the body over its feet ...
 pub const HINGE_LOOK_FROM_DEG: f32 = 15.0;
@@ -69,20 +69,73 @@ pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
     crate::finite::f32_or(low * looking, 0.0)
 }
 
-/// The lean that keeps a body balanced over its feet with its head `ahead` of them (world
-/// units, along its facing): `share` of the way from the hips to the head over the feet
-/// (`bend_balance_share`).
-fn balance_lean(rest: &PelvisRest, ahead: f32, share: f32) -> f32 {
+/// How far ahead of the ankles the feet bear the body's weight (avatar metres: the toes)...
+pub const SUPPORT_AHEAD_M: f32 = 0.15;
+/// ... and how far behind them (the heels).
+pub const SUPPORT_BEHIND_M: f32 = 0.05;
+
+/// In a bend the hips stay this share of their standing height from the feet at most: soft
+/// knees, as people bow (straight legs reach a little further than the floor point of the
+/// ankles at an angle).
+pub const SOFT_KNEES: f32 = 0.97;
+
+/// A bend over the feet, as [`bend_lean`] needs it (world units).
+struct Bend {
+    /// The head ahead of the feet, along the body's facing.
+    ahead: f32,
+    /// The head over the floor.
+    head_height: f32,
+    /// The hips' standing height over the floor: straight legs reach that far from the feet.
+    hips_height: f32,
+    /// `bend_balance_share`.
+    share: f32,
+    /// World units per avatar metre.
+    scale: f32,
+}
+
+/// The lean of a body bending over its feet: the most that the legs still reach the feet at
+/// (the hips no further from the feet than [`SOFT_KNEES`] of their standing height), as long as `share` of
+/// the way from the hips to the head stays over the feet (between [`SUPPORT_BEHIND_M`] behind
+/// the ankles and [`SUPPORT_AHEAD_M`] ahead); else the nearest lean that does.
+fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
     // The hips below and (at rest) a little behind the head.
     let (below, behind) = (-rest.head_to_hips.y, -rest.head_to_hips.z);
     let length = below.hypot(behind);
-    if !(length > 0.0 && ahead.is_finite()) {
+    if !(length > 0.0
+        && b.ahead.is_finite()
+        && b.head_height.is_finite()
+        && b.hips_height.is_finite())
+    {
         return 0.0;
     }
-    // The head ahead of the hips by `length * sin(lean + own)` at a lean.
+    // At a lean the head is `length * sin(lean + own)` ahead of the hips and
+    // `length * cos(lean + own)` above them.
     let own = behind.atan2(below);
-    let head_ahead_of_hips = ahead / (1.0 - share.clamp(0.0, 0.9));
-    ((head_ahead_of_hips / length).clamp(-1.0, 1.0).asin() - own).max(0.0)
+    let lean_at =
+        |head_ahead_of_hips: f32| (head_ahead_of_hips / length).clamp(-1.0, 1.0).asin() - own;
+    let keep = 1.0 - b.share.clamp(0.0, 0.9);
+    let least = lean_at((b.ahead - SUPPORT_AHEAD_M * b.scale) / keep);
+    let most = lean_at((b.ahead + SUPPORT_BEHIND_M * b.scale) / keep);
+    // The hips from the feet at a lean grow further as it grows (they rise and go back):
+    // the largest lean they are within reach at, by bisection.
+    let reach = |lean: f32| {
+        let (ahead, above) = ((lean + own).sin() * length, (lean + own).cos() * length);
+        (b.ahead - ahead).hypot(b.head_height - above) <= SOFT_KNEES * b.hips_height
+    };
+    let (mut lo, mut hi) = (0.0f32, std::f32::consts::FRAC_PI_2);
+    if reach(hi) {
+        lo = hi;
+    } else if reach(lo) {
+        for _ in 0..20 {
+            let mid = 0.5 * (lo + hi);
+            if reach(mid) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    lo.clamp(least, most.max(least)).max(0.0)
 }
 
 /// The point that stands over the feet (world, at the hips' height): the hips, or, as the body
@@ -152,8 +205,14 @@ pub fn place_hips(
         0.0
     };
     let balanced = input.feet.filter(|f| f.is_finite()).map_or(0.0, |feet| {
-        let ahead = (input.head - feet).dot(input.facing * Vec3::Z);
-        hinge * balance_lean(rest, ahead, s.bend_balance_share)
+        let bend = Bend {
+            ahead: (input.head - feet).dot(input.facing * Vec3::Z),
+            head_height: input.head.y - floor_y,
+            hips_height: heights.1 - floor_y,
+            share: s.bend_balance_share,
+            scale,
+        };
+        hinge * bend_lean(rest, &bend)
     });
     let lean = lean(s, drop_m, input.head_pitch_down)
         .max(needed)
@@ -285,10 +344,11 @@ mod tests {
     }
 
     /// Bending over the planted feet (head 30 cm ahead of them and low, looking down): the
-    /// torso leans until `bend_balance_share` of the way from the hips to the head is over the
-    /// feet, the hips behind them; without feet, or with the share 0, as before.
+    /// torso leans as far as soft knees still reach the feet (the hips [`SOFT_KNEES`] of their
+    /// standing height from them), with `bend_balance_share` of the way from the hips to the
+    /// head over the feet (heel to toes); without feet, or with the share 0, as before.
     #[test]
-    fn bending_over_the_feet_leans_until_the_body_is_over_them() {
+    fn bending_over_the_feet_leans_as_far_as_the_legs_reach_and_balance_allow() {
         let s = LowerBodySettings::default();
         let mut i = input(Vec3::new(0.0, 1.3, 0.3), 0.8);
         let plain = place_hips(&s, &rest(), &i);
@@ -302,13 +362,40 @@ mod tests {
             plain.lean
         );
         assert!(bent.hips.z < -0.05, "{}", bent.hips);
+        // Here the heels bind first: the body over them, the hips within the legs' reach.
+        let from_feet = bent.hips.length();
         let over = over_feet(bent.hips, i.head, bent.hinge, s.bend_balance_share);
-        assert!(over.x.abs() < 1e-5 && over.z.abs() < 0.01, "{over}");
-        assert_eq!(over.y, bent.hips.y);
+        assert!(
+            over.x.abs() < 1e-5 && (over.z + 0.05).abs() < 1e-3,
+            "{over}"
+        );
+        assert!(from_feet < SOFT_KNEES * 0.95, "{from_feet}");
+        // Higher and further ahead, the legs' reach binds: the hips as far from the feet as
+        // soft knees reach, the body between heel and toes.
+        i.head = Vec3::new(0.0, 1.4, 0.35);
+        let low = place_hips(&s, &rest(), &i);
+        let over = over_feet(low.hips, i.head, low.hinge, s.bend_balance_share);
+        assert!((-0.05..=0.15).contains(&over.z), "{over}");
+        assert!(
+            (low.hips.length() - SOFT_KNEES * 0.95).abs() < 1e-3,
+            "{}",
+            low.hips
+        );
+        assert_eq!(over.y, low.hips.y);
+        // The head far ahead of the toes: the torso leans all it can.
+        i.head = Vec3::new(0.0, 1.3, 0.6);
+        let far = place_hips(&s, &rest(), &i);
+        let over = over_feet(far.hips, i.head, far.hinge, s.bend_balance_share);
+        assert!(
+            over.z > 0.15 && far.lean == s.max_lean_deg.to_radians(),
+            "{over} {}",
+            far.lean
+        );
         let off = LowerBodySettings {
             bend_balance_share: 0.0,
             ..Default::default()
         };
+        i.head = Vec3::new(0.0, 1.3, 0.3);
         let p = place_hips(&off, &rest(), &i);
         assert_eq!((p.lean, p.hinge), (plain.lean, 0.0));
         assert_eq!(over_feet(p.hips, i.head, p.hinge, 0.3), p.hips);
@@ -325,7 +412,7 @@ mod tests {
         assert_eq!(hinge_weight(0.3, down), 1.0);
         assert_eq!(hinge_weight(0.4, 0.0), 0.0);
         assert_eq!(hinge_weight(0.04, down), 0.0);
-        let half = hinge_weight(0.125, 27.5f32.to_radians());
+        let half = hinge_weight(0.1, 27.5f32.to_radians());
         assert!((half - 0.25).abs() < 1e-5, "{half}");
         assert_eq!(hinge_weight(f32::NAN, down), 0.0);
         assert_eq!(hinge_weight(0.3, f32::NAN), 0.0);
