@@ -382,15 +382,11 @@ mod tests {
             low.hips
         );
         assert_eq!(over.y, low.hips.y);
-        // The head far ahead of the toes: the torso leans all it can.
+        // The head far ahead of the toes: the torso leans until the body is over the toes.
         i.head = Vec3::new(0.0, 1.3, 0.6);
         let far = place_hips(&s, &rest(), &i);
         let over = over_feet(far.hips, i.head, far.hinge, s.bend_balance_share);
-        assert!(
-            over.z > 0.15 && far.lean == s.max_lean_deg.to_radians(),
-            "{over} {}",
-            far.lean
-        );
+        assert!((over.z - 0.15).abs() < 1e-3, "{over} {}", far.lean);
         let off = LowerBodySettings {
             bend_balance_share: 0.0,
             ..Default::default()
