@@ -360,6 +360,7 @@ impl LowerBody {
                 pelvis::hips_heights(&s, &m.pelvis, input.floor_y),
             );
             placed.lean *= 1.0 - seated;
+            placed.hinge *= 1.0 - seated;
         }
         if (seated > 0.0) != was_seated || (seated >= 1.0 && was_fully_seated < 1.0) {
             // Sitting down or standing up, and again once seated: the feet go to their new
