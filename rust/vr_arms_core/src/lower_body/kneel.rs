@@ -112,8 +112,11 @@ impl Kneel {
         if self.side.is_some() && (rise || moving) {
             self.side = None;
         } else if self.side.is_none() && self.low_for >= s.kneel_after_s {
-            self.side = Some(back);
-            self.shown = Some(back);
+            // A leg still easing out of a kneel goes down again: switching to the other leg
+            // would move the partly kneeling pose from one leg to the other at once.
+            let leg = self.shown.filter(|_| self.weight > 0.0).unwrap_or(back);
+            self.side = Some(leg);
+            self.shown = Some(leg);
         }
         let step = dt / BLEND_S;
         let goal = if self.side.is_some() { 1.0 } else { 0.0 };
@@ -246,6 +249,51 @@ mod tests {
             None,
             "low again: waits"
         );
+    }
+
+    /// Kneeling again while the last kneel still eases out goes down on the same leg, whichever
+    /// is further back now: the pose never jumps from one leg to the other.
+    #[test]
+    fn kneeling_again_while_easing_out_keeps_the_leg() {
+        // Kneeling again sooner than the leg eases out.
+        let s = LowerBodySettings {
+            kneel_after_s: 0.1,
+            ..settings()
+        };
+        let dt = 1.0 / 90.0;
+        let mut k = Kneel::default();
+        for _ in 0..90 {
+            k.update(&s, 0.4, 0.5, Side::Left, false, 1.0, dt);
+        }
+        assert_eq!(k.pose(), Some((Side::Left, 1.0)));
+        // Moving off for a moment: easing out, the left leg still partly down.
+        for _ in 0..5 {
+            k.update(&s, 0.4, 0.5, Side::Right, true, 1.0, dt);
+        }
+        let (side, w) = k.pose().expect("easing out");
+        assert!(side == Side::Left && w > 0.0 && w < 1.0, "{side:?} {w}");
+        // Still again, low, the right leg now further back.
+        let mut last = w;
+        for _ in 0..90 {
+            k.update(&s, 0.4, 0.5, Side::Right, false, 1.0, dt);
+            let (side, w) = k.pose().expect("partly down throughout");
+            assert_eq!(side, Side::Left, "the same leg goes down again");
+            assert!(
+                (w - last).abs() <= dt / BLEND_S + 1e-6,
+                "no jump: {last} -> {w}"
+            );
+            last = w;
+        }
+        assert_eq!(k.side(), Some(Side::Left));
+        // Fully up first, the leg further back kneels.
+        for _ in 0..90 {
+            k.update(&s, 0.9, 0.5, Side::Right, false, 1.0, dt);
+        }
+        assert_eq!(k.pose(), None);
+        for _ in 0..90 {
+            k.update(&s, 0.4, 0.5, Side::Right, false, 1.0, dt);
+        }
+        assert_eq!(k.side(), Some(Side::Right));
     }
 
     /// The kneeling foot's toes point down and forward, turned with the body.
