@@ -202,3 +202,27 @@ func test_a_kaykit_rig_bends_at_its_wrist_not_its_tip() -> void:
 		var want: Vector3 = skeleton.global_basis.inverse() * turn * skeleton.global_basis * before[i]
 		var off := rad_to_deg(fist.call(i).angle_to(want))
 		check(off < 3.0, "fist %d turns with its controller: %.1f degrees off" % [i, off])
+
+
+## The same KayKit-named rig as another player's avatar (`setup_remote`): no neck, shoulders or
+## fingers to report, and its wrists on the tracked hands.
+func test_a_kaykit_rig_as_a_remote_avatar_reaches_its_hands() -> void:
+	var holder := Node3D.new()
+	add_child(holder)
+	var skeleton := HumanoidBuilder.build_entries(KAYKIT)
+	holder.add_child(skeleton)
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	if not check(not made.is_empty(), "set up as a remote body"):
+		return
+	var body: VRRemoteBody = made.body
+	check(body.get_setup_problems().is_empty(), "nothing to report: %s" % [body.get_setup_problems()])
+	(made.head as Node3D).global_transform = Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.55, 0))
+	var left := Vector3(0.3, 1.15, 0.25)
+	var right := Vector3(-0.3, 1.2, 0.2)
+	(made.left_hand as Node3D).global_position = left
+	(made.right_hand as Node3D).global_position = right
+	await seconds(0.5)
+	await skeleton.skeleton_updated
+	check(skeleton.find_bone("LeftHand") == skeleton.find_bone("wrist.l") or skeleton.find_bone("wrist.l") < 0, "the wrist is the hand")
+	check_vec_near(bone_global_position(skeleton, "LeftHand"), left, 0.01, "left wrist on its hand")
+	check_vec_near(bone_global_position(skeleton, "RightHand"), right, 0.01, "right wrist on its hand")
