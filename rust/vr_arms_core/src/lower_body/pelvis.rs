@@ -204,7 +204,9 @@ pub fn place_hips(
     } else {
         0.0
     };
-    let balanced = input.feet.filter(|f| f.is_finite()).map_or(0.0, |feet| {
+    // Not bending (standing, walking, a crouch looking ahead): nothing to work out.
+    let feet = input.feet.filter(|f| f.is_finite() && hinge > 0.0);
+    let balanced = feet.map_or(0.0, |feet| {
         let bend = Bend {
             ahead: (input.head - feet).dot(input.facing * Vec3::Z),
             head_height: input.head.y - floor_y,
