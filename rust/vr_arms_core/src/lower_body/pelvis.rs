@@ -60,12 +60,13 @@ pub const HINGE_LOOK_FULL_DEG: f32 = 40.0;
 /// How much a head `drop_m` below its standing height (avatar metres), looking down
 /// `pitch_down` radians, bends the body over its feet (0..1).
 pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
-    let ease = |x: f32| crate::smoothing::smoothstep(x.clamp(0.0, 1.0));
-    let low = ease((drop_m - HINGE_FROM_M) / (HINGE_FULL_M - HINGE_FROM_M));
-    let looking = ease(
-        (pitch_down.to_degrees() - HINGE_LOOK_FROM_DEG)
-            / (HINGE_LOOK_FULL_DEG - HINGE_LOOK_FROM_DEG),
-    );
+    use crate::smoothing::{inverse_lerp_clamped, smoothstep};
+    let low = smoothstep(inverse_lerp_clamped(HINGE_FROM_M, HINGE_FULL_M, drop_m));
+    let looking = smoothstep(inverse_lerp_clamped(
+        HINGE_LOOK_FROM_DEG,
+        HINGE_LOOK_FULL_DEG,
+        pitch_down.to_degrees(),
+    ));
     crate::finite::f32_or(low * looking, 0.0)
 }
 
@@ -94,9 +95,10 @@ struct Bend {
 }
 
 /// The lean of a body bending over its feet: the most that the legs still reach the feet at
-/// (the hips no further from the feet than [`SOFT_KNEES`] of their standing height), as long as `share` of
-/// the way from the hips to the head stays over the feet (between [`SUPPORT_BEHIND_M`] behind
-/// the ankles and [`SUPPORT_AHEAD_M`] ahead); else the nearest lean that does.
+/// (the hips no further from the feet than [`SOFT_KNEES`] of their standing height), as long
+/// as `share` of the way from the hips to the head stays over the feet (between
+/// [`SUPPORT_BEHIND_M`] behind the ankles and [`SUPPORT_AHEAD_M`] ahead); else the nearest lean
+/// that does.
 fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
     // The hips below and (at rest) a little behind the head.
     let (below, behind) = (-rest.head_to_hips.y, -rest.head_to_hips.z);

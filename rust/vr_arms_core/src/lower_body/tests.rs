@@ -817,9 +817,9 @@ fn a_kneeling_knee_stays_planted_while_the_body_sways() {
 
 /// A bow from standing (the eyes 30 cm ahead and 30 cm lower, looking 45 degrees down) hinges
 /// at the hips over the planted feet: the feet stay, the hips go back behind where they stood
-/// and stay higher, the torso leans further than the knees bend from standing. Without bending over the feet
-/// (`bend_balance_share` 0) the hips follow the head forward and the knees bend more than the
-/// torso leans: a semi-squat.
+/// and stay higher, the torso leans further than the knees bend from standing. Without bending
+/// over the feet (`bend_balance_share` 0) the hips follow the head forward and the knees bend
+/// more than the torso leans: a semi-squat.
 #[test]
 fn a_bow_hinges_at_the_hips_over_the_planted_feet() {
     let bow = |share: f32| {
