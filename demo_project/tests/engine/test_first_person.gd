@@ -2,6 +2,8 @@
 ## cameras (a mirror) see the whole avatar.
 extends EngineTest
 
+const Skinning := preload("res://tools/skinning.gd")
+
 
 ## The demo's generated character (a skinned body and a skinned head) set up in one call, with a
 ## simulator: the setup's dictionary plus "skeleton", "simulator".
@@ -16,27 +18,9 @@ func make_character() -> Dictionary:
 	return b
 
 
-## World positions of `mesh`'s vertices, skinned on the CPU as Godot does (linear blend of
-## bone pose x bind) with the skeleton's current pose.
+## World positions of `mesh`'s vertices, skinned on the CPU as Godot does.
 func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D) -> PackedVector3Array:
-	var arrays := mesh.mesh.surface_get_arrays(0)
-	var verts: PackedVector3Array = arrays[Mesh.ARRAY_VERTEX]
-	var bones: PackedInt32Array = arrays[Mesh.ARRAY_BONES]
-	var weights: PackedFloat32Array = arrays[Mesh.ARRAY_WEIGHTS]
-	var per := bones.size() / verts.size()
-	var out := PackedVector3Array()
-	for i in verts.size():
-		var posed := Vector3.ZERO
-		for k in per:
-			var w := weights[i * per + k]
-			if w > 0.0:
-				var b := bones[i * per + k]
-				# `b` is a bind of the skin; the bind names (or numbers) its skeleton bone.
-				var bind_name := mesh.skin.get_bind_name(b)
-				var bone := skeleton.find_bone(bind_name) if bind_name != &"" else mesh.skin.get_bind_bone(b)
-				posed += w * (skeleton.get_bone_global_pose(bone) * mesh.skin.get_bind_pose(b) * verts[i])
-		out.append(skeleton.global_transform * posed)
-	return out
+	return Skinning.skinned_vertices(mesh, skeleton)
 
 
 ## Total area (m²) of the meshes' skinned triangles with a corner within `radius` of `point`:

@@ -3,7 +3,7 @@
 use lexopt::prelude::*;
 
 /// Every command, as typed after `cargo xtask`.
-pub const COMMANDS: [&str; 20] = [
+pub const COMMANDS: [&str; 21] = [
     "help",
     "build",
     "godot",
@@ -12,6 +12,7 @@ pub const COMMANDS: [&str; 20] = [
     "engine-test",
     "render-test",
     "strips",
+    "avatar-test",
     "xr-test",
     "soak",
     "hot-reload-test",
@@ -48,6 +49,10 @@ pub enum Task {
     /// `sit`: also render this clip of sitting down and standing up.
     Strips {
         sit: Option<String>,
+    },
+    /// `docs`: also write the pictures into docs/images/avatars.
+    AvatarTest {
+        docs: bool,
     },
     XrTest,
     Soak {
@@ -189,6 +194,16 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
                 }
             }
             Task::Strips { sit }
+        }
+        "avatar-test" => {
+            let mut docs = false;
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long("docs") => docs = true,
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            Task::AvatarTest { docs }
         }
         "eval" => Task::Eval {
             args: p

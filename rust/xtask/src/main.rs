@@ -7,6 +7,7 @@
 //! cargo xtask godot           find or fetch Godot 4.6 and print how it is run
 //! cargo xtask engine-test     build and run only the engine tests in headless Godot
 //! cargo xtask render-test     the demo's autopilot rendered (Xvfb, Vulkan on lavapipe): mirror check
+//! cargo xtask avatar-test   every test character posed and rendered front and side, checked from its bones
 //! cargo xtask strips        the demo character walking and picking up, rendered -> docs/images
 //! cargo xtask xr-test         OpenXR smoke test of the demo against Monado's simulated headset
 //! cargo xtask eval            motion-capture evaluation -> docs/evaluation.md (see `help`)
@@ -21,6 +22,7 @@
 //! cargo xtask package-test    the zip unzipped into a fresh project, imported, exported, run
 //! ```
 
+mod avatars;
 mod bench;
 mod bench_count;
 mod bench_crowd;
@@ -70,6 +72,7 @@ fn run_task(task: Task) -> Result<(), String> {
             godot_args,
         } => engine::run_demo(headless, &godot_args),
         Task::RenderTest => xr::render_test(),
+        Task::AvatarTest { docs } => avatars::avatar_test(docs),
         Task::Strips { sit } => strips::run_strips(sit.as_deref().map(std::path::Path::new)),
         Task::XrTest => xr::xr_smoke_test(),
         Task::Soak { seconds } => soak(seconds),
@@ -127,6 +130,10 @@ const HELP: &str = "usage: cargo xtask <command>
   godot              find Godot (GODOT, PATH) or fetch Debian's godot 4.6 into .cache/godot
   engine-test [name] run the engine tests in headless Godot (optionally only tests matching name)
   render-test        the demo's autopilot rendered under Xvfb with Vulkan on lavapipe; checks the mirror
+  avatar-test [--docs] every test character (demo_project/tests/avatars and the demo's) posed by the
+                     simulated player (standing, crouch, bow, floor reach, walk, turns) and
+                     rendered front and side under Xvfb; checks the poses from the bones;
+                     pictures in target/test-artifacts/avatars (with --docs, docs/images/avatars)
   strips [--sit CLIP] the demo character walking and picking up (everyday capture) rendered from the
                      side under Xvfb: docs/images/walk_strip.png and pickup_strip.png; with --sit,
                      CLIP (sitting down and standing up) with the game saying when: sit_strip.png

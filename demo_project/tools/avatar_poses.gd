@@ -1,0 +1,341 @@
+## One character posed by the simulated headset and controllers, as a player moves, and rendered
+## front and side: standing with the arms relaxed, a crouch, a bow, a reach to the floor and
+## mid-step in a walk. What the pictures show is checked from the bones: the hips behind the head
+## and the torso leaning forward in a crouch, the spine bent further than the knees in a bow, the
+## hand on its controller at the floor, the toes never under the floor, and the head on the
+## headset while the feet step (a walk, a turn on the spot, a snap turn).
+##
+## `cargo xtask avatar-test` runs it for every test character under Xvfb with Vulkan on lavapipe:
+##   godot --xr-mode off --rendering-driver vulkan --fixed-fps 60 --path demo_project
+##       -s res://tools/avatar_poses.gd -- --character=FILE|demo [--vrm] --out=PNG
+##       [--lower=NAME:VALUE]   (a LowerBodyRig property set, to see what a setting does)
+## It prints one `avatar poses: FAIL` line per failed check, then one `avatar poses: {JSON}` line
+## (the character, its figures, the failed checks), and exits 1 if any check failed.
+extends SceneTree
+
+const PhotoStage := preload("res://tools/photo_stage.gd")
+const Skinning := preload("res://tools/skinning.gd")
+const AVATARS := "res://tests/avatars/"
+const FPS := 60.0
+const PANEL := Vector2i(220, 330)
+const VIEWS := ["front", "side"]
+## The pictures: name, time (s).
+const SHOTS := [["standing", 2.0], ["crouch", 3.8], ["bow", 6.6], ["floor reach", 10.0], ["mid-step", 12.75]]
+## Where the head is checked against the headset while the feet step (name, from, to in s).
+const STEPPING := [["walk", 12.0, 14.5], ["turn", 14.5, 16.0], ["snap turn", 16.0, 16.8]]
+const END := 17.0
+## The head bone off its standing place under the headset while stepping (m), at most.
+const MAX_HEAD_M := 0.01
+## The hand off its controller at the floor (m), at most.
+const MAX_REACH_M := 0.01
+## A foot or toe bone below its standing height (m), at most.
+const MAX_SINK_M := 0.01
+
+var options := {}
+var sim: XRTrackingSimulator
+var origin: XROrigin3D
+var camera: XRCamera3D
+var skeleton: Skeleton3D
+var character: Node3D
+## The character's height standing (m, its meshes' top): the cameras frame it.
+var top := 1.8
+var body: Dictionary
+var frame := 0
+var views := {}
+var pending := -1
+var images := {}
+var failures: PackedStringArray = []
+## The figures by name (cm and degrees), printed as JSON.
+var figures := {}
+## Measured standing, at 1.4 s: the headset's height, each hand's relaxed place and reach-forward
+## place and shoulder from the head (player's frame), the head bone in the headset's frame, foot and toe heights.
+var height := 1.65
+var relaxed: Array[Vector3] = []
+var forward_reach: Array[Vector3] = []
+var shoulders: Array[Vector3] = []
+var head_in_headset := Vector3.ZERO
+var standing_heights := {}
+var lowest_sink := {}
+var worst_head := {}
+## The bones' places this frame (world), read in `skeleton_updated`.
+var bones := {}
+var finished := false
+
+
+func _initialize() -> void:
+	for a in OS.get_cmdline_user_args():
+		var kv := a.trim_prefix("--").split("=", true, 1)
+		options[kv[0]] = kv[1] if kv.size() > 1 else ""
+	_run.call_deferred()
+
+
+func _fail(message: String) -> void:
+	printerr("avatar poses: " + message)
+	quit(1)
+
+
+func _run() -> void:
+	PhotoStage.build(root)
+	origin = XROrigin3D.new()
+	root.add_child(origin)
+	camera = XRCamera3D.new()
+	origin.add_child(camera)
+	sim = XRTrackingSimulator.new()
+	root.add_child(sim)
+	sim.set_head_pose(Transform3D(Basis(), Vector3(0, height, 0)))
+	character = _load(options.get("character", "demo"))
+	if character == null:
+		return
+	root.add_child(character)
+	for found in character.find_children("*", "Skeleton3D", true, false):
+		if skeleton == null or found.get_bone_count() > skeleton.get_bone_count():
+			skeleton = found
+	var file: String = options.get("character", "demo")
+	var map: BoneMap = VRArmsSetup.bone_map_from_vrm(AVATARS + file) if options.has("vrm") else null
+	body = VRArmsSetup.setup_skeleton(skeleton, origin, map)
+	if body.is_empty():
+		_fail("the one-click setup did not take %s" % file)
+		return
+	# --lower=NAME:VALUE sets a LowerBodyRig property (to see what a setting does).
+	if options.has("lower"):
+		var kv: PackedStringArray = options.lower.split(":")
+		body.lower_body.set(kv[0], float(kv[1]))
+	skeleton.skeleton_updated.connect(_read_bones)
+	for v in VIEWS:
+		var vp := SubViewport.new()
+		vp.size = PANEL
+		vp.render_target_update_mode = SubViewport.UPDATE_DISABLED
+		vp.msaa_3d = Viewport.MSAA_2X
+		var cam := Camera3D.new()
+		cam.fov = 40.0
+		vp.add_child(cam)
+		root.add_child(vp)
+		cam.current = true
+		views[v] = [vp, cam]
+	root.disable_3d = true
+	RenderingServer.frame_post_draw.connect(_take_shot)
+	var driver := Node.new()
+	driver.process_priority = -5000
+	var s := GDScript.new()
+	s.source_code = "extends Node\nfunc _process(_delta):\n\tget_meta(\"tree\").step()\n"
+	s.reload()
+	driver.set_script(s)
+	driver.set_meta("tree", self)
+	root.add_child(driver)
+
+
+## The character: `demo` (the demo's humanoid, built in code) or a file in tests/avatars.
+func _load(file: String) -> Node3D:
+	if file == "demo":
+		return CharacterBuilder.build()
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	var err := doc.append_from_file(AVATARS + file, state)
+	if err != OK:
+		_fail("%s does not load as glTF: %s" % [file, error_string(err)])
+		return null
+	return doc.generate_scene(state)
+
+
+func _bone(name: String) -> Vector3:
+	return (skeleton.global_transform * skeleton.get_bone_global_pose(skeleton.find_bone(name))).origin
+
+
+func _read_bones() -> void:
+	for name in ["Hips", "Head", "LeftUpperLeg", "RightUpperLeg", "LeftLowerLeg", "RightLowerLeg", "LeftFoot", "RightFoot", "LeftToes", "RightToes", "LeftHand", "RightHand"]:
+		if skeleton.find_bone(name) >= 0:
+			bones[name] = _bone(name)
+	bones["Neck"] = _bone("Neck" if skeleton.find_bone("Neck") >= 0 else "Head")
+	bones["head_in_headset"] = camera.global_transform.affine_inverse() * bones["Head"]
+
+
+## One frame of the player's motion, then the checks and the pictures due this frame.
+func step() -> void:
+	var t := frame / FPS
+	frame += 1
+	if t >= END:
+		_finish()
+		return
+	_pose_player(t)
+	if absf(t - 1.4) < 0.5 / FPS:
+		_measure_standing()
+	if not standing_heights.is_empty():
+		for name in standing_heights:
+			lowest_sink[name] = minf(lowest_sink.get(name, 0.0), bones[name].y - standing_heights[name])
+		for phase in STEPPING:
+			if t >= phase[1] and t < phase[2]:
+				var off: float = bones["head_in_headset"].distance_to(head_in_headset)
+				worst_head[phase[0]] = maxf(worst_head.get(phase[0], 0.0), off)
+	for k in SHOTS.size():
+		if absf(t - SHOTS[k][1]) < 0.5 / FPS:
+			_check(SHOTS[k][0])
+			_aim_cameras()
+			pending = k
+			for v in VIEWS:
+				views[v][0].render_target_update_mode = SubViewport.UPDATE_ONCE
+
+
+func _measure_standing() -> void:
+	var head := camera.global_transform
+	height = head.origin.y
+	head_in_headset = bones["head_in_headset"]
+	var rig: VRArmRig = body.rig
+	var arm := rig.get_arm_length(0) * skeleton.global_basis.get_scale().x
+	relaxed.clear()
+	forward_reach.clear()
+	shoulders.clear()
+	for i in 2:
+		var shoulder := rig.get_shoulder_global_position(i)
+		shoulders.append(shoulder - head.origin)
+		var out := Vector3(shoulder.x - head.origin.x, 0, 0).normalized()
+		relaxed.append(shoulder + out * 0.15 * arm + Vector3(0, -0.85 * arm, -0.1 * arm) - head.origin)
+		forward_reach.append(shoulder + Vector3(0, 0, -0.85 * arm) - head.origin)
+	for name in ["LeftFoot", "RightFoot", "LeftToes", "RightToes"]:
+		if bones.has(name):
+			standing_heights[name] = bones[name].y
+	top = 0.0
+	for mesh: MeshInstance3D in character.find_children("*", "MeshInstance3D", true, false):
+		for v in Skinning.skinned_vertices(mesh, skeleton, 25):
+			top = maxf(top, v.y)
+
+
+## The player: stands, crouches, bows, reaches to the floor, walks, turns and snap-turns (the
+## player looks down -Z; everything is eased, as a person moves).
+func _pose_player(t: float) -> void:
+	var down := 0.0
+	var ahead := 0.0
+	var pitch := 0.0
+	var walked := 0.0
+	var yaw := 0.0
+	var hands := relaxed
+	var reach := 0.0
+	var crouch := _hold(t, 2.0, 3.0, 3.8, 4.8)
+	var bow := _hold(t, 4.8, 5.8, 6.6, 7.6)
+	var floor := _hold(t, 7.6, 9.0, 10.0, 11.5)
+	if crouch > 0.0:
+		down = 0.25 * height * crouch
+		hands = forward_reach
+	elif bow > 0.0:
+		down = 0.18 * height * bow
+		ahead = 0.18 * height * bow
+		pitch = deg_to_rad(45.0) * bow
+	elif floor > 0.0:
+		down = 0.5 * height * floor
+		ahead = 0.25 * floor
+		pitch = deg_to_rad(50.0) * floor
+		reach = floor
+	walked = 1.3 * smoothstep(12.0, 13.5, t)
+	yaw = deg_to_rad(90.0) * smoothstep(14.5, 15.0, t)
+	if t >= 16.0 and origin.rotation.y == 0.0:
+		# A snap turn: the origin turns 45 degrees about the player's head.
+		var pivot := camera.global_position
+		origin.global_transform = Transform3D(Basis(Vector3.UP, deg_to_rad(45.0)), Vector3.ZERO).translated(pivot) * Transform3D(Basis(), -pivot) * origin.global_transform
+	var turn := Basis(Vector3.UP, yaw)
+	var head := Vector3(0, height - down, -ahead - walked)
+	sim.set_head_pose(Transform3D(turn * Basis(Vector3.RIGHT, -pitch), head))
+	if relaxed.is_empty():
+		return
+	var level := Vector3(0, height, -walked)
+	for i in 2:
+		# The hands move with the shoulders: the head's move, and the torso's lean as the head pitches.
+		var lean := Basis(Vector3.RIGHT, -pitch) * shoulders[i] - shoulders[i]
+		var at: Vector3 = level + turn * (hands[i] + lean) + Vector3(0, -down, -ahead)
+		if i == 1 and reach > 0.0:
+			# The right hand to the floor, in front of the right foot: the wrist 12 cm up.
+			at = at.lerp(Vector3(0.18, 0.12, -0.35), reach)
+		sim.set_hand_pose(VRArms.Hand.LEFT if i == 0 else VRArms.Hand.RIGHT, Transform3D(turn, at))
+
+
+## 0 before `a`, eased to 1 by `b`, held to `c`, eased back to 0 by `d`.
+func _hold(t: float, a: float, b: float, c: float, d: float) -> float:
+	return smoothstep(a, b, t) * (1.0 - smoothstep(c, d, t))
+
+
+func _knee_deg(side: String) -> float:
+	var u: Vector3 = bones[side + "UpperLeg"]
+	var l: Vector3 = bones[side + "LowerLeg"]
+	return rad_to_deg((l - u).angle_to(bones[side + "Foot"] - l))
+
+
+## The torso's lean forward from upright (degrees), hips to neck, the player's forward being -Z.
+func _lean_deg() -> float:
+	var spine: Vector3 = bones["Neck"] - bones["Hips"]
+	return rad_to_deg(atan2(-spine.z, spine.y))
+
+
+func _expect(ok: bool, what: String) -> void:
+	if not ok:
+		failures.append(what)
+
+
+func _check(shot: String) -> void:
+	var knees := maxf(_knee_deg("Left"), _knee_deg("Right"))
+	match shot:
+		"crouch":
+			var behind: float = bones["Hips"].z - bones["Head"].z
+			figures.crouch_hips_behind_head_cm = behind * 100.0
+			figures.crouch_torso_forward_deg = _lean_deg()
+			figures.crouch_knees_deg = knees
+			_expect(behind > 0.0, "crouch: the hips are %.1f cm in front of the head" % [-behind * 100.0])
+			_expect(_lean_deg() > 0.0, "crouch: the torso leans %.0f deg back" % [-_lean_deg()])
+		"bow":
+			figures.bow_spine_forward_deg = _lean_deg()
+			figures.bow_knees_deg = knees
+			_expect(_lean_deg() > knees, "bow: the spine leans %.0f deg, less than the knees bend (%.0f)" % [_lean_deg(), knees])
+		"floor reach":
+			var off: float = bones["RightHand"].distance_to((body.right_controller as Node3D).global_position)
+			figures.floor_reach_hand_off_cm = off * 100.0
+			_expect(off <= MAX_REACH_M, "floor reach: the right hand stops %.1f cm short of its controller (at most %.0f)" % [off * 100.0, MAX_REACH_M * 100.0])
+
+
+func _aim_cameras() -> void:
+	var head := camera.global_position
+	var look := Vector3(head.x, 0.5 * top, head.z)
+	# The whole character and a little floor in the camera's 40 degrees.
+	var away := 0.65 * top / tan(deg_to_rad(20.0))
+	(views.front[1] as Camera3D).look_at_from_position(look + Vector3(0, 0.1, -away), look)
+	(views.side[1] as Camera3D).look_at_from_position(look + Vector3(away, 0.1, 0), look)
+
+
+func _take_shot() -> void:
+	if pending < 0:
+		return
+	for v in VIEWS:
+		images[SHOTS[pending][0] + "/" + v] = (views[v][0] as SubViewport).get_texture().get_image()
+	pending = -1
+
+
+func _finish() -> void:
+	if finished:
+		return
+	finished = true
+	for name in lowest_sink:
+		_expect(lowest_sink[name] >= -MAX_SINK_M, "%s went %.1f cm below its standing height" % [name, -lowest_sink[name] * 100.0])
+	var sink := 0.0
+	for name in lowest_sink:
+		sink = minf(sink, lowest_sink[name])
+	figures.feet_below_standing_cm = -sink * 100.0
+	for phase in STEPPING:
+		var off: float = worst_head.get(phase[0], 0.0)
+		figures[phase[0].replace(" ", "_") + "_head_off_cm"] = off * 100.0
+		_expect(off <= MAX_HEAD_M, "%s: the head bone leaves its place under the headset by %.1f cm (at most %.0f)" % [phase[0], off * 100.0, MAX_HEAD_M * 100.0])
+	var out: String = options.get("out", "")
+	if out != "":
+		var sheet := Image.create(PANEL.x * SHOTS.size(), PANEL.y * VIEWS.size(), false, Image.FORMAT_RGBA8)
+		for k in SHOTS.size():
+			for r in VIEWS.size():
+				var image: Image = images.get(SHOTS[k][0] + "/" + VIEWS[r])
+				if image == null:
+					_fail("no picture of %s from the %s" % [SHOTS[k][0], VIEWS[r]])
+					return
+				image.convert(Image.FORMAT_RGBA8)
+				sheet.blit_rect(image, Rect2i(Vector2i.ZERO, PANEL), Vector2i(PANEL.x * k, PANEL.y * r))
+		var err := sheet.save_png(out)
+		if err != OK:
+			_fail("cannot write %s: %s" % [out, error_string(err)])
+			return
+	var file: String = options.get("character", "demo")
+	for f in failures:
+		print("avatar poses: FAIL %s: %s" % [file, f])
+	print("avatar poses: " + JSON.stringify({"character": file, "figures": figures, "failures": failures}))
+	quit(1 if failures.size() > 0 else 0)
