@@ -45,6 +45,8 @@ pub fn choose(values: &[f32], errors: &[Vec<Pooled>], held_out: Option<usize>) -
         .filter(|(_, e)| **e <= best * 1.01)
         .map(|(v, _)| *v)
         .next()
+        // No value measured (no frame it acts on): the plainest.
+        .or_else(|| values.first().copied())
         .unwrap_or(f32::NAN)
 }
 

@@ -40,7 +40,14 @@ pub struct WholeBodyFigures {
     /// The chest's yaw error (degrees, its forward flattened, as the arm tables measure it).
     pub chest_yaw_deg: f32,
     pub frames: usize,
+    /// The full-body MPJPE over the frames where the performer bends over (hips to head more
+    /// than [`BENT_DEG`] from upright), and how many frames those are (0: none, the error 0).
+    pub bent_mpjpe_cm: f32,
+    pub bent_frames: usize,
 }
+
+/// The performer's hips-to-head line this far from upright (degrees) is bending over.
+pub const BENT_DEG: f32 = 25.0;
 
 /// A clip's figures for every method.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +67,8 @@ struct Sums {
     arms: Arms,
     chest_yaw_deg: f32,
     frames: usize,
+    /// The joints' summed mean error over the frames the performer bends over, and their count.
+    bent: (f32, usize),
 }
 
 /// Each arm's elbow track, for its flips.
@@ -126,8 +135,16 @@ const ANKLES: [usize; 2] = [4, 9];
 impl Sums {
     fn add(&mut self, method: &Joints, truth: &Joints, floor: &Floor, dt: f32) {
         self.arms.add(method, self.frames as f32 * dt);
+        let mut all = 0.0;
         for (i, s) in self.joint.iter_mut().enumerate() {
-            *s += method[i].distance(truth[i]);
+            let d = method[i].distance(truth[i]);
+            *s += d;
+            all += d;
+        }
+        let spine = truth[0] - truth[1];
+        if spine.angle_between(glam::Vec3::Y).to_degrees() > BENT_DEG {
+            self.bent.0 += all / JOINTS as f32;
+            self.bent.1 += 1;
         }
         if ANKLES.iter().any(|&a| method[a].y < floor.ankle - 0.01) {
             self.penetration += 1;
@@ -171,6 +188,8 @@ impl Sums {
             flips_per_min_excess: per_min(self.arms.flips()) - per_min(clip_flips),
             chest_yaw_deg: self.chest_yaw_deg / n,
             frames: self.frames,
+            bent_mpjpe_cm: 100.0 * self.bent.0 / self.bent.1.max(1) as f32,
+            bent_frames: self.bent.1,
         }
     }
 }
@@ -282,6 +301,41 @@ pub fn evaluate_whole_body(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The bending error is measured on the frames where the performer's hips-to-head line is
+    /// more than [`BENT_DEG`] from upright, whichever way: upright frames do not count.
+    #[test]
+    fn the_bending_error_counts_only_the_frames_the_performer_bends_over() {
+        let mut sums = Sums::default();
+        let floor = Floor { ankle: 0.0 };
+        let mut truth: Joints = [Vec3::ZERO; JOINTS];
+        truth[1] = Vec3::new(0.0, 1.0, 0.0);
+        let method: Joints = truth.map(|j| j + Vec3::X * 0.1);
+        // Upright, then leaning 20 degrees (not bending), then 40 forward and 40 sideways.
+        for (lean, side) in [(0.0f32, false), (20.0, false), (40.0, false), (40.0, true)] {
+            let r = lean.to_radians();
+            let (a, b) = (0.7 * r.sin(), 0.7 * r.cos());
+            truth[0] = truth[1]
+                + if side {
+                    Vec3::new(a, b, 0.0)
+                } else {
+                    Vec3::new(0.0, b, a)
+                };
+            let mut m = method;
+            m[0] = truth[0] + Vec3::X * if lean > 30.0 { 0.3 } else { 0.1 };
+            sums.add(&m, &truth, &floor, 0.01);
+        }
+        let f = sums.figures(0.0, (0, 0), 1.0);
+        assert_eq!(f.bent_frames, 2);
+        // 12 joints 10 cm off, the head 30: (12 * 10 + 30) / 13 cm.
+        let expected = (12.0 * 10.0 + 30.0) / JOINTS as f32;
+        assert!(
+            (f.bent_mpjpe_cm - expected).abs() < 1e-3,
+            "{}",
+            f.bent_mpjpe_cm
+        );
+        assert!(f.full_body_mpjpe_cm < f.bent_mpjpe_cm);
+    }
 
     /// A walk whose stance ankles hover 2 cm over a floor rising 6 cm over the clip, with
     /// marker noise: one step per lift, however the stance wobbles.

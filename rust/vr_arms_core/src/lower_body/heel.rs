@@ -2,7 +2,8 @@
 //! up to `max_heel_lift_m`, before the hips sink below where the head puts them for its leg to
 //! reach it. Walking, the trailing foot then no longer pulls the head off the headset. The lift
 //! eases up and down over [`HEEL_LIFT_TIME_S`], so nothing pops as a foot starts to leave its
-//! place, lands or starts its step.
+//! place, lands or starts its step; a foot leaving its place lifts at once as far as its leg
+//! needs (the need grows smoothly as the body moves on over the foot).
 
 /// How long a heel takes to lift fully, or to come down (seconds).
 pub const HEEL_LIFT_TIME_S: f32 = 0.15;
@@ -38,6 +39,15 @@ impl HeelLift {
         self.allowed = crate::smoothing::move_toward(self.allowed, goal, rate(max) * dt);
     }
 
+    /// A planted foot leaving its place lifts its heel at once as far as its leg `need`s (world
+    /// units) for the hips to stay where the head puts them, up to `max`: the heel rises as the
+    /// body moves on over the foot, never behind it (the head would leave the headset).
+    pub fn allow(&mut self, need: f32, max: f32) {
+        if need.is_finite() {
+            self.allowed = self.allowed.max(need.clamp(0.0, max.max(0.0)));
+        }
+    }
+
     /// How far the ankle rises this frame: a planted foot as far as its leg needs (`need`,
     /// world units: how far the hips stand above where the leg reaches it), no further than
     /// allowed; a stepping foot's lift comes down (`max` the largest lift, `dt` seconds).
@@ -60,6 +70,21 @@ fn rate(max: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_heel_leaving_lifts_at_once_as_far_as_the_leg_needs_no_further_than_its_most() {
+        let mut h = HeelLift::default();
+        h.track(true);
+        h.allow(0.03, 0.08);
+        assert_eq!(h.allowed(), 0.03);
+        assert_eq!(h.lift(true, 0.03, 0.08, 0.01), 0.03, "shown at once");
+        h.allow(0.2, 0.08);
+        assert_eq!(h.allowed(), 0.08, "never past its most");
+        h.allow(0.01, 0.08);
+        assert_eq!(h.allowed(), 0.08, "a smaller need does not bring it down");
+        h.allow(f32::NAN, 0.08);
+        assert_eq!(h.allowed(), 0.08);
+    }
 
     #[test]
     fn a_heel_eases_up_shows_what_the_leg_needs_and_comes_down_as_the_foot_steps() {

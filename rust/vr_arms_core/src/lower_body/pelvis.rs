@@ -353,7 +353,11 @@ mod tests {
     /// head over the feet (heel to toes); without feet, or with the share 0, as before.
     #[test]
     fn bending_over_the_feet_leans_as_far_as_the_legs_reach_and_balance_allow() {
-        let s = LowerBodySettings::default();
+        // A share at which each limit binds in turn below.
+        let s = LowerBodySettings {
+            bend_balance_share: 0.15,
+            ..Default::default()
+        };
         let mut i = input(Vec3::new(0.0, 1.3, 0.3), 0.8);
         let plain = place_hips(&s, &rest(), &i);
         assert_eq!(plain.hinge, 1.0);
