@@ -56,6 +56,8 @@ var shoulders: Array[Vector3] = []
 var head_in_headset := Vector3.ZERO
 var standing_heights := {}
 var lowest_sink := {}
+## When each foot or toe bone was lowest (s).
+var lowest_at := {}
 var worst_head := {}
 ## The bones' places this frame (world), read in `skeleton_updated`.
 var bones := {}
@@ -161,7 +163,10 @@ func step() -> void:
 		_measure_standing()
 	if not standing_heights.is_empty():
 		for name in standing_heights:
-			lowest_sink[name] = minf(lowest_sink.get(name, 0.0), bones[name].y - standing_heights[name])
+			var sink: float = bones[name].y - standing_heights[name]
+			if sink < lowest_sink.get(name, 0.0):
+				lowest_sink[name] = sink
+				lowest_at[name] = t
 		for phase in STEPPING:
 			if t >= phase[1] and t < phase[2]:
 				var off: float = bones["head_in_headset"].distance_to(head_in_headset)
@@ -310,7 +315,7 @@ func _finish() -> void:
 		return
 	finished = true
 	for name in lowest_sink:
-		_expect(lowest_sink[name] >= -MAX_SINK_M, "%s went %.1f cm below its standing height" % [name, -lowest_sink[name] * 100.0])
+		_expect(lowest_sink[name] >= -MAX_SINK_M, "%s went %.1f cm below its standing height (at %.2f s)" % [name, -lowest_sink[name] * 100.0, lowest_at[name]])
 	var sink := 0.0
 	for name in lowest_sink:
 		sink = minf(sink, lowest_sink[name])

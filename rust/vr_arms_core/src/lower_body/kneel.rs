@@ -169,6 +169,25 @@ pub fn kneeling_ankle_height(rest: &LegRest) -> f32 {
     }
 }
 
+/// How far the ankle, `ankle_over_floor` up, must rise for the ball of the foot to stand no
+/// lower than it does standing while the foot is turned `w` (0..1) of the way to toes down
+/// ([`kneeling_foot`]'s turn, easing into or out of a kneel): the toes turn down faster than
+/// the ankle rises, and would go through the floor. A rig without toes bones has its ball
+/// [`TOES_AHEAD`] ankle heights ahead of the ankle, on the floor.
+pub fn ball_clearance(rest: &LegRest, w: f32, ankle_over_floor: f32) -> f32 {
+    let turned = Quat::from_rotation_x(TOES_DOWN * w.clamp(0.0, 1.0));
+    let (ball, standing) = match rest.toes {
+        Some(t) => (t.ball_from_ankle, t.ball_height),
+        None => (Vec3::new(0.0, -1.0, TOES_AHEAD) * rest.ankle_height, 0.0),
+    };
+    let clearance = standing - (ankle_over_floor + (turned * ball).y);
+    if clearance.is_finite() {
+        clearance.max(0.0)
+    } else {
+        0.0
+    }
+}
+
 /// The kneeling foot's rotation: its turn about +Y (`turn`), the toes down on the floor, from
 /// its rest rotation relative to the root (`foot_in_root`).
 pub fn kneeling_foot(turn: Quat, foot_in_root: Quat) -> Quat {

@@ -71,6 +71,7 @@ impl LowerBody {
                 // turned from the foot, with the ankle below and behind the hip).
                 knee_toward = knee - hip;
                 ankle = ankle.lerp(at, w);
+                ankle.y += kneel::ball_clearance(&rest, w, ankle.y - floor);
                 if foot.planted && w >= 1.0 {
                     foot.place.position = Vec3::new(at.x, floor, at.z);
                     self.feet.replant(side, foot.place);
