@@ -20,15 +20,18 @@ const FPS := 60.0
 const PANEL := Vector2i(220, 330)
 const VIEWS := ["front", "side"]
 ## The pictures: name, time (s).
-const SHOTS := [["standing", 2.0], ["crouch", 3.8], ["bow", 6.6], ["floor reach", 10.0], ["mid-step", 12.75]]
+const SHOTS := [["standing", 2.0], ["crouch", 3.8], ["bow", 6.6], ["floor reach", 10.0], ["squat", 13.5], ["mid-step", 15.75]]
 ## Where the head is checked against the headset while the feet step (name, from, to in s).
-const STEPPING := [["walk", 12.0, 14.5], ["turn", 14.5, 16.0], ["snap turn", 16.0, 16.8]]
-const END := 17.0
+const STEPPING := [["walk", 15.0, 17.5], ["turn", 17.5, 19.0], ["snap turn", 19.0, 19.8]]
+const END := 20.0
 ## The head bone off its standing place under the headset while stepping (m), at most.
 const MAX_HEAD_M := 0.01
 ## The hand off its controller at the floor (m), at most, beyond what the avatar's arm cannot
 ## reach from the nearest place the torso could put its shoulder.
 const MAX_REACH_M := 0.01
+## A squatting knee's sideways distance from its ankle, as a share of the leg (thigh and shin),
+## at most: the knees over the feet.
+const MAX_SPLAY_SHARE := 0.1
 ## The share of its reach an arm lands its hand exactly within (the arm solve's soft reach).
 const REACH_SHARE := 0.97
 ## A foot or toe bone below its standing height (m), at most.
@@ -184,6 +187,9 @@ func step() -> void:
 
 
 func _measure_standing() -> void:
+	figures.standing_torso_forward_deg = _lean_deg()
+	figures.standing_ankles_apart_cm = bones.LeftFoot.distance_to(bones.RightFoot) * 100.0
+	figures.standing_hips_apart_cm = bones.LeftUpperLeg.distance_to(bones.RightUpperLeg) * 100.0
 	var head := camera.global_transform
 	height = head.origin.y
 	head_in_headset = bones["head_in_headset"]
@@ -220,6 +226,9 @@ func _pose_player(t: float) -> void:
 	var crouch := _hold(t, 2.0, 3.0, 3.8, 4.8)
 	var bow := _hold(t, 4.8, 5.8, 6.6, 7.6)
 	var floor := _hold(t, 7.6, 9.0, 10.0, 11.5)
+	var squat := _hold(t, 11.5, 12.7, 13.5, 14.5)
+	# The squat is without kneeling (held this low, the body would kneel).
+	(body.lower_body as LowerBodyRig).kneel = t < 11.5 or t > 14.5
 	if crouch > 0.0:
 		down = 0.25 * height * crouch
 		hands = forward_reach
@@ -232,9 +241,12 @@ func _pose_player(t: float) -> void:
 		ahead = 0.25 * floor
 		pitch = deg_to_rad(50.0) * floor
 		reach = floor
-	walked = 1.3 * smoothstep(12.0, 13.5, t)
-	yaw = deg_to_rad(90.0) * smoothstep(14.5, 15.0, t)
-	if t >= 16.0 and origin.rotation.y == 0.0:
+	elif squat > 0.0:
+		down = 0.4 * height * squat
+		hands = forward_reach
+	walked = 1.3 * smoothstep(15.0, 16.5, t)
+	yaw = deg_to_rad(90.0) * smoothstep(17.5, 18.0, t)
+	if t >= 19.0 and origin.rotation.y == 0.0:
 		# A snap turn: the origin turns 45 degrees about the player's head.
 		var pivot := camera.global_position
 		origin.global_transform = Transform3D(Basis(Vector3.UP, deg_to_rad(45.0)), Vector3.ZERO).translated(pivot) * Transform3D(Basis(), -pivot) * origin.global_transform
@@ -284,12 +296,26 @@ func _check(shot: String) -> void:
 			figures.crouch_hips_behind_head_cm = behind * 100.0
 			figures.crouch_torso_forward_deg = _lean_deg()
 			figures.crouch_knees_deg = knees
+			figures.crouch_knees_apart_cm = bones.LeftLowerLeg.distance_to(bones.RightLowerLeg) * 100.0
+			figures.crouch_ankles_apart_cm = bones.LeftFoot.distance_to(bones.RightFoot) * 100.0
 			_expect(behind > 0.0, "crouch: the hips are %.1f cm in front of the head" % [-behind * 100.0])
 			_expect(_lean_deg() > 0.0, "crouch: the torso leans %.0f deg back" % [-_lean_deg()])
 		"bow":
 			figures.bow_spine_forward_deg = _lean_deg()
 			figures.bow_knees_deg = knees
 			_expect(_lean_deg() > knees, "bow: the spine leans %.0f deg, less than the knees bend (%.0f)" % [_lean_deg(), knees])
+		"squat":
+			# Each knee's sideways distance from its ankle, across the hips.
+			var across: Vector3 = (bones.LeftUpperLeg - bones.RightUpperLeg).normalized()
+			var splay := 0.0
+			for side in ["Left", "Right"]:
+				splay = maxf(splay, absf((bones[side + "LowerLeg"] - bones[side + "Foot"]).dot(across)))
+			var leg: float = bones.LeftUpperLeg.distance_to(bones.LeftLowerLeg) + bones.LeftLowerLeg.distance_to(bones.LeftFoot)
+			figures.squat_knees_deg = knees
+			figures.squat_knee_beside_ankle_cm = splay * 100.0
+			figures.squat_knees_apart_cm = bones.LeftLowerLeg.distance_to(bones.RightLowerLeg) * 100.0
+			figures.squat_ankles_apart_cm = bones.LeftFoot.distance_to(bones.RightFoot) * 100.0
+			_expect(splay <= MAX_SPLAY_SHARE * leg, "squat: a knee is %.1f cm to the side of its ankle (at most %.1f, a tenth of the leg)" % [splay * 100.0, MAX_SPLAY_SHARE * leg * 100.0])
 		"floor reach":
 			var target := (body.right_controller as Node3D).global_position
 			var off: float = bones["RightHand"].distance_to(target)
