@@ -21,27 +21,46 @@ const CHARACTERS: [(&str, bool, &str); 7] = [
     ("VRMConstraintTest_vrm1.vrm", true, "vrm1_constraint_test"),
 ];
 
-/// The figures' columns: JSON key, heading.
-const COLUMNS: [(&str, &str); 10] = [
+/// The figures: JSON key, what it is.
+const FIGURES: [(&str, &str); 17] = [
+    (
+        "standing_torso_forward_deg",
+        "standing: torso forward (deg)",
+    ),
+    ("standing_ankles_apart_cm", "standing: ankles apart (cm)"),
+    ("standing_hips_apart_cm", "standing: hip joints apart (cm)"),
     (
         "crouch_hips_behind_head_cm",
         "crouch: hips behind the head (cm)",
     ),
     ("crouch_torso_forward_deg", "crouch: torso forward (deg)"),
-    ("crouch_knees_deg", "crouch: knees (deg)"),
+    ("crouch_knees_deg", "crouch: knees bent (deg)"),
     ("bow_spine_forward_deg", "bow: spine forward (deg)"),
-    ("bow_knees_deg", "bow: knees (deg)"),
+    ("bow_knees_deg", "bow: knees bent (deg)"),
     (
         "floor_reach_hand_off_cm",
         "floor reach: hand off its controller (cm)",
     ),
     (
+        "floor_reach_beyond_arm_cm",
+        "floor reach: out of the arm's reach at best (cm)",
+    ),
+    ("squat_knees_deg", "squat: knees bent (deg)"),
+    (
+        "squat_knee_beside_ankle_cm",
+        "squat: a knee beside its ankle, most (cm)",
+    ),
+    ("squat_knees_apart_cm", "squat: knees apart (cm)"),
+    (
         "feet_below_standing_cm",
-        "feet and toes below standing, lowest (cm)",
+        "a foot or toe bone below standing, lowest (cm)",
     ),
     ("walk_head_off_cm", "walk: head off the headset (cm)"),
-    ("turn_head_off_cm", "turn: head off (cm)"),
-    ("snap_turn_head_off_cm", "snap turn: head off (cm)"),
+    ("turn_head_off_cm", "turn: head off the headset (cm)"),
+    (
+        "snap_turn_head_off_cm",
+        "snap turn: head off the headset (cm)",
+    ),
 ];
 
 pub fn avatar_test(docs: bool) -> Result<(), String> {
@@ -107,23 +126,26 @@ fn markdown(results: &[(&str, serde_json::Value)]) -> String {
          test character set up in one call (`VRArmsSetup.setup_skeleton`), driven by the \
          simulated headset and controllers (standing with the arms relaxed, a crouch of a quarter \
          of the headset's height, a bow with the head 18 % of it forward and down looking 45 \
-         degrees down, a reach to the floor with the head at half height, a 1.3 m walk, a turn on \
-         the spot and a snap turn) and rendered front and side. The checks, from the bones: in \
-         the crouch the hips behind the head and the torso leaning forward; in the bow the spine \
-         leaning further than the knees bend; at the floor the right hand within 1 cm of its \
-         controller; no foot or toe bone more than 1 cm below its standing height; the head bone \
-         within 1 cm of its standing place under the headset while the feet step.\n\n",
+         degrees down, a reach to the floor with the head at half height, a squat of 40 % of it \
+         with kneeling off, a 1.3 m walk, a turn on the spot and a snap turn) and rendered front \
+         and side. The checks, from the bones: in the crouch the hips behind the head and the \
+         torso leaning forward; in the bow the spine leaning further than the knees bend; at the \
+         floor the right hand within 1 cm of the nearest its arm can reach (the shoulder turned \
+         about the head toward the target, 0.97 of the arm); in the squat each knee within a \
+         tenth of the leg sideways of its ankle; no foot or toe bone more than 1 cm below its \
+         standing height; the head bone within 1 cm of its standing place under the headset \
+         while the feet step.\n\n",
     );
-    md.push_str("| character |");
-    for (_, heading) in COLUMNS {
-        md.push_str(&format!(" {heading} |"));
+    md.push_str("| figure |");
+    for (name, _) in results {
+        md.push_str(&format!(" {name} |"));
     }
     md.push_str("\n|---|");
-    md.push_str(&"---|".repeat(COLUMNS.len()));
+    md.push_str(&"---|".repeat(results.len()));
     md.push('\n');
-    for (name, result) in results {
-        md.push_str(&format!("| {name} |"));
-        for (key, _) in COLUMNS {
+    for (key, what) in FIGURES {
+        md.push_str(&format!("| {what} |"));
+        for (_, result) in results {
             match result["figures"][key].as_f64() {
                 Some(v) => md.push_str(&format!(" {v:.1} |")),
                 None => md.push_str(" - |"),
@@ -142,7 +164,7 @@ fn markdown(results: &[(&str, serde_json::Value)]) -> String {
     if !any {
         md.push_str("None.\n");
     }
-    md.push_str("\n## Pictures\n\nEach: standing, crouch, bow, floor reach, mid-step; front above, side below.\n");
+    md.push_str("\n## Pictures\n\nEach: standing, crouch, bow, floor reach, squat, mid-step; front above, side below.\n");
     for (name, _) in results {
         md.push_str(&format!(
             "\n### {name}\n\n![{name}](images/avatars/{name}.png)\n"
