@@ -36,6 +36,27 @@ for side, s in (("left", "Left"), ("right", "Right")):
             MIXAMO[f"{side}{finger}{joint}"] = f"{s}Hand{m}{i + 1}"
 
 
+def write_plain_glb(doc, blob, path, generator):
+    """Drops any VRM extensions (a plain glTF), names the generator and writes `path`."""
+    doc.pop("extensions", None)
+    for n in doc["nodes"]:
+        n.pop("extensions", None)
+    for key in ("extensionsUsed", "extensionsRequired"):
+        if key in doc:
+            doc[key] = [e for e in doc[key] if not e.startswith("VRMC_")]
+            if not doc[key]:
+                del doc[key]
+    doc.setdefault("asset", {})["generator"] = generator
+
+    text = json.dumps(doc, separators=(",", ":")).encode()
+    text += b" " * ((4 - len(text) % 4) % 4)
+    blob += b"\0" * ((4 - len(blob) % 4) % 4)
+    out = bytearray(b"glTF" + struct.pack("<II", 2, 12 + 8 + len(text) + 8 + len(blob)))
+    out += struct.pack("<I", len(text)) + b"JSON" + text
+    out += struct.pack("<I", len(blob)) + b"BIN\0" + blob
+    open(path, "wb").write(out)
+
+
 def main():
     data = open(SOURCE, "rb").read()
     assert data[:4] == b"glTF"
@@ -74,23 +95,7 @@ def main():
                     m[col * 4 + row] *= 100.0
             struct.pack_into("<16f", blob, off, *m)
 
-    doc.pop("extensions", None)
-    for n in nodes:
-        n.pop("extensions", None)
-    for key in ("extensionsUsed", "extensionsRequired"):
-        if key in doc:
-            doc[key] = [e for e in doc[key] if not e.startswith("VRMC_")]
-            if not doc[key]:
-                del doc[key]
-    doc.setdefault("asset", {})["generator"] = "vr_arms make_mixamo_style.py (from " + SOURCE + ")"
-
-    text = json.dumps(doc, separators=(",", ":")).encode()
-    text += b" " * ((4 - len(text) % 4) % 4)
-    blob += b"\0" * ((4 - len(blob) % 4) % 4)
-    out = bytearray(b"glTF" + struct.pack("<II", 2, 12 + 8 + len(text) + 8 + len(blob)))
-    out += struct.pack("<I", len(text)) + b"JSON" + text
-    out += struct.pack("<I", len(blob)) + b"BIN\0" + blob
-    open(OUT, "wb").write(out)
+    write_plain_glb(doc, blob, OUT, "vr_arms make_mixamo_style.py (from " + SOURCE + ")")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,9 @@ original's.
     python3 make_rpm_style.py SOURCE_DIR   # in this folder; SOURCE_DIR holds the .gltf and .bin
 """
 import json
-import struct
 import sys
+
+from make_mixamo_style import write_plain_glb
 
 SOURCE = "Superhero_Male_FullBody"
 OUT = "rpm_style.glb"
@@ -62,15 +63,7 @@ def main():
     for key in ("images", "textures", "samplers"):
         doc.pop(key, None)
     doc["buffers"] = [{"byteLength": len(blob)}]
-    doc["asset"]["generator"] = "vr_arms make_rpm_style.py (from Quaternius " + SOURCE + ")"
-
-    text = json.dumps(doc, separators=(",", ":")).encode()
-    text += b" " * ((4 - len(text) % 4) % 4)
-    blob += b"\0" * ((4 - len(blob) % 4) % 4)
-    out = bytearray(b"glTF" + struct.pack("<II", 2, 12 + 8 + len(text) + 8 + len(blob)))
-    out += struct.pack("<I", len(text)) + b"JSON" + text
-    out += struct.pack("<I", len(blob)) + b"BIN\0" + blob
-    open(OUT, "wb").write(out)
+    write_plain_glb(doc, blob, OUT, "vr_arms make_rpm_style.py (from Quaternius " + SOURCE + ")")
 
 
 if __name__ == "__main__":
