@@ -116,6 +116,38 @@ func test_a_rig_without_a_neck_hides_its_head() -> void:
 		check(seen < 1e-6, "the player's camera sees none of the head within 15 cm of the eyes: %.7f m²" % seen)
 
 
+## KayKit's mannequin (CC0, tests/avatars), loaded as a user loads a character: no neck, a big
+## head around the eyes. Its head meshes' first-person copies show the player's camera no
+## surface at all (within 60 cm of the eyes, the whole head), the originals do.
+func test_the_kaykit_mannequins_big_head_is_hidden_from_the_players_camera() -> void:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	if not check(doc.append_from_file("res://tests/avatars/manny_med_mod.gltf", state) == OK, "loads"):
+		return
+	var character: Node3D = doc.generate_scene(state)
+	add_child(character)
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0)))
+	var made := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	var fph: FirstPersonHead = made.first_person_head
+	check(fph.hidden_bone == &"Head", "the head bone is hidden (no neck): %s" % fph.hidden_bone)
+	await frames(10)
+	await skeleton.skeleton_updated
+	var eye := (made.camera as XRCamera3D).global_position
+	var heads := []
+	for name in ["Mannequin_Medium_Head", "Mannequin_Medium_Head_Screen"]:
+		var found := character.find_children(name, "MeshInstance3D", true, false)
+		if check(found.size() == 1, "%s is there" % name):
+			heads.append(found[0])
+	var copies := fph.get_first_person_meshes().filter(func(m): return String(m.name).begins_with("Mannequin_Medium_Head"))
+	check(copies.size() == 2, "both head meshes have first-person copies: %d" % copies.size())
+	check(area_near(heads, skeleton, eye, 0.6) > 0.05, "the head surrounds the eyes")
+	var seen := area_near(copies, skeleton, eye, 0.6)
+	check(seen < 1e-6, "the player's camera sees none of the head: %.7f m²" % seen)
+
+
 func test_a_missing_bone_or_camera_is_a_configuration_warning() -> void:
 	expect_warnings(1)  # both problems, in one line
 	var skeleton := HumanoidBuilder.build()
