@@ -219,3 +219,35 @@ func test_the_core_body_routes_a_hand_to_an_interaction_target_and_back() -> voi
 	target = out.targets[0]
 	check(target.origin.distance_to(handle.origin) > 0.1, "back toward the controller once cleared (%.3f m from the handle)" % target.origin.distance_to(handle.origin))
 	check(out.bones.has(hand), "the hand is written")
+
+
+## The core's composition on a rig without a neck, shoulder bones or fingers (KayKit's
+## mannequin, tests/avatars): it configures, and each frame writes the head and both hands,
+## every rotation finite.
+func test_the_core_body_runs_a_rig_without_neck_shoulders_or_fingers() -> void:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	if not check(doc.append_from_file("res://tests/avatars/manny_med_mod.gltf", state) == OK, "loads"):
+		return
+	var character: Node3D = doc.generate_scene(state)
+	add_child(character)
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	# Humanoid names, as the setup's bone map gives them (the solver reads them).
+	VRArmsSetup.setup_remote(skeleton, null, null, null)
+	var solver := VRBodySolver.new()
+	solver.follow_head = false
+	if not check(solver.configure(skeleton), "configured"):
+		return
+	var root: Transform3D = skeleton.get_parent().global_transform
+	var head := Transform3D(Basis(Vector3.UP, PI), Vector3(0, 1.2, 0.05))
+	var left := Transform3D(Basis(), Vector3(0.25, 0.8, 0.3))
+	var right := Transform3D(Basis(), Vector3(-0.25, 0.8, 0.3))
+	var out: Dictionary = {}
+	for i in 90:
+		out = solver.step(skeleton, root, head, left, right, 1.0 / 90.0)
+	for bone in ["Head", "LeftHand", "RightHand"]:
+		check(out.bones.has(skeleton.find_bone(bone)), "%s is written" % bone)
+	var finite := true
+	for q in out.bones.values():
+		finite = finite and (q as Quaternion).is_finite()
+	check(finite, "every rotation finite")
