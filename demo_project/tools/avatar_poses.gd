@@ -58,6 +58,8 @@ var figures := {}
 var height := 1.65
 var relaxed: Array[Vector3] = []
 var forward_reach: Array[Vector3] = []
+## Straight ahead a quarter further than the arm reaches (a player's arms longer than the avatar's).
+var out_of_reach: Array[Vector3] = []
 var shoulders: Array[Vector3] = []
 var head_in_headset := Vector3.ZERO
 var standing_heights := {}
@@ -197,6 +199,7 @@ func _measure_standing() -> void:
 	var arm := rig.get_arm_length(0) * skeleton.global_basis.get_scale().x
 	relaxed.clear()
 	forward_reach.clear()
+	out_of_reach.clear()
 	shoulders.clear()
 	for i in 2:
 		var shoulder := rig.get_shoulder_global_position(i)
@@ -204,6 +207,7 @@ func _measure_standing() -> void:
 		var out := Vector3(shoulder.x - head.origin.x, 0, 0).normalized()
 		relaxed.append(shoulder + out * 0.15 * arm + Vector3(0, -0.85 * arm, -0.1 * arm) - head.origin)
 		forward_reach.append(shoulder + Vector3(0, 0, -0.85 * arm) - head.origin)
+		out_of_reach.append(shoulder + Vector3(0, 0, -1.25 * arm) - head.origin)
 	for name in ["LeftFoot", "RightFoot", "LeftToes", "RightToes"]:
 		if bones.has(name):
 			standing_heights[name] = bones[name].y
@@ -231,7 +235,7 @@ func _pose_player(t: float) -> void:
 	(body.lower_body as LowerBodyRig).kneel = t < 11.5 or t > 14.5
 	if crouch > 0.0:
 		down = 0.25 * height * crouch
-		hands = forward_reach
+		hands = out_of_reach
 	elif bow > 0.0:
 		down = 0.18 * height * bow
 		ahead = 0.18 * height * bow

@@ -453,6 +453,36 @@ mod tests {
         assert!(bent_head < 0.01, "the head on the headset: {bent_head}");
     }
 
+    /// Crouched 40 cm with both controllers held straight ahead at chest height, out of the
+    /// arms' reach (a player's arms longer than the avatar's): the torso does not lean back to
+    /// bring the shoulders forward, the hips stay behind the head (on a Ready Player Me avatar
+    /// they went 17.6 cm ahead of it, the torso 24 degrees back).
+    #[test]
+    fn crouched_reaching_ahead_out_of_reach_keeps_the_hips_behind_the_head() {
+        let (rest, _, _, eyes) = crate::reference_body::reference_whole_body();
+        let mut b = whole_body_reaching(30.0);
+        let at = eyes - Vec3::Y * 0.4;
+        let ahead = |x: f32| {
+            Some(Pose::new(
+                Vec3::new(x, at.y - 0.3, at.z + 0.8),
+                Quat::IDENTITY,
+            ))
+        };
+        let t = Tracking {
+            head: Some(Pose::new(at, Quat::from_rotation_y(std::f32::consts::PI))),
+            controllers: PerSide::new(ahead(0.2), ahead(-0.2)),
+            ..Default::default()
+        };
+        let mut placement = Placement::default();
+        let mut out = None;
+        for _ in 0..180 {
+            let mut tree = rest.clone();
+            out = Some(b.update(&t, &mut placement, &mut tree, 1.0 / 90.0));
+        }
+        let hips = out.unwrap().lower.hips.expect("hips").position;
+        assert!(hips.z < at.z - 0.02, "the hips {hips} behind the head {at}");
+    }
+
     /// Standing, a hand hanging a little out of reach (an avatar's arm shorter than the
     /// player's) does not tilt the body: the bones are those of the body without the reach bend.
     #[test]

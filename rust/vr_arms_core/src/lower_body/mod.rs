@@ -434,6 +434,7 @@ impl LowerBody {
             s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
+            let q = reach_bend::keep_leaning_forward(q, head_pos, hips, facing * Vec3::Z);
             hips = head_pos + q * (hips - head_pos);
             hips_turn = (q * hips_turn).normalize();
             tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));

@@ -34,11 +34,20 @@ pub struct ArmReach {
     pub reach: f32,
 }
 
+/// A hand reaching down: its target further below its shoulder than it is out to the side or
+/// ahead (steeper than 45 degrees). A hand held out ahead, past the arm's reach, is no reason
+/// to turn the torso (turned about the head, it would lean back, hips ahead of the head).
+fn reaching_down(a: &ArmReach) -> bool {
+    let to = a.target - a.shoulder;
+    -to.y > Vec3::new(to.x, 0.0, to.z).length()
+}
+
 /// The turn in the body's forward plane about `head` (the head's joint, which stays where it is),
 /// about the body's `across` axis (horizontal, unit: the avatar's right), that brings the
 /// shoulder farther out of reach within [`REACH_SHARE`] of its reach, or as close as a turn of
-/// at most `max_turn` radians can; `None` when every hand is within reach, above its shoulder
-/// (reaching up the body does not bend: the head holds it) or not given.
+/// at most `max_turn` radians can; `None` when every hand is within reach, not reaching down
+/// ([`reaching_down`]: reaching up or ahead the body does not bend, the head holds it) or not
+/// given.
 pub fn turn(
     head: Vec3,
     across: Vec3,
@@ -50,7 +59,7 @@ pub fn turn(
         .into_iter()
         .filter_map(|s| *arms.get(s))
         .filter(|a| a.shoulder.is_finite() && a.target.is_finite() && a.reach.is_finite())
-        .filter(|a| a.target.y < a.shoulder.y && excess(a) > 0.0)
+        .filter(|a| reaching_down(a) && excess(a) > 0.0)
         .max_by(|a, b| excess(a).total_cmp(&excess(b)))?;
     let axis = across.try_normalize()?;
     if max_turn.is_nan() || max_turn <= 0.0 {
@@ -108,6 +117,29 @@ pub fn keep_hips_over(turn: Quat, head: Vec3, hips: Vec3, floor_y: f32, squat: f
     Quat::IDENTITY.slerp(turn, lo)
 }
 
+/// `turn` (about `head`) eased so the hips at `hips` come no further forward (along the body's
+/// `forward`, horizontal) than under the head, or than they are if already ahead of it: a hand
+/// out of reach ahead (the arms held out further than the avatar's reach) does not lean the
+/// torso back, hips ahead of the head, to bring the shoulder forward; a person's arm stops short
+/// there.
+pub fn keep_leaning_forward(turn: Quat, head: Vec3, hips: Vec3, forward: Vec3) -> Quat {
+    let limit = (hips - head).dot(forward).max(0.0);
+    let swung = |share: f32| (Quat::IDENTITY.slerp(turn, share) * (hips - head)).dot(forward);
+    if !swung(1.0).is_finite() || swung(1.0) <= limit {
+        return turn;
+    }
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..16 {
+        let mid = 0.5 * (lo + hi);
+        if swung(mid) <= limit {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Quat::IDENTITY.slerp(turn, lo)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -124,6 +156,38 @@ mod tests {
             }),
             None,
         )
+    }
+
+    /// A hand held out of reach straight ahead (a little below the shoulder) turns nothing: it
+    /// is not reaching down. A turn that would swing the hips forward about the head stops
+    /// with them under it: the torso does not lean back. Hips already ahead of the head go no
+    /// further.
+    #[test]
+    fn reaching_ahead_never_leans_the_torso_back() {
+        let head = Vec3::new(0.0, 1.2, 0.1);
+        let hips = Vec3::new(0.0, 0.6, -0.05);
+        let shoulder = Vec3::new(0.2, 1.0, 0.05);
+        let target = Vec3::new(0.2, 0.95, 0.75);
+        assert!(turn(head, RIGHT, &arm(shoulder, target), 0.5).is_none());
+        // The torso back about the head by 30 degrees: the hips swing forward.
+        let q = Quat::from_axis_angle(Vec3::X, -0.5);
+        let plain = head + q * (hips - head);
+        assert!(
+            plain.z > head.z + 0.05,
+            "unchecked, the hips go ahead: {plain}"
+        );
+        let kept = keep_leaning_forward(q, head, hips, Vec3::Z);
+        let hips_now = head + kept * (hips - head);
+        assert!(
+            (hips_now.z - head.z).abs() < 1e-3,
+            "the hips under the head: {hips_now}"
+        );
+        let ahead = Vec3::new(0.0, 0.6, 0.15);
+        let kept = keep_leaning_forward(q, head, ahead, Vec3::Z);
+        assert!((head + kept * (ahead - head)).z <= ahead.z + 1e-4);
+        // Turning the torso forward (hips back) is never held.
+        let back = Quat::from_axis_angle(Vec3::X, 0.3);
+        assert_eq!(keep_leaning_forward(back, head, hips, Vec3::Z), back);
     }
 
     #[test]
@@ -183,15 +247,17 @@ mod tests {
         let shoulder = Vec3::new(0.17, 0.64, 0.26);
         let goal = REACH_SHARE * 0.5;
         let mut checked = 0;
-        for i in 0..12 {
+        for i in 0..24 {
             for max_turn in [0.05, 0.3, 0.6, 1.2] {
-                let a = i as f32 * 0.5;
+                let a = i as f32 * 0.25;
                 let target = Vec3::new(0.15, 0.3 - 0.4 * a.cos(), 0.26 + 0.6 * a.sin());
                 let miss = |t: f32| {
                     (head + Quat::from_axis_angle(RIGHT, t) * (shoulder - head)).distance(target)
                 };
                 let got = turn(head, RIGHT, &arm(shoulder, target), max_turn);
-                if target.y >= shoulder.y || miss(0.0) <= goal {
+                let to = target - shoulder;
+                let down = -to.y > Vec3::new(to.x, 0.0, to.z).length();
+                if !down || miss(0.0) <= goal {
                     assert!(got.is_none());
                     continue;
                 }
