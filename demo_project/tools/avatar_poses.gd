@@ -7,7 +7,7 @@
 ##
 ## `cargo xtask avatar-test` runs it for every test character under Xvfb with Vulkan on lavapipe:
 ##   godot --xr-mode off --rendering-driver vulkan --fixed-fps 60 --path demo_project
-##       -s res://tools/avatar_poses.gd -- --character=FILE|demo [--vrm] --out=PNG
+##       -s res://tools/avatar_poses.gd -- --character=FILE|/ABSOLUTE/PATH|demo [--vrm] --out=PNG
 ##       [--lower=NAME:VALUE]   (a LowerBodyRig property set, to see what a setting does)
 ## It prints one `avatar poses: FAIL` line per failed check, then one `avatar poses: {JSON}` line
 ## (the character, its figures, the failed checks), and exits 1 if any check failed.
@@ -140,7 +140,9 @@ func _load(file: String) -> Node3D:
 		return CharacterBuilder.build()
 	var doc := GLTFDocument.new()
 	var state := GLTFState.new()
-	var err := doc.append_from_file(AVATARS + file, state)
+	# A file of the test characters, or any other by its absolute path.
+	var path := file if file.is_absolute_path() else AVATARS + file
+	var err := doc.append_from_file(path, state)
 	if err != OK:
 		_fail("%s does not load as glTF: %s" % [file, error_string(err)])
 		return null
