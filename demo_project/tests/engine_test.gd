@@ -83,6 +83,19 @@ func make_tracked_rig(fingers: bool = true, twist: bool = false) -> Dictionary:
 
 
 ## Global position of a bone as the skeleton shows it after the modifiers ran.
+## A character of tests/avatars loaded at run time as glTF (as a user loads one the game did
+## not import) and added under this test; null, with a failed check, if it does not load.
+func load_test_avatar(file: String) -> Node3D:
+	var doc := GLTFDocument.new()
+	var state := GLTFState.new()
+	var err := doc.append_from_file("res://tests/avatars/" + file, state)
+	if not check(err == OK, "%s loads as glTF (%s)" % [file, error_string(err)]):
+		return null
+	var character: Node3D = doc.generate_scene(state)
+	add_child(character)
+	return character
+
+
 func bone_global_position(skeleton: Skeleton3D, bone: String) -> Vector3:
 	var idx := skeleton.find_bone(bone)
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).origin

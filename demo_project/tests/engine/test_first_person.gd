@@ -120,12 +120,9 @@ func test_a_rig_without_a_neck_hides_its_head() -> void:
 ## head around the eyes. Its head meshes' first-person copies show the player's camera no
 ## surface at all (within 60 cm of the eyes, the whole head), the originals do.
 func test_the_kaykit_mannequins_big_head_is_hidden_from_the_players_camera() -> void:
-	var doc := GLTFDocument.new()
-	var state := GLTFState.new()
-	if not check(doc.append_from_file("res://tests/avatars/manny_med_mod.gltf", state) == OK, "loads"):
+	var character := load_test_avatar("manny_med_mod.gltf")
+	if character == null:
 		return
-	var character: Node3D = doc.generate_scene(state)
-	add_child(character)
 	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)

@@ -225,12 +225,9 @@ func test_the_core_body_routes_a_hand_to_an_interaction_target_and_back() -> voi
 ## mannequin, tests/avatars): it configures, and each frame writes the head and both hands,
 ## every rotation finite.
 func test_the_core_body_runs_a_rig_without_neck_shoulders_or_fingers() -> void:
-	var doc := GLTFDocument.new()
-	var state := GLTFState.new()
-	if not check(doc.append_from_file("res://tests/avatars/manny_med_mod.gltf", state) == OK, "loads"):
+	var character := load_test_avatar("manny_med_mod.gltf")
+	if character == null:
 		return
-	var character: Node3D = doc.generate_scene(state)
-	add_child(character)
 	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
 	# Humanoid names, as the setup's bone map gives them (the solver reads them).
 	VRArmsSetup.setup_remote(skeleton, null, null, null)

@@ -14,13 +14,9 @@ const MAX_HAND_DEG := 10.0
 ## for its rig: `vrm` passes the VRM file's humanoid table as the bone map, else the bone
 ## names are recognised. Returns setup_skeleton's dictionary plus "skeleton", "simulator".
 func _load(file: String, vrm: bool) -> Dictionary:
-	var doc := GLTFDocument.new()
-	var state := GLTFState.new()
-	var err := doc.append_from_file(AVATARS + file, state)
-	if not check(err == OK, "%s loads as glTF (%s)" % [file, error_string(err)]):
+	var character := load_test_avatar(file)
+	if character == null:
 		return {}
-	var character: Node3D = doc.generate_scene(state)
-	add_child(character)
 	# The skeleton with the most bones (spring bones may come as skeletons of their own).
 	var skeleton: Skeleton3D = null
 	for found in character.find_children("*", "Skeleton3D", true, false):
