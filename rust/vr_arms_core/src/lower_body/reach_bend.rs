@@ -101,14 +101,19 @@ pub fn turn(
 /// (nor lower than they are): reaching down they may sit back onto the heels, no further.
 pub fn keep_hips_over(turn: Quat, head: Vec3, hips: Vec3, floor_y: f32, squat: f32) -> Quat {
     let lowest = (floor_y + HIPS_SHARE_OF_SQUAT * (squat - floor_y)).min(hips.y);
-    let swung = |share: f32| head + Quat::IDENTITY.slerp(turn, share) * (hips - head);
-    if swung(1.0).y >= lowest {
+    eased(turn, |q| (head + q * (hips - head)).y >= lowest)
+}
+
+/// `turn` itself if `holds` for it, else the largest share of it (from none, by bisection) that
+/// `holds` for.
+fn eased(turn: Quat, holds: impl Fn(Quat) -> bool) -> Quat {
+    if holds(turn) {
         return turn;
     }
     let (mut lo, mut hi) = (0.0, 1.0);
     for _ in 0..16 {
         let mid = 0.5 * (lo + hi);
-        if swung(mid).y >= lowest {
+        if holds(Quat::IDENTITY.slerp(turn, mid)) {
             lo = mid;
         } else {
             hi = mid;
@@ -124,20 +129,11 @@ pub fn keep_hips_over(turn: Quat, head: Vec3, hips: Vec3, floor_y: f32, squat: f
 /// there.
 pub fn keep_leaning_forward(turn: Quat, head: Vec3, hips: Vec3, forward: Vec3) -> Quat {
     let limit = (hips - head).dot(forward).max(0.0);
-    let swung = |share: f32| (Quat::IDENTITY.slerp(turn, share) * (hips - head)).dot(forward);
-    if !swung(1.0).is_finite() || swung(1.0) <= limit {
-        return turn;
-    }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..16 {
-        let mid = 0.5 * (lo + hi);
-        if swung(mid) <= limit {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Quat::IDENTITY.slerp(turn, lo)
+    // Not past the limit (a turn that is not finite is left as it is).
+    eased(turn, |q| {
+        let ahead = (q * (hips - head)).dot(forward);
+        !ahead.is_finite() || ahead <= limit
+    })
 }
 
 #[cfg(test)]
