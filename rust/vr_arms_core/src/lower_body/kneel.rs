@@ -162,24 +162,27 @@ pub fn kneeling_knee(hip: Vec3, toward: Vec3, floor_y: f32, thigh: f32, scale: f
 /// toes bent back flat ([`kneeling_toes`]) lie on the floor as they do standing; a rig without
 /// toes bones puts a point [`TOES_AHEAD`] ankle heights ahead of the ankle on the floor.
 pub fn kneeling_ankle_height(rest: &LegRest) -> f32 {
-    let down = Quat::from_rotation_x(TOES_DOWN);
+    let (ball, standing) = ball_of_foot(rest);
+    standing - (Quat::from_rotation_x(TOES_DOWN) * ball).y
+}
+
+/// The ball of the foot from the ankle (world units, the root's facing frame) and its height
+/// over the floor standing: the toes bone's, or for a rig without toes bones a point
+/// [`TOES_AHEAD`] ankle heights ahead of the ankle, on the floor.
+fn ball_of_foot(rest: &LegRest) -> (Vec3, f32) {
     match rest.toes {
-        Some(t) => t.ball_height - (down * t.ball_from_ankle).y,
-        None => -(down * Vec3::new(0.0, -1.0, TOES_AHEAD) * rest.ankle_height).y,
+        Some(t) => (t.ball_from_ankle, t.ball_height),
+        None => (Vec3::new(0.0, -1.0, TOES_AHEAD) * rest.ankle_height, 0.0),
     }
 }
 
 /// How far the ankle, `ankle_over_floor` up, must rise for the ball of the foot to stand no
 /// lower than it does standing while the foot is turned `w` (0..1) of the way to toes down
 /// ([`kneeling_foot`]'s turn, easing into or out of a kneel): the toes turn down faster than
-/// the ankle rises, and would go through the floor. A rig without toes bones has its ball
-/// [`TOES_AHEAD`] ankle heights ahead of the ankle, on the floor.
+/// the ankle rises, and would go through the floor ([`ball_of_foot`]).
 pub fn ball_clearance(rest: &LegRest, w: f32, ankle_over_floor: f32) -> f32 {
     let turned = Quat::from_rotation_x(TOES_DOWN * w.clamp(0.0, 1.0));
-    let (ball, standing) = match rest.toes {
-        Some(t) => (t.ball_from_ankle, t.ball_height),
-        None => (Vec3::new(0.0, -1.0, TOES_AHEAD) * rest.ankle_height, 0.0),
-    };
+    let (ball, standing) = ball_of_foot(rest);
     let clearance = standing - (ankle_over_floor + (turned * ball).y);
     if clearance.is_finite() {
         clearance.max(0.0)
