@@ -64,11 +64,11 @@ impl LowerBody {
                 if leg_cap < p.hips_y - 0.006 * p.scale && away {
                     self.feet.out_of_reach(&s, side, p.scale);
                 }
+                *leg_caps.get_mut(side) = leg_cap;
                 // Far out of reach, past its heel lift: it goes now, and the hips do not sink
                 // for it (the head stays on the headset; the foot leaves its place).
                 if leg_cap + p.lift_max < p.hips_y - s.strand_below_m * p.scale && away {
                     self.feet.strand(side);
-                    *leg_caps.get_mut(side) = leg_cap;
                     continue;
                 }
                 let heel = self.heel.get_mut(side);
@@ -76,7 +76,6 @@ impl LowerBody {
                 if away {
                     heel.allow(p.hips_y - leg_cap, p.lift_max);
                 }
-                *leg_caps.get_mut(side) = leg_cap;
                 cap = cap.min(leg_cap + heel.allowed());
             } else if away {
                 self.feet.out_of_reach(&s, side, p.scale);
