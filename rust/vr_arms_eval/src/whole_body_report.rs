@@ -412,6 +412,7 @@ pub fn cross_validate(clips: &[Clip]) -> (Vec<WholeBodyResult>, String) {
 /// One method's figures pooled over clips, frame-weighted (the counts summed).
 pub fn pooled(results: &[WholeBodyResult], method: usize) -> WholeBodyFigures {
     let frames: usize = results.iter().map(|r| r.methods[method].frames).sum();
+    let bent_frames: usize = results.iter().map(|r| r.methods[method].bent_frames).sum();
     let n = frames.max(1) as f32;
     let mean = |f: fn(&WholeBodyFigures) -> f32| {
         results
@@ -439,15 +440,12 @@ pub fn pooled(results: &[WholeBodyResult], method: usize) -> WholeBodyFigures {
         clip_steps_per_min: mean(|m| m.clip_steps_per_min),
         flips_per_min_excess: mean(|m| m.flips_per_min_excess),
         frames,
-        bent_mpjpe_cm: {
-            let bent: usize = results.iter().map(|r| r.methods[method].bent_frames).sum();
-            results
-                .iter()
-                .map(|r| r.methods[method].bent_mpjpe_cm * r.methods[method].bent_frames as f32)
-                .sum::<f32>()
-                / bent.max(1) as f32
-        },
-        bent_frames: results.iter().map(|r| r.methods[method].bent_frames).sum(),
+        bent_mpjpe_cm: results
+            .iter()
+            .map(|r| r.methods[method].bent_mpjpe_cm * r.methods[method].bent_frames as f32)
+            .sum::<f32>()
+            / bent_frames.max(1) as f32,
+        bent_frames,
     }
 }
 
