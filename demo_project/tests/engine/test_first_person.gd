@@ -18,18 +18,13 @@ func make_character() -> Dictionary:
 	return b
 
 
-## World positions of `mesh`'s vertices, skinned on the CPU as Godot does.
-func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D) -> PackedVector3Array:
-	return Skinning.skinned_vertices(mesh, skeleton)
-
-
 ## Total area (m²) of the meshes' skinned triangles with a corner within `radius` of `point`:
 ## what a camera there could see. A bone's vertices collapsed onto one point make triangles of
 ## no area, which cover no pixel.
 func area_near(meshes: Array, skeleton: Skeleton3D, point: Vector3, radius: float) -> float:
 	var area := 0.0
 	for m in meshes:
-		var v := skinned_vertices(m, skeleton)
+		var v := Skinning.skinned_vertices(m, skeleton)
 		var index: PackedInt32Array = m.mesh.surface_get_arrays(0)[Mesh.ARRAY_INDEX]
 		var count := index.size() if index.size() > 0 else v.size()
 		for t in range(0, count, 3):
