@@ -101,7 +101,7 @@ func _run() -> void:
 		if skeleton == null or found.get_bone_count() > skeleton.get_bone_count():
 			skeleton = found
 	var file: String = options.get("character", "demo")
-	var map: BoneMap = VRArmsSetup.bone_map_from_vrm(AVATARS + file) if options.has("vrm") else null
+	var map: BoneMap = VRArmsSetup.bone_map_from_vrm(_path(file)) if options.has("vrm") else null
 	body = VRArmsSetup.setup_skeleton(skeleton, origin, map)
 	if body.is_empty():
 		_fail("the one-click setup did not take %s" % file)
@@ -140,13 +140,16 @@ func _load(file: String) -> Node3D:
 		return CharacterBuilder.build()
 	var doc := GLTFDocument.new()
 	var state := GLTFState.new()
-	# A file of the test characters, or any other by its absolute path.
-	var path := file if file.is_absolute_path() else AVATARS + file
-	var err := doc.append_from_file(path, state)
+	var err := doc.append_from_file(_path(file), state)
 	if err != OK:
 		_fail("%s does not load as glTF: %s" % [file, error_string(err)])
 		return null
 	return doc.generate_scene(state)
+
+
+## A file of the test characters by its name, or any other by its absolute path.
+func _path(file: String) -> String:
+	return file if file.is_absolute_path() else AVATARS + file
 
 
 func _bone(name: String) -> Vector3:
