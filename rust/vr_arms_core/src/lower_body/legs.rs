@@ -124,6 +124,79 @@ pub(super) fn hip_joint(tree: &mut PoseTree, skeleton: &Pose, upper_leg: usize) 
     skeleton.transform_point(tree.global(upper_leg).position)
 }
 
+/// Where a knee bends for a leg from its hip `hip` to its ankle `ankle` (world), its foot turned
+/// by `foot_turn` (from +Z forward): perpendicular to the leg in the foot's upright plane, on
+/// the side a knee flexes to (up and forward with the ankle ahead, down and forward with it
+/// behind). With the ankle out to the side (`outward`: the body's side the leg is on) it turns
+/// out about the leg as far as puts the knee over the ankle seen from the front, to an angle
+/// whose sine is `most` at most; and further out, as far as keeps the knee above `knee_floor`
+/// (world height), when the ankle is far behind a low hip. (A knee pointed forward and up swung
+/// out to the side whenever the ankle was behind and below the hip: a hip lowered over its
+/// feet.) A leg straight out to the side bends its knee forward and up.
+pub fn knee_forward(
+    foot_turn: Quat,
+    hip: Vec3,
+    ankle: Vec3,
+    rest: &LegRest,
+    outward: Vec3,
+    most: f32,
+    knee_floor: f32,
+) -> Vec3 {
+    let hip_to_ankle = ankle - hip;
+    // The knee's hinge is the foot's right (+X is the left, +Z forward, +Y up): a leg straight
+    // down bends forward about it.
+    let Some(upright) = (foot_turn * Vec3::NEG_X)
+        .cross(hip_to_ankle)
+        .try_normalize()
+    else {
+        return foot_turn * Vec3::new(0.0, 1.0, 1.0);
+    };
+    let d = hip_to_ankle.length();
+    let dir = hip_to_ankle / d;
+    let mut across = dir.cross(upright);
+    let side = (foot_turn * Vec3::X).dot(outward).signum();
+    let left = foot_turn * Vec3::X * side;
+    if across.dot(left) < 0.0 {
+        across = -across;
+    }
+    // The knee's place along the leg and out from it (law of cosines), and how far the ankle
+    // stands out beyond where the knee would be.
+    let (a, b) = rest.lengths;
+    let d = d.clamp((a - b).abs() + 1e-6, a + b);
+    let along = (a * a + d * d - b * b) / (2.0 * d);
+    let off = (a * a - along * along).max(0.0).sqrt();
+    let beyond = (d - along) * dir.dot(left);
+    let reach = off * across.dot(left);
+    let mut turn = if beyond > 0.0 && reach > 1e-6 {
+        (beyond / reach).min(most.clamp(0.0, 1.0)).asin()
+    } else {
+        0.0
+    };
+    let knee_y =
+        |turn: f32| hip.y + along * dir.y + off * (turn.cos() * upright.y + turn.sin() * across.y);
+    if knee_y(turn) < knee_floor {
+        // Out as far as clears the floor (the knee's height grows with the turn out to a
+        // quarter turn when the leg slopes down), or a quarter turn.
+        let (mut lo, mut hi) = (turn, std::f32::consts::FRAC_PI_2);
+        if knee_y(hi) < knee_floor {
+            lo = hi;
+        }
+        for _ in 0..16 {
+            let mid = 0.5 * (lo + hi);
+            if knee_y(mid) < knee_floor {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        turn = hi.max(lo);
+    }
+    upright * turn.cos() + across * turn.sin()
+}
+
+/// The most a knee turns out about its leg to stand over a wide ankle (degrees).
+pub const KNEE_OUT_MAX_DEG: f32 = 30.0;
+
 /// Solves `leg` of `tree` so its ankle reaches `ankle` (skeleton space) with the knee toward
 /// `knee_forward` (a direction, skeleton space), then turns the foot to `foot` (its global
 /// rotation, skeleton space). Returns how far the ankle is from its target after the solve.
@@ -282,5 +355,60 @@ mod tests {
             "{}",
             rest.hinge_in_upper
         );
+    }
+
+    /// The leg of [`leg`] (a left leg, its outside +X) with the hip lowered to `hip_y`, solved
+    /// to `ankle` with its knee toward [`knee_forward`] (`most`: how far out it may turn).
+    fn knee_of(hip_y: f32, ankle: Vec3, most: f32) -> (Vec3, f32) {
+        let (mut t, bones) = leg(Quat::IDENTITY);
+        let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
+        let hip = t.global(0);
+        t.set_global(0, Pose::new(Vec3::new(0.1, hip_y, 0.0), hip.rotation));
+        let pole = knee_forward(
+            Quat::IDENTITY,
+            t.global(0).position,
+            ankle,
+            &rest,
+            Vec3::X,
+            most,
+            f32::NEG_INFINITY,
+        );
+        let off = solve_leg(&mut t, bones, &rest, ankle, pole, Quat::IDENTITY);
+        (t.global(1).position, off)
+    }
+
+    /// A hip lowered nearly to its ankle, the ankle behind it and 3 cm out (a body sunk over
+    /// feet left behind): the knee bends forward and down over the line from the hip to the
+    /// ankle, not out to the side (aimed forward and up, nearly opposite the leg, it went 18 cm
+    /// out on KayKit's mannequin).
+    #[test]
+    fn a_knee_over_an_ankle_behind_and_below_the_hip_bends_forward_not_sideways() {
+        let ankle = Vec3::new(0.13, 0.03, -0.15);
+        let (knee, off) = knee_of(0.2, ankle, 0.0);
+        assert!(off < 1e-4, "the ankle {off} off");
+        assert!(
+            (knee.x - 0.115).abs() < 0.02,
+            "the knee {:.3} m to the side of the leg",
+            knee.x - 0.115
+        );
+        assert!(knee.z > 0.1, "the knee bends forward: {knee}");
+    }
+
+    /// A lowered body's wide ankle (9 cm out from the hip, ahead and below): allowed to turn
+    /// out, the knee stands over the ankle seen from the front; not allowed, it stays in the
+    /// foot's upright plane, between the hip and the ankle.
+    #[test]
+    fn a_lowered_knee_goes_out_over_a_wide_ankle() {
+        let ankle = Vec3::new(0.19, 0.03, 0.2);
+        let (out, off) = knee_of(0.35, ankle, KNEE_OUT_MAX_DEG.to_radians().sin());
+        assert!(off < 1e-4, "the ankle {off} off");
+        assert!((out.x - ankle.x).abs() < 0.01, "the knee at x {}", out.x);
+        let (upright, _) = knee_of(0.35, ankle, 0.0);
+        assert!(
+            upright.x > 0.1 && upright.x < ankle.x - 0.03,
+            "the knee at x {}",
+            upright.x
+        );
+        assert!(out.z > 0.25 && upright.z > 0.25, "{out} {upright}");
     }
 }

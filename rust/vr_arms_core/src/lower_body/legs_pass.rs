@@ -4,6 +4,7 @@
 
 use glam::{Quat, Vec3};
 
+use super::legs::KNEE_OUT_MAX_DEG;
 use super::{LowerBody, feet::FootTarget, kneel, legs, rest::Measures};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
@@ -26,7 +27,13 @@ pub(super) struct LegsPass<'a> {
     /// World units per avatar metre.
     pub scale: f32,
     pub dt: f32,
+    /// How far the body has come down (0..1, [`super::pelvis::low_weight`]): a lowered body's
+    /// knees go out over wide-standing feet.
+    pub low: f32,
 }
+
+/// How far above a kneeling knee's height a knee not kneeling stays (avatar metres).
+const KNEE_CLEAR_M: f32 = 0.02;
 
 impl LowerBody {
     /// Solves each leg to its foot (`tree` in the skeleton's space); returns the feet as
@@ -54,14 +61,19 @@ impl LowerBody {
                 .get_mut(side)
                 .lift(foot.planted, need, p.lift_max, p.dt);
             let mut foot_turn = turn * rest.foot_in_root;
-            // The knee toward the foot's forward and up: a hip far ahead of its foot (the body
-            // walking on over it) bends the knee up, not down through the floor.
-            let mut knee_toward = turn * Vec3::new(0.0, 1.0, 1.0);
+            // The knee bends in the foot's own upright plane (`legs::knee_forward`).
+            let hip = legs::hip_joint(tree, &p.skeleton, leg[0]);
+            let outward = turn * Vec3::X * side.sign();
+            let most = KNEE_OUT_MAX_DEG.to_radians().sin() * p.low;
+            // The knee above the floor under its foot, as a kneeling knee rests (a crouched walk's
+            // trailing leg).
+            let knee_floor = foot.place.position.y + (kneel::KNEE_PAD_M + KNEE_CLEAR_M) * p.scale;
+            let mut knee_toward =
+                legs::knee_forward(turn, hip, ankle, &rest, outward, most, knee_floor);
             if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
                 // On its knee (easing in or out by `w`): the knee on its foot's ground where the
                 // thigh reaches (planted once fully down), the shin behind it, the toes down;
                 // the foot goes with the knee.
-                let hip = legs::hip_joint(tree, &p.skeleton, leg[0]);
                 // Where the foot stood when it went down (not a stepping foot's arc).
                 let floor = *p.knee_floors.get(side);
                 let plant = &mut self.knee_plant;

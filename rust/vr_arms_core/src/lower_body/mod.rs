@@ -453,7 +453,14 @@ impl LowerBody {
             measures: &m,
             facing,
             hips,
-            over_feet: pelvis::over_feet(hips, head_pos, placed.hinge, s.bend_balance_share),
+            over_feet: pelvis::over_feet(
+                hips,
+                head_pos,
+                placed
+                    .hinge
+                    .max(pelvis::low_weight(drop / input.scale) * (1.0 - seated)),
+                s.bend_balance_share,
+            ),
             head_drop_share: drop / m.pelvis.head_height,
             seated,
             skeleton: input.skeleton,
@@ -521,6 +528,7 @@ impl LowerBody {
                 skeleton: input.skeleton,
                 scale: input.scale,
                 dt,
+                low: pelvis::low_weight(drop / input.scale) * (1.0 - seated),
             },
         );
         LowerBodyOutput {

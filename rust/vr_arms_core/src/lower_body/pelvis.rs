@@ -61,13 +61,23 @@ pub const HINGE_LOOK_FULL_DEG: f32 = 40.0;
 /// `pitch_down` radians, bends the body over its feet (0..1).
 pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
     use crate::smoothing::{inverse_lerp_clamped, smoothstep};
-    let low = smoothstep(inverse_lerp_clamped(HINGE_FROM_M, HINGE_FULL_M, drop_m));
+    let low = low_weight(drop_m);
     let looking = smoothstep(inverse_lerp_clamped(
         HINGE_LOOK_FROM_DEG,
         HINGE_LOOK_FULL_DEG,
         pitch_down.to_degrees(),
     ));
     crate::finite::f32_or(low * looking, 0.0)
+}
+
+/// How far a head `drop_m` below its standing height (avatar metres) has come down (0..1): a
+/// walk's bob and a step's dip are not down.
+pub fn low_weight(drop_m: f32) -> f32 {
+    use crate::smoothing::{inverse_lerp_clamped, smoothstep};
+    crate::finite::f32_or(
+        smoothstep(inverse_lerp_clamped(HINGE_FROM_M, HINGE_FULL_M, drop_m)),
+        0.0,
+    )
 }
 
 /// How far ahead of the ankles the feet bear the body's weight (avatar metres: the toes)...

@@ -111,7 +111,7 @@ impl Default for LowerBodySettings {
             reach_bend_max_deg: 30.0,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
-            max_heel_lift_m: 0.04,
+            max_heel_lift_m: 0.08,
             strand_below_m: 0.0,
             bend_balance_share: 0.45,
             hips_over_feet: 0.0,

@@ -638,9 +638,9 @@ fn the_feet_step_down_and_stand_still_there() {
 }
 
 /// A crouched walk (the eyes 55 cm down, moving on at 0.6 m/s for 3 s) stays a crouch: the
-/// body never kneels, and no knee goes down to the floor (nor through it: the knee bends toward
-/// the foot's forward and up, so a hip far ahead of its foot bends it up; toward the forward
-/// alone it went 3 cm under the floor).
+/// body never kneels, and no knee goes down to the floor (nor through it: a trailing knee, its
+/// ankle far behind the low hip, turns out as far as keeps it off the floor; bent forward and
+/// down alone it went 3 cm under the floor).
 #[test]
 fn a_crouched_walk_does_not_kneel() {
     let mut b = body();
