@@ -124,9 +124,10 @@ pub(super) fn hip_joint(tree: &mut PoseTree, skeleton: &Pose, upper_leg: usize) 
     skeleton.transform_point(tree.global(upper_leg).position)
 }
 
-/// Where a knee bends for a leg from its hip `hip` to its ankle `ankle` (world), its foot turned
-/// by `foot_turn` (from +Z forward): perpendicular to the leg in the foot's upright plane, on
-/// the side a knee flexes to (up and forward with the ankle ahead, down and forward with it
+/// Where a knee bends for a leg from its hip `hip` to its ankle `ankle` (world), the body facing
+/// `facing` (from +Z forward): perpendicular to the leg in the body's upright plane (a thigh
+/// turns with the hips; a foot turned from them turns the shin on the bent knee, not the knee),
+/// on the side a knee flexes to (up and forward with the ankle ahead, down and forward with it
 /// behind). With the ankle out to the side (`outward`: the body's side the leg is on) it turns
 /// out about the leg as far as puts the knee over the ankle seen from the front, to an angle
 /// whose sine is `most` at most; and further out, as far as keeps the knee above `knee_floor`
@@ -134,7 +135,7 @@ pub(super) fn hip_joint(tree: &mut PoseTree, skeleton: &Pose, upper_leg: usize) 
 /// out to the side whenever the ankle was behind and below the hip: a hip lowered over its
 /// feet.) A leg straight out to the side bends its knee forward and up.
 pub fn knee_forward(
-    foot_turn: Quat,
+    facing: Quat,
     hip: Vec3,
     ankle: Vec3,
     rest: &LegRest,
@@ -145,17 +146,14 @@ pub fn knee_forward(
     let hip_to_ankle = ankle - hip;
     // The knee's hinge is the foot's right (+X is the left, +Z forward, +Y up): a leg straight
     // down bends forward about it.
-    let Some(upright) = (foot_turn * Vec3::NEG_X)
-        .cross(hip_to_ankle)
-        .try_normalize()
-    else {
-        return foot_turn * Vec3::new(0.0, 1.0, 1.0);
+    let Some(upright) = (facing * Vec3::NEG_X).cross(hip_to_ankle).try_normalize() else {
+        return facing * Vec3::new(0.0, 1.0, 1.0);
     };
     let d = hip_to_ankle.length();
     let dir = hip_to_ankle / d;
     let mut across = dir.cross(upright);
-    let side = (foot_turn * Vec3::X).dot(outward).signum();
-    let left = foot_turn * Vec3::X * side;
+    let side = (facing * Vec3::X).dot(outward).signum();
+    let left = facing * Vec3::X * side;
     if across.dot(left) < 0.0 {
         across = -across;
     }

@@ -30,6 +30,9 @@ pub(super) struct LegsPass<'a> {
     /// How far the body has come down (0..1, [`super::pelvis::low_weight`]): a lowered body's
     /// knees go out over wide-standing feet.
     pub low: f32,
+    /// The lower body's facing: the knees bend toward it (a thigh turns with the hips; the
+    /// shin turns on the bent knee toward a foot turned from it).
+    pub facing: Quat,
 }
 
 /// How far above a kneeling knee's height a knee not kneeling stays (avatar metres).
@@ -61,15 +64,15 @@ impl LowerBody {
                 .get_mut(side)
                 .lift(foot.planted, need, p.lift_max, p.dt);
             let mut foot_turn = turn * rest.foot_in_root;
-            // The knee bends in the foot's own upright plane (`legs::knee_forward`).
+            // The knee bends in the hips' upright plane (`legs::knee_forward`).
             let hip = legs::hip_joint(tree, &p.skeleton, leg[0]);
-            let outward = turn * Vec3::X * side.sign();
+            let outward = p.facing * Vec3::X * side.sign();
             let most = KNEE_OUT_MAX_DEG.to_radians().sin() * p.low;
             // The knee above the floor under its foot, as a kneeling knee rests (a crouched walk's
             // trailing leg).
             let knee_floor = foot.place.position.y + (kneel::KNEE_PAD_M + KNEE_CLEAR_M) * p.scale;
             let mut knee_toward =
-                legs::knee_forward(turn, hip, ankle, &rest, outward, most, knee_floor);
+                legs::knee_forward(p.facing, hip, ankle, &rest, outward, most, knee_floor);
             if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
                 // On its knee (easing in or out by `w`): the knee on its foot's ground where the
                 // thigh reaches (planted once fully down), the shin behind it, the toes down;

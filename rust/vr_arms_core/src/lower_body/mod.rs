@@ -528,6 +528,7 @@ impl LowerBody {
                 skeleton: input.skeleton,
                 scale: input.scale,
                 dt,
+                facing,
                 low: pelvis::low_weight(drop / input.scale) * (1.0 - seated),
             },
         );

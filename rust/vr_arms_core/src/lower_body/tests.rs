@@ -896,3 +896,32 @@ fn easing_into_and_out_of_a_kneel_keeps_the_toes_out_of_the_floor() {
         "the lowest ball {lowest} (standing 0.02)"
     );
 }
+
+/// A crouch (the eyes 40 cm down) on a foot left turned out 40 degrees (less than a step's
+/// turn, so it stays): the knee bends the way the hips face, over the line from the hip to the
+/// ankle, not out along the foot (a thigh turns with the hips; the shin turns on the bent knee).
+/// Bent in the foot's own plane, it went 20 cm out.
+#[test]
+fn a_knee_bends_the_way_the_hips_face_over_a_foot_turned_out() {
+    let mut b = body();
+    let (rest, bones, _) = reference_lower_body();
+    let leg = bones.legs.left.unwrap();
+    let i = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    let mut t = rest.clone();
+    for _ in 0..180 {
+        if let Some(p) = b.feet.place(Side::Left) {
+            b.feet
+                .replant(Side::Left, feet::FootPlace { yaw: 0.7, ..p });
+        }
+        t = rest.clone();
+        b.update(&mut t, &i, 1.0 / 90.0);
+    }
+    let [hip, knee, ankle] = leg.map(|bone| t.global(bone).position);
+    assert!(knee_bend(&mut t, leg) > 0.5, "the knee bends");
+    let (lo, hi) = (hip.x.min(ankle.x), hip.x.max(ankle.x));
+    let out = (knee.x - hi).max(lo - knee.x).max(0.0);
+    assert!(
+        out < 0.02,
+        "the knee {out} m out of line with the hip and ankle"
+    );
+}
