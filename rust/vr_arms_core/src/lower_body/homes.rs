@@ -66,7 +66,12 @@ impl LowerBody {
                 let room = (reach * reach - down * down - forward * forward)
                     .max(0.0)
                     .sqrt();
-                half = hip.x + (half - hip.x).clamp(-room, room);
+                // Standing, the feet under the hip joints (the avatar's own width); the stance
+                // opens only as the body comes down (the room alone grows fast from nothing as
+                // the hips sink a few millimetres: 5 cm for 3 mm on a chibi's short legs).
+                let down_m = f.head_drop_share * m.pelvis.head_height / f.scale;
+                let open = super::pelvis::low_weight(down_m);
+                half = hip.x + (half - hip.x).clamp(-room, room) * open;
                 if let Some(k) = kneeling {
                     let ahead = if k == side {
                         // The kneeling foot behind its knee.
