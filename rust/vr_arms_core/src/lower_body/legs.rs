@@ -195,6 +195,30 @@ pub fn knee_forward(
 /// The most a knee turns out about its leg to stand over a wide ankle (degrees).
 pub const KNEE_OUT_MAX_DEG: f32 = 30.0;
 
+/// `ankle` (world) moved out along the floor, its height kept, as far as the leg folded
+/// fully still reaches it from `hip`: a hip come down nearly to its ankle (the hips on the
+/// floor) with a thigh and shin of different lengths would otherwise push the ankle away
+/// along the leg, down through the floor. Out the way it already stands from the hip, or
+/// `forward` when it stands right under it.
+pub fn beyond_folded_reach(hip: Vec3, ankle: Vec3, rest: &LegRest, forward: Vec3) -> Vec3 {
+    let (a, b) = rest.lengths;
+    let least = (a - b).abs() * FOLDED_MARGIN;
+    let d = ankle - hip;
+    // Far enough (or not a number: left to the solve's own guards).
+    if d.length() >= least || !d.is_finite() {
+        return ankle;
+    }
+    let out = (least * least - d.y * d.y).max(0.0).sqrt();
+    let along = Vec3::new(d.x, 0.0, d.z)
+        .try_normalize()
+        .unwrap_or(Vec3::new(forward.x, 0.0, forward.z).normalize_or_zero());
+    Vec3::new(hip.x, ankle.y, hip.z) + along * out
+}
+
+/// How much further than the fully folded leg's reach a pushed-out ankle goes (its knee then
+/// still bends in the solve's plane).
+const FOLDED_MARGIN: f32 = 1.02;
+
 /// Solves `leg` of `tree` so its ankle reaches `ankle` (skeleton space) with the knee toward
 /// `knee_forward` (a direction, skeleton space), then turns the foot to `foot` (its global
 /// rotation, skeleton space). Returns how far the ankle is from its target after the solve.
@@ -408,5 +432,35 @@ mod tests {
             upright.x
         );
         assert!(out.z > 0.25 && upright.z > 0.25, "{out} {upright}");
+    }
+
+    /// A short thigh over a long shin (KayKit's: 20 and 27 cm), the hip come down to 4 cm over
+    /// its ankle's place (the hips on the floor): the leg folded fully cannot come that close,
+    /// so the ankle goes out along the floor, at its height; solved to the place itself, the
+    /// leg pushed the ankle 2.8 cm down through the floor.
+    #[test]
+    fn a_hip_down_at_its_ankle_moves_the_ankle_out_along_the_floor_not_down() {
+        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
+        let down = Quat::from_rotation_x(std::f32::consts::PI);
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.2, 0.5, 0.0), down),
+            Pose::new(Vec3::new(0.2, 0.3, 0.0), down),
+            Pose::new(Vec3::new(0.2, 0.03, 0.0), Quat::IDENTITY),
+        ]);
+        let rest = LegRest::measure(&mut t, [0, 1, 2], &Pose::IDENTITY);
+        let hip = Vec3::new(0.2, 0.07, 0.0);
+        let place = Vec3::new(0.2, 0.03, 0.01);
+        let solved = |ankle: Vec3| {
+            let mut t = t.clone();
+            let h = t.global(0);
+            t.set_global(0, Pose::new(hip, h.rotation));
+            solve_leg(&mut t, [0, 1, 2], &rest, ankle, Vec3::Z, Quat::IDENTITY);
+            t.global(2).position
+        };
+        let out = solved(beyond_folded_reach(hip, place, &rest, Vec3::Z));
+        assert!((out.y - 0.03).abs() < 1e-3, "the ankle at {}", out.y);
+        assert!(out.z > 0.05, "out along the floor, ahead: {out}");
+        let pushed = solved(place);
+        assert!(pushed.y < 0.02, "solved to the place itself: {}", pushed.y);
     }
 }

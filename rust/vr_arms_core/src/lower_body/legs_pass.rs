@@ -93,6 +93,7 @@ impl LowerBody {
                 }
                 foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);
             }
+            let ankle = legs::beyond_folded_reach(hip, ankle, &rest, turn * Vec3::Z);
             legs::solve_leg(
                 tree,
                 leg,
