@@ -87,6 +87,21 @@ impl SmoothedVelocity {
     }
 }
 
+/// The bracket `lo..hi` halved `steps` times toward where `holds` stops holding, for a `holds`
+/// that holds from `lo` up to some point and not beyond (the caller has checked the ends):
+/// returns the last bracket, `lo` still holding, `hi` not.
+pub fn bisect(mut lo: f32, mut hi: f32, steps: u32, holds: impl Fn(f32) -> bool) -> (f32, f32) {
+    for _ in 0..steps {
+        let mid = 0.5 * (lo + hi);
+        if holds(mid) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    (lo, hi)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

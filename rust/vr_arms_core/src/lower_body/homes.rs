@@ -24,6 +24,8 @@ pub(super) struct HomesFrame<'a> {
     pub over_feet: Vec3,
     /// How far the head is below its standing height, over that height.
     pub head_drop_share: f32,
+    /// How far the body has come down (0..1, [`super::pelvis::low_weight`]).
+    pub came_down: f32,
     /// How seated the body is (0..1).
     pub seated: f32,
     pub skeleton: Pose,
@@ -69,9 +71,10 @@ impl LowerBody {
                 // Standing, the feet under the hip joints (the avatar's own width); the stance
                 // opens only as the body comes down (the room alone grows fast from nothing as
                 // the hips sink a few millimetres: 5 cm for 3 mm on a chibi's short legs).
-                let down_m = f.head_drop_share * m.pelvis.head_height / f.scale;
-                let open = super::pelvis::low_weight(down_m);
-                half = hip.x + (half - hip.x).clamp(-room, room) * open;
+                // Standing, the feet under the hip joints (the avatar's own width); the stance
+                // opens only as the body comes down (the room alone grows fast from nothing as
+                // the hips sink a few millimetres: 5 cm for 3 mm on a chibi's short legs).
+                half = hip.x + (half - hip.x).clamp(-room, room) * f.came_down;
                 if let Some(k) = kneeling {
                     let ahead = if k == side {
                         // The kneeling foot behind its knee.

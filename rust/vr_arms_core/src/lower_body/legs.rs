@@ -128,7 +128,8 @@ pub(super) fn hip_joint(tree: &mut PoseTree, skeleton: &Pose, upper_leg: usize) 
 /// `facing` (from +Z forward): perpendicular to the leg in the body's upright plane (a thigh
 /// turns with the hips; a foot turned from them turns the shin on the bent knee, not the knee),
 /// on the side a knee flexes to (up and forward with the ankle ahead, down and forward with it
-/// behind). With the ankle out to the side (`outward`: the body's side the leg is on) it turns
+/// behind). With the ankle out to the side (`outward`: unit, horizontal, toward the body's side
+/// the leg is on) it turns
 /// out about the leg as far as puts the knee over the ankle seen from the front, to an angle
 /// whose sine is `most` at most; and further out, as far as keeps the knee above `knee_floor`
 /// (world height), when the ankle is far behind a low hip. (A knee pointed forward and up swung
@@ -152,9 +153,7 @@ pub fn knee_forward(
     let d = hip_to_ankle.length();
     let dir = hip_to_ankle / d;
     let mut across = dir.cross(upright);
-    let side = (facing * Vec3::X).dot(outward).signum();
-    let left = facing * Vec3::X * side;
-    if across.dot(left) < 0.0 {
+    if across.dot(outward) < 0.0 {
         across = -across;
     }
     // The knee's place along the leg and out from it (law of cosines), and how far the ankle
@@ -163,8 +162,8 @@ pub fn knee_forward(
     let d = d.clamp((a - b).abs() + 1e-6, a + b);
     let along = (a * a + d * d - b * b) / (2.0 * d);
     let off = (a * a - along * along).max(0.0).sqrt();
-    let beyond = (d - along) * dir.dot(left);
-    let reach = off * across.dot(left);
+    let beyond = (d - along) * dir.dot(outward);
+    let reach = off * across.dot(outward);
     let mut turn = if beyond > 0.0 && reach > 1e-6 {
         (beyond / reach).min(most.clamp(0.0, 1.0)).asin()
     } else {
@@ -175,19 +174,13 @@ pub fn knee_forward(
     if knee_y(turn) < knee_floor {
         // Out as far as clears the floor (the knee's height grows with the turn out to a
         // quarter turn when the leg slopes down), or a quarter turn.
-        let (mut lo, mut hi) = (turn, std::f32::consts::FRAC_PI_2);
-        if knee_y(hi) < knee_floor {
-            lo = hi;
-        }
-        for _ in 0..16 {
-            let mid = 0.5 * (lo + hi);
-            if knee_y(mid) < knee_floor {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        turn = hi.max(lo);
+        let below = |turn: f32| knee_y(turn) < knee_floor;
+        let quarter = std::f32::consts::FRAC_PI_2;
+        turn = if below(quarter) {
+            quarter
+        } else {
+            crate::smoothing::bisect(turn, quarter, 16, below).1
+        };
     }
     upright * turn.cos() + across * turn.sin()
 }

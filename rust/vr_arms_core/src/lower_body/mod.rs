@@ -448,6 +448,9 @@ impl LowerBody {
             ),
         );
 
+        // How far the body has come down (a walk's bob is not down): the stance opens, the feet
+        // stand under the body's balance and the knees go out over wide feet.
+        let came_down = pelvis::low_weight(drop / input.scale);
         // Where the feet belong: under the body, on a knee or ahead of a seat (`homes.rs`).
         let frame = homes::HomesFrame {
             measures: &m,
@@ -456,12 +459,11 @@ impl LowerBody {
             over_feet: pelvis::over_feet(
                 hips,
                 head_pos,
-                placed
-                    .hinge
-                    .max(pelvis::low_weight(drop / input.scale) * (1.0 - seated)),
+                placed.hinge.max(came_down * (1.0 - seated)),
                 s.bend_balance_share,
             ),
             head_drop_share: drop / m.pelvis.head_height,
+            came_down,
             seated,
             skeleton: input.skeleton,
             floor_y: input.floor_y,
@@ -529,7 +531,7 @@ impl LowerBody {
                 scale: input.scale,
                 dt,
                 facing,
-                low: pelvis::low_weight(drop / input.scale) * (1.0 - seated),
+                low: came_down * (1.0 - seated),
             },
         );
         LowerBodyOutput {

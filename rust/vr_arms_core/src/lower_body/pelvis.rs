@@ -134,20 +134,15 @@ fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
         let (ahead, above) = ((lean + own).sin() * length, (lean + own).cos() * length);
         (b.ahead - ahead).hypot(b.head_height - above) <= SOFT_KNEES * b.hips_height
     };
-    let (mut lo, mut hi) = (0.0f32, std::f32::consts::FRAC_PI_2);
-    if reach(hi) {
-        lo = hi;
+    let (lo, hi) = (0.0f32, std::f32::consts::FRAC_PI_2);
+    let lean = if reach(hi) {
+        hi
     } else if reach(lo) {
-        for _ in 0..20 {
-            let mid = 0.5 * (lo + hi);
-            if reach(mid) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-    }
-    lo.clamp(least, most.max(least)).max(0.0)
+        crate::smoothing::bisect(lo, hi, 20, reach).0
+    } else {
+        lo
+    };
+    lean.clamp(least, most.max(least)).max(0.0)
 }
 
 /// The point that stands over the feet (world, at the hips' height): the hips, or, as the body

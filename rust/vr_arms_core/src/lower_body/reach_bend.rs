@@ -110,16 +110,10 @@ fn eased(turn: Quat, holds: impl Fn(Quat) -> bool) -> Quat {
     if holds(turn) {
         return turn;
     }
-    let (mut lo, mut hi) = (0.0, 1.0);
-    for _ in 0..16 {
-        let mid = 0.5 * (lo + hi);
-        if holds(Quat::IDENTITY.slerp(turn, mid)) {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    Quat::IDENTITY.slerp(turn, lo)
+    let (share, _) = crate::smoothing::bisect(0.0, 1.0, 16, |share| {
+        holds(Quat::IDENTITY.slerp(turn, share))
+    });
+    Quat::IDENTITY.slerp(turn, share)
 }
 
 /// `turn` (about `head`) eased so the hips at `hips` come no further forward (along the body's
