@@ -82,7 +82,6 @@ func make_tracked_rig(fingers: bool = true, twist: bool = false) -> Dictionary:
 	return xr
 
 
-## Global position of a bone as the skeleton shows it after the modifiers ran.
 ## A character of tests/avatars loaded at run time as glTF (as a user loads one the game did
 ## not import) and added under this test; null, with a failed check, if it does not load.
 func load_test_avatar(file: String) -> Node3D:
@@ -96,6 +95,7 @@ func load_test_avatar(file: String) -> Node3D:
 	return character
 
 
+## Global position of a bone as the skeleton shows it after the modifiers ran.
 func bone_global_position(skeleton: Skeleton3D, bone: String) -> Vector3:
 	var idx := skeleton.find_bone(bone)
 	return (skeleton.global_transform * skeleton.get_bone_global_pose(idx)).origin
