@@ -16,6 +16,21 @@ pub struct PelvisRest {
     /// The head bone's and the hips bone's heights over the floor.
     pub head_height: f32,
     pub hips_height: f32,
+    /// The legs as a bend's reach needs them, if the rig has legs.
+    pub legs: Option<LegsReach>,
+}
+
+/// How far the legs reach, measured on the rig: a bend leans as far as they still reach the
+/// feet from where the hip joints go as the pelvis turns with the torso (the joints may sit
+/// well above or below the hips bone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LegsReach {
+    /// From the hips bone to the point between the hip joints, at rest.
+    pub hips_to_joints: Vec3,
+    /// A leg from its hip joint to its ankle, straight (thigh and shin; the longer leg's).
+    pub length: f32,
+    /// The ankles' height over the floor, at rest.
+    pub ankle_height: f32,
 }
 
 /// One frame's input (world, +Y up).
@@ -44,11 +59,13 @@ pub struct PelvisPlacement {
     pub hinge: f32,
 }
 
-/// The head this far below its standing height (avatar metres) starts bending over the
-/// feet ...
-pub const HINGE_FROM_M: f32 = 0.05;
-/// ... and this far bends fully: a walk's bob and a step's dip are no bend.
-pub const HINGE_FULL_M: f32 = 0.15;
+/// The head this share of its standing height below it starts bending over the feet (5 cm
+/// of a 1.6 m head height) ...
+pub const HINGE_FROM_SHARE: f32 = 0.03;
+/// ... and this share bends fully (15 cm of 1.6 m): a walk's bob and a step's dip are no
+/// bend. Shares, not metres: a small avatar (a 1 m chibi scaled to the player) comes down as
+/// far, for the same move of the player, as a tall one.
+pub const HINGE_FULL_SHARE: f32 = 0.09;
 
 /// The head looking down more than this (degrees) starts bending the body over its feet ...
 pub const HINGE_LOOK_FROM_DEG: f32 = 15.0;
@@ -57,11 +74,11 @@ pub const HINGE_LOOK_FROM_DEG: f32 = 15.0;
 /// a few centimetres low and ahead of the feet, is no bend).
 pub const HINGE_LOOK_FULL_DEG: f32 = 40.0;
 
-/// How much a head `drop_m` below its standing height (avatar metres), looking down
-/// `pitch_down` radians, bends the body over its feet (0..1).
-pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
+/// How much a head `drop_share` of its standing height below it, looking down `pitch_down`
+/// radians, bends the body over its feet (0..1).
+pub fn hinge_weight(drop_share: f32, pitch_down: f32) -> f32 {
     use crate::smoothing::{inverse_lerp_clamped, smoothstep};
-    let low = low_weight(drop_m);
+    let low = low_weight(drop_share);
     let looking = smoothstep(inverse_lerp_clamped(
         HINGE_LOOK_FROM_DEG,
         HINGE_LOOK_FULL_DEG,
@@ -70,12 +87,16 @@ pub fn hinge_weight(drop_m: f32, pitch_down: f32) -> f32 {
     crate::finite::f32_or(low * looking, 0.0)
 }
 
-/// How far a head `drop_m` below its standing height (avatar metres) has come down (0..1): a
-/// walk's bob and a step's dip are not down.
-pub fn low_weight(drop_m: f32) -> f32 {
+/// How far a head `drop_share` of its standing height below it has come down (0..1): a walk's
+/// bob and a step's dip are not down.
+pub fn low_weight(drop_share: f32) -> f32 {
     use crate::smoothing::{inverse_lerp_clamped, smoothstep};
     crate::finite::f32_or(
-        smoothstep(inverse_lerp_clamped(HINGE_FROM_M, HINGE_FULL_M, drop_m)),
+        smoothstep(inverse_lerp_clamped(
+            HINGE_FROM_SHARE,
+            HINGE_FULL_SHARE,
+            drop_share,
+        )),
         0.0,
     )
 }
@@ -85,10 +106,10 @@ pub const SUPPORT_AHEAD_M: f32 = 0.15;
 /// ... and how far behind them (the heels).
 pub const SUPPORT_BEHIND_M: f32 = 0.05;
 
-/// In a bend the hips stay this share of their standing height from the feet at most: soft
-/// knees, as people bow (straight legs reach a little further than the floor point of the
-/// ankles at an angle).
-pub const SOFT_KNEES: f32 = 0.97;
+/// In a bend a leg reaches this share of its length at most, from its hip joint to its ankle
+/// (soft knees, as people bow: 16 degrees at the knee), or, on a rig without legs, the hips
+/// reach this share of their standing height from the feet.
+pub const SOFT_KNEES: f32 = 0.99;
 
 /// A bend over the feet, as [`bend_lean`] needs it (world units).
 struct Bend {
@@ -98,6 +119,8 @@ struct Bend {
     head_height: f32,
     /// The hips' standing height over the floor: straight legs reach that far from the feet.
     hips_height: f32,
+    /// The legs, if measured: else the hips reach [`SOFT_KNEES`] of `hips_height`.
+    legs: Option<LegsReach>,
     /// `bend_balance_share`.
     share: f32,
     /// World units per avatar metre.
@@ -132,7 +155,18 @@ fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
     // the largest lean they are within reach at, by bisection.
     let reach = |lean: f32| {
         let (ahead, above) = ((lean + own).sin() * length, (lean + own).cos() * length);
-        (b.ahead - ahead).hypot(b.head_height - above) <= SOFT_KNEES * b.hips_height
+        // The hips ahead of the feet and over the floor.
+        let (hips_ahead, hips_up) = (b.ahead - ahead, b.head_height - above);
+        match b.legs {
+            Some(legs) => {
+                // The hip joints turn with the pelvis, leaning forward about its left axis.
+                let (j, (sin, cos)) = (legs.hips_to_joints, lean.sin_cos());
+                let joints_ahead = hips_ahead + j.z * cos + j.y * sin;
+                let joints_up = hips_up + j.y * cos - j.z * sin;
+                joints_ahead.hypot(joints_up - legs.ankle_height) <= SOFT_KNEES * legs.length
+            }
+            None => hips_ahead.hypot(hips_up) <= SOFT_KNEES * b.hips_height,
+        }
     };
     let (lo, hi) = (0.0f32, std::f32::consts::FRAC_PI_2);
     let lean = if reach(hi) {
@@ -154,8 +188,12 @@ pub fn over_feet(hips: Vec3, head: Vec3, hinge: f32, share: f32) -> Vec3 {
     crate::finite::vec3_or(hips + toward, hips)
 }
 
-/// The torso's forward lean for a head `drop` metres below its standing height (avatar
-/// metres), looking down by `pitch_down` radians.
+/// The head bone's standing height of the grown-up the lower body's metre settings are for
+/// (`lean_deg_per_m`): an avatar of another size comes down in proportion.
+pub const GROWN_UP_HEAD_HEIGHT_M: f32 = 1.6;
+
+/// The torso's forward lean for a head `drop_m` metres below its standing height (metres of
+/// a [`GROWN_UP_HEAD_HEIGHT_M`] head height), looking down by `pitch_down` radians.
 pub fn lean(s: &LowerBodySettings, drop_m: f32, pitch_down: f32) -> f32 {
     let by_drop = s.lean_deg_per_m.to_radians() * drop_m.max(0.0);
     let by_pitch = s.lean_head_pitch_share * pitch_down.max(0.0);
@@ -193,7 +231,10 @@ pub fn place_hips(
         1.0
     };
     let floor_y = crate::finite::f32_or(input.floor_y, 0.0);
-    let drop_m = (rest.head_height - (input.head.y - floor_y)) / scale;
+    let drop = rest.head_height - (input.head.y - floor_y);
+    // As far down as a grown-up's head would come: a 1 m chibi scaled to the player crouches
+    // as far forward as a grown-up avatar does for the same move of the player.
+    let drop_m = crate::finite::f32_or(drop / rest.head_height * GROWN_UP_HEAD_HEIGHT_M, 0.0);
     let heights = hips_heights(s, rest, floor_y);
     let lowest = heights.0;
     // A head so low that the hips under it would be below their lowest: the torso leans
@@ -207,7 +248,7 @@ pub fn place_hips(
     // Bending with the head ahead of the planted feet: the torso leans as far as keeps the
     // body balanced over them.
     let hinge = if s.bend_balance_share > 0.0 {
-        hinge_weight(drop_m, input.head_pitch_down)
+        hinge_weight(drop / rest.head_height, input.head_pitch_down)
     } else {
         0.0
     };
@@ -218,6 +259,9 @@ pub fn place_hips(
             ahead: (input.head - feet).dot(input.facing * Vec3::Z),
             head_height: input.head.y - floor_y,
             hips_height: heights.1 - floor_y,
+            legs: rest
+                .legs
+                .filter(|l| l.length > 0.0 && l.hips_to_joints.is_finite()),
             share: s.bend_balance_share,
             scale,
         };
@@ -251,6 +295,7 @@ mod tests {
             head_to_hips: Vec3::new(0.0, -0.65, -0.02),
             head_height: 1.6,
             hips_height: 0.95,
+            legs: None,
         }
     }
 
@@ -323,6 +368,7 @@ mod tests {
             head_to_hips: rest().head_to_hips * 0.5,
             head_height: 0.8,
             hips_height: 0.475,
+            legs: None,
         };
         let full = place_hips(&s, &rest(), &input(Vec3::new(0.0, 1.2, 0.0), 0.0));
         assert!((place_hips(&s, &r, &small).lean - full.lean).abs() < 1e-6);
@@ -396,7 +442,7 @@ mod tests {
         );
         assert_eq!(over.y, low.hips.y);
         // The head far ahead of the toes: the torso leans until the body is over the toes.
-        i.head = Vec3::new(0.0, 1.3, 0.6);
+        i.head = Vec3::new(0.0, 1.3, 0.65);
         let far = place_hips(&s, &rest(), &i);
         let over = over_feet(far.hips, i.head, far.hinge, s.bend_balance_share);
         assert!((over.z - 0.15).abs() < 1e-3, "{over} {}", far.lean);
@@ -413,6 +459,39 @@ mod tests {
         assert_eq!(place_hips(&s, &rest(), &i).lean, plain.lean);
     }
 
+    /// The legs' reach in a bend is measured on the rig: from the hip joints, which turn with
+    /// the pelvis, to the ankles. With the joints 8 cm above the hips bone (the Mixamo-style
+    /// test rig) or 15 cm below it and 5 back (the chibi), the bow leans until a leg reaches
+    /// just [`SOFT_KNEES`] of its length, not as far as the hips bone's standing height gives.
+    #[test]
+    fn a_bend_leans_until_the_legs_from_their_hip_joints_reach_the_ankles() {
+        let s = LowerBodySettings::default();
+        for joints in [Vec3::new(0.0, 0.08, 0.0), Vec3::new(0.0, -0.15, -0.05)] {
+            let legs = LegsReach {
+                hips_to_joints: joints,
+                length: 0.95 + joints.y - 0.08,
+                ankle_height: 0.08,
+            };
+            let r = PelvisRest {
+                legs: Some(legs),
+                ..rest()
+            };
+            let mut i = input(Vec3::new(0.0, 1.35, 0.25), 0.8);
+            i.feet = Some(Vec3::ZERO);
+            let p = place_hips(&s, &r, &i);
+            assert!(p.hips.y < 0.95, "below standing: {}", p.hips);
+            let turned = Quat::from_rotation_x(p.lean) * joints;
+            let ankle = Vec3::new(0.0, legs.ankle_height, 0.0);
+            let reach = (p.hips + turned).distance(ankle);
+            assert!(
+                (reach - SOFT_KNEES * legs.length).abs() < 2e-3,
+                "{joints}: the legs reach {reach} of {} (lean {})",
+                legs.length,
+                p.lean.to_degrees()
+            );
+        }
+    }
+
     /// Only a head that is low and looks down bends over the feet: a crouch looking ahead (to
     /// duck, to kneel) and a walker's head, a little low, do not.
     #[test]
@@ -420,8 +499,8 @@ mod tests {
         let down = 45f32.to_radians();
         assert_eq!(hinge_weight(0.3, down), 1.0);
         assert_eq!(hinge_weight(0.4, 0.0), 0.0);
-        assert_eq!(hinge_weight(0.04, down), 0.0);
-        let half = hinge_weight(0.1, 27.5f32.to_radians());
+        assert_eq!(hinge_weight(0.025, down), 0.0);
+        let half = hinge_weight(0.06, 27.5f32.to_radians());
         assert!((half - 0.25).abs() < 1e-5, "{half}");
         assert_eq!(hinge_weight(f32::NAN, down), 0.0);
         assert_eq!(hinge_weight(0.3, f32::NAN), 0.0);

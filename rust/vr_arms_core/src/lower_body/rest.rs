@@ -6,7 +6,7 @@ use glam::{Quat, Vec3};
 
 use super::LowerBodyBones;
 use super::legs::LegRest;
-use super::pelvis::PelvisRest;
+use super::pelvis::{LegsReach, PelvisRest};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -94,19 +94,42 @@ impl LowerBodyRest {
             }
             None => Vec3::new(side.sign() * 0.1 * size, 0.0, 0.0),
         };
+        let foot_offsets = PerSide::new(foot_offset(Side::Left), foot_offset(Side::Right));
         Measures {
             pelvis: PelvisRest {
                 head_to_hips: hips.position - head.position,
                 head_height: head.position.y,
                 hips_height: hips.position.y,
+                legs: legs_reach(tree, b.legs, to_root, hips.position),
             },
             eyes_from_head: eyes,
             hips_in_root: hips.rotation,
             head_in_root: head.rotation,
             legs: PerSide::new(legs[0], legs[1]),
-            foot_offsets: PerSide::new(foot_offset(Side::Left), foot_offset(Side::Right)),
+            foot_offsets,
         }
     }
+}
+
+/// The legs' reach at rest ([`LegsReach`]): `None` without both legs.
+fn legs_reach(
+    tree: &mut PoseTree,
+    legs: PerSide<Option<super::legs::LegBones>>,
+    to_root: &Pose,
+    hips: Vec3,
+) -> Option<LegsReach> {
+    let (Some(l), Some(r)) = (*legs.get(Side::Left), *legs.get(Side::Right)) else {
+        return None;
+    };
+    let mut at = |bone: usize| to_root.transform_point(tree.global(bone).position);
+    let (lj, lk, la) = (at(l[0]), at(l[1]), at(l[2]));
+    let (rj, rk, ra) = (at(r[0]), at(r[1]), at(r[2]));
+    let length = (lj.distance(lk) + lk.distance(la)).max(rj.distance(rk) + rk.distance(ra));
+    Some(LegsReach {
+        hips_to_joints: (lj + rj) * 0.5 - hips,
+        length,
+        ankle_height: (la.y + ra.y) * 0.5,
+    })
 }
 
 #[cfg(test)]

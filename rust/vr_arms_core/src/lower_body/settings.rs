@@ -113,7 +113,7 @@ impl Default for LowerBodySettings {
             min_hips_height_share: 0.3,
             max_heel_lift_m: 0.08,
             strand_below_m: 0.0,
-            bend_balance_share: 0.3,
+            bend_balance_share: 0.45,
             hips_over_feet: 0.0,
             stance_width_m: 0.4,
             step_distance_m: 0.25,
