@@ -500,3 +500,73 @@ func _check_squat(file: String) -> void:
 ## ankle is behind and below the hip; `legs.rs` tests that part in the core).
 func test_a_squatting_kaykit_mannequin_keeps_its_feet_ahead_and_knees_over_them() -> void:
 	await _check_squat("manny_med_mod.gltf")
+
+
+## The player comes down `down` and `ahead` of standing (shares of the headset's 1.65 m),
+## looking `pitch_deg` down, eased over 1.2 s after a second standing, and held 0.8 s (the hands
+## hanging at the sides from the shoulders, which go with the head and the torso's lean).
+## Returns what the side view shows: the torso's lean forward from upright (hips to neck, or to
+## the head on a rig without a neck; degrees), the more bent knee (degrees) and how far the hips
+## are behind the head (m).
+func _come_down(file: String, vrm: bool, down: float, ahead: float, pitch_deg: float) -> Array:
+	var b := await _load(file, vrm)
+	if b.is_empty():
+		return [-INF, INF, -INF]
+	var s: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	var stand := Vector3(0, 1.65, 0)
+	await seconds(1.0)
+	await s.skeleton_updated
+	# The hands at the sides and the shoulders from the head, as the avatar stands.
+	var poses := _poses(b)
+	var rig: VRArmRig = b.rig
+	var shoulders := [rig.get_shoulder_global_position(0) - stand, rig.get_shoulder_global_position(1) - stand]
+	var t := 0.0
+	while t < 2.0:
+		var w := smoothstep(0.0, 1.2, t)
+		var move := Vector3(0, -down * 1.65 * w, -ahead * 1.65 * w)
+		var turn := Basis(Vector3.RIGHT, deg_to_rad(-pitch_deg * w))
+		sim.set_head_pose(Transform3D(turn, stand + move))
+		for i in 2:
+			var hand: Transform3D = poses["at sides"][i]
+			var lean: Vector3 = turn * shoulders[i] - shoulders[i]
+			sim.set_hand_pose(VRArms.Hand.LEFT if i == 0 else VRArms.Hand.RIGHT, hand.translated(move + lean))
+		await s.skeleton_updated
+		t += get_process_delta_time()
+	var hips := bone_global_position(s, "Hips")
+	var head := bone_global_position(s, "Head")
+	var neck := bone_global_position(s, "Neck") if s.find_bone("Neck") >= 0 else head
+	var spine := neck - hips
+	return [rad_to_deg(atan2(-spine.z, spine.y)), maxf(_knee_deg(s, "Left"), _knee_deg(s, "Right")), hips.z - head.z]
+
+
+## A bow (the head 18 % of the player's height forward and down, looking 45 degrees down)
+## bends at the hips before the knees. On the Mixamo-style rig, whose hip joints sit 8 cm
+## above its hips bone, the legs' reach was taken from the hips bone and the balance kept the
+## hips too far forward: a semi-squat, spine 37 degrees and knees 42.
+func test_a_bowing_mixamo_style_rig_leans_further_than_its_knees_bend() -> void:
+	var got := await _come_down("mixamo_style.glb", false, 0.18, 0.18, 45.0)
+	check(got[0] > got[1], "mixamo_style bowing: the spine leans %.0f degrees, the knees bend %.0f" % [got[0], got[1]])
+
+
+## The same bow on KayKit's mannequin (short legs, no neck): spine 29 degrees, knees 69.
+func test_a_bowing_kaykit_mannequin_leans_further_than_its_knees_bend() -> void:
+	var got := await _come_down("manny_med_mod.gltf", false, 0.18, 0.18, 45.0)
+	check(got[0] > got[1], "kaykit bowing: the spine leans %.0f degrees, the knees bend %.0f" % [got[0], got[1]])
+
+
+## A crouch (a quarter of the player's height, looking ahead) on Godette, a 1 m chibi scaled
+## to the player: its drop was read in its own metres, so it leaned as little as a grown-up
+## crouching 26 cm, and its bones, which lean 7 degrees back standing, stayed upright (-0.1).
+func test_a_crouching_chibi_leans_forward_with_its_hips_behind_its_head() -> void:
+	var got := await _come_down("Godette_vrm_v4.vrm", true, 0.25, 0.0, 0.0)
+	check(got[0] > 2.0, "Godette crouching: the torso leans %.1f degrees forward" % got[0])
+	check(got[2] > 0.05, "Godette crouching: the hips %.1f cm behind the head" % [got[2] * 100.0])
+
+
+## The bow on Godette: its 13 cm drop (of a 1 m chibi) was read as 13 cm of a grown-up's, so
+## the body bent over its feet only nine tenths of the way, the hips sank and the knees bent 48
+## degrees to a spine of 22.
+func test_a_bowing_chibi_leans_further_than_its_knees_bend() -> void:
+	var got := await _come_down("Godette_vrm_v4.vrm", true, 0.18, 0.18, 45.0)
+	check(got[0] > got[1], "Godette bowing: the spine leans %.0f degrees, the knees bend %.0f" % [got[0], got[1]])
