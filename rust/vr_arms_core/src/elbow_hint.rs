@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::finite_clamp;
+use crate::elbow_torso::{ArmCircle, TorsoShape, keep_out};
 use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};
@@ -64,7 +65,8 @@ pub struct ElbowHintSettings {
     pub forearm_cue_dead_zone: f32,
     /// Hint smoothing rate (1/s).
     pub smoothing_rate: f32,
-    /// Hint body avoidance on or off.
+    /// Hint body avoidance on or off: the push below, and the elbow kept out of the avatar's
+    /// torso when the torso is known (`elbow_torso.rs`).
     pub avoidance_enabled: bool,
     /// Horizontal distance of the hand from the body's centre axis below which the push starts.
     pub avoidance_near_m: f32,
@@ -164,6 +166,8 @@ pub struct ElbowHintInput {
     pub upper_length: f32,
     pub lower_length: f32,
     pub body: BodyFrame,
+    /// The avatar's torso, if known: the elbow is kept out of it (`elbow_torso.rs`).
+    pub torso: Option<TorsoShape>,
 }
 
 /// Output for one arm.
@@ -279,6 +283,15 @@ impl ElbowHintSolver {
             let closeness = 1.0 - inverse_lerp_clamped(0.0, s.avoidance_near_m, horizontal);
             hint += (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m)
                 * (closeness * body.scale());
+        }
+        if let Some(torso) = input.torso.filter(|_| s.avoidance_enabled) {
+            let arm = ArmCircle {
+                shoulder,
+                hand: hand.position,
+                upper: input.upper_length,
+                lower: input.lower_length,
+            };
+            hint = vec3_or(keep_out(hint, &arm, &torso), hint);
         }
         (hint, pole, cue_weight)
     }
@@ -415,6 +428,7 @@ mod tests {
             upper_length: 0.28,
             lower_length: 0.24,
             body: BodyFrame::new(Pose::IDENTITY),
+            torso: None,
         }
     }
 
@@ -564,6 +578,7 @@ mod tests {
             upper_length: 0.28 * k,
             lower_length: 0.24 * k,
             body: BodyFrame::scaled(Pose::IDENTITY, k),
+            torso: None,
         };
         let off = ElbowHintSolver::new(ElbowHintSettings {
             avoidance_enabled: false,

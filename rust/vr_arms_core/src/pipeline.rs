@@ -13,6 +13,7 @@ use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso};
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::ControllerTargets;
 use crate::elbow_hint::{ElbowHintInput, ElbowHintSolver};
+use crate::elbow_torso::TorsoShape;
 use crate::pose::Pose;
 use crate::profile::ArmProfile;
 use crate::reach_clamp::{ReachClamp, ReachClampInput};
@@ -238,6 +239,7 @@ impl ArmPipeline {
                     upper_length: cal.upper_length,
                     lower_length: cal.lower_length,
                     body: input.body,
+                    torso: Some(TorsoShape::new(&frame.torso, &self.body_avoidance.settings)),
                 },
                 dt,
             )

@@ -3,7 +3,9 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
+use vr_arms_core::body_avoidance::{BodyAvoidanceSettings, Torso};
 use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
+use vr_arms_core::elbow_torso::TorsoShape;
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
@@ -187,6 +189,13 @@ impl INode3D for ElbowHintSolver {
         let Some(body) = body_frame(&self.body_root, &self.rig) else {
             return;
         };
+        // The torso the elbows keep out of, sized as `BodyAvoidance`'s defaults size it (a
+        // missing arm gives no span: no torso).
+        let shoulder_of = |side: Side| rig_arm(&self.rig, side).map_or(glam::Vec3::NAN, |a| a.0);
+        let torso = TorsoShape::new(
+            &Torso::from_shoulders(shoulder_of(Side::Left), shoulder_of(Side::Right), &body),
+            &BodyAvoidanceSettings::default(),
+        );
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
             let Some(hand) = read_pose(&input) else {
@@ -203,6 +212,7 @@ impl INode3D for ElbowHintSolver {
                     upper_length: cal.upper_length,
                     lower_length: cal.lower_length,
                     body,
+                    torso: Some(torso),
                 },
                 dt,
             );
