@@ -221,11 +221,11 @@ func test_ready_player_me_style_rig_by_its_names() -> void:
 
 
 ## KayKit's mannequin: no neck, no shoulder bones, no fingers, a tip bone after each wrist.
-## The arms crossed are left out: its arms are short for its thick torso, and crossing them puts
-## the right elbow 0.45 half shoulder spans from the spine's line, inside the torso's width
-## (rendered, the forearms cross in front of the belly); not solved yet (issue 48).
+## Its arms are short for its thick torso: crossed, the forearm cue put the right elbow where
+## the player's slimmer body has room, 0.45 half shoulder spans from the spine's line, in its
+## belly; the elbow now turns out to the torso's surface (`elbow_torso.rs`).
 func test_kaykit_mannequin_by_its_names() -> void:
-	await _check_avatar("manny_med_mod.gltf", false, ["crossed"])
+	await _check_avatar("manny_med_mod.gltf", false)
 
 
 func test_unreal_style_mannequin_by_its_names() -> void:
