@@ -764,4 +764,52 @@ mod tests {
         .0;
         assert!(zero.is_finite() && near(zero, off), "{zero} vs {off}");
     }
+
+    /// With the avatar's torso known, the hint keeps the elbow out of it: a thick-bodied
+    /// avatar's right hand crossing in front of its belly, the controller turned so the forearm
+    /// cue puts the elbow in the belly (depth 0.92 of the way out), comes out to the surface;
+    /// with `avoidance_enabled` off it stays in.
+    #[test]
+    fn a_known_torso_keeps_the_elbow_out_of_it() {
+        use crate::body_avoidance::{BodyAvoidanceSettings, Torso};
+        use crate::elbow_torso::{ArmCircle, TorsoShape};
+        let body = BodyFrame::new(Pose::IDENTITY);
+        let torso = TorsoShape::new(
+            &Torso::from_shoulders(
+                Vec3::new(0.266, 1.39, 0.0),
+                Vec3::new(-0.266, 1.39, 0.0),
+                &body,
+            ),
+            &BodyAvoidanceSettings::default(),
+        );
+        let hand = Pose::new(
+            Vec3::new(0.158, 1.233, 0.315),
+            Quat::from_rotation_y(2.2) * Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+        );
+        let input = ElbowHintInput {
+            shoulder: Vec3::new(-0.266, 1.39, 0.0),
+            hand,
+            upper_length: 0.304,
+            lower_length: 0.327,
+            body,
+            torso: Some(torso),
+        };
+        let arm = ArmCircle {
+            shoulder: input.shoulder,
+            hand: hand.position,
+            upper: 0.304,
+            lower: 0.327,
+        };
+        let depth = |s: &ElbowHintSolver| {
+            let (hint, _, _) = s.desired(Side::Right, &input);
+            torso.depth(arm.elbow(hint).unwrap())
+        };
+        let on = depth(&ElbowHintSolver::new(ElbowHintSettings::default()));
+        assert!((1.0..1.01).contains(&on), "{on}");
+        let off = depth(&ElbowHintSolver::new(ElbowHintSettings {
+            avoidance_enabled: false,
+            ..Default::default()
+        }));
+        assert!(off < 0.95, "{off}");
+    }
 }

@@ -17,11 +17,13 @@ use crate::pose::Pose;
 pub struct TorsoShape {
     /// The shoulder line's midpoint and the torso's axes ([`Torso`]).
     pub frame: Pose,
-    /// Half its width, how far its front is ahead of the shoulder line and its back behind it,
-    /// and how far down it reaches (world units).
+    /// Half its width (world units).
     pub half_width: f32,
+    /// How far its front is ahead of the shoulder line.
     pub front: f32,
+    /// How far its back is behind the shoulder line.
     pub back: f32,
+    /// How far down from the shoulder line it reaches.
     pub height: f32,
 }
 
@@ -62,22 +64,32 @@ impl TorsoShape {
 /// One arm as the elbow's circle needs it (world space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ArmCircle {
+    /// The shoulder (upper arm's) joint.
     pub shoulder: Vec3,
+    /// The wrist's target.
     pub hand: Vec3,
+    /// The upper and lower arm's lengths.
     pub upper: f32,
     pub lower: f32,
 }
+
+/// Arm bones shorter than this (world units) have no elbow circle to speak of.
+const MIN_BONE: f32 = 1e-3;
 
 impl ArmCircle {
     /// Where two-bone IK puts the elbow for a hint at `hint`: on the circle of elbows that
     /// reach the hand (the hand brought within the arm's reach), toward the hint.
     pub fn elbow(&self, hint: Vec3) -> Option<Vec3> {
+        let (u, l) = (self.upper, self.lower);
+        if !(u.is_finite() && l.is_finite() && u >= MIN_BONE && l >= MIN_BONE) {
+            return None;
+        }
         let to = self.hand - self.shoulder;
         let axis = direction(to)?;
-        let (u, l) = (self.upper, self.lower);
-        let d = to
-            .length()
-            .clamp((u - l).abs() + 1e-4, (u + l - 1e-4).max(1e-4));
+        // Within the reach: neither folded past the bones' difference nor stretched past
+        // their sum (both bounds apart, each bone being at least MIN_BONE long).
+        let lo = (u - l).abs() + 1e-4;
+        let d = to.length().max(lo).min((u + l - 1e-4).max(lo));
         let along = (u * u - l * l + d * d) / (2.0 * d);
         let radius = (u * u - along * along).max(0.0).sqrt();
         let toward = hint - self.shoulder;
@@ -111,7 +123,7 @@ pub fn keep_out(hint: Vec3, arm: &ArmCircle, torso: &TorsoShape) -> Vec3 {
         return hint;
     }
     // Out the way the elbow already comes out: the side of the line its depth grows toward
-    // (so the side does not change from frame to frame while the elbow stays in).
+    // (read from the elbow's place each frame, so it holds while the elbow moves smoothly).
     let nudge = 1f32.to_radians();
     let first = if depth_at(nudge) >= depth_at(-nudge) {
         1.0
@@ -201,12 +213,34 @@ mod tests {
             keep_out(out + Vec3::new(0.0, 0.0, 0.2), &arm, &torso),
             out + Vec3::new(0.0, 0.0, 0.2)
         );
-        // Nothing to keep out of: no torso (no span), or a hint that is not finite.
+        // Nothing to keep out of: no torso (no span).
         let none = TorsoShape::new(
             &Torso::from_shoulders(Vec3::ZERO, Vec3::ZERO, &BodyFrame::new(Pose::IDENTITY)),
             &BodyAvoidanceSettings::default(),
         );
         assert_eq!(keep_out(hint, &arm, &none), hint);
+    }
+
+    /// Bones of no length or not finite have no elbow circle: no elbow, and the hint is kept
+    /// (nothing panics).
+    #[test]
+    fn an_arm_without_length_has_no_elbow_and_keeps_its_hint() {
+        let (torso, arm) = kaykit();
+        let hint = Vec3::new(-0.08, 1.17, 0.1);
+        for (upper, lower) in [
+            (0.0, 0.3),
+            (0.3, 0.0),
+            (f32::NAN, 0.3),
+            (0.3, f32::INFINITY),
+        ] {
+            let a = ArmCircle {
+                upper,
+                lower,
+                ..arm
+            };
+            assert_eq!(a.elbow(hint), None, "{upper} {lower}");
+            assert_eq!(keep_out(hint, &a, &torso), hint);
+        }
     }
 
     #[test]

@@ -98,7 +98,8 @@ pub struct ElbowHintSolver {
     /// Hint smoothing rate (1/s).
     #[export(range = (0.0, 100.0, or_greater, suffix = "/s"))]
     smoothing_rate: f32,
-    /// Push the hint out, back and down when the hand is near the torso.
+    /// Push the hint out, back and down when the hand is near the torso, and keep the elbow out
+    /// of the avatar's torso (sized from its shoulder span as `BodyAvoidance`'s defaults size it).
     #[export_group(name = "Hint Body Avoidance")]
     #[export]
     avoidance_enabled: bool,
