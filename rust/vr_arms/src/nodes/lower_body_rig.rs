@@ -82,8 +82,9 @@ pub struct LowerBodyRig {
     /// Upper leg, lower leg and foot of the right leg, then (optional) its toes.
     #[export]
     right_leg_bones: PackedStringArray,
-    /// Forward lean of the torso per metre the head is below its standing height: a crouch
-    /// puts the hips back behind the head.
+    /// Forward lean of the torso per metre the head is below its standing height (on an avatar
+    /// whose head bone stands 1.6 m high; in proportion on others): a crouch puts the hips back
+    /// behind the head.
     #[export_group(name = "Hips and Spine")]
     #[export(range = (0.0, 90.0, suffix = "°/m"))]
     lean_deg_per_m: f32,

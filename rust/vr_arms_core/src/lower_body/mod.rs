@@ -450,7 +450,7 @@ impl LowerBody {
 
         // How far the body has come down (a walk's bob is not down): the stance opens, the feet
         // stand under the body's balance and the knees go out over wide feet.
-        let came_down = pelvis::low_weight(drop / m.pelvis.head_height);
+        let came_down = pelvis::low_weight(pelvis::drop_share(drop, &m.pelvis, input.scale));
         // Where the feet belong: under the body, on a knee or ahead of a seat (`homes.rs`).
         let frame = homes::HomesFrame {
             measures: &m,

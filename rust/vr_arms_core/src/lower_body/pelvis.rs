@@ -128,7 +128,9 @@ struct Bend {
 }
 
 /// The lean of a body bending over its feet: the most that the legs still reach the feet at
-/// (the hips no further from the feet than [`SOFT_KNEES`] of their standing height), as long
+/// (the hip joints, turned with the pelvis, no further from the ankles than [`SOFT_KNEES`] of
+/// the leg; on a rig without legs, the hips no further from the feet than that share of their
+/// standing height), as long
 /// as `share` of the way from the hips to the head stays over the feet (between
 /// [`SUPPORT_BEHIND_M`] behind the ankles and [`SUPPORT_AHEAD_M`] ahead); else the nearest lean
 /// that does.
@@ -192,6 +194,19 @@ pub fn over_feet(hips: Vec3, head: Vec3, hinge: f32, share: f32) -> Vec3 {
 /// (`lean_deg_per_m`): an avatar of another size comes down in proportion.
 pub const GROWN_UP_HEAD_HEIGHT_M: f32 = 1.6;
 
+/// A head `drop` (world units) below its standing height, as a share of that height; a rig
+/// whose head stands lower than a tenth of a grown-up's (or below its root) counts as a
+/// grown-up. 0 when not finite.
+pub fn drop_share(drop: f32, rest: &PelvisRest, scale: f32) -> f32 {
+    let least = 0.1 * GROWN_UP_HEAD_HEIGHT_M * scale;
+    let standing = if rest.head_height > least {
+        rest.head_height
+    } else {
+        GROWN_UP_HEAD_HEIGHT_M * scale
+    };
+    crate::finite::f32_or(drop / standing, 0.0)
+}
+
 /// The torso's forward lean for a head `drop_m` metres below its standing height (metres of
 /// a [`GROWN_UP_HEAD_HEIGHT_M`] head height), looking down by `pitch_down` radians.
 pub fn lean(s: &LowerBodySettings, drop_m: f32, pitch_down: f32) -> f32 {
@@ -234,7 +249,8 @@ pub fn place_hips(
     let drop = rest.head_height - (input.head.y - floor_y);
     // As far down as a grown-up's head would come: a 1 m chibi scaled to the player crouches
     // as far forward as a grown-up avatar does for the same move of the player.
-    let drop_m = crate::finite::f32_or(drop / rest.head_height * GROWN_UP_HEAD_HEIGHT_M, 0.0);
+    let drop_share = drop_share(drop, rest, scale);
+    let drop_m = drop_share * GROWN_UP_HEAD_HEIGHT_M;
     let heights = hips_heights(s, rest, floor_y);
     let lowest = heights.0;
     // A head so low that the hips under it would be below their lowest: the torso leans
@@ -248,7 +264,7 @@ pub fn place_hips(
     // Bending with the head ahead of the planted feet: the torso leans as far as keeps the
     // body balanced over them.
     let hinge = if s.bend_balance_share > 0.0 {
-        hinge_weight(drop / rest.head_height, input.head_pitch_down)
+        hinge_weight(drop_share, input.head_pitch_down)
     } else {
         0.0
     };
@@ -490,6 +506,50 @@ mod tests {
                 p.lean.to_degrees()
             );
         }
+    }
+
+    /// A small avatar in its own metres (a 1 m chibi, scale 1, its head bone 1 m up) scaled to
+    /// the player comes down as far, as a share of its height, as a grown-up does for the same
+    /// move: it leans and bends over its feet as far as a 1.6 m grown-up coming down the same
+    /// share (read in its own metres it leaned and bent 1.6 times less).
+    #[test]
+    fn a_small_avatar_comes_down_by_its_share_of_its_height() {
+        let s = LowerBodySettings::default();
+        let chibi = PelvisRest {
+            head_to_hips: rest().head_to_hips / 1.6,
+            head_height: 1.0,
+            hips_height: 0.95 / 1.6,
+            legs: None,
+        };
+        for (share, pitch) in [(0.25, 0.0), (0.06, 0.5), (0.1, 0.8)] {
+            let grown = place_hips(
+                &s,
+                &rest(),
+                &input(Vec3::new(0.0, 1.6 * (1.0 - share), 0.0), pitch),
+            );
+            let small = place_hips(&s, &chibi, &input(Vec3::new(0.0, 1.0 - share, 0.0), pitch));
+            assert!(
+                (grown.lean - small.lean).abs() < 1e-5,
+                "{share}: {} {}",
+                grown.lean,
+                small.lean
+            );
+            assert!(
+                (grown.hinge - small.hinge).abs() < 1e-5,
+                "{share}: {} {}",
+                grown.hinge,
+                small.hinge
+            );
+            assert!(small.lean > 0.0);
+        }
+        assert!(place_hips(&s, &chibi, &input(Vec3::new(0.0, 0.94, 0.0), 0.5)).hinge > 0.1);
+        // A head bone at or below the root: counted as a grown-up's, nothing non-finite.
+        let odd = PelvisRest {
+            head_height: -0.2,
+            ..chibi
+        };
+        let p = place_hips(&s, &odd, &input(Vec3::new(0.0, -0.5, 0.0), 0.5));
+        assert!(p.hips.is_finite() && p.lean.is_finite() && p.hinge.is_finite());
     }
 
     /// Only a head that is low and looks down bends over the feet: a crouch looking ahead (to

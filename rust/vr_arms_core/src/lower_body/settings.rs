@@ -9,7 +9,9 @@ use crate::controller_targets::finite_clamp;
 #[serde(default, deny_unknown_fields)]
 pub struct LowerBodySettings {
     /// Forward lean of the torso per metre the head is below its standing height (degrees per
-    /// metre): a crouch puts the hips back behind the head.
+    /// metre, on an avatar whose head bone stands 1.6 m high; in proportion on others, so a
+    /// small avatar scaled to the player leans as far): a crouch puts the hips back behind the
+    /// head.
     pub lean_deg_per_m: f32,
     /// Share of the head's downward pitch the torso takes as a forward lean (a bow).
     pub lean_head_pitch_share: f32,
