@@ -21,13 +21,41 @@ const CHARACTERS: [(&str, bool, &str); 7] = [
     ("VRMConstraintTest_vrm1.vrm", true, "vrm1_constraint_test"),
 ];
 
-/// Checks known to fail (picture name, the failure's start): the floor reach still stops
-/// short on these (docs/avatars.md says why). The test fails on any other failed check, and on
-/// a check listed here that passes (then it comes off the list).
-const KNOWN_FAILURES: [(&str, &str); 3] = [
-    ("rpm_style", "floor reach:"),
-    ("kaykit_mannequin", "floor reach:"),
-    ("godette_vrm0", "floor reach:"),
+/// A check known to fail on a character, and how far it may.
+struct Known {
+    /// The character's picture name.
+    name: &'static str,
+    /// The failure's start.
+    check: &'static str,
+    /// The figure it is about (a key of `FIGURES`) and the most it may be: a known failure
+    /// that grows past it fails the test.
+    figure: &'static str,
+    most: f64,
+}
+
+/// Checks known to fail: the floor reach still stops short on these (docs/avatars.md says
+/// why), by at most what it does now plus half a centimetre. The test fails on any other
+/// failed check, on a known one past its most, and on a known one that passes (then it comes
+/// off the list).
+const KNOWN_FAILURES: [Known; 3] = [
+    Known {
+        name: "rpm_style",
+        check: "floor reach:",
+        figure: "floor_reach_hand_off_cm",
+        most: 5.0,
+    },
+    Known {
+        name: "kaykit_mannequin",
+        check: "floor reach:",
+        figure: "floor_reach_hand_off_cm",
+        most: 1.9,
+    },
+    Known {
+        name: "godette_vrm0",
+        check: "floor reach:",
+        figure: "floor_reach_hand_off_cm",
+        most: 9.3,
+    },
 ];
 
 /// The figures: JSON key, what it is.
@@ -102,6 +130,15 @@ pub fn avatar_test(docs: bool) -> Result<(), String> {
             continue;
         };
         failed.extend(unexpected(name, &result));
+        // The tool exits 1 exactly when a check failed; a crash, a timeout or an error in the
+        // log fails whatever the figures say.
+        let checks_failed = result["failures"].as_array().is_some_and(|f| !f.is_empty());
+        if !run.success && !checks_failed {
+            failed.push(format!("{file} ({})", run.status));
+        }
+        if let Some(line) = run.fatal_lines().first() {
+            failed.push(format!("{file}: {line}"));
+        }
         if docs {
             let to = docs_dir.join(format!("{name}.png"));
             std::fs::copy(&out, &to).map_err(|e| format!("{}: {e}", to.display()))?;
@@ -131,7 +168,7 @@ pub fn avatar_test(docs: bool) -> Result<(), String> {
 fn known(name: &str, failure: &str) -> bool {
     KNOWN_FAILURES
         .iter()
-        .any(|(n, start)| *n == name && failure.starts_with(start))
+        .any(|k| k.name == name && failure.starts_with(k.check))
 }
 
 /// What differs from the known failures for the character `name`: each failed check not
@@ -148,10 +185,20 @@ fn unexpected(name: &str, result: &serde_json::Value) -> Vec<String> {
         .filter(|f| !known(name, f))
         .map(|f| format!("{name}: {f}"))
         .collect();
-    for (_, start) in KNOWN_FAILURES.iter().filter(|(n, _)| *n == name) {
-        if !failures.iter().any(|f| f.starts_with(start)) {
+    for k in KNOWN_FAILURES.iter().filter(|k| k.name == name) {
+        if !failures.iter().any(|f| f.starts_with(k.check)) {
             out.push(format!(
-                "{name}: \"{start}\" passes now: take it off KNOWN_FAILURES"
+                "{name}: \"{}\" passes now: take it off KNOWN_FAILURES",
+                k.check
+            ));
+        }
+        let at = result["figures"][k.figure]
+            .as_f64()
+            .unwrap_or(f64::INFINITY);
+        if at.is_nan() || at > k.most {
+            out.push(format!(
+                "{name}: {} {at:.1}, past the {:.1} known",
+                k.figure, k.most
             ));
         }
     }

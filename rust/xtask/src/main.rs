@@ -123,7 +123,7 @@ fn run_task(task: Task) -> Result<(), String> {
 }
 
 const HELP: &str = "usage: cargo xtask <command>
-  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, net test, package, render test, OpenXR smoke test
+  test               fmt check, clippy -D warnings, cargo test --workspace, engine tests, soak, hot reload, export, net test, package, render test, avatar test, OpenXR smoke test
   demo [--headless]  build, provision Godot, run demo_project (headless when there is no display)
   build [--release] [--target TRIPLE]
                      build the GDExtension into addons/vr_arms/bin under its .gdextension name
