@@ -556,17 +556,18 @@ func test_a_bowing_kaykit_mannequin_leans_further_than_its_knees_bend() -> void:
 
 
 ## A crouch (a quarter of the player's height, looking ahead) on Godette, a 1 m chibi scaled
-## to the player: its drop was read in its own metres, so it leaned as little as a grown-up
-## crouching 26 cm, and its bones, which lean 7 degrees back standing, stayed upright (-0.1).
+## to the player: its drop was read in its own metres, so it leaned 1.6 times less than a
+## grown-up avatar crouching as far, and its bones, which lean 7 degrees back standing, stayed
+## upright (-0.1).
 func test_a_crouching_chibi_leans_forward_with_its_hips_behind_its_head() -> void:
 	var got := await _come_down("Godette_vrm_v4.vrm", true, 0.25, 0.0, 0.0)
 	check(got[0] > 2.0, "Godette crouching: the torso leans %.1f degrees forward" % got[0])
 	check(got[2] > 0.05, "Godette crouching: the hips %.1f cm behind the head" % [got[2] * 100.0])
 
 
-## The bow on Godette: its 13 cm drop (of a 1 m chibi) was read as 13 cm of a grown-up's, so
-## the body bent over its feet only nine tenths of the way, the hips sank and the knees bent 48
-## degrees to a spine of 22.
+## The bow on Godette: her drop, read in her own metres (a 1 m chibi scaled to the player),
+## bent the body over its feet only nine tenths of the way: the hips sank, spine 25 degrees and
+## knees 33.
 func test_a_bowing_chibi_leans_further_than_its_knees_bend() -> void:
 	var got := await _come_down("Godette_vrm_v4.vrm", true, 0.18, 0.18, 45.0)
 	check(got[0] > got[1], "Godette bowing: the spine leans %.0f degrees, the knees bend %.0f" % [got[0], got[1]])
