@@ -142,6 +142,28 @@ mod tests {
         LowerBodyRest::new(tree, bones, Some(eyes))
     }
 
+    /// The legs' reach is measured in the root's frame, wherever the skeleton stands in it:
+    /// the reference legs (hip joints 5 cm under the hips bone, thigh and shin 42 cm each,
+    /// ankles 6 cm up) turned a quarter about the root's up and raised 10 cm give the same
+    /// offset and length, the ankles 16 cm up.
+    #[test]
+    fn the_legs_reach_is_measured_in_the_roots_frame() {
+        let m = *rest().measures(&Pose::IDENTITY);
+        let legs = m.pelvis.legs.expect("both legs");
+        assert!(legs.hips_to_joints.distance(Vec3::new(0.0, -0.05, 0.0)) < 1e-5);
+        assert!((legs.length - 0.84).abs() < 1e-5 && (legs.ankle_height - 0.06).abs() < 1e-5);
+        let placed = Pose::new(
+            Vec3::new(0.3, 0.1, -0.2),
+            Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
+        );
+        let moved = rest().measures(&placed).pelvis.legs.expect("both legs");
+        assert!(
+            moved.hips_to_joints.distance(legs.hips_to_joints) < 1e-5,
+            "{moved:?}"
+        );
+        assert!((moved.length - 0.84).abs() < 1e-5 && (moved.ankle_height - 0.16).abs() < 1e-5);
+    }
+
     /// A place one rounding step off (the root and the skeleton moving together every frame
     /// leave the identity as w = 0.99999994 on some frames) keeps the measures; a real turn of
     /// the skeleton in the root measures again, and gives what a fresh measure gives.
