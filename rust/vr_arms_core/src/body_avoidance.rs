@@ -149,6 +149,60 @@ impl Torso {
     }
 }
 
+/// The torso as a volume (world space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TorsoShape {
+    /// The shoulder line's midpoint and the torso's axes ([`Torso`]; `Pose::IDENTITY` for a
+    /// torso in its own space).
+    pub frame: Pose,
+    /// Half its width (world units).
+    pub half_width: f32,
+    /// How far its front is ahead of the shoulder line.
+    pub front: f32,
+    /// How far its back is behind the shoulder line.
+    pub back: f32,
+    /// How far down from the shoulder line it reaches.
+    pub height: f32,
+}
+
+impl TorsoShape {
+    /// The torso `torso` sized as the body avoidance `s` sizes it.
+    pub fn new(torso: &Torso, s: &BodyAvoidanceSettings) -> Self {
+        let span = if torso.span.is_finite() {
+            torso.span.max(0.0)
+        } else {
+            0.0
+        };
+        Self {
+            frame: torso.frame,
+            half_width: s.torso_half_width_ratio * span,
+            front: s.torso_front_ratio * span,
+            back: s.torso_back_ratio * span,
+            height: s.torso_height_ratio * span,
+        }
+    }
+
+    /// How deep `world` is in the torso: under 1 inside (0 on its axis), 1 or more outside
+    /// (infinite above the shoulder line, under its bottom, or for a torso of no size).
+    pub fn depth(&self, world: Vec3) -> f32 {
+        self.local_depth(self.frame.inverse().transform_point(world))
+    }
+
+    /// [`Self::depth`] of `local`, in the torso's own space (`frame`'s).
+    pub fn local_depth(&self, local: Vec3) -> f32 {
+        let depth = if local.z >= 0.0 {
+            self.front
+        } else {
+            self.back
+        };
+        if !(self.half_width > 0.0 && depth > 0.0 && local.y < 0.0 && local.y > -self.height) {
+            return f32::INFINITY;
+        }
+        let r = ((local.x / self.half_width).powi(2) + (local.z / depth).powi(2)).sqrt();
+        if r.is_finite() { r } else { f32::INFINITY }
+    }
+}
+
 /// Input for one arm (world space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyAvoidanceInput {
@@ -184,19 +238,11 @@ impl BodyAvoidance {
     /// push turns continuously as the hand moves through (no side switches with a jump);
     /// outside, on its surface, or exactly on the axis (no way out is better), unchanged.
     pub fn out_of_torso(&self, local: Vec3, span: f32) -> Vec3 {
-        let s = &self.settings;
-        let span = if span.is_finite() { span.max(0.0) } else { 0.0 };
-        let half_width = s.torso_half_width_ratio * span;
-        let depth = if local.z >= 0.0 {
-            s.torso_front_ratio
-        } else {
-            s.torso_back_ratio
-        } * span;
-        let bottom = -s.torso_height_ratio * span;
-        if half_width <= 0.0 || depth <= 0.0 || !(local.y < 0.0 && local.y > bottom) {
-            return local;
-        }
-        let r = ((local.x / half_width).powi(2) + (local.z / depth).powi(2)).sqrt();
+        let torso = Torso {
+            frame: Pose::IDENTITY,
+            span,
+        };
+        let r = TorsoShape::new(&torso, &self.settings).local_depth(local);
         if !(r > 1e-6 && r < 1.0) {
             return local;
         }

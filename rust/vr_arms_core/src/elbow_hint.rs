@@ -12,9 +12,10 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::body_avoidance::TorsoShape;
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::finite_clamp;
-use crate::elbow_torso::{ArmCircle, TorsoShape, keep_out};
+use crate::elbow_torso::{ArmCircle, keep_out};
 use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};
@@ -771,8 +772,8 @@ mod tests {
     /// with `avoidance_enabled` off it stays in.
     #[test]
     fn a_known_torso_keeps_the_elbow_out_of_it() {
-        use crate::body_avoidance::{BodyAvoidanceSettings, Torso};
-        use crate::elbow_torso::{ArmCircle, TorsoShape};
+        use crate::body_avoidance::{BodyAvoidanceSettings, Torso, TorsoShape};
+        use crate::elbow_torso::ArmCircle;
         let body = BodyFrame::new(Pose::IDENTITY);
         let torso = TorsoShape::new(
             &Torso::from_shoulders(

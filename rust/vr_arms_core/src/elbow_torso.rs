@@ -3,63 +3,13 @@
 //! elbow where the player's slimmer body has room) turns about the shoulder-to-hand line by the
 //! least angle that puts the elbow on the torso's surface. The hand does not move.
 //!
-//! The torso is the body avoidance's (`body_avoidance.rs`): an elliptic cylinder hanging from
-//! the shoulder line, sized from the avatar's shoulder span.
+//! The torso is the body avoidance's ([`TorsoShape`]): an elliptic cylinder hanging from the
+//! shoulder line, sized from the avatar's shoulder span.
 
 use glam::{Quat, Vec3};
 
-use crate::body_avoidance::{BodyAvoidanceSettings, Torso};
+use crate::body_avoidance::TorsoShape;
 use crate::finite::direction;
-use crate::pose::Pose;
-
-/// The torso as a volume (world space).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TorsoShape {
-    /// The shoulder line's midpoint and the torso's axes ([`Torso`]).
-    pub frame: Pose,
-    /// Half its width (world units).
-    pub half_width: f32,
-    /// How far its front is ahead of the shoulder line.
-    pub front: f32,
-    /// How far its back is behind the shoulder line.
-    pub back: f32,
-    /// How far down from the shoulder line it reaches.
-    pub height: f32,
-}
-
-impl TorsoShape {
-    /// The torso `torso` sized as the body avoidance `s` sizes it.
-    pub fn new(torso: &Torso, s: &BodyAvoidanceSettings) -> Self {
-        let span = if torso.span.is_finite() {
-            torso.span.max(0.0)
-        } else {
-            0.0
-        };
-        Self {
-            frame: torso.frame,
-            half_width: s.torso_half_width_ratio * span,
-            front: s.torso_front_ratio * span,
-            back: s.torso_back_ratio * span,
-            height: s.torso_height_ratio * span,
-        }
-    }
-
-    /// How deep `world` is in the torso: under 1 inside (0 on its axis), 1 or more outside
-    /// (infinite above the shoulder line, under its bottom, or for a torso of no size).
-    pub fn depth(&self, world: Vec3) -> f32 {
-        let local = self.frame.inverse().transform_point(world);
-        let depth = if local.z >= 0.0 {
-            self.front
-        } else {
-            self.back
-        };
-        if !(self.half_width > 0.0 && depth > 0.0 && local.y < 0.0 && local.y > -self.height) {
-            return f32::INFINITY;
-        }
-        let r = ((local.x / self.half_width).powi(2) + (local.z / depth).powi(2)).sqrt();
-        if r.is_finite() { r } else { f32::INFINITY }
-    }
-}
 
 /// One arm as the elbow's circle needs it (world space).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -160,7 +110,9 @@ pub fn keep_out(hint: Vec3, arm: &ArmCircle, torso: &TorsoShape) -> Vec3 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body_avoidance::{BodyAvoidanceSettings, Torso};
     use crate::body_frame::BodyFrame;
+    use crate::pose::Pose;
 
     /// A thick-bodied avatar's torso (KayKit's mannequin: shoulders 53 cm apart at 1.39 m,
     /// facing +Z) and its right arm crossing in front of the belly, as the engine test poses it.

@@ -9,11 +9,10 @@
 use glam::{Quat, Vec3};
 
 use crate::arm_solve::{ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest};
-use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso};
+use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso, TorsoShape};
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::ControllerTargets;
 use crate::elbow_hint::{ElbowHintInput, ElbowHintSolver};
-use crate::elbow_torso::TorsoShape;
 use crate::pose::Pose;
 use crate::profile::ArmProfile;
 use crate::reach_clamp::{ReachClamp, ReachClampInput};

@@ -3,9 +3,8 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::{BodyAvoidanceSettings, Torso};
+use vr_arms_core::body_avoidance::{BodyAvoidanceSettings, Torso, TorsoShape};
 use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
-use vr_arms_core::elbow_torso::TorsoShape;
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
