@@ -71,9 +71,6 @@ impl LowerBody {
                 // Standing, the feet under the hip joints (the avatar's own width); the stance
                 // opens only as the body comes down (the room alone grows fast from nothing as
                 // the hips sink a few millimetres: 5 cm for 3 mm on a chibi's short legs).
-                // Standing, the feet under the hip joints (the avatar's own width); the stance
-                // opens only as the body comes down (the room alone grows fast from nothing as
-                // the hips sink a few millimetres: 5 cm for 3 mm on a chibi's short legs).
                 half = hip.x + (half - hip.x).clamp(-room, room) * f.came_down;
                 if let Some(k) = kneeling {
                     let ahead = if k == side {

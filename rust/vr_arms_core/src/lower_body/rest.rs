@@ -100,7 +100,7 @@ impl LowerBodyRest {
                 head_to_hips: hips.position - head.position,
                 head_height: head.position.y,
                 hips_height: hips.position.y,
-                legs: legs_reach(tree, b.legs, to_root, hips.position),
+                legs: legs_reach(tree, b.legs, legs, to_root, hips.position),
             },
             eyes_from_head: eyes,
             hips_in_root: hips.rotation,
@@ -111,24 +111,28 @@ impl LowerBodyRest {
     }
 }
 
-/// The legs' reach at rest ([`LegsReach`]): `None` without both legs.
+/// The legs' reach at rest ([`LegsReach`]) from both legs' bones and their measures (`rests`,
+/// [`LegRest::measure`]): `None` without both legs.
 fn legs_reach(
     tree: &mut PoseTree,
     legs: PerSide<Option<super::legs::LegBones>>,
+    rests: [Option<LegRest>; 2],
     to_root: &Pose,
     hips: Vec3,
 ) -> Option<LegsReach> {
     let (Some(l), Some(r)) = (*legs.get(Side::Left), *legs.get(Side::Right)) else {
         return None;
     };
-    let mut at = |bone: usize| to_root.transform_point(tree.global(bone).position);
-    let (lj, lk, la) = (at(l[0]), at(l[1]), at(l[2]));
-    let (rj, rk, ra) = (at(r[0]), at(r[1]), at(r[2]));
-    let length = (lj.distance(lk) + lk.distance(la)).max(rj.distance(rk) + rk.distance(ra));
+    let (Some(lr), Some(rr)) = (rests[0], rests[1]) else {
+        return None;
+    };
+    let mut joint =
+        |leg: super::legs::LegBones| to_root.transform_point(tree.global(leg[0]).position);
+    let length = |rest: &LegRest| rest.lengths.0 + rest.lengths.1;
     Some(LegsReach {
-        hips_to_joints: (lj + rj) * 0.5 - hips,
-        length,
-        ankle_height: (la.y + ra.y) * 0.5,
+        hips_to_joints: (joint(l) + joint(r)) * 0.5 - hips,
+        length: length(&lr).max(length(&rr)),
+        ankle_height: (lr.ankle_height + rr.ankle_height) * 0.5,
     })
 }
 
