@@ -453,6 +453,51 @@ mod tests {
         assert!(bent_head < 0.01, "the head on the headset: {bent_head}");
     }
 
+    /// Well down, reaching for the floor out to the left of the left foot: the torso leans to
+    /// that side (the left shoulder comes down below the right), the spine taking the lean, so
+    /// the pelvis stays level over the feet (the hip joints at one height).
+    #[test]
+    fn reaching_for_the_floor_to_the_side_leans_the_spine_not_the_pelvis() {
+        let (_, bones, lower, _) = crate::reference_body::reference_whole_body();
+        let mut b = whole_body_reaching(30.0);
+        // Squatting (a kneel's thigh holds the hips and leans nothing to the side).
+        b.pipeline
+            .lower_body
+            .as_mut()
+            .expect("a lower body")
+            .settings
+            .kneel = false;
+        let look_down = Quat::from_rotation_y(std::f32::consts::PI)
+            * Quat::from_rotation_x(-50f32.to_radians());
+        let t = Tracking {
+            head: Some(Pose::new(Vec3::new(0.0, 0.85, 0.3), look_down)),
+            controllers: PerSide::new(
+                Some(Pose::new(
+                    Vec3::new(0.45, 0.12, 0.4),
+                    Quat::from_rotation_x(-1.2),
+                )),
+                None,
+            ),
+            ..Default::default()
+        };
+        let (rest, ..) = crate::reference_body::reference_whole_body();
+        let mut placement = Placement::default();
+        let mut tree = rest.clone();
+        for _ in 0..180 {
+            tree = rest.clone();
+            b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+        }
+        let s = placement.skeleton();
+        let at = |tree: &mut PoseTree, i: usize| s.transform_point(tree.global(i).position);
+        let hip = |side: crate::side::Side| lower.legs.get(side).expect("a leg")[0];
+        let level = at(&mut tree, hip(crate::side::Side::Left)).y
+            - at(&mut tree, hip(crate::side::Side::Right)).y;
+        let shoulders = at(&mut tree, bones.arms.left[1]).y - at(&mut tree, bones.arms.right[1]).y;
+        // Without the lean 6.9 cm (the body follow's roll toward the hand).
+        assert!(shoulders < -0.1, "the left shoulder lower: {shoulders}");
+        assert!(level.abs() < 0.01, "the pelvis level: {level}");
+    }
+
     /// Crouched 40 cm with both controllers held straight ahead at chest height, out of the
     /// arms' reach (a player's arms longer than the avatar's): the torso does not lean back to
     /// bring the shoulders forward, the hips stay behind the head (on a Ready Player Me avatar

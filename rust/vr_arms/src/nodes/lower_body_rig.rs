@@ -94,11 +94,12 @@ pub struct LowerBodyRig {
     /// Largest forward lean of the torso.
     #[export(range = (0.0, 90.0, suffix = "°"))]
     max_lean_deg: f32,
-    /// How far the torso may turn about the head (which stays on the headset), in the body's
-    /// forward plane, to bring a hand's target below its shoulder within the arm's reach (in
-    /// full once the head is 30 cm below standing, none standing): reaching for the floor brings
-    /// the shoulder over the hand, the hips sitting back down to half their squat height. 0: the
-    /// body follows the head alone.
+    /// How far the torso may turn forward about the head (which stays on the headset) to bring
+    /// a hand's target below its shoulder within the arm's reach; back toward upright, twice
+    /// as far (in full once the head is 30 cm below standing, none standing; more than 10 cm
+    /// down it also leans to the side of the hand): reaching for the floor brings the shoulder
+    /// over the hand, the hips sitting back down to half their squat height. 0: the body
+    /// follows the head alone.
     #[export(range = (0.0, 90.0, suffix = "°"))]
     reach_bend_max_deg: f32,
     /// Share of the torso's lean taken by the hips (the pelvis tilts); the spine bends the rest.

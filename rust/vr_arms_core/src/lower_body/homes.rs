@@ -19,6 +19,10 @@ pub(super) struct HomesFrame<'a> {
     pub facing: Quat,
     /// The hips bone.
     pub hips: Vec3,
+    /// Where the head bone must be (on the headset): whether the player holds still (to kneel)
+    /// is the player's motion, not the body's own settling (a foot stepping, the torso turning
+    /// toward a hand).
+    pub head: Vec3,
     /// What stands over the feet: the hips, or ahead of them in a bend
     /// ([`super::pelvis::over_feet`]).
     pub over_feet: Vec3,

@@ -41,8 +41,8 @@ pub struct Kneel {
     /// How far into the kneel the legs are (0..1), and the leg it is (kept while it eases out).
     weight: f32,
     shown: Option<Side>,
-    /// The hips last frame and their smoothed horizontal speed (world units per second).
-    last_hips: Option<Vec3>,
+    /// The head's place last frame and its smoothed horizontal speed (world units per second).
+    last_at: Option<Vec3>,
     speed: f32,
 }
 
@@ -57,12 +57,12 @@ impl Kneel {
         self.side
     }
 
-    /// Whether the body moves faster than [`MOVING_M_S`]: the hips' horizontal speed, smoothed
-    /// over a fifth of a second, from the hips at `hips` (world) this frame; a jump of more than a
-    /// metre (a teleport) is no speed.
-    pub fn moving(&mut self, hips: Vec3, scale: f32, dt: f32) -> bool {
-        if let (Some(last), true) = (self.last_hips, dt > 0.0 && hips.is_finite()) {
-            let moved = Vec3::new(hips.x - last.x, 0.0, hips.z - last.z).length();
+    /// Whether the player moves faster than [`MOVING_M_S`]: the horizontal speed of `at` (world;
+    /// the head's place, the player's own motion), smoothed over a fifth of a second; a jump of
+    /// more than a metre (a teleport) is no speed.
+    pub fn moving(&mut self, at: Vec3, scale: f32, dt: f32) -> bool {
+        if let (Some(last), true) = (self.last_at, dt > 0.0 && at.is_finite()) {
+            let moved = Vec3::new(at.x - last.x, 0.0, at.z - last.z).length();
             if moved < scale {
                 let k = 1.0 - (-dt / 0.2).exp();
                 self.speed += (moved / dt - self.speed) * k;
@@ -71,7 +71,7 @@ impl Kneel {
         if !self.speed.is_finite() {
             self.speed = 0.0;
         }
-        self.last_hips = Some(hips).filter(|h| h.is_finite());
+        self.last_at = Some(at).filter(|a| a.is_finite());
         self.speed > MOVING_M_S * scale
     }
 

@@ -37,7 +37,7 @@ impl LowerBody {
         let knee_floor = |side: Side| self.feet.place(side).map_or(f.floor_y, |p| p.position.y);
         let kneel_floor = knee_floor(kneel_leg);
         let knee_floors = PerSide::new(knee_floor(Side::Left), knee_floor(Side::Right));
-        let moving = self.kneel.moving(f.hips, f.scale, f.dt);
+        let moving = self.kneel.moving(f.head, f.scale, f.dt);
         let kneel_hip =
             (*b.legs.get(kneel_leg)).map(|leg| legs::hip_joint(tree, &f.skeleton, leg[0]));
         let kneeling = match (kneel_hip, *m.legs.get(kneel_leg)) {

@@ -426,18 +426,35 @@ impl LowerBody {
         let low = (drop / (reach_bend::FULL_AT_DROP_M * input.scale)).clamp(0.0, 1.0);
         let (squat, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         let mut hips_turn = hips_turn;
+        // Kneeling, the thigh holds the hips: a lean to the side (which swings them up about the
+        // head) fades as the kneel comes in.
+        let kneeling_now = self.kneel.pose().map_or(0.0, |(_, weight)| weight);
         if let Some(q) = reach_bend::turn(
             head_pos,
             // The avatar's right (+Z forward, +Y up).
             facing * Vec3::NEG_X,
+            Vec3::Y,
             &arms,
             s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
+            reach_bend::side_share(drop / input.scale) * (1.0 - kneeling_now),
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
             let q = reach_bend::keep_leaning_forward(q, head_pos, hips, facing * Vec3::Z);
+            // The spine above the pelvis turns the whole way; the pelvis only pitches (a lean
+            // to the side bends the spine: the hip joints stay level over the feet).
+            let first_spine = self.spine.first().map(|&bone| (bone, tree.global(bone)));
+            let pitch = reach_bend::pitch_of(q, facing * Vec3::NEG_X);
             hips = head_pos + q * (hips - head_pos);
-            hips_turn = (q * hips_turn).normalize();
+            hips_turn = (pitch * hips_turn).normalize();
             tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+            if let Some((bone, before)) = first_spine {
+                let turn = to_skeleton.rotation * q * input.skeleton.rotation;
+                let now = tree.global(bone);
+                tree.set_global(
+                    bone,
+                    Pose::new(now.position, (turn * before.rotation).normalize()),
+                );
+            }
         }
         let head_bone = tree.global(b.head);
         tree.set_global(
@@ -456,6 +473,7 @@ impl LowerBody {
             measures: &m,
             facing,
             hips,
+            head: head_at,
             over_feet: pelvis::over_feet(
                 hips,
                 head_pos,

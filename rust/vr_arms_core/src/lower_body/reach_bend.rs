@@ -1,10 +1,12 @@
 //! The body turned toward a hand it cannot reach yet: reaching for the floor, a player brings
 //! the shoulder over the hand rather than leaving the torso where the head alone puts it. With
-//! the head held on the headset, the torso turns about the head in the body's forward plane
-//! (its pitch): the smallest turn (at most `reach_bend_max_deg`, in full once the head is
-//! [`FULL_AT_DROP_M`] below its standing height, none standing) that brings the farther-out
-//! shoulder within [`REACH_SHARE`] of its arm's reach of its hand's target, for a hand below
-//! its shoulder.
+//! the head held on the headset, the torso turns about the head: the smallest turn (at most
+//! `reach_bend_max_deg` forward, [`BACK_SHARE`] times it back toward upright, in full once the
+//! head is [`FULL_AT_DROP_M`] below its standing height, none standing) that brings the
+//! farther-out shoulder within [`REACH_SHARE`] of its arm's reach of its hand's target, for a
+//! hand below its shoulder. Coming down a little it only pitches (in the body's forward plane);
+//! well down it also leans to the side of the hand (the shoulder drops toward it, as a person's
+//! does reaching for the floor beside a foot), never twists.
 
 use glam::{Quat, Vec3};
 
@@ -18,6 +20,16 @@ pub const REACH_SHARE: f32 = 0.97;
 /// `reach_bend_max_deg`; standing, none, and in between in proportion (no pop as the player
 /// comes down).
 pub const FULL_AT_DROP_M: f32 = 0.3;
+
+/// How far below its standing height the head must be (avatar metres) before the torso leans
+/// to the side as well as pitching, in full at [`FULL_AT_DROP_M`]: twice a walk's bob, so a
+/// walking body with a hand hanging a little out of reach never tilts.
+pub const SIDE_FROM_DROP_M: f32 = 0.1;
+
+/// How much further than forward the torso may turn back toward upright, as a multiple of
+/// `reach_bend_max_deg`: it undoes a lean rather than adding one, and the hips stop under the
+/// head ([`keep_leaning_forward`]).
+pub const BACK_SHARE: f32 = 2.0;
 
 /// How low the hips may go while the torso turns toward a hand, as a share of their lowest
 /// height in a squat over the floor (`min_hips_height_share`): sitting back on the heels.
@@ -42,17 +54,32 @@ fn reaching_down(a: &ArmReach) -> bool {
     -to.y > Vec3::new(to.x, 0.0, to.z).length()
 }
 
-/// The turn in the body's forward plane about `head` (the head's joint, which stays where it is),
-/// about the body's `across` axis (horizontal, unit: the avatar's right), that brings the
-/// shoulder farther out of reach within [`REACH_SHARE`] of its reach, or as close as a turn of
-/// at most `max_turn` radians can; `None` when every hand is within reach, not reaching down
-/// ([`reaching_down`]: reaching up or ahead the body does not bend, the head holds it) or not
-/// given.
+/// How much of a side lean the body takes with the head `drop` below its standing height, both
+/// in avatar metres: none to [`SIDE_FROM_DROP_M`], all at [`FULL_AT_DROP_M`].
+pub fn side_share(drop: f32) -> f32 {
+    let share = (drop - SIDE_FROM_DROP_M) / (FULL_AT_DROP_M - SIDE_FROM_DROP_M);
+    if share.is_nan() {
+        0.0
+    } else {
+        share.clamp(0.0, 1.0)
+    }
+}
+
+/// The turn about `head` (the head's joint, which stays where it is) that brings the shoulder
+/// farther out of reach within [`REACH_SHARE`] of its reach, or as close as a turn of at most
+/// `max_turn` radians forward ([`BACK_SHARE`] times it back) can; `None` when every hand is
+/// within reach, not reaching down ([`reaching_down`]: reaching up or ahead the body does not
+/// bend, the head holds it) or not given. It turns about the body's `across` axis (horizontal,
+/// unit: the avatar's right; `up` at right angles to it) tilted by `side` (0 to 1) toward the
+/// level axis that turns the shoulder straight at the target: with `side` 0 a pitch alone, with
+/// 1 a pitch and a lean to the side, never a twist about `up`.
 pub fn turn(
     head: Vec3,
     across: Vec3,
+    up: Vec3,
     arms: &PerSide<Option<ArmReach>>,
     max_turn: f32,
+    side: f32,
 ) -> Option<Quat> {
     let excess = |a: &ArmReach| a.shoulder.distance(a.target) - REACH_SHARE * a.reach;
     let arm = Side::BOTH
@@ -61,20 +88,45 @@ pub fn turn(
         .filter(|a| a.shoulder.is_finite() && a.target.is_finite() && a.reach.is_finite())
         .filter(|a| reaching_down(a) && excess(a) > 0.0)
         .max_by(|a, b| excess(a).total_cmp(&excess(b)))?;
-    let axis = across.try_normalize()?;
+    let across = across.try_normalize()?;
+    let up = up.try_normalize()?;
     if max_turn.is_nan() || max_turn <= 0.0 {
         return None;
     }
+    let (u, w) = (arm.shoulder - head, arm.target - head);
+    // The level axis turning the shoulder straight toward the target (the twist about `up`
+    // taken out), the same way round as `across`.
+    let straight = u.cross(w).reject_from_normalized(up);
+    let straight = if straight.dot(across) < 0.0 {
+        -straight
+    } else {
+        straight
+    };
+    let side = if side.is_nan() {
+        0.0
+    } else {
+        side.clamp(0.0, 1.0)
+    };
+    let axis = straight
+        .try_normalize()
+        .and_then(|s| across.lerp(s, side).try_normalize())
+        .unwrap_or(across);
     // The shoulder turns on a circle about the axis through the head. With `u` the shoulder
     // and `w` the target from the head, `u_p` the part of `u` across the axis and `v` it turned
     // a quarter: |target - shoulder|^2 at a turn of t is k - 2 (a cos t + b sin t), with
     // a = w . u_p and b = w . v, that is k - 2 r cos(t - phi): falling from t = 0 to phi (the
     // closest), rising after. Turning the way b says (toward the target) makes b >= 0.
-    let (u, w) = (arm.shoulder - head, arm.target - head);
     let u_p = u - axis * u.dot(axis);
     let v = axis.cross(u_p);
     let (a, b) = (w.dot(u_p), w.dot(v));
     let sign = if b >= 0.0 { 1.0 } else { -1.0 };
+    // A turn about the avatar's right by a positive angle leans the torso back (the hips
+    // swing forward about the head): it may go further, it only undoes a lean.
+    let max_turn = if sign > 0.0 {
+        BACK_SHARE * max_turn
+    } else {
+        max_turn
+    };
     let b = b.abs();
     let k = u.length_squared() + w.length_squared() - 2.0 * w.dot(axis) * u.dot(axis);
     let r = a.hypot(b);
@@ -86,7 +138,7 @@ pub fn turn(
     } else {
         f32::INFINITY
     };
-    let angle = if within > 1.0 || (max_turn - phi).cos() < within {
+    let angle = if within > 1.0 || (max_turn.min(phi) - phi).cos() < within {
         // Not within reach even at the largest turn: the turn that comes closest.
         phi.min(max_turn)
     } else {
@@ -94,6 +146,15 @@ pub fn turn(
         (phi - within.clamp(-1.0, 1.0).acos()).clamp(0.0, max_turn)
     };
     (angle > 1e-5).then(|| Quat::from_axis_angle(axis, sign * angle))
+}
+
+/// The part of `turn` about `axis` (unit): its pitch, when `axis` is the body's across axis
+/// (the twist of a swing-twist split).
+pub fn pitch_of(turn: Quat, axis: Vec3) -> Quat {
+    let along = axis * turn.xyz().dot(axis);
+    glam::Vec4::new(along.x, along.y, along.z, turn.w)
+        .try_normalize()
+        .map_or(Quat::IDENTITY, Quat::from_vec4)
 }
 
 /// `turn` (about `head`) eased so the hips at `hips` swing no lower than
@@ -158,7 +219,7 @@ mod tests {
         let hips = Vec3::new(0.0, 0.6, -0.05);
         let shoulder = Vec3::new(0.2, 1.0, 0.05);
         let target = Vec3::new(0.2, 0.95, 0.75);
-        assert!(turn(head, RIGHT, &arm(shoulder, target), 0.5).is_none());
+        assert!(turn(head, RIGHT, Vec3::Y, &arm(shoulder, target), 0.5, 0.0).is_none());
         // The torso back about the head by 30 degrees: the hips swing forward.
         let q = Quat::from_axis_angle(Vec3::X, -0.5);
         let plain = head + q * (hips - head);
@@ -200,11 +261,21 @@ mod tests {
     #[test]
     fn a_hand_within_reach_bends_nothing() {
         let a = arm(Vec3::new(0.2, 1.4, 0.0), Vec3::new(0.2, 1.0, 0.2));
-        assert!(turn(Vec3::new(0.0, 1.6, 0.0), RIGHT, &a, 0.5).is_none());
-        assert!(turn(Vec3::ZERO, RIGHT, &PerSide::new(None, None), 0.5).is_none());
+        assert!(turn(Vec3::new(0.0, 1.6, 0.0), RIGHT, Vec3::Y, &a, 0.5, 0.0).is_none());
+        assert!(
+            turn(
+                Vec3::ZERO,
+                RIGHT,
+                Vec3::Y,
+                &PerSide::new(None, None),
+                0.5,
+                0.0
+            )
+            .is_none()
+        );
         // Out of reach overhead: the head holds the body, no bend.
         let up = arm(Vec3::new(0.2, 1.4, 0.0), Vec3::new(0.2, 2.2, 0.0));
-        assert!(turn(Vec3::new(0.0, 1.6, 0.0), RIGHT, &up, 0.5).is_none());
+        assert!(turn(Vec3::new(0.0, 1.6, 0.0), RIGHT, Vec3::Y, &up, 0.5, 0.0).is_none());
     }
 
     #[test]
@@ -212,7 +283,7 @@ mod tests {
         let head = Vec3::new(0.0, 0.8, 0.4);
         let shoulder = Vec3::new(0.17, 0.64, 0.26);
         let target = Vec3::new(0.15, 0.12, 0.5);
-        let q = turn(head, RIGHT, &arm(shoulder, target), 0.6).expect("a bend");
+        let q = turn(head, RIGHT, Vec3::Y, &arm(shoulder, target), 0.6, 0.0).expect("a bend");
         let moved = head + q * (shoulder - head);
         let d = moved.distance(target);
         assert!(
@@ -221,11 +292,64 @@ mod tests {
         );
         assert!(moved.z > shoulder.z, "the shoulder comes forward: {moved}");
         // A small allowed turn is not enough: it goes as far as it may.
-        let most = turn(head, RIGHT, &arm(shoulder, target), 0.05).expect("a bend");
-        assert!((most.angle_between(Quat::IDENTITY) - 0.05).abs() < 1e-4);
+        // (Back toward upright, as here, twice as far.)
+        let most = turn(head, RIGHT, Vec3::Y, &arm(shoulder, target), 0.05, 0.0).expect("a bend");
+        assert!((most.angle_between(Quat::IDENTITY) - BACK_SHARE * 0.05).abs() < 1e-4);
         // Only about the body's across axis: no twist, no side lean.
         let (axis, _) = q.to_axis_angle();
         assert!(axis.cross(RIGHT).length() < 1e-4, "{axis}");
+    }
+
+    /// Well down, a hand reaching for the floor beside the foot, its shoulder out to the side at
+    /// the head's height (the torso leaning far forward): a pitch barely moves that shoulder
+    /// toward the floor; leaning to the side brings it within reach. Never a twist about up.
+    #[test]
+    fn well_down_the_torso_leans_to_the_side_of_a_hand_on_the_floor() {
+        let head = Vec3::new(0.0, 0.85, 0.1);
+        let shoulder = Vec3::new(-0.24, 0.82, 0.1);
+        let target = Vec3::new(-0.19, 0.25, 0.3);
+        let arms = arm(shoulder, target);
+        let miss = |q: Quat| (head + q * (shoulder - head)).distance(target);
+        let pitch = turn(head, RIGHT, Vec3::Y, &arms, 0.8, 0.0).expect("a pitch");
+        let leant = turn(head, RIGHT, Vec3::Y, &arms, 0.8, 1.0).expect("a lean");
+        assert!(
+            miss(pitch) > 0.55 && (miss(leant) - REACH_SHARE * 0.5).abs() < 1e-3,
+            "pitched {} leant {}",
+            miss(pitch),
+            miss(leant)
+        );
+        let (axis, _) = leant.to_axis_angle();
+        assert!(axis.y.abs() < 1e-4, "no twist: {axis}");
+        assert!(axis.z.abs() > 0.5, "a lean to the side: {axis}");
+        // Halfway, half a lean: between the two.
+        let half = turn(head, RIGHT, Vec3::Y, &arms, 0.8, 0.5).expect("a bend");
+        assert!(miss(half) < miss(pitch) && miss(half) > miss(leant) - 1e-4);
+    }
+
+    /// The pitch of a turn that pitches and leans: the turn about the across axis alone, by
+    /// the pitch's own angle; a pure lean has none.
+    #[test]
+    fn the_pitch_of_a_turn_is_its_part_about_the_across_axis() {
+        let pitch = Quat::from_axis_angle(RIGHT, 0.4);
+        let lean = Quat::from_axis_angle(Vec3::Z, 0.3);
+        let got = pitch_of(lean * pitch, RIGHT);
+        let (axis, angle) = got.to_axis_angle();
+        assert!(axis.abs_diff_eq(RIGHT, 1e-4), "{axis}");
+        assert!((angle - 0.4).abs() < 0.03, "{angle}");
+        assert!(pitch_of(lean, RIGHT).angle_between(Quat::IDENTITY) < 1e-4);
+        assert!(pitch_of(pitch, RIGHT).angle_between(pitch) < 1e-5);
+    }
+
+    /// A walk's bob (a few centimetres) leans nothing to the side; a head 30 cm down leans
+    /// in full; in between in proportion.
+    #[test]
+    fn the_side_lean_grows_from_a_walks_bob_to_a_body_well_down() {
+        assert_eq!(side_share(0.05), 0.0);
+        assert_eq!(side_share(SIDE_FROM_DROP_M), 0.0);
+        assert_eq!(side_share(0.3), 1.0);
+        assert_eq!(side_share(0.6), 1.0);
+        assert!((side_share(0.2) - 0.5).abs() < 1e-6);
+        assert_eq!(side_share(f32::NAN), 0.0);
     }
 
     /// The turn is the one its definition gives, found by stepping the shoulder round its
@@ -244,7 +368,7 @@ mod tests {
                 let miss = |t: f32| {
                     (head + Quat::from_axis_angle(RIGHT, t) * (shoulder - head)).distance(target)
                 };
-                let got = turn(head, RIGHT, &arm(shoulder, target), max_turn);
+                let got = turn(head, RIGHT, Vec3::Y, &arm(shoulder, target), max_turn, 0.0);
                 let to = target - shoulder;
                 let down = -to.y > Vec3::new(to.x, 0.0, to.z).length();
                 if !down || miss(0.0) <= goal {
@@ -252,8 +376,14 @@ mod tests {
                     continue;
                 }
                 let sign = if miss(1e-3) <= miss(-1e-3) { 1.0 } else { -1.0 };
-                let steps: Vec<f32> = (0..=(max_turn / 1e-4) as usize)
-                    .map(|n| (n as f32 * 1e-4).min(max_turn))
+                // Back toward upright (a positive turn about the avatar's right) goes further.
+                let max = if sign > 0.0 {
+                    BACK_SHARE * max_turn
+                } else {
+                    max_turn
+                };
+                let steps: Vec<f32> = (0..=(max / 1e-4) as usize)
+                    .map(|n| (n as f32 * 1e-4).min(max))
                     .collect();
                 let angle = got.map_or(0.0, |q| {
                     let (axis, angle) = q.to_axis_angle();
@@ -298,15 +428,61 @@ mod tests {
             target: Vec3::new(-0.3, 0.05, 0.6),
             reach: 0.5,
         };
-        let both = turn(head, RIGHT, &PerSide::new(Some(near), Some(far)), 1.0).unwrap();
-        let alone = turn(head, RIGHT, &PerSide::new(None, Some(far)), 1.0).unwrap();
+        let both = turn(
+            head,
+            RIGHT,
+            Vec3::Y,
+            &PerSide::new(Some(near), Some(far)),
+            1.0,
+            0.0,
+        )
+        .unwrap();
+        let alone = turn(
+            head,
+            RIGHT,
+            Vec3::Y,
+            &PerSide::new(None, Some(far)),
+            1.0,
+            0.0,
+        )
+        .unwrap();
         assert!(both.angle_between(alone) < 1e-5);
         let nan = ArmReach {
             target: Vec3::NAN,
             ..near
         };
-        assert!(turn(head, RIGHT, &PerSide::new(Some(nan), None), 1.0).is_none());
-        assert!(turn(head, RIGHT, &PerSide::new(Some(near), None), f32::NAN).is_none());
-        assert!(turn(head, Vec3::ZERO, &PerSide::new(Some(near), None), 1.0).is_none());
+        assert!(
+            turn(
+                head,
+                RIGHT,
+                Vec3::Y,
+                &PerSide::new(Some(nan), None),
+                1.0,
+                0.0
+            )
+            .is_none()
+        );
+        assert!(
+            turn(
+                head,
+                RIGHT,
+                Vec3::Y,
+                &PerSide::new(Some(near), None),
+                f32::NAN,
+                0.0
+            )
+            .is_none()
+        );
+        assert!(
+            turn(
+                head,
+                Vec3::ZERO,
+                Vec3::Y,
+                &PerSide::new(Some(near), None),
+                1.0,
+                0.0
+            )
+            .is_none()
+        );
     }
 }

@@ -17,10 +17,11 @@ pub struct LowerBodySettings {
     pub lean_head_pitch_share: f32,
     /// Largest forward lean of the torso (degrees).
     pub max_lean_deg: f32,
-    /// How far the torso may turn about the head (which stays on the headset), in the body's
-    /// forward plane, to bring a hand's target below its shoulder within its arm's reach
-    /// (degrees; in full once the head is 30 cm below standing, none standing): reaching for the
-    /// floor brings the shoulder over the hand. 0: the body follows the head alone.
+    /// How far the torso may turn forward about the head (which stays on the headset) to bring a
+    /// hand's target below its shoulder within its arm's reach (degrees; back toward upright
+    /// twice as far; in full once the head is 30 cm below standing, none standing; more than
+    /// 10 cm down it also leans to the side of the hand): reaching for the floor brings the
+    /// shoulder over the hand. 0: the body follows the head alone.
     pub reach_bend_max_deg: f32,
     /// Share of the torso's lean taken by the hips bone (the pelvis tilts); the spine bones
     /// bend the rest of the way to the head.
