@@ -29,6 +29,18 @@ func test_setup_on_a_bare_humanoid_gives_a_working_rig() -> void:
 	check(VRArmsSetup.setup_skeleton(skeleton, null, null).is_empty(), "a second setup is refused")
 
 
+## A rig whose hips the names do not tell: the body is set up without its lower half, and
+## setup says so once (before, nothing was said and the legs just kept their pose).
+func test_a_rig_without_hips_is_set_up_without_legs_and_says_so_once() -> void:
+	var skeleton := make_humanoid_character("NoHips")
+	skeleton.set_bone_name(skeleton.find_bone("Hips"), "Body")
+	expect_warnings(1)
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(created.has("rig") and created.rig != null, "the arms are set up")
+	check(created.get("lower_body") == null, "no lower body")
+	await frames(3)
+
+
 func test_setup_refuses_a_non_humanoid_skeleton() -> void:
 	expect_errors(1)
 	var s := Skeleton3D.new()

@@ -170,16 +170,24 @@ impl VRArmsSetup {
         if skeleton.find_bone("Neck") < 0 {
             upper_body.set("neck_bone", &GString::new().to_variant());
         }
-        // The hips, spine and legs, for a rig that has them (else the legs keep their pose).
-        let lower_body = (lower_body_problems(&skeleton, &LowerBodyNames::default()).is_empty())
-            .then(|| {
-                let mut l = LowerBodyRig::new_alloc();
-                l.set_name("LowerBodyRig");
-                l.set("head", &camera.to_variant());
-                l.set("body_root", &avatar.to_variant());
-                l.set("origin", &origin.to_variant());
-                l
-            });
+        // The hips, spine and legs, for a rig that has them (else the legs keep their pose,
+        // said once).
+        let lower_problems = lower_body_problems(&skeleton, &LowerBodyNames::default());
+        if !lower_problems.is_empty() {
+            godot_warn!(
+                "VRArmsSetup: \"{}\" gets no lower body (LowerBodyRig): {} The hips and legs keep their pose; if the rig has them, name them in the bone map.",
+                skeleton.get_name(),
+                lower_problems.join(" ")
+            );
+        }
+        let lower_body = lower_problems.is_empty().then(|| {
+            let mut l = LowerBodyRig::new_alloc();
+            l.set_name("LowerBodyRig");
+            l.set("head", &camera.to_variant());
+            l.set("body_root", &avatar.to_variant());
+            l.set("origin", &origin.to_variant());
+            l
+        });
         let mut rig = VRArmRig::new_alloc();
         rig.set_name("VRArmRig");
         let mut clavicles = ClavicleFollow::new_alloc();

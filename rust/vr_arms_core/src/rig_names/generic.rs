@@ -34,6 +34,8 @@ fn words(name: &str) -> Vec<String> {
 /// The profile name that common words in `name` speak of, if any.
 pub(super) fn profile_name(name: &str) -> Option<String> {
     let mut w = words(name);
+    // Blender's layer prefixes (`DEF-hips`, `ORG-head`) say nothing of the bone.
+    w.retain(|x| x != "def" && x != "org" && x != "mch");
     let side = if let Some(i) = w.iter().position(|x| x == "left" || x == "l") {
         w.remove(i);
         Some("Left")

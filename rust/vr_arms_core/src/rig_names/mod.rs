@@ -430,7 +430,8 @@ const UNREAL: SuffixNaming = SuffixNaming {
 };
 
 /// Blender's metarig and Rigify's deform bones: `spine` (the hips) .. `spine.006` (the head),
-/// `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
+/// or `hips`, `neck` and `head` by name (as Quaternius' Universal Animation Library rig has
+/// them), `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
 /// `thigh.L`, `shin.L`, `foot.L`, `toe.L`, with or without `DEF-` / `ORG-`.
 const RIGIFY: SuffixNaming = SuffixNaming {
     lower_case: false,
@@ -442,6 +443,9 @@ const RIGIFY: SuffixNaming = SuffixNaming {
         ("spine.003", "UpperChest"),
         ("spine.004", "Neck"),
         ("spine.006", "Head"),
+        ("hips", "Hips"),
+        ("neck", "Neck"),
+        ("head", "Head"),
     ],
     left: &[".L", "_L"],
     right: &[".R", "_R"],

@@ -84,6 +84,42 @@ fn vroid_vrm_unreal_and_rigify_names_map() {
     }
 }
 
+/// Quaternius' Universal Animation Library rig: Rigify's deform bones, but `DEF-hips`,
+/// `DEF-neck` and `DEF-head` where Rigify has `spine`, `spine.004` and `spine.006`. Every
+/// profile bone is found (before, the hips, neck and head were not: no legs, no hidden head).
+#[test]
+fn a_rigify_rig_with_hips_neck_and_head_by_name_maps_whole() {
+    let mut bones: Vec<String> = ["root", "DEF-hips", "DEF-spine.001", "DEF-spine.002"]
+        .into_iter()
+        .chain(["DEF-spine.003", "DEF-neck", "DEF-head"])
+        .map(String::from)
+        .collect();
+    for side in ["L", "R"] {
+        for part in ["shoulder", "upper_arm", "forearm", "hand"] {
+            bones.push(format!("DEF-{part}.{side}"));
+        }
+        for finger in ["f_index", "f_middle", "f_pinky", "f_ring", "thumb"] {
+            for n in 1..=3 {
+                bones.push(format!("DEF-{finger}.0{n}.{side}"));
+            }
+        }
+        for part in ["thigh", "shin", "foot", "toe"] {
+            bones.push(format!("DEF-{part}.{side}"));
+        }
+    }
+    let map = auto_map(&bones).expect("a map");
+    assert_eq!(map.family, RigFamily::Rigify);
+    assert_eq!(map.bone("Hips"), Some("DEF-hips"));
+    assert_eq!(map.bone("Neck"), Some("DEF-neck"));
+    assert_eq!(map.bone("Head"), Some("DEF-head"));
+    assert_eq!(map.bone("UpperChest"), Some("DEF-spine.003"));
+    assert!(map.missing().is_empty(), "{:?}", map.missing());
+    assert_eq!(rigify("DEF-neck").as_deref(), Some("Neck"));
+    // Common words see through Blender's layer prefixes too.
+    assert_eq!(generic::profile_name("DEF-hips").as_deref(), Some("Hips"));
+    assert_eq!(generic::profile_name("ORG-head").as_deref(), Some("Head"));
+}
+
 #[test]
 fn vrm_thumbs_differ_between_versions() {
     assert_eq!(
