@@ -393,6 +393,33 @@ mod tests {
         b
     }
 
+    /// `b` after two seconds of the eyes at `eyes` looking `down_deg` down (facing +Z) and the
+    /// left controller at `hand` (the right one lost): the last output, tree and placement.
+    fn held_reaching_left(
+        b: &mut Body,
+        eyes: Vec3,
+        down_deg: f32,
+        hand: Vec3,
+    ) -> (BodyOutput, PoseTree, Placement) {
+        let look_down = Quat::from_rotation_y(std::f32::consts::PI)
+            * Quat::from_rotation_x(-down_deg.to_radians());
+        let t = Tracking {
+            head: Some(Pose::new(eyes, look_down)),
+            controllers: PerSide::new(Some(Pose::new(hand, Quat::from_rotation_x(-1.2))), None),
+            ..Default::default()
+        };
+        let (rest, ..) = crate::reference_body::reference_whole_body();
+        let mut placement = Placement::default();
+        let mut last = None;
+        for _ in 0..180 {
+            let mut tree = rest.clone();
+            let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+            last = Some((out, tree));
+        }
+        let (out, tree) = last.expect("frames");
+        (out, tree, placement)
+    }
+
     /// Picking something off the floor: crouched, the eyes 0.8 m up looking down, the left
     /// controller 30 cm over the floor ahead. The torso turns about the head (which stays on
     /// the headset) until the hand is on its target, the hips no lower than they go; with the
@@ -405,29 +432,12 @@ mod tests {
         let mut seen = Vec::new();
         for max_deg in [30.0, 0.0] {
             let mut b = whole_body_reaching(max_deg);
-            let at = Vec3::new(0.0, 0.8, 0.35);
-            let look_down = Quat::from_rotation_y(std::f32::consts::PI)
-                * Quat::from_rotation_x(-60f32.to_radians());
-            let t = Tracking {
-                head: Some(Pose::new(at, look_down)),
-                controllers: PerSide::new(
-                    Some(Pose::new(
-                        Vec3::new(0.2, 0.3, 0.5),
-                        Quat::from_rotation_x(-1.2),
-                    )),
-                    None,
-                ),
-                ..Default::default()
-            };
-            let (rest, ..) = crate::reference_body::reference_whole_body();
-            let mut placement = Placement::default();
-            let mut last = None;
-            for _ in 0..180 {
-                let mut tree = rest.clone();
-                let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
-                last = Some((out, tree));
-            }
-            let (out, mut tree) = last.unwrap();
+            let (out, mut tree, placement) = held_reaching_left(
+                &mut b,
+                Vec3::new(0.0, 0.8, 0.35),
+                60.0,
+                Vec3::new(0.2, 0.3, 0.5),
+            );
             let s = placement.skeleton();
             let target = out.targets.left.expect("a target").target.position;
             let miss = s
@@ -467,26 +477,12 @@ mod tests {
             .expect("a lower body")
             .settings
             .kneel = false;
-        let look_down = Quat::from_rotation_y(std::f32::consts::PI)
-            * Quat::from_rotation_x(-50f32.to_radians());
-        let t = Tracking {
-            head: Some(Pose::new(Vec3::new(0.0, 0.85, 0.3), look_down)),
-            controllers: PerSide::new(
-                Some(Pose::new(
-                    Vec3::new(0.45, 0.12, 0.4),
-                    Quat::from_rotation_x(-1.2),
-                )),
-                None,
-            ),
-            ..Default::default()
-        };
-        let (rest, ..) = crate::reference_body::reference_whole_body();
-        let mut placement = Placement::default();
-        let mut tree = rest.clone();
-        for _ in 0..180 {
-            tree = rest.clone();
-            b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
-        }
+        let (_, mut tree, placement) = held_reaching_left(
+            &mut b,
+            Vec3::new(0.0, 0.85, 0.3),
+            50.0,
+            Vec3::new(0.45, 0.12, 0.4),
+        );
         let s = placement.skeleton();
         let at = |tree: &mut PoseTree, i: usize| s.transform_point(tree.global(i).position);
         let hip = |side: crate::side::Side| lower.legs.get(side).expect("a leg")[0];
