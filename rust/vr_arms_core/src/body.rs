@@ -465,7 +465,8 @@ mod tests {
 
     /// Well down, reaching for the floor out to the left of the left foot: the torso leans to
     /// that side (the left shoulder comes down below the right), the spine taking the lean, so
-    /// the pelvis stays level over the feet (the hip joints at one height).
+    /// the pelvis stays level over the feet (the hip joints at one height), and the head stays
+    /// on the headset.
     #[test]
     fn reaching_for_the_floor_to_the_side_leans_the_spine_not_the_pelvis() {
         let (_, bones, lower, _) = crate::reference_body::reference_whole_body();
@@ -477,7 +478,7 @@ mod tests {
             .expect("a lower body")
             .settings
             .kneel = false;
-        let (_, mut tree, placement) = held_reaching_left(
+        let (out, mut tree, placement) = held_reaching_left(
             &mut b,
             Vec3::new(0.0, 0.85, 0.3),
             50.0,
@@ -492,6 +493,8 @@ mod tests {
         // Without the lean 6.9 cm (the body follow's roll toward the hand).
         assert!(shoulders < -0.1, "the left shoulder lower: {shoulders}");
         assert!(level.abs() < 0.01, "the pelvis level: {level}");
+        let head = out.lower.head_miss;
+        assert!(head < 0.002, "the head on the headset: {head}");
     }
 
     /// Crouched 40 cm with both controllers held straight ahead at chest height, out of the

@@ -84,9 +84,9 @@ impl Kneel {
 
     /// One frame of `dt` seconds: `hips_over_floor` the hips' height over the floor this frame
     /// would have them at, `kneel_height` the highest a kneeling thigh holds them (both world
-    /// units), `back` the leg further back (the one that goes down), `moving` whether the body
-    /// moves faster than [`MOVING_M_S`], `scale` world units per avatar metre. Returns the leg
-    /// kneeling now.
+    /// units), `back` the leg further back (the one that goes down), `moving` whether the
+    /// player's head moves faster than [`MOVING_M_S`], `scale` world units per avatar metre.
+    /// Returns the leg kneeling now.
     #[allow(clippy::too_many_arguments)]
     pub fn update(
         &mut self,

@@ -426,9 +426,6 @@ impl LowerBody {
         let low = (drop / (reach_bend::FULL_AT_DROP_M * input.scale)).clamp(0.0, 1.0);
         let (squat, _) = pelvis::hips_heights(&s, &m.pelvis, input.floor_y);
         let mut hips_turn = hips_turn;
-        // Kneeling, the thigh holds the hips: a lean to the side (which swings them up about the
-        // head) fades as the kneel comes in.
-        let kneeling_now = self.kneel.pose().map_or(0.0, |(_, weight)| weight);
         if let Some(q) = reach_bend::turn(
             head_pos,
             // The avatar's right (+Z forward, +Y up).
@@ -436,15 +433,23 @@ impl LowerBody {
             Vec3::Y,
             &arms,
             s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
-            reach_bend::side_share(drop / input.scale) * (1.0 - kneeling_now),
+            reach_bend::side_share(drop / input.scale),
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
             let q = reach_bend::keep_leaning_forward(q, head_pos, hips, facing * Vec3::Z);
             // The spine above the pelvis turns the whole way; the pelvis only pitches (a lean
-            // to the side bends the spine: the hip joints stay level over the feet).
+            // to the side bends the spine: the hip joints stay level over the feet). The hips go
+            // where the first spine joint, carried by the pitched pelvis, lands where the whole
+            // turn puts it: the spine turned there leaves the head where it is.
             let first_spine = self.spine.first().map(|&bone| (bone, tree.global(bone)));
-            let pitch = reach_bend::pitch_of(q, facing * Vec3::NEG_X);
-            hips = head_pos + q * (hips - head_pos);
+            let (pitch, spine_at) = match first_spine {
+                Some((_, g)) => (
+                    reach_bend::pitch_of(q, facing * Vec3::NEG_X),
+                    input.skeleton.transform_point(g.position),
+                ),
+                None => (q, hips),
+            };
+            hips = head_pos + q * (spine_at - head_pos) - pitch * (spine_at - hips);
             hips_turn = (pitch * hips_turn).normalize();
             tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
             if let Some((bone, before)) = first_spine {

@@ -67,12 +67,13 @@ pub fn side_share(drop: f32) -> f32 {
 
 /// The turn about `head` (the head's joint, which stays where it is) that brings the shoulder
 /// farther out of reach within [`REACH_SHARE`] of its reach, or as close as a turn of at most
-/// `max_turn` radians forward ([`BACK_SHARE`] times it back) can; `None` when every hand is
-/// within reach, not reaching down ([`reaching_down`]: reaching up or ahead the body does not
-/// bend, the head holds it) or not given. It turns about the body's `across` axis (horizontal,
-/// unit: the avatar's right; `up` at right angles to it) tilted by `side` (0 to 1) toward the
-/// level axis that turns the shoulder straight at the target: with `side` 0 a pitch alone, with
-/// 1 a pitch and a lean to the side, never a twist about `up`.
+/// `max_turn` radians can (a turn whose pitch leans the torso back, up to [`BACK_SHARE`] times
+/// it); `None` when every hand is within reach, not reaching down ([`reaching_down`]: reaching
+/// up or ahead the body does not bend, the head holds it) or not given. With `side` 0 it
+/// pitches the torso about the body's `across` axis (horizontal, unit: the avatar's right; `up`
+/// at right angles to it); with 1 it turns it about the level axis that turns the shoulder
+/// straight at the target (a pitch and a lean to the side, never a twist about `up`); in
+/// between, the two blended.
 pub fn turn(
     head: Vec3,
     across: Vec3,
@@ -93,40 +94,48 @@ pub fn turn(
     if max_turn.is_nan() || max_turn <= 0.0 {
         return None;
     }
-    let (u, w) = (arm.shoulder - head, arm.target - head);
-    // The level axis turning the shoulder straight toward the target (the twist about `up`
-    // taken out), the same way round as `across`.
-    let straight = u.cross(w).reject_from_normalized(up);
-    let straight = if straight.dot(across) < 0.0 {
-        -straight
-    } else {
-        straight
-    };
+    let pitch = turn_about(head, across, across, &arm, max_turn);
     let side = if side.is_nan() {
         0.0
     } else {
         side.clamp(0.0, 1.0)
     };
-    let axis = straight
-        .try_normalize()
-        .and_then(|s| across.lerp(s, side).try_normalize())
-        .unwrap_or(across);
+    // The level axis turning the shoulder straight toward the target (the twist about `up`
+    // taken out). Either way round: the turn about it takes its own sign.
+    let straight = (arm.shoulder - head)
+        .cross(arm.target - head)
+        .reject_from_normalized(up)
+        .try_normalize();
+    let Some(straight) = straight.filter(|_| side > 0.0) else {
+        return pitch;
+    };
+    // Blending the two turns (not their axes, whose way round flips as the shoulder passes
+    // beside the head) keeps the turn continuous.
+    match (pitch, turn_about(head, straight, across, &arm, max_turn)) {
+        (p, None) => p.map(|p| p.slerp(Quat::IDENTITY, side)),
+        (p, Some(lean)) => Some(p.unwrap_or(Quat::IDENTITY).slerp(lean, side)),
+    }
+}
+
+/// The least turn about `axis` (unit) through `head` that brings `arm`'s shoulder within
+/// [`REACH_SHARE`] of its reach of its target, or the closest; at most `max_turn`, and up to
+/// [`BACK_SHARE`] times it as far as the turn's pitch (its part about `across`, the avatar's
+/// right) leans the torso back. `None` for no turn.
+fn turn_about(head: Vec3, axis: Vec3, across: Vec3, arm: &ArmReach, max_turn: f32) -> Option<Quat> {
     // The shoulder turns on a circle about the axis through the head. With `u` the shoulder
     // and `w` the target from the head, `u_p` the part of `u` across the axis and `v` it turned
     // a quarter: |target - shoulder|^2 at a turn of t is k - 2 (a cos t + b sin t), with
     // a = w . u_p and b = w . v, that is k - 2 r cos(t - phi): falling from t = 0 to phi (the
     // closest), rising after. Turning the way b says (toward the target) makes b >= 0.
+    let (u, w) = (arm.shoulder - head, arm.target - head);
     let u_p = u - axis * u.dot(axis);
     let v = axis.cross(u_p);
     let (a, b) = (w.dot(u_p), w.dot(v));
     let sign = if b >= 0.0 { 1.0 } else { -1.0 };
     // A turn about the avatar's right by a positive angle leans the torso back (the hips
-    // swing forward about the head): it may go further, it only undoes a lean.
-    let max_turn = if sign > 0.0 {
-        BACK_SHARE * max_turn
-    } else {
-        max_turn
-    };
+    // swing forward about the head): that part may go further, it only undoes a lean.
+    let back = (sign * axis.dot(across)).clamp(0.0, 1.0);
+    let max_turn = max_turn * (1.0 + (BACK_SHARE - 1.0) * back);
     let b = b.abs();
     let k = u.length_squared() + w.length_squared() - 2.0 * w.dot(axis) * u.dot(axis);
     let r = a.hypot(b);

@@ -34,8 +34,13 @@ fn words(name: &str) -> Vec<String> {
 /// The profile name that common words in `name` speak of, if any.
 pub(super) fn profile_name(name: &str) -> Option<String> {
     let mut w = words(name);
-    // Blender's layer prefixes (`DEF-hips`, `ORG-head`) say nothing of the bone.
-    w.retain(|x| x != "def" && x != "org" && x != "mch");
+    // Blender's deform-bone prefix (`DEF-hips`) says nothing of the bone (its `ORG-` and
+    // `MCH-` bones deform nothing: not taken).
+    if w.first().is_some_and(|x| x == "def") {
+        w.remove(0);
+    } else if w.first().is_some_and(|x| x == "org" || x == "mch") {
+        return None;
+    }
     let side = if let Some(i) = w.iter().position(|x| x == "left" || x == "l") {
         w.remove(i);
         Some("Left")

@@ -430,8 +430,9 @@ const UNREAL: SuffixNaming = SuffixNaming {
 };
 
 /// Blender's metarig and Rigify's deform bones: `spine` (the hips) .. `spine.006` (the head),
-/// or `hips`, `neck` and `head` by name (as Quaternius' Universal Animation Library rig has
-/// them), `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
+/// or the deform bones `DEF-hips`, `DEF-neck` and `DEF-head` (as Quaternius' Universal
+/// Animation Library rig has them; a generated Rigify rig's `hips`, `neck` and `head` are
+/// controls, which deform nothing), `shoulder.L`, `upper_arm.L`, `forearm.L`, `hand.L`, `thumb.01.L`, `f_index.01.L`,
 /// `thigh.L`, `shin.L`, `foot.L`, `toe.L`, with or without `DEF-` / `ORG-`.
 const RIGIFY: SuffixNaming = SuffixNaming {
     lower_case: false,
@@ -443,9 +444,6 @@ const RIGIFY: SuffixNaming = SuffixNaming {
         ("spine.003", "UpperChest"),
         ("spine.004", "Neck"),
         ("spine.006", "Head"),
-        ("hips", "Hips"),
-        ("neck", "Neck"),
-        ("head", "Head"),
     ],
     left: &[".L", "_L"],
     right: &[".R", "_R"],
@@ -468,7 +466,12 @@ fn unreal(name: &str) -> Option<String> {
 }
 
 fn rigify(name: &str) -> Option<String> {
-    RIGIFY.profile_name(name)
+    match name {
+        "DEF-hips" => Some("Hips".to_string()),
+        "DEF-neck" => Some("Neck".to_string()),
+        "DEF-head" => Some("Head".to_string()),
+        _ => RIGIFY.profile_name(name),
+    }
 }
 
 /// A bone map found from the names alone: the family that names the most bones (both upper

@@ -115,9 +115,11 @@ fn a_rigify_rig_with_hips_neck_and_head_by_name_maps_whole() {
     assert_eq!(map.bone("UpperChest"), Some("DEF-spine.003"));
     assert!(map.missing().is_empty(), "{:?}", map.missing());
     assert_eq!(rigify("DEF-neck").as_deref(), Some("Neck"));
-    // Common words see through Blender's layer prefixes too.
+    // A generated Rigify rig's `head` is a control: not the head.
+    assert_eq!(rigify("head"), None);
+    // Common words see through Blender's deform prefix, and take no mechanism bone.
     assert_eq!(generic::profile_name("DEF-hips").as_deref(), Some("Hips"));
-    assert_eq!(generic::profile_name("ORG-head").as_deref(), Some("Head"));
+    assert_eq!(generic::profile_name("MCH-hips"), None);
 }
 
 #[test]
