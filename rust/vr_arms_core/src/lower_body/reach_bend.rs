@@ -335,6 +335,34 @@ mod tests {
         assert!(miss(half) < miss(pitch) && miss(half) > miss(leant) - 1e-4);
     }
 
+    /// The shoulder beside the head, a little below it: a target moved a millimetre at a time
+    /// from behind the head to ahead of it (where the straight axis's way round flips) moves
+    /// the turn a little at a time, halfway leaning or fully, and with a limit that binds: no
+    /// jump of the shoulder.
+    #[test]
+    fn the_turn_is_continuous_as_the_target_crosses_the_middle() {
+        let head = Vec3::new(0.0, 0.85, 0.1);
+        let shoulder = Vec3::new(-0.24, 0.84, 0.1);
+        for (side, max) in [(0.5, 0.8), (1.0, 0.8), (1.0, 0.15)] {
+            let mut last: Option<Vec3> = None;
+            for i in -40..=40 {
+                let target = Vec3::new(-0.2, 0.2, 0.1 + i as f32 * 0.001);
+                let q = turn(head, RIGHT, Vec3::Y, &arm(shoulder, target), max, side)
+                    .unwrap_or(Quat::IDENTITY);
+                let at = head + q * (shoulder - head);
+                if let Some(before) = last {
+                    let step = at.distance(before);
+                    assert!(
+                        step < 0.005,
+                        "side {side}, max {max}, x {}: {step}",
+                        target.x
+                    );
+                }
+                last = Some(at);
+            }
+        }
+    }
+
     /// The pitch of a turn that pitches and leans: the turn about the across axis alone, by
     /// the pitch's own angle; a pure lean has none.
     #[test]
