@@ -77,7 +77,7 @@ impl Criterion {
 }
 
 /// The settings chosen, each varied alone around the shipped defaults, on the full-body MPJPE.
-pub const LOWER_TUNED: [TunedSetting; 17] = [
+pub const LOWER_TUNED: [TunedSetting; 19] = [
     TunedSetting {
         name: "lean_deg_per_m",
         values: &[30.0, 20.0, 40.0, 10.0],
@@ -172,7 +172,25 @@ pub const LOWER_TUNED: [TunedSetting; 17] = [
         values: &[30.0, 0.0, 15.0, 60.0],
         set: |s, v| s.lower.reach_bend_max_deg = v,
         get: |s| s.lower.reach_bend_max_deg,
-        on: Criterion::FullBodyMpjpe,
+        on: Criterion::BentMpjpe,
+    },
+    // How much further the reach bend may turn back toward upright; the plainest, as far as
+    // forward, first.
+    TunedSetting {
+        name: "reach_bend_back_share",
+        values: &[1.0, 1.5, 2.0, 3.0],
+        set: |s, v| s.lower.reach_bend_back_share = v,
+        get: |s| s.lower.reach_bend_back_share,
+        on: Criterion::BentMpjpe,
+    },
+    // From how far down the reach bend also leans to the side; the plainest, never (0.3 m, the
+    // full drop), first.
+    TunedSetting {
+        name: "reach_bend_side_from_m",
+        values: &[0.3, 0.2, 0.1, 0.05, 0.0],
+        set: |s, v| s.lower.reach_bend_side_from_m = v,
+        get: |s| s.lower.reach_bend_side_from_m,
+        on: Criterion::BentMpjpe,
     },
     // The capture has no kneeling: this measures what kneeling costs in its low stances.
     TunedSetting {

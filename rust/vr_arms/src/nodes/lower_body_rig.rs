@@ -95,13 +95,22 @@ pub struct LowerBodyRig {
     #[export(range = (0.0, 90.0, suffix = "°"))]
     max_lean_deg: f32,
     /// How far the torso may turn forward about the head (which stays on the headset) to bring
-    /// a hand's target below its shoulder within the arm's reach; back toward upright, twice
-    /// as far (in full once the head is 30 cm below standing, none standing; more than 10 cm
-    /// down it also leans to the side of the hand): reaching for the floor brings the shoulder
-    /// over the hand, the hips sitting back down to half their squat height. 0: the body
-    /// follows the head alone.
+    /// a hand's target below its shoulder within the arm's reach (in full once the head is
+    /// 30 cm below standing, none standing): reaching for the floor brings the shoulder over
+    /// the hand, the hips sitting back down to half their squat height. 0: the body follows
+    /// the head alone.
     #[export(range = (0.0, 90.0, suffix = "°"))]
     reach_bend_max_deg: f32,
+    /// How much further than `reach_bend_max_deg` that turn may go where it leans the torso
+    /// back toward upright (it undoes a lean; the hips stop under the head). 1: as far as
+    /// forward.
+    #[export(range = (1.0, 4.0))]
+    reach_bend_back_share: f32,
+    /// How far the head must be below its standing height before that turn also leans the
+    /// torso to the side of the hand (in full at 30 cm): the shoulder drops toward a hand on
+    /// the floor beside the foot. 0.3 m: never, the turn only pitches.
+    #[export(range = (0.0, 0.3, suffix = "m"))]
+    reach_bend_side_from_m: f32,
     /// Share of the torso's lean taken by the hips (the pelvis tilts); the spine bends the rest.
     #[export(range = (0.0, 1.0))]
     hips_lean_share: f32,
@@ -269,6 +278,8 @@ impl ISkeletonModifier3D for LowerBodyRig {
             lean_head_pitch_share: 0.0,
             max_lean_deg: 0.0,
             reach_bend_max_deg: 0.0,
+            reach_bend_back_share: 0.0,
+            reach_bend_side_from_m: 0.0,
             hips_lean_share: 0.0,
             min_hips_height_share: 0.0,
             hips_over_feet: 0.0,
@@ -445,6 +456,8 @@ impl LowerBodyRig {
         lean_head_pitch_share => lean_head_pitch_share,
         max_lean_deg => max_lean_deg,
         reach_bend_max_deg => reach_bend_max_deg,
+        reach_bend_back_share => reach_bend_back_share,
+        reach_bend_side_from_m => reach_bend_side_from_m,
         hips_lean_share => hips_lean_share,
         min_hips_height_share => min_hips_height_share,
         hips_over_feet => hips_over_feet,

@@ -433,7 +433,8 @@ impl LowerBody {
             Vec3::Y,
             &arms,
             s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
-            reach_bend::side_share(drop / input.scale),
+            s.reach_bend_back_share,
+            reach_bend::side_share(drop / input.scale, s.reach_bend_side_from_m),
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
             let q = reach_bend::keep_leaning_forward(q, head_pos, hips, facing * Vec3::Z);

@@ -19,10 +19,17 @@ pub struct LowerBodySettings {
     pub max_lean_deg: f32,
     /// How far the torso may turn forward about the head (which stays on the headset) to bring a
     /// hand's target below its shoulder within its arm's reach (degrees; back toward upright
-    /// twice as far; in full once the head is 30 cm below standing, none standing; more than
-    /// 10 cm down it also leans to the side of the hand): reaching for the floor brings the
-    /// shoulder over the hand. 0: the body follows the head alone.
+    /// `reach_bend_back_share` times as far; in full once the head is 30 cm below standing,
+    /// none standing): reaching for the floor brings the shoulder over the hand. 0: the body
+    /// follows the head alone.
     pub reach_bend_max_deg: f32,
+    /// How much further than `reach_bend_max_deg` the turn may go where it leans the torso back
+    /// toward upright (it undoes a lean; the hips stop under the head). 1: as far as forward.
+    pub reach_bend_back_share: f32,
+    /// How far the head must be below its standing height (metres) before the turn also leans
+    /// the torso to the side of the hand, in full at 30 cm (a pitch barely moves a shoulder that
+    /// sits beside the head). 0.3 or more: never, the turn only pitches.
+    pub reach_bend_side_from_m: f32,
     /// Share of the torso's lean taken by the hips bone (the pelvis tilts); the spine bones
     /// bend the rest of the way to the head.
     pub hips_lean_share: f32,
@@ -112,6 +119,8 @@ impl Default for LowerBodySettings {
             lean_head_pitch_share: 0.3,
             max_lean_deg: 70.0,
             reach_bend_max_deg: 30.0,
+            reach_bend_back_share: super::reach_bend::BACK_SHARE,
+            reach_bend_side_from_m: super::reach_bend::SIDE_FROM_DROP_M,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             max_heel_lift_m: 0.08,
@@ -152,6 +161,18 @@ impl LowerBodySettings {
         self.max_lean_deg = finite_clamp(self.max_lean_deg, 0.0, 90.0, d.max_lean_deg);
         self.reach_bend_max_deg =
             finite_clamp(self.reach_bend_max_deg, 0.0, 90.0, d.reach_bend_max_deg);
+        self.reach_bend_back_share = finite_clamp(
+            self.reach_bend_back_share,
+            1.0,
+            4.0,
+            d.reach_bend_back_share,
+        );
+        self.reach_bend_side_from_m = finite_clamp(
+            self.reach_bend_side_from_m,
+            0.0,
+            super::reach_bend::FULL_AT_DROP_M,
+            d.reach_bend_side_from_m,
+        );
         self.hips_lean_share = finite_clamp(self.hips_lean_share, 0.0, 1.0, d.hips_lean_share);
         self.min_hips_height_share = finite_clamp(
             self.min_hips_height_share,
