@@ -225,7 +225,8 @@ pub fn keep_leaning_forward(turn: Quat, head: Vec3, hips: Vec3, forward: Vec3) -
 mod tests {
     use super::*;
 
-    /// A back allowance of twice the forward limit (the setting's default is 1: none beyond).
+    /// A back allowance of twice the forward limit, whatever the setting's default (with 1 the
+    /// back allowance would go untested).
     const BACK: f32 = 2.0;
 
     /// [`turn`] with a back allowance of [`BACK`].
