@@ -66,6 +66,10 @@ pub struct ElbowHintSettings {
     pub forearm_cue_dead_zone: f32,
     /// Hint smoothing rate (1/s).
     pub smoothing_rate: f32,
+    /// How fast the hint may swing round the shoulder-hand line (degrees a second; 0: no
+    /// limit). A hand flapping at the wrist turns the forearm cue faster than any elbow swings
+    /// (`elbow_swivel.rs`).
+    pub max_swivel_deg_s: f32,
     /// Hint body avoidance on or off: the push below, and the elbow kept out of the avatar's
     /// torso when the torso is known (`elbow_torso.rs`).
     pub avoidance_enabled: bool,
@@ -97,6 +101,7 @@ impl Default for ElbowHintSettings {
             forearm_axis: [0.0, -0.099_503_72, -0.995_037_1],
             forearm_cue_dead_zone: 0.099_503_72,
             smoothing_rate: 120.0,
+            max_swivel_deg_s: 540.0,
             avoidance_enabled: true,
             avoidance_near_m: 0.30,
             push_outward_m: 0.20,
@@ -151,6 +156,8 @@ impl ElbowHintSettings {
         );
         self.forearm_axis = unit_axis(self.forearm_axis, Vec3::NEG_Z);
         self.smoothing_rate = finite_clamp(self.smoothing_rate, 0.0, 10_000.0, d.smoothing_rate);
+        self.max_swivel_deg_s =
+            finite_clamp(self.max_swivel_deg_s, 0.0, 100_000.0, d.max_swivel_deg_s);
         self.avoidance_near_m = finite_clamp(self.avoidance_near_m, 0.0, 2.0, d.avoidance_near_m);
         self.push_outward_m = finite_clamp(self.push_outward_m, 0.0, 1.0, d.push_outward_m);
         self.push_back_m = finite_clamp(self.push_back_m, 0.0, 1.0, d.push_back_m);
@@ -310,6 +317,19 @@ impl ElbowHintSolver {
             _ => rel,
         };
         let smoothed = vec3_or(smoothed, rel);
+        // The swivel no faster than the most (in body axes, as the smoothing).
+        let smoothed = match (
+            *state,
+            direction(body.dir_to_local(input.hand.position - shoulder)),
+        ) {
+            (Some(prev), Some(axis))
+                if prev.is_finite() && self.settings.max_swivel_deg_s > 0.0 =>
+            {
+                let most = (self.settings.max_swivel_deg_s * dt.max(0.0)).to_radians();
+                crate::elbow_swivel::limit_swivel(prev, smoothed, axis, most)
+            }
+            _ => smoothed,
+        };
         *state = Some(smoothed);
         ElbowHintOutput {
             hint: vec3_or(shoulder + body.dir_to_world(smoothed), hint),
@@ -324,13 +344,14 @@ mod tests {
     use super::*;
 
     /// The default settings with a straight wrist (the forearm along the fingers, the palm
-    /// frame's -Z) and the original smoothing rate (30 per second), which the known answers
-    /// below assume.
+    /// frame's -Z), the original smoothing rate (30 per second) and no swivel limit, which the
+    /// known answers below assume.
     fn straight() -> ElbowHintSettings {
         ElbowHintSettings {
             forearm_axis: [0.0, 0.0, -1.0],
             forearm_cue_dead_zone: 0.0,
             smoothing_rate: 30.0,
+            max_swivel_deg_s: 0.0,
             ..Default::default()
         }
     }
@@ -464,6 +485,65 @@ mod tests {
                 last = Some(pole);
             }
         }
+    }
+
+    /// Degrees between the swivels of two hints round the shoulder-hand line.
+    fn swivel_between(a: Vec3, b: Vec3, i: &ElbowHintInput) -> f32 {
+        let axis = (i.hand.position - i.shoulder).normalize();
+        let off = |h: Vec3| {
+            let v = h - i.shoulder;
+            (v - axis * v.dot(axis)).normalize()
+        };
+        off(a).angle_between(off(b)).to_degrees()
+    }
+
+    /// A bent arm whose hand, held still, flaps side to side at the wrist 60 degrees either way,
+    /// three times a second (a hand shaken loose as the player walks or hops). The forearm cue
+    /// alone swings the elbow round the arm by more than a right angle within a tenth of a
+    /// second, back and forth (the evaluation counts each as a flip; the performer's elbow stays
+    /// put); limited, by no more than 54 degrees (540 a second). Turned slowly (60 degrees in a
+    /// second), the elbow follows the cue within a degree.
+    #[test]
+    fn a_hand_flapping_at_the_wrist_does_not_swing_the_elbow_round() {
+        let at = Vec3::new(0.2, 1.2, 0.3);
+        let held = |deg: f32| {
+            input(hand_along(
+                at,
+                Quat::from_rotation_y(deg.to_radians()) * Vec3::Z,
+            ))
+        };
+        let dt = 1.0 / 90.0;
+        // The widest swivel change within a tenth of a second (9 frames), and the last frame.
+        let run = |settings: ElbowHintSettings, period_s: f32, frames: usize| {
+            let mut solver = ElbowHintSolver::new(settings);
+            let mut hints = Vec::new();
+            let mut widest = 0.0f32;
+            let mut last = None;
+            for k in 0..=frames {
+                let i = held(60.0 * (std::f32::consts::TAU * k as f32 * dt / period_s).sin());
+                let hint = solver.update(Side::Left, &i, dt).hint;
+                for &h in hints.iter().rev().take(9) {
+                    widest = widest.max(swivel_between(h, hint, &i));
+                }
+                hints.push(hint);
+                last = Some((hint, i));
+            }
+            (widest, last.expect("frames"))
+        };
+        let free = ElbowHintSettings {
+            max_swivel_deg_s: 0.0,
+            ..Default::default()
+        };
+        let (unlimited, _) = run(free, 1.0 / 3.0, 270);
+        assert!(
+            unlimited > 90.0,
+            "the cue alone swings it {unlimited} degrees"
+        );
+        let (widest, _) = run(ElbowHintSettings::default(), 1.0 / 3.0, 270);
+        assert!(widest < 54.5, "{widest} degrees round the arm in 0.1 s");
+        let (_, (hint, i)) = run(ElbowHintSettings::default(), 4.0, 90);
+        let want = ElbowHintSolver::default().desired(Side::Left, &i).0;
+        assert!(swivel_between(hint, want, &i) < 1.0, "{hint} vs {want}");
     }
 
     #[test]

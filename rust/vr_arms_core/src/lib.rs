@@ -21,6 +21,7 @@ pub mod clavicle_follow;
 pub mod controller_targets;
 pub mod crowd_detail;
 pub mod elbow_hint;
+pub mod elbow_swivel;
 pub mod elbow_torso;
 pub mod finger_step;
 pub mod finite;

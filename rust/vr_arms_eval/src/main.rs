@@ -117,7 +117,7 @@ struct Tuned {
 
 /// Values are listed from the plainest (no effect, or the original design's) outward; a tie
 /// goes to the earlier one.
-const TUNED: [Tuned; 9] = [
+const TUNED: [Tuned; 10] = [
     Tuned {
         name: "forearm_cue_weight",
         values: &[0.0, 0.25, 0.5, 0.75, 1.0],
@@ -171,6 +171,16 @@ const TUNED: [Tuned; 9] = [
         values: &[30.0, 60.0, 120.0],
         set: |p, v| p.elbow_hint.smoothing_rate = v,
         get: |p| p.elbow_hint.smoothing_rate,
+        method: "ours",
+        mode: "arm-only",
+        metric: |m| &m.elbow_cm,
+        metric_name: "elbow mean, arm-only (cm)",
+    },
+    Tuned {
+        name: "elbow_hint.max_swivel_deg_s",
+        values: &[0.0, 720.0, 540.0, 360.0, 180.0],
+        set: |p, v| p.elbow_hint.max_swivel_deg_s = v,
+        get: |p| p.elbow_hint.max_swivel_deg_s,
         method: "ours",
         mode: "arm-only",
         metric: |m| &m.elbow_cm,

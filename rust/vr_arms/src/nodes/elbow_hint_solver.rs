@@ -97,6 +97,11 @@ pub struct ElbowHintSolver {
     /// Hint smoothing rate (1/s).
     #[export(range = (0.0, 100.0, or_greater, suffix = "/s"))]
     smoothing_rate: f32,
+    /// How fast the elbow may swing round the shoulder-hand line (degrees a second; 0: no
+    /// limit): a hand flapping at the wrist turns the forearm cue faster than any elbow swings,
+    /// and the elbow would flip back and forth with it.
+    #[export(range = (0.0, 1440.0, or_greater, suffix = "°/s"))]
+    max_swivel_deg_s: f32,
     /// Push the hint out, back and down when the hand is near the torso, and keep the elbow out
     /// of the avatar's torso (sized from its shoulder span as `BodyAvoidance`'s defaults size it).
     #[export_group(name = "Hint Body Avoidance")]
@@ -154,6 +159,7 @@ impl INode3D for ElbowHintSolver {
             forearm_cue_dead_zone: 0.0,
             forearm_axis: Vector3::UP,
             smoothing_rate: 0.0,
+            max_swivel_deg_s: 0.0,
             avoidance_enabled: true,
             avoidance_near_m: 0.0,
             push_outward_m: 0.0,
@@ -264,6 +270,7 @@ impl ElbowHintSolver {
         forearm_axis => forearm_axis,
         forearm_cue_dead_zone => forearm_cue_dead_zone,
         smoothing_rate => smoothing_rate,
+        max_swivel_deg_s => max_swivel_deg_s,
         avoidance_enabled => avoidance_enabled,
         avoidance_near_m => avoidance_near_m,
         push_outward_m => push_outward_m,
