@@ -61,6 +61,24 @@ mod tests {
         assert!(swivel_deg(got, next, axis) < swivel_deg(prev, next, axis));
     }
 
+    /// Exactly opposite about an arm pointing any way: the turn is about the arm itself (the
+    /// shortest arc between opposite directions has no axis of its own), so the hint stays as
+    /// far along the arm and as far from it.
+    #[test]
+    fn an_opposite_swivel_turns_about_the_arm() {
+        let axis = Vec3::new(1.0, -1.0, 0.3).normalize();
+        let across = axis.any_orthonormal_vector();
+        let prev = axis * 0.2 + across * 0.1;
+        let next = axis * 0.25 - across * 0.12;
+        let got = limit_swivel(prev, next, axis, 0.3);
+        assert!((swivel_deg(prev, got, axis) - 0.3f32.to_degrees()).abs() < 0.01);
+        assert!((got.dot(axis) - 0.25).abs() < 1e-5, "{got}");
+        assert!(
+            ((got - axis * got.dot(axis)).length() - 0.12).abs() < 1e-5,
+            "{got}"
+        );
+    }
+
     #[test]
     fn a_turn_within_the_most_or_a_swivel_on_the_arm_is_left_alone() {
         let axis = Vec3::NEG_Y;
@@ -70,9 +88,16 @@ mod tests {
         let on_arm = Vec3::new(0.0, -0.3, 0.0);
         assert_eq!(limit_swivel(on_arm, next, axis, 0.01), next);
         assert_eq!(limit_swivel(prev, on_arm, axis, 0.01), on_arm);
-        let opposite = Vec3::new(0.0, -0.2, 0.1);
+        // Exactly opposite: turned about the arm by the most, its place along the arm and its
+        // distance from it kept.
+        let opposite = Vec3::new(0.0, -0.3, 0.15);
         let got = limit_swivel(prev, opposite, axis, 0.2);
         assert!((swivel_deg(prev, got, axis) - 0.2f32.to_degrees()).abs() < 0.01);
+        assert!((got.dot(axis) - opposite.dot(axis)).abs() < 1e-6);
+        assert!(((got - axis * got.dot(axis)).length() - 0.15).abs() < 1e-6);
+        // A most of 0 (no time passed) holds the swivel where it was.
+        let held = limit_swivel(prev, next, axis, 0.0);
+        assert!(swivel_deg(prev, held, axis) < 1e-3, "{held}");
         for bad in [f32::NAN, f32::INFINITY, -1.0] {
             assert_eq!(limit_swivel(prev, opposite, axis, bad), opposite, "{bad}");
         }
