@@ -292,26 +292,16 @@ impl ElbowHintSolver {
             hint += (out * s.push_outward_m + back * s.push_back_m + down * s.push_down_m)
                 * (closeness * body.scale());
         }
-        (self.out_of_torso(hint, input), pole, cue_weight)
-    }
-
-    /// `hint` (world) turned about the shoulder-hand line until the elbow is out of the
-    /// avatar's torso, when the torso is known and the avoidance is on (`elbow_torso.rs`).
-    fn out_of_torso(&self, hint: Vec3, input: &ElbowHintInput) -> Vec3 {
-        let Some(torso) = input.torso.filter(|_| self.settings.avoidance_enabled) else {
-            return hint;
-        };
-        let shoulder = vec3_or(input.shoulder, Vec3::ZERO);
-        let arm = ArmCircle {
-            shoulder,
-            hand: input
-                .hand
-                .sanitized(&Pose::from_position(shoulder))
-                .position,
-            upper: input.upper_length,
-            lower: input.lower_length,
-        };
-        vec3_or(keep_out(hint, &arm, &torso), hint)
+        if let Some(torso) = input.torso.filter(|_| s.avoidance_enabled) {
+            let arm = ArmCircle {
+                shoulder,
+                hand: hand.position,
+                upper: input.upper_length,
+                lower: input.lower_length,
+            };
+            hint = vec3_or(keep_out(hint, &arm, &torso), hint);
+        }
+        (hint, pole, cue_weight)
     }
 
     /// The smoothed hint for one arm; advances its smoothing by `dt` seconds.
@@ -507,11 +497,7 @@ mod tests {
     /// Degrees between the swivels of two hints round the shoulder-hand line.
     fn swivel_between(a: Vec3, b: Vec3, i: &ElbowHintInput) -> f32 {
         let axis = (i.hand.position - i.shoulder).normalize();
-        let off = |h: Vec3| {
-            let v = h - i.shoulder;
-            (v - axis * v.dot(axis)).normalize()
-        };
-        off(a).angle_between(off(b)).to_degrees()
+        crate::elbow_swivel::swivel_deg(a - i.shoulder, b - i.shoulder, axis)
     }
 
     /// A bent arm whose hand, held still, flaps side to side at the wrist 60 degrees either way,

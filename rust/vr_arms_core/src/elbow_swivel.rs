@@ -33,15 +33,17 @@ pub fn limit_swivel(prev: Vec3, next: Vec3, axis: Vec3, most: f32) -> Vec3 {
     if limited.is_finite() { limited } else { next }
 }
 
+/// Degrees between the swivels of `a` and `b` (relative to the shoulder) round `axis` (unit),
+/// for the tests here and in `elbow_hint.rs`.
+#[cfg(test)]
+pub(crate) fn swivel_deg(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
+    let off = |v: Vec3| (v - axis * v.dot(axis)).normalize();
+    off(a).angle_between(off(b)).to_degrees()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Degrees between the swivels of `a` and `b` round `axis`.
-    fn swivel_deg(a: Vec3, b: Vec3, axis: Vec3) -> f32 {
-        let off = |v: Vec3| (v - axis * v.dot(axis)).normalize();
-        off(a).angle_between(off(b)).to_degrees()
-    }
 
     #[test]
     fn a_quarter_turn_in_one_step_is_held_to_the_most_keeping_reach_and_distance() {
