@@ -5,6 +5,7 @@ use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::bvh::Bvh;
 use crate::clip_rest::{ClipRest, RestSource};
+use crate::floor_plane::FloorPlane;
 use crate::skeleton::Joints;
 
 /// Which group of clips a clip belongs to: what VR players do most, or karate and dance.
@@ -322,10 +323,41 @@ impl Clip {
             return 0.0;
         }
         lows.sort_by(f32::total_cmp);
+        lows[lows.len() / 20] - self.ankle_over_floor()
+    }
+
+    /// How far the rest pose's lower ankle is above its lowest joint (0 without legs).
+    fn ankle_over_floor(&self) -> f32 {
+        let Some(lb) = self.joints.lower_body else {
+            return 0.0;
+        };
         let ankle_rest = self.read.rest[lb.legs[0][2]]
             .y
             .min(self.read.rest[lb.legs[1][2]].y);
-        lows[lows.len() / 20] - (ankle_rest - self.rest_floor())
+        ankle_rest - self.rest_floor()
+    }
+
+    /// The floor as the performer stood on it: a plane under the lower ankle's path, found as
+    /// [`Clip::floor_y`] finds a level one ([`FloorPlane::under`]); level at
+    /// [`Clip::floor_y`] for a clip without legs.
+    pub fn floor_plane(&self) -> FloorPlane {
+        let Some(lb) = self.joints.lower_body else {
+            return FloorPlane::level(self.floor_y());
+        };
+        let lows: Vec<Vec3> = (0..self.frame_count())
+            .map(|k| {
+                let pose = self.posed(k + self.read.first_frame);
+                let (l, r) = (pose[lb.legs[0][2]].0, pose[lb.legs[1][2]].0);
+                if l.y <= r.y { l } else { r }
+            })
+            .collect();
+        match FloorPlane::under(&lows) {
+            Some(mut plane) => {
+                plane.height -= self.ankle_over_floor();
+                plane
+            }
+            None => FloorPlane::level(self.floor_y()),
+        }
     }
 }
 

@@ -8,6 +8,7 @@ pub mod clip_body;
 pub mod clip_rest;
 pub mod eval;
 pub mod everyday_targets;
+pub mod floor_plane;
 pub mod fuzz;
 pub mod replay;
 pub mod report;

@@ -5,20 +5,22 @@ use crate::clip_rest::{unit_name, up_name};
 use crate::eval::{ClipResult, Metrics, mean, p95};
 
 /// How each clip was read: the naming its joints were recognised by, the unit, up axis and rest
-/// found from its data, the frames skipped and the frame rate used.
+/// found from its data, the floor's rise (cm a metre along its steepest way, [`Clip::floor_plane`]),
+/// the frames skipped and the frame rate used.
 pub fn reading(clips: &[Clip]) -> String {
     let mut s = String::from(
-        "| clip | group | naming | unit | up | rest from | skipped | frames | fps |\n|---|---|---|---|---|---|---|---|---|\n",
+        "| clip | group | naming | unit | up | rest from | floor rise (cm/m) | skipped | frames | fps |\n|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for c in clips {
         s += &format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |\n",
+            "| {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {:.0} |\n",
             c.name,
             c.group.key(),
             c.naming.label(),
             unit_name(c.unit_m()),
             up_name(c.read.upright),
             c.rest_source().label(),
+            100.0 * c.floor_plane().slope.length(),
             c.read.first_frame,
             c.frame_count(),
             1.0 / c.frame_time

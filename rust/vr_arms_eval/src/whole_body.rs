@@ -8,6 +8,7 @@
 use glam::{Quat, Vec3};
 use vr_arms_core::body::{Body, Placement, Tracking};
 use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
+use vr_arms_core::lower_body::ground::Ground;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyBones, LowerBodySettings};
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
@@ -15,6 +16,7 @@ use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::clip::Clip;
 use crate::clip_body::{arm_rest, push_arms, standing};
+use crate::floor_plane::FloorPlane;
 
 const HIPS: usize = 0;
 const ABDOMEN: usize = 1;
@@ -45,6 +47,17 @@ pub struct WholeClipBody {
     tree: PoseTree,
     placement: Placement,
     rest: Vec<Pose>,
+    /// The clip's floor ([`Clip::floor_plane`]): the body's ground.
+    floor: FloorPlane,
+}
+
+/// The clip's floor as the body's ground.
+struct PlaneGround(FloorPlane);
+
+impl Ground for PlaneGround {
+    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+        Some(self.0.at(at.x, at.z))
+    }
 }
 
 impl WholeClipBody {
@@ -108,6 +121,7 @@ impl WholeClipBody {
                 ..Default::default()
             },
             rest,
+            floor: clip.floor_plane(),
         })
     }
 
@@ -127,8 +141,20 @@ impl WholeClipBody {
     /// joints after it.
     pub fn frame(&mut self, tracking: &Tracking, dt: f32) -> Joints {
         self.tree.set_globals(&self.rest);
-        self.body
-            .update(tracking, &mut self.placement, &mut self.tree, dt);
+        // The floor under the headset: where the body stands.
+        if let Some(h) = tracking.head.filter(|h| h.position.is_finite()) {
+            self.placement.floor_y = self.floor.at(h.position.x, h.position.z);
+        }
+        if let Some(root) = self.body.place_root(tracking, &self.placement, dt) {
+            self.placement.root = root;
+        }
+        self.body.pose_bones_on(
+            tracking,
+            &self.placement,
+            &mut self.tree,
+            dt,
+            &mut PlaneGround(self.floor),
+        );
         let s = self.placement.skeleton();
         let mut at = |i: usize| s.transform_point(self.tree.global(i).position);
         let mut j = [Vec3::ZERO; JOINTS];

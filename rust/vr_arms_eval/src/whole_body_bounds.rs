@@ -8,7 +8,7 @@ use glam::Vec3;
 use vr_arms_core::Side;
 
 use crate::clip::Clip;
-use crate::whole_body_metrics::standing_ankle_y;
+use crate::whole_body_metrics::{AnkleFloor, ankle_floor};
 
 /// Delays (seconds) of the "performer's own ankles, late" bounds.
 pub const DELAYS_S: [f32; 3] = [0.1, 0.2, 0.5];
@@ -54,9 +54,9 @@ impl Anchor {
     }
 
     /// The point at horizontal offset `o` (right, forward) from the anchor, at height `y`.
-    fn place(&self, o: (f32, f32), y: f32) -> Vec3 {
+    fn place(&self, o: (f32, f32), floor: &AnkleFloor) -> Vec3 {
         let p = self.at + self.right() * o.0 + self.forward * o.1;
-        Vec3::new(p.x, y, p.z)
+        Vec3::new(p.x, floor.y(p), p.z)
     }
 }
 
@@ -94,7 +94,7 @@ fn track(clip: &Clip) -> Option<Track> {
 }
 
 /// The mean error (m) of each ankle placed at its mean offset from `anchors` over the clip.
-fn stance_error(ankles: &[[Vec3; 2]], anchors: &[Anchor], floor: f32) -> f32 {
+fn stance_error(ankles: &[[Vec3; 2]], anchors: &[Anchor], floor: &AnkleFloor) -> f32 {
     let n = ankles.len().max(1) as f32;
     let mut offset = [(0.0f32, 0.0f32); 2];
     for (a, anchor) in ankles.iter().zip(anchors) {
@@ -114,13 +114,13 @@ fn stance_error(ankles: &[[Vec3; 2]], anchors: &[Anchor], floor: f32) -> f32 {
 
 /// `clip`'s bounds; `None` for a clip without legs.
 pub fn feet_bounds(clip: &Clip) -> Option<FeetBounds> {
-    let floor = standing_ankle_y(clip)?;
+    let floor = ankle_floor(clip)?;
     let t = track(clip)?;
     let n = t.ankles.len();
     if n == 0 {
         return None;
     }
-    let on_floor = |p: Vec3| Vec3::new(p.x, floor, p.z);
+    let on_floor = |p: Vec3| Vec3::new(p.x, floor.y(p), p.z);
     let mean = |error: &dyn Fn(usize, usize) -> f32| {
         let sum: f32 = (0..n).flat_map(|k| [0, 1].map(|s| error(k, s))).sum();
         100.0 * sum / (2 * n) as f32
@@ -132,8 +132,8 @@ pub fn feet_bounds(clip: &Clip) -> Option<FeetBounds> {
     Some(FeetBounds {
         on_floor_cm: mean(&|k, s| on_floor(t.ankles[k][s]).distance(t.ankles[k][s])),
         late_cm: late,
-        hips_stance_cm: 100.0 * stance_error(&t.ankles, &t.hips, floor),
-        head_stance_cm: 100.0 * stance_error(&t.ankles, &t.head, floor),
+        hips_stance_cm: 100.0 * stance_error(&t.ankles, &t.hips, &floor),
+        head_stance_cm: 100.0 * stance_error(&t.ankles, &t.head, &floor),
         frames: n,
     })
 }
@@ -225,6 +225,15 @@ fn verdict(b: &FeetBounds, ours_feet_cm: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::floor_plane::FloorPlane;
+
+    /// Ankles standing on a level floor at `y`.
+    fn level(y: f32) -> AnkleFloor {
+        AnkleFloor {
+            plane: FloorPlane::level(y),
+            over: 0.0,
+        }
+    }
 
     fn anchor(at: Vec3, forward: Vec3) -> Anchor {
         Anchor::new(at, forward, Vec3::Z)
@@ -234,7 +243,7 @@ mod tests {
     fn an_offset_measured_from_an_anchor_is_placed_back_where_it_was() {
         let a = anchor(Vec3::new(1.0, 0.9, 2.0), Vec3::new(1.0, 0.3, 1.0));
         let p = Vec3::new(1.3, 0.1, 1.6);
-        let back = a.place(a.local(p), 0.1);
+        let back = a.place(a.local(p), &level(0.1));
         assert!(back.distance(p) < 1e-5, "{back} against {p}");
     }
 
@@ -256,12 +265,12 @@ mod tests {
         let stance = [(-0.1, 0.05), (0.1, -0.05)];
         let fixed: Vec<[Vec3; 2]> = anchors
             .iter()
-            .map(|a| stance.map(|o| a.place(o, 0.08)))
+            .map(|a| stance.map(|o| a.place(o, &level(0.08))))
             .collect();
-        assert!(stance_error(&fixed, &anchors, 0.08) < 1e-5);
+        assert!(stance_error(&fixed, &anchors, &level(0.08)) < 1e-5);
         // Ankles that stay where they started are off by about as much as the anchor moved.
         let stayed = vec![fixed[0]; fixed.len()];
-        let e = stance_error(&stayed, &anchors, 0.08);
+        let e = stance_error(&stayed, &anchors, &level(0.08));
         assert!(e > 0.5, "{e}");
     }
 

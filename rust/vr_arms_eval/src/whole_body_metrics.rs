@@ -9,6 +9,7 @@ use vr_arms_core::lower_body::LowerBodySettings;
 
 use crate::clip::Clip;
 use crate::eval::{EvalOptions, Track, chest_yaw_error_deg, yaw_of_rotation};
+use crate::floor_plane::FloorPlane;
 use crate::whole_body::{Hanging, JOINTS, Joints, WholeClipBody, truth};
 use vr_arms_core::body_follow::head_yaw;
 
@@ -133,7 +134,7 @@ impl Lifts {
 const ANKLES: [usize; 2] = [4, 9];
 
 impl Sums {
-    fn add(&mut self, method: &Joints, truth: &Joints, floor: &Floor, dt: f32) {
+    fn add(&mut self, method: &Joints, truth: &Joints, floor: &AnkleFloor, dt: f32) {
         self.arms.add(method, self.frames as f32 * dt);
         let mut all = 0.0;
         for (i, s) in self.joint.iter_mut().enumerate() {
@@ -146,7 +147,10 @@ impl Sums {
             self.bent.0 += all / JOINTS as f32;
             self.bent.1 += 1;
         }
-        if ANKLES.iter().any(|&a| method[a].y < floor.ankle - 0.01) {
+        if ANKLES
+            .iter()
+            .any(|&a| method[a].y < floor.y(method[a]) - 0.01)
+        {
             self.penetration += 1;
         }
         self.skate = skate(self.skate, self.last.as_ref(), method, floor, dt);
@@ -194,15 +198,28 @@ impl Sums {
     }
 }
 
-/// The floor and the height an ankle has standing on it (world).
-struct Floor {
-    ankle: f32,
+/// Where an ankle standing on a clip's floor is (world): the floor's plane
+/// ([`Clip::floor_plane`]) and the rest ankle's height over it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnkleFloor {
+    pub plane: FloorPlane,
+    pub over: f32,
 }
 
-/// The height (world) of an ankle standing on `clip`'s floor; `None` for a clip without legs.
-pub fn standing_ankle_y(clip: &Clip) -> Option<f32> {
+impl AnkleFloor {
+    /// The height of an ankle standing on the floor under `at` (world).
+    pub fn y(&self, at: Vec3) -> f32 {
+        self.plane.at(at.x, at.z) + self.over
+    }
+}
+
+/// An ankle standing on `clip`'s floor; `None` for a clip without legs.
+pub fn ankle_floor(clip: &Clip) -> Option<AnkleFloor> {
     let (_, _, legs) = clip.rest_lower()?;
-    Some(clip.floor_y() + (legs[0][2].y.min(legs[1][2].y) - clip.rest_floor()))
+    Some(AnkleFloor {
+        plane: clip.floor_plane(),
+        over: legs[0][2].y.min(legs[1][2].y) - clip.rest_floor(),
+    })
 }
 
 /// Adds the ankles' horizontal speeds (cm/s) of the frames where an ankle is on the floor
@@ -211,13 +228,13 @@ fn skate(
     acc: (f32, usize),
     last: Option<&Joints>,
     now: &Joints,
-    floor: &Floor,
+    floor: &AnkleFloor,
     dt: f32,
 ) -> (f32, usize) {
     let Some(last) = last else {
         return acc;
     };
-    let on = |p: Vec3| p.y < floor.ankle + 0.02;
+    let on = |p: Vec3| p.y < floor.y(p) + 0.02;
     let mut acc = acc;
     for a in ANKLES {
         if on(now[a]) && on(last[a]) {
@@ -247,9 +264,7 @@ pub fn evaluate_whole_body(
     let mut ours = WholeClipBody::new(clip, scale, &options.profile, settings)?;
     let mut standing = WholeClipBody::new(clip, scale, &options.profile, settings)?.standing();
     let hanging = Hanging::new(clip)?;
-    let floor = Floor {
-        ankle: standing_ankle_y(clip)?,
-    };
+    let floor = ankle_floor(clip)?;
     let dt = clip.frame_time;
     let mut sums: [Sums; 3] = Default::default();
     let mut clip_skate = (0.0, 0);
@@ -307,7 +322,10 @@ mod tests {
     #[test]
     fn the_bending_error_counts_only_the_frames_the_performer_bends_over() {
         let mut sums = Sums::default();
-        let floor = Floor { ankle: 0.0 };
+        let floor = AnkleFloor {
+            plane: FloorPlane::level(0.0),
+            over: 0.0,
+        };
         let mut truth: Joints = [Vec3::ZERO; JOINTS];
         truth[1] = Vec3::new(0.0, 1.0, 0.0);
         let method: Joints = truth.map(|j| j + Vec3::X * 0.1);

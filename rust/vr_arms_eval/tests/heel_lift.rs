@@ -37,7 +37,9 @@ fn brisk_walk() -> Clip {
     })
 }
 
-/// The heel lift alone (no foot stepping early): 1.4 cm off the headset with it, 2.7 without.
+/// The heel lift alone (no foot stepping early): 3.6 cm off the headset with it, 5.6 without
+/// (on the capture's own floor, which is 1.6 cm lower where the clip starts fast than the level
+/// floor of earlier measurements, 1.3 and 2.8 there).
 #[test]
 fn a_brisk_walk_keeps_the_head_on_the_headset_with_the_heel_lift() {
     let clip = brisk_walk();
@@ -45,15 +47,15 @@ fn a_brisk_walk_keeps_the_head_on_the_headset_with_the_heel_lift() {
     let with = head_cm(&clip, LowerBodySettings::default().max_heel_lift_m, never);
     let without = head_cm(&clip, 0.0, never);
     assert!(
-        with < 1.5,
+        with < 4.0,
         "with the heel lift the head is {with} cm off the headset"
     );
-    assert!(without > 2.0, "without it, {without} cm");
+    assert!(without > with + 1.5, "without it, {without} cm");
 }
 
-/// With the shipped defaults the head is within the 1 cm (0.13): the clip starts
+/// With the shipped defaults the head is within the 1 cm (0.00): the clip starts
 /// mid-stride at 1.4 m/s and the foot left behind in the rest stance steps at once; waiting for
-/// the other foot to land it pulls the hips down (1.43 cm pooled over the clip).
+/// the other foot to land it pulls the hips down (3.57 cm pooled over the clip).
 #[test]
 fn a_brisk_walk_from_a_standing_stance_keeps_the_head_within_a_centimetre() {
     let clip = brisk_walk();
