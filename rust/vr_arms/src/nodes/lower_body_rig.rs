@@ -111,6 +111,11 @@ pub struct LowerBodyRig {
     /// the floor beside the foot. 0.3 m: never, the turn only pitches.
     #[export(range = (0.0, 0.3, suffix = "m"))]
     reach_bend_side_from_m: f32,
+    /// How much of the twist that points the shoulder straight at the hand that lean keeps
+    /// (0: a pitch and a side lean only; 1: all of it): bent far forward the shoulder sits below
+    /// the head, and only turning the torso round brings it toward a hand beside the foot.
+    #[export(range = (0.0, 1.0))]
+    reach_bend_twist_share: f32,
     /// Share of the torso's lean taken by the hips (the pelvis tilts); the spine bends the rest.
     #[export(range = (0.0, 1.0))]
     hips_lean_share: f32,
@@ -280,6 +285,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             reach_bend_max_deg: 0.0,
             reach_bend_back_share: 0.0,
             reach_bend_side_from_m: 0.0,
+            reach_bend_twist_share: 0.0,
             hips_lean_share: 0.0,
             min_hips_height_share: 0.0,
             hips_over_feet: 0.0,
@@ -458,6 +464,7 @@ impl LowerBodyRig {
         reach_bend_max_deg => reach_bend_max_deg,
         reach_bend_back_share => reach_bend_back_share,
         reach_bend_side_from_m => reach_bend_side_from_m,
+        reach_bend_twist_share => reach_bend_twist_share,
         hips_lean_share => hips_lean_share,
         min_hips_height_share => min_hips_height_share,
         hips_over_feet => hips_over_feet,

@@ -432,9 +432,12 @@ impl LowerBody {
             facing * Vec3::NEG_X,
             Vec3::Y,
             &arms,
-            s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
-            s.reach_bend_back_share,
-            reach_bend::side_share(drop / input.scale, s.reach_bend_side_from_m),
+            reach_bend::BendLimits {
+                max_turn: s.reach_bend_max_deg.to_radians() * low * (1.0 - seated),
+                back_share: s.reach_bend_back_share,
+                side: reach_bend::side_share(drop / input.scale, s.reach_bend_side_from_m),
+                twist: s.reach_bend_twist_share,
+            },
         ) {
             let q = reach_bend::keep_hips_over(q, head_pos, hips, input.floor_y, squat);
             let q = reach_bend::keep_leaning_forward(q, head_pos, hips, facing * Vec3::Z);

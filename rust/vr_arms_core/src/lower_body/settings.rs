@@ -30,6 +30,11 @@ pub struct LowerBodySettings {
     /// the torso to the side of the hand, in full at 30 cm (a pitch barely moves a shoulder that
     /// sits beside the head). 0.3 or more: never, the turn only pitches.
     pub reach_bend_side_from_m: f32,
+    /// How much of the twist about up that points the shoulder straight at the hand the side
+    /// lean keeps (0: a pitch and a lean only; 1: all of it): bent far forward the shoulder sits
+    /// below the head, and only turning the torso round brings it toward a hand on the floor
+    /// beside the foot.
+    pub reach_bend_twist_share: f32,
     /// Share of the torso's lean taken by the hips bone (the pelvis tilts); the spine bones
     /// bend the rest of the way to the head.
     pub hips_lean_share: f32,
@@ -121,6 +126,7 @@ impl Default for LowerBodySettings {
             reach_bend_max_deg: 30.0,
             reach_bend_back_share: super::reach_bend::BACK_SHARE,
             reach_bend_side_from_m: super::reach_bend::SIDE_FROM_DROP_M,
+            reach_bend_twist_share: super::reach_bend::TWIST_SHARE,
             hips_lean_share: 0.4,
             min_hips_height_share: 0.3,
             max_heel_lift_m: 0.08,
@@ -172,6 +178,12 @@ impl LowerBodySettings {
             0.0,
             super::reach_bend::FULL_AT_DROP_M,
             d.reach_bend_side_from_m,
+        );
+        self.reach_bend_twist_share = finite_clamp(
+            self.reach_bend_twist_share,
+            0.0,
+            1.0,
+            d.reach_bend_twist_share,
         );
         self.hips_lean_share = finite_clamp(self.hips_lean_share, 0.0, 1.0, d.hips_lean_share);
         self.min_hips_height_share = finite_clamp(
