@@ -3,7 +3,7 @@
 //! without it) the feet stand 1.7 cm higher for every metre walked, and the body walked on a
 //! level floor under that capture keeps its head off the headset at the far end.
 
-use std::path::PathBuf;
+mod common;
 
 use vr_arms_eval::clip::Clip;
 use vr_arms_eval::eval::EvalOptions;
@@ -11,14 +11,7 @@ use vr_arms_eval::whole_body_metrics::evaluate_whole_body;
 use vr_arms_eval::whole_body_report::WholeSettings;
 
 fn walk() -> Clip {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/mocap/everyday/cmu07_06_walk_cc.bvh");
-    Clip::load(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the motion capture beside the repository)",
-            path.display()
-        )
-    })
+    common::everyday_clip("cmu07_06_walk_cc.bvh")
 }
 
 /// The floor found rises along the walk as the performer's planted feet do (1.7 cm a metre),

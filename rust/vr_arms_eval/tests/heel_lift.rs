@@ -4,7 +4,7 @@
 //! not skips, without it), the whole body as the evaluation runs it from the clip's headset and
 //! wrists.
 
-use std::path::PathBuf;
+mod common;
 
 use vr_arms_core::lower_body::LowerBodySettings;
 use vr_arms_eval::clip::Clip;
@@ -27,14 +27,7 @@ fn head_cm(clip: &Clip, max_heel_lift_m: f32, strand_below_m: f32) -> f32 {
 }
 
 fn brisk_walk() -> Clip {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/mocap/everyday/cmu07_12_brisk_walk_cc.bvh");
-    Clip::load(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the motion capture beside the repository)",
-            path.display()
-        )
-    })
+    common::everyday_clip("cmu07_12_brisk_walk_cc.bvh")
 }
 
 /// The heel lift alone (no foot stepping early): 3.6 cm off the headset with it, 5.6 without

@@ -1,7 +1,27 @@
-//! The synthetic clip the evaluation's tests share.
+//! The synthetic clip the evaluation's tests share, and the everyday capture they load.
+
+use std::path::PathBuf;
+
+use vr_arms_eval::clip::Clip;
+
+/// The clip `name` of `../shared/mocap/everyday/` (motion capture kept outside the repository:
+/// a test that needs it fails, not skips, without it).
+#[allow(dead_code)]
+pub fn everyday_clip(name: &str) -> Clip {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/mocap/everyday")
+        .join(name);
+    Clip::load(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (the motion capture beside the repository)",
+            path.display()
+        )
+    })
+}
 
 /// A Daz-family skeleton (centimetres, ZXY channels) whose arms swing in front of the body with
 /// the elbows and wrists bent, below the shoulders: every wrist is within reach.
+#[allow(dead_code)]
 pub fn synthetic_bvh(frames: usize) -> String {
     let mut s = String::from(
         "HIERARCHY\nROOT hip\n{\n OFFSET 0 0 0\n CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n",
