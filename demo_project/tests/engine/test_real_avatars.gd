@@ -13,7 +13,7 @@ const MAX_HAND_DEG := 10.0
 ## The character in `file` loaded as glTF under a holder, set up by the route the docs give
 ## for its rig: `vrm` passes the VRM file's humanoid table as the bone map, else the bone
 ## names are recognised. Returns setup_skeleton's dictionary plus "skeleton", "simulator".
-func _load(file: String, vrm: bool) -> Dictionary:
+func _load(file: String, vrm: bool, before_setup := Callable()) -> Dictionary:
 	var character := load_test_avatar(file)
 	if character == null:
 		return {}
@@ -22,6 +22,8 @@ func _load(file: String, vrm: bool) -> Dictionary:
 	for found in character.find_children("*", "Skeleton3D", true, false):
 		if skeleton == null or found.get_bone_count() > skeleton.get_bone_count():
 			skeleton = found
+	if before_setup.is_valid():
+		before_setup.call(skeleton)
 	var sim := XRTrackingSimulator.new()
 	add_child(sim)
 	sim.set_head_pose(Transform3D(Basis(), Vector3(0, 1.65, 0)))
@@ -226,6 +228,78 @@ func test_ready_player_me_style_rig_by_its_names() -> void:
 ## belly; the elbow now turns out to the torso's surface (`elbow_torso.rs`).
 func test_kaykit_mannequin_by_its_names() -> void:
 	await _check_avatar("manny_med_mod.gltf", false)
+
+
+## KayKit's mannequin with each foot moved from under its shin to under its root bone, where
+## it is drawn as before (its rest and pose kept in place): a game rig whose feet were IK
+## targets when it was made (Quaternius' characters are exported so).
+func _feet_under_root(s: Skeleton3D) -> void:
+	var root := s.find_bone("root")
+	for name in ["foot.l", "foot.r"]:
+		var foot := s.find_bone(name)
+		var rest := s.get_bone_global_rest(foot)
+		var pose := s.get_bone_global_pose(foot)
+		s.set_bone_parent(foot, root)
+		s.set_bone_rest(foot, s.get_bone_global_rest(root).affine_inverse() * rest)
+		var local := s.get_bone_global_pose(root).affine_inverse() * pose
+		s.set_bone_pose_position(foot, local.origin)
+		s.set_bone_pose_rotation(foot, local.basis.get_rotation_quaternion())
+
+
+## A rig whose feet hang from its root, not from its shins, still gets its legs solved: each
+## foot is put where its shin ends, crouching and stepping, and the body crouches on its legs
+## with the player. Before,
+## the setup left such a rig without a lower body ("foot.l" is not a child of its lower leg),
+## and the body stood tall, frozen in its rest stance, while the player crouched.
+func test_a_rig_whose_feet_hang_from_its_root_crouches_on_its_legs() -> void:
+	var b := await _load("manny_med_mod.gltf", false, _feet_under_root)
+	if b.is_empty():
+		return
+	var s: Skeleton3D = b.skeleton
+	check(s.get_bone_parent(s.find_bone("LeftFoot")) == s.find_bone("root"), "the left foot hangs from the root")
+	if not check(b.get("lower_body") != null, "feet under the root: the setup gives the body its legs"):
+		return
+	await seconds(1.0)
+	await s.skeleton_updated
+	# Standing, each foot where its shin ends, as at rest: its place in the shin's frame.
+	var in_shin := func(side: String) -> Vector3:
+		var knee := s.global_transform * s.get_bone_global_pose(s.find_bone(side + "LowerLeg"))
+		return knee.affine_inverse() * bone_global_position(s, side + "Foot")
+	var shin := {}
+	for side in ["Left", "Right"]:
+		shin[side] = in_shin.call(side)
+	# Crouched by a quarter of the head's height: each foot where its shin ends.
+	(b.lower_body as LowerBodyRig).kneel = false
+	var sim: XRTrackingSimulator = b.simulator
+	var stand: Transform3D = (b.camera as Node3D).global_transform
+	var down := 0.25 * (bone_global_position(s, "Head").y - (b.origin as Node3D).global_position.y)
+	sim.set_head_pose(stand.translated(Vector3(0, -down, 0)))
+	await seconds(1.5)
+	await s.skeleton_updated
+	for side in ["Left", "Right"]:
+		var now: Vector3 = in_shin.call(side)
+		check(now.distance_to(shin[side]) < 0.002, "feet under the root, crouching: the %s foot where its shin ends (%.1f cm off, in the shin's frame %s, standing %s)" % [side, now.distance_to(shin[side]) * 100.0, now, shin[side]])
+		check(_knee_deg(s, side) > 30.0, "feet under the root, crouching: the %s knee bends (%.0f degrees)" % [side, _knee_deg(s, side)])
+	sim.set_head_pose(stand)
+	await seconds(1.0)
+	# Walked 60 cm ahead: the feet step there, each carried by its shin.
+	var feet_before := [bone_global_position(s, "LeftFoot"), bone_global_position(s, "RightFoot")]
+	for k in 30:
+		sim.set_head_pose(stand.translated(Vector3(0, 0, -0.02 * (k + 1))))
+		await seconds(1.0 / 30.0)
+	await seconds(1.5)
+	await s.skeleton_updated
+	for i in 2:
+		var side: String = ["Left", "Right"][i]
+		var moved := bone_global_position(s, side + "Foot").distance_to(feet_before[i])
+		check(moved > 0.3, "feet under the root, walked 60 cm: the %s foot stepped (%.0f cm)" % [side, moved * 100.0])
+		var now: Vector3 = in_shin.call(side)
+		check(now.distance_to(shin[side]) < 0.002, "feet under the root, walked: the %s foot where its shin ends (%.1f cm off)" % [side, now.distance_to(shin[side]) * 100.0])
+	sim.set_head_pose(stand)
+	await seconds(1.5)
+	# And the crouch as every test character's: head down with the headset, ankles on the
+	# floor, knees bent, hands on the controllers.
+	await _check_crouch(b)
 
 
 func test_unreal_style_mannequin_by_its_names() -> void:

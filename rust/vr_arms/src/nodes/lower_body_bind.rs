@@ -38,7 +38,8 @@ impl Default for LowerBodyNames {
 }
 
 /// Why the skeleton's lower body cannot be solved (a configuration warning), if it cannot:
-/// a missing hips or head bone, or a leg whose bones are not a chain.
+/// a missing hips or head bone, or a leg whose lower leg is not a child of its upper leg (a
+/// foot may hang from elsewhere: the core puts it where the shin ends).
 pub fn lower_body_problems(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -> Vec<String> {
     let mut out = Vec::new();
     for name in [&names.hips, &names.head] {
@@ -55,22 +56,31 @@ pub fn lower_body_problems(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) ->
             ));
             continue;
         }
-        for i in 1..3 {
-            if skeleton.get_bone_parent(found[i]) != found[i - 1] {
-                out.push(format!(
-                    "\"{}\" is not a child of \"{}\": that leg is not solved.",
-                    leg[i],
-                    leg[i - 1]
-                ));
-            }
+        // The foot may hang from elsewhere (a game rig whose feet were IK targets, exported
+        // under its root): the core puts it where the shin ends.
+        if skeleton.get_bone_parent(found[1]) != found[0] {
+            out.push(format!(
+                "\"{}\" is not a child of \"{}\": that leg is not solved.",
+                leg[1], leg[0]
+            ));
         }
     }
     out
 }
 
+/// Whether each leg's foot hangs from its lower leg (the remote body, which writes rotations
+/// only, needs it; the node graph's `LowerBodyRig` also writes a foot hanging from elsewhere).
+pub fn feet_hang_from_shins(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -> bool {
+    names.legs.iter().all(|leg| {
+        let [_, l, f] = leg.clone().map(|n| skeleton.find_bone(n.as_str()));
+        f >= 0 && skeleton.get_bone_parent(f) == l
+    })
+}
+
 /// The lower body's bones added to `tree` (the hips first, so it is the tree's root when the
 /// tree is empty) and the rest pose's point between the eyes (skeleton space), if the rig has
-/// both eyes; `None` without a hips or head bone. A leg that is not a chain is left out.
+/// both eyes; `None` without a hips or head bone. A leg whose lower leg is not a child of its
+/// upper leg is left out; its foot may hang from any bone.
 pub fn add_lower_body(
     skeleton: &Gd<Skeleton3D>,
     names: &LowerBodyNames,
@@ -86,8 +96,8 @@ pub fn add_lower_body(
     let leg = |tree: &mut TreeBuilder, names: &[String; 3]| -> Option<LegBones> {
         let [u, l, f] = names.clone().map(|n| find(&n));
         let (u, l, f) = (u?, l?, f?);
-        let chain = skeleton.get_bone_parent(l) == u && skeleton.get_bone_parent(f) == l;
-        chain.then_some(())?;
+        // The thigh carries the shin; the foot is put where the shin ends wherever it hangs.
+        (skeleton.get_bone_parent(l) == u).then_some(())?;
         Some([
             tree.add(skeleton, u)?,
             tree.add(skeleton, l)?,

@@ -370,6 +370,16 @@ impl ISkeletonModifier3D for LowerBodyRig {
             };
             skeleton.set_bone_pose_rotation(bone, to_quaternion(q));
         }
+        for &(bone, p) in &s.positions {
+            let p = if s.walk_share > 0.0 {
+                skeleton
+                    .get_bone_pose_position(bone)
+                    .lerp(p, 1.0 - s.walk_share)
+            } else {
+                p
+            };
+            skeleton.set_bone_pose_position(bone, p);
+        }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {

@@ -11,7 +11,9 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
-use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
+use crate::nodes::lower_body_bind::{
+    LowerBodyNames, add_lower_body, feet_hang_from_shins, lower_body_problems,
+};
 use crate::nodes::vr_remote_body::{ARMS, SPINE};
 use crate::skeleton_tree::TreeBuilder;
 use vr_arms_core::lower_body::LowerBody;
@@ -131,9 +133,13 @@ pub(crate) fn bind_bones(
     // are the root) or, without a lower body, from the chest's parent (or the skeleton's root).
     let mut tb = TreeBuilder::default();
     // Only a rig whose legs are both chains (as the one-click setup's `LowerBodyRig`): a crouch
-    // must not lower hips whose legs are not solved.
+    // must not lower hips whose legs are not solved. Each foot under its shin: the remote body
+    // writes rotations only, and a foot hanging from elsewhere would stay behind.
     let names = LowerBodyNames::default();
-    let lower = if lower_body && lower_body_problems(skeleton, &names).is_empty() {
+    let lower = if lower_body
+        && lower_body_problems(skeleton, &names).is_empty()
+        && feet_hang_from_shins(skeleton, &names)
+    {
         add_lower_body(skeleton, &names, &mut tb)
     } else {
         None

@@ -386,6 +386,7 @@ mod tests {
             foot_in_root: Quat::IDENTITY,
             ankle_height,
             lengths,
+            ankle_in_lower: Vec3::Y * lengths.1,
             toes: None,
         }
     }

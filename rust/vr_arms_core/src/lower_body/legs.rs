@@ -25,6 +25,10 @@ pub struct LegRest {
     pub ankle_height: f32,
     /// The upper and lower leg's lengths (skeleton units).
     pub lengths: (f32, f32),
+    /// The ankle (the foot bone's joint) in the lower leg's own frame (skeleton units): where
+    /// the foot is carried by the shin, also on a rig whose foot hangs from elsewhere (an
+    /// IK-footed game rig exported with its feet under the root).
+    pub ankle_in_lower: Vec3,
     /// The foot's toes bone, if the rig has one (see [`LegRest::with_toes`]).
     pub toes: Option<ToesRest>,
 }
@@ -92,6 +96,7 @@ impl LegRest {
             foot_in_root: (to_root.rotation * f.rotation).normalize(),
             ankle_height: to_root.transform_point(f.position).y,
             lengths: (thigh.length(), shin.length()),
+            ankle_in_lower: l.inverse().transform_point(f.position),
             toes: None,
         }
     }
@@ -224,11 +229,12 @@ pub fn solve_leg(
     foot: Quat,
 ) -> f32 {
     let [ui, li, fi] = leg;
-    let (u, l, f) = (tree.global(ui), tree.global(li), tree.global(fi));
+    let (u, l) = (tree.global(ui), tree.global(li));
+    // The ankle where the shin carries it (a foot bone hanging from elsewhere stays behind).
     let pose = ArmPose {
         shoulder: u.position,
         elbow: l.position,
-        wrist: f.position,
+        wrist: l.transform_point(rest.ankle_in_lower),
         hinge: u.rotation * rest.hinge_in_upper,
     };
     let reach = rest.eased_reach(ankle.distance(u.position));
@@ -244,9 +250,12 @@ pub fn solve_leg(
     let lower = (ik.lower_delta * ik.upper_delta * l.rotation).normalize();
     tree.set_global(ui, Pose::new(u.position, upper));
     let l_now = tree.global(li);
-    tree.set_global(li, Pose::new(l_now.position, lower));
-    let f_now = tree.global(fi);
-    tree.set_global(fi, Pose::new(f_now.position, foot));
+    let shin = Pose::new(l_now.position, lower);
+    tree.set_global(li, shin);
+    tree.set_global(
+        fi,
+        Pose::new(shin.transform_point(rest.ankle_in_lower), foot),
+    );
     tree.global(fi).position.distance(ankle)
 }
 
@@ -288,6 +297,36 @@ mod tests {
             assert!((knee.distance(t.global(0).position) - 0.45).abs() < 1e-4);
             assert!(t.global(2).rotation.angle_between(Quat::IDENTITY) < 1e-5);
         }
+    }
+
+    /// A game rig whose foot bone hangs from the root, not from the shin (its feet were IK
+    /// targets): the leg is solved as if the foot were the shin's child, and the foot bone is
+    /// put where the shin ends, on its target. Solved from the foot bone's own place instead,
+    /// the shin ends 30 cm off it.
+    #[test]
+    fn a_foot_hanging_from_the_root_is_put_where_the_shin_ends() {
+        let mut t = PoseTree::new(&[None, Some(0), None]).unwrap();
+        let down = Quat::from_rotation_x(std::f32::consts::PI);
+        t.set_globals(&[
+            Pose::new(Vec3::new(0.1, 0.9, 0.0), down),
+            Pose::new(Vec3::new(0.1, 0.45, 0.0), down),
+            Pose::new(Vec3::new(0.1, 0.03, 0.0), Quat::IDENTITY),
+        ]);
+        let bones = [0, 1, 2];
+        let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
+        // The hips drop 30 cm, carrying the thigh and shin; the foot bone stays where it was.
+        let hip = t.global(0);
+        t.set_global(0, Pose::new(hip.position - Vec3::Y * 0.3, hip.rotation));
+        let ankle = Vec3::new(0.1, 0.03, 0.1);
+        let off = solve_leg(&mut t, bones, &rest, ankle, Vec3::Z, Quat::IDENTITY);
+        assert!(off < 1e-4, "the foot {off} off its target");
+        let shin_end = t.global(1).transform_point(rest.ankle_in_lower);
+        assert!(
+            shin_end.distance(t.global(2).position) < 1e-4,
+            "the shin ends at {shin_end}, the foot is at {}",
+            t.global(2).position
+        );
+        assert!((shin_end.distance(t.global(1).position) - 0.42).abs() < 1e-4);
     }
 
     #[test]

@@ -198,6 +198,7 @@ mod tests {
             foot_in_root: Quat::IDENTITY,
             ankle_height: 0.06,
             lengths: (0.42, 0.42),
+            ankle_in_lower: Vec3::Y * 0.42,
             toes: None,
         }
     }

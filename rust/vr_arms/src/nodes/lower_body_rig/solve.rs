@@ -25,6 +25,9 @@ pub(super) struct Solved {
     /// Engine bone and local rotation of each written bone, and whether it is a leg bone
     /// (blended toward the walk animation by `walk_share`).
     pub(super) rotations: Vec<(i32, glam::Quat, bool)>,
+    /// Engine bone and local position of each foot that hangs from elsewhere than its lower
+    /// leg (a game rig whose feet were IK targets): put where its shin ends.
+    pub(super) positions: Vec<(i32, Vector3)>,
     /// The walk animation's share of the legs this frame.
     pub(super) walk_share: f32,
     /// The hips bone and its local position.
@@ -295,6 +298,15 @@ impl LowerBodyRig {
             (0..b.tree.len())
                 .filter(|&i| i < 32 && mask & (1 << i) != 0)
                 .map(|i| (b.bones[i], b.tree.local_rotation(i), leg_mask & 1 << i != 0)),
+        );
+        // A foot hanging from elsewhere than its shin moves with it: its place is written too.
+        s.positions.clear();
+        s.positions.extend(
+            [bones.legs.left, bones.legs.right]
+                .into_iter()
+                .flatten()
+                .filter(|&[_, l, f]| b.tree.parent(f) != Some(l))
+                .map(|[_, _, f]| (b.bones[f], to_vector3(b.tree.local(f).position))),
         );
         s.after.clear();
         s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));
