@@ -25,8 +25,8 @@ pub struct LegRest {
     pub ankle_height: f32,
     /// The upper and lower leg's lengths (skeleton units).
     pub lengths: (f32, f32),
-    /// The ankle (the foot bone's joint) in the lower leg's own frame (skeleton units): where
-    /// the foot is carried by the shin, also on a rig whose foot hangs from elsewhere (an
+    /// The ankle (the foot bone's joint) at rest in the lower leg's own frame (skeleton units):
+    /// where the shin carries the foot on a rig whose foot bone hangs from elsewhere (an
     /// IK-footed game rig exported with its feet under the root).
     pub ankle_in_lower: Vec3,
     /// The foot's toes bone, if the rig has one (see [`LegRest::with_toes`]).
@@ -230,11 +230,19 @@ pub fn solve_leg(
 ) -> f32 {
     let [ui, li, fi] = leg;
     let (u, l) = (tree.global(ui), tree.global(li));
-    // The ankle where the shin carries it (a foot bone hanging from elsewhere stays behind).
+    // The ankle where the shin carries it: the foot bone itself when it hangs from the shin
+    // (as this frame's animation placed it), else its rest place on the shin (a foot bone
+    // hanging from elsewhere stays behind when the body moves).
+    let carried = tree.parent(fi) == Some(li);
+    let ankle_in_lower = if carried {
+        l.inverse().transform_point(tree.global(fi).position)
+    } else {
+        rest.ankle_in_lower
+    };
     let pose = ArmPose {
         shoulder: u.position,
         elbow: l.position,
-        wrist: l.transform_point(rest.ankle_in_lower),
+        wrist: l.transform_point(ankle_in_lower),
         hinge: u.rotation * rest.hinge_in_upper,
     };
     let reach = rest.eased_reach(ankle.distance(u.position));
@@ -252,10 +260,12 @@ pub fn solve_leg(
     let l_now = tree.global(li);
     let shin = Pose::new(l_now.position, lower);
     tree.set_global(li, shin);
-    tree.set_global(
-        fi,
-        Pose::new(shin.transform_point(rest.ankle_in_lower), foot),
-    );
+    let at = if carried {
+        tree.global(fi).position
+    } else {
+        shin.transform_point(ankle_in_lower)
+    };
+    tree.set_global(fi, Pose::new(at, foot));
     tree.global(fi).position.distance(ankle)
 }
 
