@@ -105,6 +105,19 @@ pub(crate) fn chain_problems(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
     out
 }
 
+/// Why the remote body gives `skeleton` no lower body although `lower_body` is on, when the
+/// reason is its feet: they hang from elsewhere than the lower legs (a rig whose feet were IK
+/// targets), and the remote body writes bone rotations only.
+pub(crate) fn detached_feet_problem(skeleton: &Gd<Skeleton3D>, lower_body: bool) -> Option<String> {
+    let names = LowerBodyNames::default();
+    let detached = lower_body
+        && lower_body_problems(skeleton, &names).is_empty()
+        && !feet_hang_from_shins(skeleton, &names);
+    detached.then(|| {
+        "The feet do not hang from the lower legs (a rig whose feet were IK targets): this body gets no lower body, the hips and legs keep their pose. The node graph's LowerBodyRig (VRArmsSetup.setup_skeleton) solves such legs.".to_string()
+    })
+}
+
 /// `lower_body`: also the hips, spine and legs (when the skeleton has a hips and a head bone).
 pub(crate) fn bind_bones(
     skeleton: &Gd<Skeleton3D>,
@@ -132,9 +145,10 @@ pub(crate) fn bind_bones(
     // Whole chains, parents first: from the hips (the lower body's bones first, so the hips
     // are the root) or, without a lower body, from the chest's parent (or the skeleton's root).
     let mut tb = TreeBuilder::default();
-    // Only a rig whose legs are both chains (as the one-click setup's `LowerBodyRig`): a crouch
-    // must not lower hips whose legs are not solved. Each foot under its shin: the remote body
-    // writes rotations only, and a foot hanging from elsewhere would stay behind.
+    // Only a rig whose legs are solved (as the one-click setup's `LowerBodyRig`): a crouch must
+    // not lower hips whose legs are not. Each foot under its shin: the remote body writes
+    // rotations only, and a foot hanging from elsewhere would stay behind
+    // ([`detached_feet_problem`] says so).
     let names = LowerBodyNames::default();
     let lower = if lower_body
         && lower_body_problems(skeleton, &names).is_empty()

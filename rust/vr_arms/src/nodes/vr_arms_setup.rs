@@ -175,7 +175,7 @@ impl VRArmsSetup {
         let lower_problems = lower_body_problems(&skeleton, &LowerBodyNames::default());
         if !lower_problems.is_empty() {
             godot_warn!(
-                "VRArmsSetup: \"{}\" gets no lower body (LowerBodyRig): {} The hips and legs keep their pose; if the rig has them, name them in a bone map (and keep each leg a chain: upper leg, lower leg, foot).",
+                "VRArmsSetup: \"{}\" gets no lower body (LowerBodyRig): {} The hips and legs keep their pose; if the rig has them, name them in a bone map (each lower leg a child of its upper leg).",
                 skeleton.get_name(),
                 lower_problems.join(" ")
             );

@@ -12,7 +12,7 @@ use vr_arms_core::{PerSide, Pose, Side};
 use crate::convert::{pose, to_quaternion, to_vector3};
 use crate::nodes::common::apply_profile;
 use crate::nodes::hand::Hand;
-use crate::nodes::remote_body_bones::{Bound, bind_bones, chain_problems};
+use crate::nodes::remote_body_bones::{Bound, bind_bones, chain_problems, detached_feet_problem};
 
 /// The whole body (the body follow, the arm target stages, chest, neck and head, the lower body,
 /// clavicles, the arm solves, forearm twist and the finger curls) as one object called once a frame from your
@@ -117,6 +117,9 @@ impl VRBodySolver {
         if let Some(p) = problems.first() {
             godot_error!("VRBodySolver.configure: {p}");
             return false;
+        }
+        if let Some(p) = detached_feet_problem(&skeleton, self.lower_body) {
+            godot_warn!("VRBodySolver.configure: {p}");
         }
         match bind_bones(&skeleton, &self.profile, self.lower_body) {
             Ok(b) => {

@@ -727,6 +727,10 @@ impl VRRemoteBody {
             .map(|n| format!("Bone \"{n}\" is not in the skeleton (humanoid names needed: retarget with a BoneMap to SkeletonProfileHumanoid)."))
             .collect();
         out.extend(crate::nodes::remote_body_bones::chain_problems(&skeleton));
+        out.extend(crate::nodes::remote_body_bones::detached_feet_problem(
+            &skeleton,
+            self.lower_body,
+        ));
         out.extend(crate::nodes::budget::interval_problem(
             self.update_interval_frames,
             Some(&skeleton),
