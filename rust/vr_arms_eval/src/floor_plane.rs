@@ -17,9 +17,10 @@ pub struct FloorPlane {
 
 /// Samples this far (metres) above the plane fitted so far are lifted feet, not the floor.
 const PLANTED_M: f32 = 0.02;
-/// The feet must have stood this far apart (metres, the spread of the planted samples along the
-/// floor) for a slope to be measured; less is a level floor.
-const SPREAD_M: f32 = 0.5;
+/// The feet must have stood this far apart (metres, the span of the planted samples along the
+/// floor) for a slope to be measured; less is a level floor (a slope read over a dancer's
+/// square metre is the dance's own foot heights as much as the floor's).
+const SPREAD_M: f32 = 1.5;
 /// A steeper fit (rise per metre) is not a floor: level instead.
 const STEEPEST: f32 = 0.1;
 
@@ -40,14 +41,17 @@ impl FloorPlane {
 
     /// The plane under the lowest of `samples` (each frame's lower ankle): fitted to the
     /// samples within [`PLANTED_M`] of it, then lowered until 5 % of all samples are under it
-    /// (as a level floor is found: marker noise). Level where the planted samples spread less
+    /// (as a level floor is found: marker noise). Level where the planted samples span less
     /// than [`SPREAD_M`] or the fit is steeper than [`STEEPEST`]; `None` without samples.
     pub fn under(samples: &[Vec3]) -> Option<Self> {
         let finite: Vec<Vec3> = samples.iter().copied().filter(|p| p.is_finite()).collect();
         if finite.is_empty() {
             return None;
         }
-        let mut plane = Self::level(percentile5(finite.iter().map(|p| p.y)));
+        // A first plane through the lowest of each half-metre cell of the floor (a rising floor's
+        // far end is not lost under a level first guess), then refined on the planted samples.
+        let mut plane = fit(&cell_lows(&finite))
+            .unwrap_or_else(|| Self::level(percentile5(finite.iter().map(|p| p.y))));
         for _ in 0..4 {
             let planted: Vec<Vec3> = finite
                 .iter()
@@ -59,12 +63,33 @@ impl FloorPlane {
                 None => break,
             }
         }
-        if plane.slope.max_element() > STEEPEST || plane.slope.min_element() < -STEEPEST {
+        let steepness = plane.slope.length();
+        if steepness.is_nan() || steepness > STEEPEST {
             plane.slope = Vec2::ZERO;
         }
         plane.height += percentile5(finite.iter().map(|p| p.y - plane.at(p.x, p.z)));
         Some(plane)
     }
+}
+
+/// Side of the floor's cells (metres) for the first plane ([`cell_lows`]).
+const CELL_M: f32 = 0.5;
+
+/// The lowest tenth of each [`CELL_M`] cell's samples, one point per cell (the cell's 10th
+/// percentile height, at that sample's place).
+fn cell_lows(samples: &[Vec3]) -> Vec<Vec3> {
+    let mut cells: std::collections::BTreeMap<(i32, i32), Vec<Vec3>> = Default::default();
+    for p in samples {
+        let key = ((p.x / CELL_M).floor() as i32, (p.z / CELL_M).floor() as i32);
+        cells.entry(key).or_default().push(*p);
+    }
+    cells
+        .into_values()
+        .map(|mut v| {
+            v.sort_by(|a, b| a.y.total_cmp(&b.y));
+            v[v.len() / 10]
+        })
+        .collect()
 }
 
 /// The 5th percentile of `values` (0 without any).
@@ -78,7 +103,9 @@ fn percentile5(values: impl Iterator<Item = f32>) -> f32 {
 }
 
 /// The least-squares plane through `points` about their mean; level (their mean height) where
-/// they spread less than [`SPREAD_M`] along the floor; `None` without points.
+/// they span less than [`SPREAD_M`] along the floor, rising only along their widest way where
+/// they span less than that across it (a straight walk: the slope across it is not measured);
+/// `None` without points.
 fn fit(points: &[Vec3]) -> Option<FloorPlane> {
     if points.is_empty() {
         return None;
@@ -95,35 +122,44 @@ fn fit(points: &[Vec3]) -> Option<FloorPlane> {
         zy += d.z * d.y;
     }
     let origin = Vec2::new(mean.x, mean.z);
-    // The spread along the floor's widest direction (the largest eigenvalue's root).
+    let level = FloorPlane {
+        origin,
+        height: mean.y,
+        slope: Vec2::ZERO,
+    };
+    // The floor's widest way: the covariance's eigenvector of the larger eigenvalue, from the
+    // row that does not vanish when the points lie along x or along z.
     let (a, b, c) = (xx / n, xz / n, zz / n);
     let widest = 0.5 * (a + c) + (0.25 * (a - c) * (a - c) + b * b).sqrt();
-    let det = xx * zz - xz * xz;
-    if 2.0 * widest.sqrt() < SPREAD_M || det.abs() < 1e-9 {
-        return Some(FloorPlane {
-            origin,
-            height: mean.y,
-            slope: Vec2::ZERO,
-        });
+    let axis = if a >= c {
+        Vec2::new(widest - c, b)
+    } else {
+        Vec2::new(b, widest - a)
     }
-    // Along the walk only where the feet went one way (a straight walk): the slope across it
-    // is not measured.
-    let narrowest = (a + c - widest).max(0.0);
-    let slope = if 2.0 * narrowest.sqrt() < SPREAD_M {
-        let axis = Vec2::new(b, widest - a)
-            .try_normalize()
-            .unwrap_or(if a >= c { Vec2::X } else { Vec2::Y });
+    .try_normalize()
+    .unwrap_or(Vec2::X);
+    let across = axis.perp();
+    let span = |dir: Vec2| {
+        let (lo, hi) = points
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| {
+                let t = dir.dot(Vec2::new(p.x, p.z));
+                (lo.min(t), hi.max(t))
+            });
+        hi - lo
+    };
+    if span(axis) < SPREAD_M {
+        return Some(level);
+    }
+    let det = xx * zz - xz * xz;
+    let slope = if span(across) < SPREAD_M || det.abs() < 1e-9 {
         let along = axis.x * axis.x * xx + 2.0 * axis.x * axis.y * xz + axis.y * axis.y * zz;
         let rise = (axis.x * xy + axis.y * zy) / along.max(1e-9);
         axis * rise
     } else {
         Vec2::new(zz * xy - xz * zy, xx * zy - xz * xy) / det
     };
-    Some(FloorPlane {
-        origin,
-        height: mean.y,
-        slope,
-    })
+    Some(FloorPlane { slope, ..level })
 }
 
 #[cfg(test)]
@@ -153,6 +189,33 @@ mod tests {
         let level = FloorPlane::under(&walk(0.0)).unwrap();
         assert!(level.slope.length() < 1e-3, "{level:?}");
         assert!((level.at(0.0, 2.0) - 0.06).abs() < 1e-3);
+    }
+
+    /// A straight walk along x on a floor rising 2 cm a metre the way it goes (the slope is read
+    /// along x, not across it), and feet all over a 2 m square of a floor rising both ways (the
+    /// whole plane is read).
+    #[test]
+    fn a_walk_along_x_and_feet_all_over_a_square_read_their_floors() {
+        let along_x: Vec<Vec3> = (0..300)
+            .map(|k| {
+                let x = 3.0 * k as f32 / 300.0;
+                Vec3::new(x, 0.06 + 0.02 * x, 0.0)
+            })
+            .collect();
+        let p = FloorPlane::under(&along_x).unwrap();
+        assert!(
+            (p.slope.x - 0.02).abs() < 0.002 && p.slope.y.abs() < 0.002,
+            "{p:?}"
+        );
+        let square: Vec<Vec3> = (0..400)
+            .map(|k| {
+                let (x, z) = ((k % 20) as f32 * 0.1, (k / 20) as f32 * 0.1);
+                Vec3::new(x, 0.06 + 0.01 * x + 0.03 * z, z)
+            })
+            .collect();
+        let p = FloorPlane::under(&square).unwrap();
+        assert!(p.slope.distance(Vec2::new(0.01, 0.03)) < 0.002, "{p:?}");
+        assert!((p.at(1.0, 1.0) - 0.10).abs() < 0.005, "{p:?}");
     }
 
     /// A performer who stays in one place: no slope is read from feet a few centimetres apart;
