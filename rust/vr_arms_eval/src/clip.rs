@@ -52,6 +52,8 @@ pub struct Clip {
     joints: Joints,
     /// The unit, up axis, skipped frames and rest found from the data.
     pub read: ClipRest,
+    /// The floor's plane, found once ([`Clip::floor_plane`]).
+    floor: std::sync::OnceLock<FloorPlane>,
 }
 
 /// Clips whose real frame rate is not the one in their header: (name part, frames per second,
@@ -169,6 +171,7 @@ impl Clip {
             frame_time,
             joints,
             read,
+            floor: std::sync::OnceLock::new(),
         })
     }
 
@@ -310,20 +313,26 @@ impl Clip {
     /// percentile over the clip, against marker noise), less the ankle's rest height over the
     /// rest pose's lowest joint; 0 for a clip without legs.
     pub fn floor_y(&self) -> f32 {
-        let Some(lb) = self.joints.lower_body else {
-            return 0.0;
-        };
-        let mut lows: Vec<f32> = (0..self.frame_count())
-            .map(|k| {
-                let pose = self.posed(k + self.read.first_frame);
-                pose[lb.legs[0][2]].0.y.min(pose[lb.legs[1][2]].0.y)
-            })
-            .collect();
+        let mut lows: Vec<f32> = self.lower_ankles().iter().map(|p| p.y).collect();
         if lows.is_empty() {
             return 0.0;
         }
         lows.sort_by(f32::total_cmp);
         lows[lows.len() / 20] - self.ankle_over_floor()
+    }
+
+    /// Each frame's lower ankle (world); none for a clip without legs.
+    fn lower_ankles(&self) -> Vec<Vec3> {
+        let Some(lb) = self.joints.lower_body else {
+            return Vec::new();
+        };
+        (0..self.frame_count())
+            .map(|k| {
+                let pose = self.posed(k + self.read.first_frame);
+                let (l, r) = (pose[lb.legs[0][2]].0, pose[lb.legs[1][2]].0);
+                if l.y <= r.y { l } else { r }
+            })
+            .collect()
     }
 
     /// How far the rest pose's lower ankle is above its lowest joint (0 without legs).
@@ -338,26 +347,18 @@ impl Clip {
     }
 
     /// The floor as the performer stood on it: a plane under the lower ankle's path, found as
-    /// [`Clip::floor_y`] finds a level one ([`FloorPlane::under`]); level at
+    /// [`Clip::floor_y`] finds a level one ([`FloorPlane::under`]), once per clip; level at
     /// [`Clip::floor_y`] for a clip without legs.
     pub fn floor_plane(&self) -> FloorPlane {
-        let Some(lb) = self.joints.lower_body else {
-            return FloorPlane::level(self.floor_y());
-        };
-        let lows: Vec<Vec3> = (0..self.frame_count())
-            .map(|k| {
-                let pose = self.posed(k + self.read.first_frame);
-                let (l, r) = (pose[lb.legs[0][2]].0, pose[lb.legs[1][2]].0);
-                if l.y <= r.y { l } else { r }
+        *self
+            .floor
+            .get_or_init(|| match FloorPlane::under(&self.lower_ankles()) {
+                Some(mut plane) => {
+                    plane.height -= self.ankle_over_floor();
+                    plane
+                }
+                None => FloorPlane::level(self.floor_y()),
             })
-            .collect();
-        match FloorPlane::under(&lows) {
-            Some(mut plane) => {
-                plane.height -= self.ankle_over_floor();
-                plane
-            }
-            None => FloorPlane::level(self.floor_y()),
-        }
     }
 }
 
