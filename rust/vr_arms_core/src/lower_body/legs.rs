@@ -234,15 +234,14 @@ pub fn solve_leg(
     // (as this frame's animation placed it), else its rest place on the shin (a foot bone
     // hanging from elsewhere stays behind when the body moves).
     let carried = tree.parent(fi) == Some(li);
-    let ankle_in_lower = if carried {
-        l.inverse().transform_point(tree.global(fi).position)
-    } else {
-        rest.ankle_in_lower
-    };
     let pose = ArmPose {
         shoulder: u.position,
         elbow: l.position,
-        wrist: l.transform_point(ankle_in_lower),
+        wrist: if carried {
+            tree.global(fi).position
+        } else {
+            l.transform_point(rest.ankle_in_lower)
+        },
         hinge: u.rotation * rest.hinge_in_upper,
     };
     let reach = rest.eased_reach(ankle.distance(u.position));
@@ -263,7 +262,7 @@ pub fn solve_leg(
     let at = if carried {
         tree.global(fi).position
     } else {
-        shin.transform_point(ankle_in_lower)
+        shin.transform_point(rest.ankle_in_lower)
     };
     tree.set_global(fi, Pose::new(at, foot));
     tree.global(fi).position.distance(ankle)
