@@ -607,4 +607,6 @@ pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
 #[cfg(test)]
 mod seat_tests;
 #[cfg(test)]
+mod stance_tests;
+#[cfg(test)]
 mod tests;

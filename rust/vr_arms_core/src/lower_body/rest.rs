@@ -21,9 +21,15 @@ pub struct Measures {
     pub hips_in_root: Quat,
     pub head_in_root: Quat,
     pub legs: PerSide<Option<LegRest>>,
-    /// Each foot's place under the hips (horizontal).
+    /// Each foot's place under the hips (horizontal): the rest's, the feet at most
+    /// [`MAX_STAGGER_SHARE`] of the leg apart fore and aft.
     pub foot_offsets: PerSide<Vec3>,
 }
+
+/// How far apart fore and aft the standing feet may be, as a share of the leg (the rest's own
+/// stagger up to it, about their middle): captured performers' rests stand up to 4.4 cm
+/// apart, a game rig's combat stance 36 cm.
+pub const MAX_STAGGER_SHARE: f32 = 0.1;
 
 /// The rest pose and its measures for the skeleton's last place in the root.
 #[derive(Clone, Debug)]
@@ -94,7 +100,17 @@ impl LowerBodyRest {
             }
             None => Vec3::new(side.sign() * 0.1 * size, 0.0, 0.0),
         };
-        let foot_offsets = PerSide::new(foot_offset(Side::Left), foot_offset(Side::Right));
+        // Within a tenth of the leg of each other fore and aft: a rest pose with one foot well
+        // ahead (a game rig's combat stance) would otherwise keep that stance standing.
+        let (left, right) = (foot_offset(Side::Left), foot_offset(Side::Right));
+        let leg = legs
+            .iter()
+            .flatten()
+            .map(|l| l.lengths.0 + l.lengths.1)
+            .fold(0.0, f32::max);
+        let (ahead, stagger) = (0.5 * (left.z + right.z), 0.5 * MAX_STAGGER_SHARE * leg);
+        let level = |o: Vec3| o.with_z(ahead + (o.z - ahead).clamp(-stagger, stagger));
+        let foot_offsets = PerSide::new(level(left), level(right));
         Measures {
             pelvis: PelvisRest {
                 head_to_hips: hips.position - head.position,
