@@ -12,6 +12,7 @@
 use std::collections::HashMap;
 
 mod generic;
+mod pelvis;
 mod prefixed;
 mod wrist;
 

@@ -8,9 +8,11 @@ use super::{AutoMap, auto_map, generic};
 /// [`auto_map`] for a skeleton whose bone `i` is named `bones[i]` with parent `parents[i]`
 /// (`None` for a root): where the hand it finds hangs from a bone between it and the lower arm
 /// that common words also call a hand or a wrist, and no finger is mapped on that side, the
-/// hand is that bone.
+/// hand is that bone. The hips are the bone the legs hang from
+/// ([`super::pelvis::hips_where_legs_hang`]).
 pub fn auto_map_tree(bones: &[String], parents: &[Option<usize>]) -> Option<AutoMap> {
     let mut map = auto_map(bones)?;
+    super::pelvis::hips_where_legs_hang(&mut map, bones, parents);
     for side in ["Left", "Right"] {
         let hand = format!("{side}Hand");
         let Some(wrist) = wrist_before(&map, &hand, side, bones, parents) else {
