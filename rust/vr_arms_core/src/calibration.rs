@@ -250,11 +250,12 @@ impl AvatarMeasures {
 /// Where a rig without eye bones has its eyes, from its head bone (rest pose, +Y up, +Z
 /// forward): 9 cm over it and 9 cm ahead for a grown-up whose head bone stands 1.56 m high, in
 /// proportion to the head bone's height above the floor (`head_height`, in the rig's own units:
-/// a centimetre rig's eyes are 9 of its units over). The calibration's fit and the lower body's
-/// head placement share it, so an avatar fitted to the headset stands with its eyes on it.
+/// a centimetre rig's eyes are 9 of its units over, a rig in hundredths of a metre, its head bone
+/// 0.0115 high, 0.00066 of them). The calibration's fit and the lower body's head placement
+/// share it, so an avatar fitted to the headset stands with its eyes on it.
 pub fn eyes_from_head_bone(head_height: f32) -> Vec3 {
     let size = if head_height.is_finite() {
-        (head_height / 1.56).max(0.01)
+        (head_height / 1.56).max(0.0)
     } else {
         1.0
     };
@@ -688,6 +689,21 @@ mod tests {
         assert_eq!(
             AvatarMeasures::from_rest(&RestJoints::default()),
             AvatarMeasures::TYPICAL
+        );
+    }
+
+    /// The eyes are in proportion at any units: a skeleton in hundredths of a metre (an
+    /// importer's scale of 100 moved onto its bones, as Quaternius' rigs come) has them where
+    /// the calibration, measuring the same avatar in metres, fits them to the headset. Clamped
+    /// at a hundredth of the size, they stood 3 cm (world) higher and the body crouched 30
+    /// degrees at the knees to keep its head under the headset.
+    #[test]
+    fn a_head_bone_in_hundredths_has_its_eyes_in_proportion() {
+        let metres = eyes_from_head_bone(1.15);
+        let hundredths = eyes_from_head_bone(0.0115);
+        assert!(
+            (hundredths * 100.0).distance(metres) < 1e-6,
+            "{hundredths} {metres}"
         );
     }
 }
