@@ -201,6 +201,7 @@ func _measure_standing() -> void:
 	figures.standing_torso_forward_deg = _lean_deg()
 	figures.standing_ankles_apart_cm = bones.LeftFoot.distance_to(bones.RightFoot) * 100.0
 	figures.standing_hips_apart_cm = bones.LeftUpperLeg.distance_to(bones.RightUpperLeg) * 100.0
+	figures.standing_knees_deg = maxf(_knee_deg("Left"), _knee_deg("Right"))
 	var head := camera.global_transform
 	height = head.origin.y
 	head_in_headset = bones["head_in_headset"]

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::controller_targets::finite_clamp;
 use crate::profile::{ProfileError, parse_toml};
+use crate::side::PerSide;
 
 /// A player's measurements and the resulting avatar scale.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -210,6 +211,9 @@ pub struct RestJoints {
     pub middle_distal: Option<Vec3>,
     /// The left upper arm, lower arm and hand joints.
     pub left_arm: Option<[Vec3; 3]>,
+    /// Each leg's upper leg, lower leg and foot joints (left, right), the floor at height 0:
+    /// a rest on bent knees stands taller ([`crate::lower_body::standing::standing_lift`]).
+    pub legs: Option<[[Vec3; 3]; 2]>,
 }
 
 impl AvatarMeasures {
@@ -223,13 +227,23 @@ impl AvatarMeasures {
     /// Measures an avatar from its rest joints: the top of the head 11 cm over the eyes (else
     /// 11 cm over where [`eyes_from_head_bone`] puts them, 20 cm over a grown-up's head joint); the span wrist to wrist plus each hand to its fingertip (the
     /// middle finger's last bone and 2.5 cm; 18 cm a hand without fingers), else the height (a
-    /// span is about a height); the arm shoulder to wrist, else a third of the height.
+    /// span is about a height); the arm shoulder to wrist, else a third of the height. The height
+    /// is the standing body's: a rest on bent knees adds what straightening them lifts.
     pub fn from_rest(j: &RestJoints) -> AvatarMeasures {
         let top = match (j.eyes, j.head) {
             (Some((l, r)), _) => (l + r).y * 0.5 + 0.11,
             (None, Some(h)) => h.y + eyes_from_head_bone(h.y).y + 0.11,
             _ => return Self::TYPICAL,
         };
+        let top = top
+            + j.legs.map_or(0.0, |legs| {
+                let [l, r] = legs.map(|[hip, knee, ankle]| crate::lower_body::standing::RestLeg {
+                    hip,
+                    ankle_height: ankle.y,
+                    lengths: (knee.distance(hip), ankle.distance(knee)),
+                });
+                crate::lower_body::standing::standing_lift(PerSide::new(l, r))
+            });
         let arm_span_m = match (j.hands, j.middle_distal) {
             (Some((l, r)), Some(tip)) => l.distance(r) + 2.0 * (tip.distance(l) + 0.025),
             (Some((l, r)), None) => l.distance(r) + 0.36,
@@ -661,9 +675,22 @@ mod tests {
                 Vec3::new(0.45, 1.4, 0.0),
                 Vec3::new(0.7, 1.4, 0.0),
             ]),
+            // Straight legs: standing as at rest.
+            legs: Some([0.1, -0.1].map(|x| [0.9, 0.48, 0.06].map(|y| Vec3::new(x, y, 0.0)))),
         };
         let m = AvatarMeasures::from_rest(&full);
         assert!((m.height_m - 1.71).abs() < 1e-5, "{m:?}");
+        // The knees 20 cm ahead (thigh and shin 46.5 cm, bent 51 degrees): straightened to
+        // 10 degrees they lift the hips 8.68 cm.
+        let bent =
+            RestJoints {
+                legs: Some([0.1, -0.1].map(|x| {
+                    [(0.9, 0.0), (0.48, 0.2), (0.06, 0.0)].map(|(y, z)| Vec3::new(x, y, z))
+                })),
+                ..full
+            };
+        let m = AvatarMeasures::from_rest(&bent);
+        assert!((m.height_m - 1.7968).abs() < 2e-4, "{m:?}");
         assert!((m.arm_span_m - (1.4 + 2.0 * 0.175)).abs() < 1e-5, "{m:?}");
         assert!((m.arm_length_m - 0.53).abs() < 1e-5, "{m:?}");
         // Fewer joints: the head joint, a hand without fingers, no arm chain.

@@ -419,5 +419,13 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
             (Some(u), Some(l), Some(h)) => Some([u, l, h]),
             _ => None,
         },
+        legs: ["Left", "Right"]
+            .map(|side| {
+                let [u, l, f] = ["UpperLeg", "LowerLeg", "Foot"].map(|b| at(&format!("{side}{b}")));
+                Some([u?, l?, f?])
+            })
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .map(|v| [v[0], v[1]]),
     })
 }

@@ -27,6 +27,7 @@ mod settings;
 mod sink;
 pub mod sit_detect;
 pub mod spine_bend;
+pub mod standing;
 pub mod walk_blend;
 
 use glam::{Quat, Vec3};
@@ -373,11 +374,27 @@ impl LowerBody {
         // spine stays long.
         let hips_share = s.hips_lean_share + placed.hinge * (1.0 - s.hips_lean_share);
         let tilt = Quat::from_rotation_x(placed.lean * hips_share);
-        let hips_turn = (facing * tilt * m.hips_in_root).normalize();
+        let hips_turn = (facing * tilt * m.hips_level * m.hips_in_root).normalize();
         tree.set_global(
             b.hips,
             to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
         );
+        // The pelvis levelled from a rest that was not (a combat stance): the spine above it
+        // turns back, so the torso stands as at rest.
+        if let Some(&first) = self
+            .spine
+            .first()
+            .filter(|_| m.hips_level != Quat::IDENTITY)
+        {
+            let body = facing * tilt;
+            let back = body * m.hips_level.inverse() * body.inverse();
+            let back = (to_skeleton.rotation * back * input.skeleton.rotation).normalize();
+            let g = tree.global(first);
+            tree.set_global(
+                first,
+                Pose::new(g.position, (back * g.rotation).normalize()),
+            );
+        }
         // Seated and twisted from the seat: the spine below the neck takes the twist back, an
         // even share a bone, so the chest (and the shoulders on it) still faces as the upper
         // body turned it.

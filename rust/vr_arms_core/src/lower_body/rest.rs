@@ -7,6 +7,7 @@ use glam::{Quat, Vec3};
 use super::LowerBodyBones;
 use super::legs::LegRest;
 use super::pelvis::{LegsReach, PelvisRest};
+use super::standing;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -19,17 +20,15 @@ pub struct Measures {
     pub eyes_from_head: Vec3,
     /// The hips' and the head's rest rotations.
     pub hips_in_root: Quat,
+    /// The turn (root frame) that levels and squares the rest's pelvis
+    /// ([`standing::pelvis_level`]): the standing hips are turned `hips_level * hips_in_root`.
+    pub hips_level: Quat,
     pub head_in_root: Quat,
     pub legs: PerSide<Option<LegRest>>,
     /// Each foot's place under the hips (horizontal): the rest's, the feet at most
-    /// [`MAX_STAGGER_SHARE`] of the leg apart fore and aft.
+    /// [`standing::MAX_STAGGER_SHARE`] of the leg apart fore and aft.
     pub foot_offsets: PerSide<Vec3>,
 }
-
-/// How far apart fore and aft the standing feet may be, as a share of the leg (the rest's own
-/// stagger up to it, about their middle): captured performers' rests stand up to 4.4 cm
-/// apart, a game rig's combat stance 36 cm.
-pub const MAX_STAGGER_SHARE: f32 = 0.1;
 
 /// The rest pose and its measures for the skeleton's last place in the root.
 #[derive(Clone, Debug)]
@@ -100,26 +99,39 @@ impl LowerBodyRest {
             }
             None => Vec3::new(side.sign() * 0.1 * size, 0.0, 0.0),
         };
-        // Within a tenth of the leg of each other fore and aft: a rest pose with one foot well
-        // ahead (a game rig's combat stance) would otherwise keep that stance standing.
-        let (left, right) = (foot_offset(Side::Left), foot_offset(Side::Right));
+        // Measured as the standing body: the pelvis level and square, the legs straight, the
+        // feet side by side (`standing.rs`; a rest already standing so is left as it is).
         let leg = legs
             .iter()
             .flatten()
             .map(|l| l.lengths.0 + l.lengths.1)
             .fold(0.0, f32::max);
-        let (ahead, stagger) = (0.5 * (left.z + right.z), 0.5 * MAX_STAGGER_SHARE * leg);
-        let level = |o: Vec3| o.with_z(ahead + (o.z - ahead).clamp(-stagger, stagger));
-        let foot_offsets = PerSide::new(level(left), level(right));
+        let (left, right) =
+            standing::standing_feet(foot_offset(Side::Left), foot_offset(Side::Right), leg);
+        let foot_offsets = PerSide::new(left, right);
+        let rest_legs = match (*b.legs.get(Side::Left), *b.legs.get(Side::Right), legs) {
+            (Some(l), Some(r), [Some(lr), Some(rr)]) => {
+                let mut rest_leg = |leg: super::legs::LegBones, rest: &LegRest| standing::RestLeg {
+                    hip: to_root.transform_point(tree.global(leg[0]).position),
+                    ankle_height: rest.ankle_height,
+                    lengths: rest.lengths,
+                };
+                Some(PerSide::new(rest_leg(l, &lr), rest_leg(r, &rr)))
+            }
+            _ => None,
+        };
+        let lift = rest_legs.map_or(0.0, standing::standing_lift);
+        let hips_level = rest_legs.map_or(Quat::IDENTITY, standing::pelvis_level);
         Measures {
             pelvis: PelvisRest {
                 head_to_hips: hips.position - head.position,
-                head_height: head.position.y,
-                hips_height: hips.position.y,
+                head_height: head.position.y + lift,
+                hips_height: hips.position.y + lift,
                 legs: legs_reach(tree, b.legs, legs, to_root, hips.position),
             },
             eyes_from_head: eyes,
             hips_in_root: hips.rotation,
+            hips_level,
             head_in_root: head.rotation,
             legs: PerSide::new(legs[0], legs[1]),
             foot_offsets,

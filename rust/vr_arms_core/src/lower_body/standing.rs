@@ -1,0 +1,136 @@
+//! A rest pose that is not a person standing (Quaternius' game rigs rest in a combat stance:
+//! the pelvis turned 28 degrees and rolled, the knees bent 33, one foot 36 cm ahead of the
+//! other) measured as the standing body it stands for: the pelvis level and square, the legs
+//! straight, the feet side by side. A rest already standing so measures as it is.
+
+use glam::{Quat, Vec3};
+
+use super::legs::KNEE_EASE_START_DEG;
+use crate::side::PerSide;
+
+/// How far apart fore and aft the standing feet may be, as a share of the leg (the rest's own
+/// stagger up to it, about their middle): captured performers' rests stand up to 4.4 cm
+/// apart, a game rig's combat stance 36 cm.
+pub const MAX_STAGGER_SHARE: f32 = 0.1;
+
+/// A leg at rest as the standing body needs it, in the root's frame (+Y up, the floor at 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RestLeg {
+    /// The hip joint (the upper leg bone's position).
+    pub hip: Vec3,
+    /// The ankle's height over the floor.
+    pub ankle_height: f32,
+    /// The thigh's and the shin's lengths.
+    pub lengths: (f32, f32),
+}
+
+/// How far a rest pelvis may be turned (the line between its hip joints off the root's left)
+/// and still be the rig's own standing pelvis, and how far it is a stance's, levelled whole
+/// (degrees; eased between). The rests of the captured performers the evaluation reads are
+/// turned up to 13.5 degrees, and levelling those made every whole-body figure worse; the
+/// combat stance is turned 28.
+pub const PELVIS_OWN_DEG: f32 = 15.0;
+pub const PELVIS_STANCE_DEG: f32 = 25.0;
+
+/// The turn (root frame) that levels and squares a rest pelvis turned as a stance's: the
+/// least turn taking the line from the right hip joint to the left one onto the root's left
+/// (+X), eased in from [`PELVIS_OWN_DEG`] to [`PELVIS_STANCE_DEG`] of it. Identity for a
+/// pelvis turned less, or joints on one spot.
+pub fn pelvis_level(legs: PerSide<RestLeg>) -> Quat {
+    let Some(across) = (legs.left.hip - legs.right.hip).try_normalize() else {
+        return Quat::IDENTITY;
+    };
+    let full = Quat::from_rotation_arc(across, Vec3::X);
+    let turned = full.angle_between(Quat::IDENTITY).to_degrees();
+    let t = ((turned - PELVIS_OWN_DEG) / (PELVIS_STANCE_DEG - PELVIS_OWN_DEG)).clamp(0.0, 1.0);
+    Quat::IDENTITY.slerp(full, t * t * (3.0 - 2.0 * t))
+}
+
+/// How much higher than at rest the hips stand once the pelvis is level (both hip joints at
+/// their mean height) and the legs straight: the shortest leg's rise to its longest exact reach
+/// ([`KNEE_EASE_START_DEG`]), none for a rest already standing that tall. The combat stance
+/// stands 4 cm taller; a rest on straight legs, 0.
+pub fn standing_lift(legs: PerSide<RestLeg>) -> f32 {
+    let hip_height = 0.5 * (legs.left.hip.y + legs.right.hip.y);
+    let lift = [legs.left, legs.right]
+        .map(|leg| {
+            let (thigh, shin) = leg.lengths;
+            let reach =
+                crate::soft_ik::min_bend_reach(thigh, shin, KNEE_EASE_START_DEG.to_radians());
+            reach - (hip_height - leg.ankle_height)
+        })
+        .into_iter()
+        .fold(f32::INFINITY, f32::min);
+    if lift.is_finite() { lift.max(0.0) } else { 0.0 }
+}
+
+/// Each foot's place under the hips standing (horizontal, root frame) from its place at rest
+/// (`left`, `right`): across as at rest, fore and aft at most [`MAX_STAGGER_SHARE`] of the
+/// leg (`leg`, straight) apart about their middle.
+pub fn standing_feet(left: Vec3, right: Vec3, leg: f32) -> (Vec3, Vec3) {
+    let (ahead, stagger) = (0.5 * (left.z + right.z), 0.5 * MAX_STAGGER_SHARE * leg);
+    let level = |o: Vec3| o.with_z(ahead + (o.z - ahead).clamp(-stagger, stagger));
+    (level(left), level(right))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leg(hip: Vec3, ankle_height: f32, lengths: (f32, f32)) -> RestLeg {
+        RestLeg {
+            hip,
+            ankle_height,
+            lengths,
+        }
+    }
+
+    /// The Cyberpunk character's rest legs (its glTF, in metres): the hip joints 2 cm apart in
+    /// height and 11 cm fore and aft, knees bent 33 degrees. Levelled, the joints lie along +X;
+    /// standing, the hips rise 4 cm.
+    #[test]
+    fn a_combat_stance_is_levelled_and_lifted() {
+        let legs = PerSide::new(
+            leg(Vec3::new(0.1075, 0.6379, -0.0242), 0.0159, (0.322, 0.353)),
+            leg(Vec3::new(-0.101, 0.6588, -0.1321), 0.0159, (0.322, 0.353)),
+        );
+        let level = pelvis_level(legs);
+        let across = level * (legs.left.hip - legs.right.hip);
+        assert!(across.normalize().distance(Vec3::X) < 1e-5, "{across}");
+        let lift = standing_lift(legs);
+        assert!((lift - 0.0399).abs() < 5e-4, "{lift}");
+    }
+
+    /// A pelvis turned 10 degrees at rest is the rig's own: left as it is; turned 20, half
+    /// levelled.
+    #[test]
+    fn a_pelvis_turned_a_little_is_the_rigs_own() {
+        let turned = |deg: f32| {
+            let across = Quat::from_rotation_y(deg.to_radians()) * Vec3::new(0.1, 0.0, 0.0);
+            PerSide::new(
+                leg(across + Vec3::Y * 0.9, 0.06, (0.42, 0.42)),
+                leg(-across + Vec3::Y * 0.9, 0.06, (0.42, 0.42)),
+            )
+        };
+        assert!(pelvis_level(turned(10.0)).angle_between(Quat::IDENTITY) < 1e-6);
+        let half = pelvis_level(turned(20.0))
+            .angle_between(Quat::IDENTITY)
+            .to_degrees();
+        assert!((half - 10.0).abs() < 0.01, "{half}");
+        let whole = pelvis_level(turned(30.0))
+            .angle_between(Quat::IDENTITY)
+            .to_degrees();
+        assert!((whole - 30.0).abs() < 0.01, "{whole}");
+    }
+
+    /// Straight legs under a level pelvis: nothing to level, nothing to lift.
+    #[test]
+    fn a_standing_rest_is_left_as_it_is() {
+        let legs = PerSide::new(
+            leg(Vec3::new(0.1, 0.9, 0.0), 0.06, (0.42, 0.42)),
+            leg(Vec3::new(-0.1, 0.9, 0.0), 0.06, (0.42, 0.42)),
+        );
+        assert!(pelvis_level(legs).angle_between(Quat::IDENTITY) < 1e-6);
+        assert_eq!(standing_lift(legs), 0.0);
+    }
+}
