@@ -99,6 +99,7 @@ impl LowerBodyRest {
             }
             None => Vec3::new(side.sign() * 0.1 * size, 0.0, 0.0),
         };
+        let feet_at_rest = (foot_offset(Side::Left), foot_offset(Side::Right));
         // Measured as the standing body: the pelvis level and square, the legs straight, the
         // feet side by side (`standing.rs`; a rest already standing so is left as it is).
         let leg = legs
@@ -106,9 +107,6 @@ impl LowerBodyRest {
             .flatten()
             .map(|l| l.lengths.0 + l.lengths.1)
             .fold(0.0, f32::max);
-        let (left, right) =
-            standing::standing_feet(foot_offset(Side::Left), foot_offset(Side::Right), leg);
-        let foot_offsets = PerSide::new(left, right);
         let rest_legs = match (*b.legs.get(Side::Left), *b.legs.get(Side::Right), legs) {
             (Some(l), Some(r), [Some(lr), Some(rr)]) => {
                 let mut rest_leg = |leg: super::legs::LegBones, rest: &LegRest| standing::RestLeg {
@@ -122,6 +120,11 @@ impl LowerBodyRest {
         };
         let lift = rest_legs.map_or(0.0, standing::standing_lift);
         let hips_level = rest_legs.map_or(Quat::IDENTITY, standing::pelvis_level);
+        // The levelled hip joints' middle, for feet that stood a stance at rest.
+        let under =
+            rest_legs.map(|l| (hips_level * (0.5 * (l.left.hip + l.right.hip) - hips.position)).z);
+        let (left, right) = standing::standing_feet(feet_at_rest.0, feet_at_rest.1, leg, under);
+        let foot_offsets = PerSide::new(left, right);
         Measures {
             pelvis: PelvisRest {
                 head_to_hips: hips.position - head.position,

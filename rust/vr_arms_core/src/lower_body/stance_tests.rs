@@ -6,10 +6,10 @@ use super::tests::{headset, input, knee_bend};
 use super::*;
 
 /// The reference lower body with its left foot `ahead` (m) and its right foot as far behind,
-/// each shin slanting to its foot.
-fn staggered(ahead: f32) -> (PoseTree, LowerBodyBones, Vec3) {
+/// both then `back` behind that, each shin slanting to its foot.
+fn staggered(ahead: f32, back: f32) -> (PoseTree, LowerBodyBones, Vec3) {
     let (mut tree, bones, eyes) = reference_lower_body();
-    for (side, z) in [(Side::Left, ahead), (Side::Right, -ahead)] {
+    for (side, z) in [(Side::Left, ahead - back), (Side::Right, -ahead - back)] {
         let [_, knee, foot] = bones.legs.get(side).expect("both legs");
         let (k, f) = (tree.global(knee).position, tree.global(foot).position);
         tree.set_global(knee, Pose::new(k + Vec3::Z * 0.5 * z, Quat::IDENTITY));
@@ -19,9 +19,9 @@ fn staggered(ahead: f32) -> (PoseTree, LowerBodyBones, Vec3) {
 }
 
 /// The ankles' places (left, right) after standing a second at the rest height on the rest
-/// with its feet `ahead` (m) each way.
-fn standing_ankles(ahead: f32) -> (Vec3, Vec3) {
-    let (rest, bones, eyes) = staggered(ahead);
+/// with its feet `ahead` (m) each way of `back` behind the hips.
+fn standing_ankles(ahead: f32, back: f32) -> (Vec3, Vec3) {
+    let (rest, bones, eyes) = staggered(ahead, back);
     let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
     let i = input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0));
     let mut t = rest.clone();
@@ -33,22 +33,25 @@ fn standing_ankles(ahead: f32) -> (Vec3, Vec3) {
     (t.global(left).position, t.global(right).position)
 }
 
-/// Standing on a rest with the feet 30 cm apart fore and aft (a combat stance), the feet stand
-/// at most a tenth of the leg (8.5 cm) apart, about the rest feet's middle; a rest whose feet
-/// stand 4 cm apart (a performer's) keeps them where they are.
+/// Standing on a rest with the feet 30 cm apart fore and aft (a combat stance), 10 cm behind
+/// the hips on average, the feet stand at most a tenth of the leg (8.5 cm) apart about the
+/// point under the hip joints: such a rest's feet say nothing of where standing feet go. A
+/// rest whose feet stand 4 cm apart (a performer's) keeps them where they are, behind the hips
+/// as at rest.
 #[test]
 fn a_staggered_rest_stands_with_the_feet_side_by_side() {
-    let (l, r) = standing_ankles(0.15);
-    let leg = 0.42_f32.hypot(0.075) * 2.0;
+    let (l, r) = standing_ankles(0.15, 0.1);
+    // The longer leg (the right, its foot 25 cm behind).
+    let leg = 0.42_f32.hypot(0.125) * 2.0;
     assert!(
         l.z - r.z <= MAX_STAGGER_SHARE * leg + 1e-3,
         "left {l}, right {r}"
     );
     assert!(l.z - r.z > 0.08, "left {l}, right {r}");
     assert!((l.z + r.z).abs() < 0.01, "left {l}, right {r}");
-    let (l, r) = standing_ankles(0.02);
+    let (l, r) = standing_ankles(0.02, 0.1);
     assert!(
-        (l.z - 0.02).abs() < 1e-3 && (r.z + 0.02).abs() < 1e-3,
+        (l.z + 0.08).abs() < 1e-3 && (r.z + 0.12).abs() < 1e-3,
         "left {l}, right {r}"
     );
 }

@@ -66,10 +66,17 @@ pub fn standing_lift(legs: PerSide<RestLeg>) -> f32 {
 
 /// Each foot's place under the hips standing (horizontal, root frame) from its place at rest
 /// (`left`, `right`): across as at rest, fore and aft at most [`MAX_STAGGER_SHARE`] of the
-/// leg (`leg`, straight) apart about their middle.
-pub fn standing_feet(left: Vec3, right: Vec3, leg: f32) -> (Vec3, Vec3) {
-    let (ahead, stagger) = (0.5 * (left.z + right.z), 0.5 * MAX_STAGGER_SHARE * leg);
-    let level = |o: Vec3| o.with_z(ahead + (o.z - ahead).clamp(-stagger, stagger));
+/// leg (`leg`, straight) apart about their middle. Feet further apart at rest are a stance's,
+/// which says nothing of where standing feet go: their middle is then under the hip joints'
+/// (`under_hips`, how far ahead of the hips they are, if known).
+pub fn standing_feet(left: Vec3, right: Vec3, leg: f32, under_hips: Option<f32>) -> (Vec3, Vec3) {
+    let stagger = 0.5 * MAX_STAGGER_SHARE * leg;
+    let middle = 0.5 * (left.z + right.z);
+    let ahead = match under_hips {
+        Some(z) if (left.z - right.z).abs() > 2.0 * stagger => z,
+        _ => middle,
+    };
+    let level = |o: Vec3| o.with_z(ahead + (o.z - middle).clamp(-stagger, stagger));
     (level(left), level(right))
 }
 
