@@ -34,8 +34,9 @@ pub(super) fn hips_where_legs_hang(map: &mut AutoMap, bones: &[String], parents:
     let Some(pelvis) = parent(left).filter(|&p| Some(p) == parent(right)) else {
         return;
     };
+    // Hips that carry the legs have the legs' parent at or below them, never above.
     let taken = map.mapping.iter().any(|(_, b)| *b == bones[pelvis]);
-    if above(hips, left) || !above(pelvis, hips) || taken || map.bone("Spine").is_some() {
+    if !above(pelvis, hips) || taken || map.bone("Spine").is_some() {
         return;
     }
     let called_hips = bones[hips].clone();
@@ -95,8 +96,8 @@ mod tests {
         assert_eq!(&profiles[..3], ["Hips", "Spine", "Chest"]);
     }
 
-    /// Hips that carry the legs, legs on two different bones, and a map with a spine of its
-    /// own stay as the names map them.
+    /// Hips that carry the legs, legs on two different bones or on a bone beside the hips, and
+    /// a map with a spine of its own stay as the names map them.
     #[test]
     fn other_hips_are_left_alone() {
         let (names, parents) = quaternius();
@@ -115,6 +116,14 @@ mod tests {
         let mut apart = parents.clone();
         apart[12] = Some(0);
         assert_eq!(hips_of(&names, &apart).as_deref(), Some("Hips"));
+        // Both legs on a bone beside the hips (not above them).
+        let mut beside = names.clone();
+        beside.push("Legs".into());
+        let mut beside_parents = parents.clone();
+        beside_parents.push(Some(1));
+        beside_parents[10] = Some(16);
+        beside_parents[12] = Some(16);
+        assert_eq!(hips_of(&beside, &beside_parents).as_deref(), Some("Hips"));
         // A spine by name already.
         let mut spined = names.clone();
         spined[3] = "Spine".into();
