@@ -5,6 +5,25 @@ use super::standing::MAX_STAGGER_SHARE;
 use super::tests::{headset, input, knee_bend};
 use super::*;
 
+/// The tree and output after standing a second (90 frames, each from `rest`) with the eyes at
+/// `eyes`, looking ahead.
+fn stand(
+    rest: &PoseTree,
+    bones: LowerBodyBones,
+    rig_eyes: Option<Vec3>,
+    eyes: Vec3,
+) -> (PoseTree, LowerBodyOutput) {
+    let mut b = LowerBody::new(LowerBodySettings::default(), bones, rest, rig_eyes);
+    let i = input(headset(eyes, 0.0));
+    let mut last = None;
+    for _ in 0..90 {
+        let mut t = rest.clone();
+        let out = b.update(&mut t, &i, 1.0 / 90.0);
+        last = Some((t, out));
+    }
+    last.expect("frames")
+}
+
 /// The reference lower body with its left foot `ahead` (m) and its right foot as far behind,
 /// both then `back` behind that, each shin slanting to its foot.
 fn staggered(ahead: f32, back: f32) -> (PoseTree, LowerBodyBones, Vec3) {
@@ -22,13 +41,7 @@ fn staggered(ahead: f32, back: f32) -> (PoseTree, LowerBodyBones, Vec3) {
 /// with its feet `ahead` (m) each way of `back` behind the hips.
 fn standing_ankles(ahead: f32, back: f32) -> (Vec3, Vec3) {
     let (rest, bones, eyes) = staggered(ahead, back);
-    let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
-    let i = input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0));
-    let mut t = rest.clone();
-    for _ in 0..90 {
-        t = rest.clone();
-        b.update(&mut t, &i, 1.0 / 90.0);
-    }
+    let (mut t, _) = stand(&rest, bones, Some(eyes), Vec3::new(0.0, 1.65, 0.09));
     let [left, right] = [Side::Left, Side::Right].map(|s| bones.legs.get(s).expect("a leg")[2]);
     (t.global(left).position, t.global(right).position)
 }
@@ -90,15 +103,7 @@ fn a_rest_on_bent_knees_stands_on_straight_legs_at_the_height_it_is_fitted_to() 
         ..Default::default()
     });
     let eyes = Vec3::new(0.0, measured.height_m - 0.11, 0.2);
-    let mut b = LowerBody::new(LowerBodySettings::default(), bones, &tree, None);
-    let i = input(headset(eyes, 0.0));
-    let mut t = tree.clone();
-    let mut out = None;
-    for _ in 0..90 {
-        t = tree.clone();
-        out = Some(b.update(&mut t, &i, 1.0 / 90.0));
-    }
-    let out = out.expect("frames");
+    let (mut t, out) = stand(&tree, bones, None, eyes);
     assert!(out.head_miss < 0.005, "standing: {} m off", out.head_miss);
     for side in Side::BOTH {
         let bend = knee_bend(&mut t, bones.legs.get(side).unwrap()).to_degrees();
@@ -126,13 +131,7 @@ fn pelvis_turned(deg: f32) -> (PoseTree, LowerBodyBones, Vec3) {
 fn a_turned_rest_pelvis_stands_square_under_the_torso() {
     let stand = |deg: f32| {
         let (rest, bones, eyes) = pelvis_turned(deg);
-        let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
-        let i = input(headset(Vec3::new(0.0, 1.65, 0.09), 0.0));
-        let mut t = rest.clone();
-        for _ in 0..90 {
-            t = rest.clone();
-            b.update(&mut t, &i, 1.0 / 90.0);
-        }
+        let (mut t, _) = stand(&rest, bones, Some(eyes), Vec3::new(0.0, 1.65, 0.09));
         let [l, r] = [Side::Left, Side::Right]
             .map(|s| t.global(bones.legs.get(s).expect("a leg")[0]).position);
         let chest = t.global(bones.spine[1].expect("a chest")).rotation;

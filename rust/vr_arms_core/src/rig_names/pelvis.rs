@@ -74,12 +74,7 @@ mod tests {
             ("Foot.L", Some("Root")),
             ("Foot.R", Some("Root")),
         ];
-        let names: Vec<String> = tree.iter().map(|(n, _)| n.to_string()).collect();
-        let parents = tree
-            .iter()
-            .map(|(_, p)| p.and_then(|p| names.iter().position(|n| n == p)))
-            .collect();
-        (names, parents)
+        crate::rig_names::tests::skeleton(&tree)
     }
 
     /// The names take `Hips`; the legs hang from `Body`, so `Body` is the hips and the bone

@@ -2,6 +2,16 @@
 
 use super::*;
 
+/// A skeleton's bone names and parents from (name, parent name) pairs, as a test rig.
+pub(super) fn skeleton(tree: &[(&str, Option<&str>)]) -> (Vec<String>, Vec<Option<usize>>) {
+    let names: Vec<String> = tree.iter().map(|(n, _)| n.to_string()).collect();
+    let parents = tree
+        .iter()
+        .map(|(_, p)| p.and_then(|p| names.iter().position(|n| n == p)))
+        .collect();
+    (names, parents)
+}
+
 fn names(list: &[&str]) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }

@@ -79,12 +79,7 @@ mod tests {
             ("foot.r", Some("lowerleg.r")),
             ("toes.r", Some("foot.r")),
         ];
-        let names: Vec<String> = tree.iter().map(|(n, _)| n.to_string()).collect();
-        let parents = tree
-            .iter()
-            .map(|(_, p)| p.and_then(|p| names.iter().position(|n| n == p)))
-            .collect();
-        (names, parents)
+        crate::rig_names::tests::skeleton(&tree)
     }
 
     /// The names alone take the tip for the hand; with the parents, the wrist. The rest of the
