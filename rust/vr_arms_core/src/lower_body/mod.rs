@@ -374,20 +374,22 @@ impl LowerBody {
         // spine stays long.
         let hips_share = s.hips_lean_share + placed.hinge * (1.0 - s.hips_lean_share);
         let tilt = Quat::from_rotation_x(placed.lean * hips_share);
-        let hips_turn = (facing * tilt * m.hips_level * m.hips_in_root).normalize();
+        // A levelled pelvis needs a spine to turn back above it (else the chest would turn too).
+        let level = if self.spine.is_empty() {
+            Quat::IDENTITY
+        } else {
+            m.hips_level
+        };
+        let hips_turn = (facing * tilt * level * m.hips_in_root).normalize();
         tree.set_global(
             b.hips,
             to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
         );
         // The pelvis levelled from a rest that was not (a combat stance): the spine above it
         // turns back, so the torso stands as at rest.
-        if let Some(&first) = self
-            .spine
-            .first()
-            .filter(|_| m.hips_level != Quat::IDENTITY)
-        {
+        if let Some(&first) = self.spine.first().filter(|_| level != Quat::IDENTITY) {
             let body = facing * tilt;
-            let back = body * m.hips_level.inverse() * body.inverse();
+            let back = body * level.inverse() * body.inverse();
             let back = (to_skeleton.rotation * back * input.skeleton.rotation).normalize();
             let g = tree.global(first);
             tree.set_global(

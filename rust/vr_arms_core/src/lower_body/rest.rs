@@ -77,7 +77,7 @@ impl LowerBodyRest {
         let hips = to_root.mul_pose(&tree.global(b.hips));
         let head = to_root.mul_pose(&tree.global(b.head));
         // A rig without eyes: where the calibration fitting the avatar to the headset puts them.
-        let size = (head.position.y / 1.6).max(0.01);
+        let size = (head.position.y / 1.6).max(0.0);
         let eyes = match self.eyes {
             Some(e) => to_root.transform_point(e) - head.position,
             None => crate::calibration::eyes_from_head_bone(head.position.y),
@@ -130,7 +130,7 @@ impl LowerBodyRest {
                 head_to_hips: hips.position - head.position,
                 head_height: head.position.y + lift,
                 hips_height: hips.position.y + lift,
-                legs: legs_reach(tree, b.legs, legs, to_root, hips.position),
+                legs: legs_reach(tree, b.legs, legs, to_root, hips.position, hips_level),
             },
             eyes_from_head: eyes,
             hips_in_root: hips.rotation,
@@ -143,13 +143,14 @@ impl LowerBodyRest {
 }
 
 /// The legs' reach at rest ([`LegsReach`]) from both legs' bones and their measures (`rests`,
-/// [`LegRest::measure`]): `None` without both legs.
+/// [`LegRest::measure`]), the pelvis levelled by `hips_level`: `None` without both legs.
 fn legs_reach(
     tree: &mut PoseTree,
     legs: PerSide<Option<super::legs::LegBones>>,
     rests: [Option<LegRest>; 2],
     to_root: &Pose,
     hips: Vec3,
+    hips_level: Quat,
 ) -> Option<LegsReach> {
     let (Some(l), Some(r)) = (*legs.get(Side::Left), *legs.get(Side::Right)) else {
         return None;
@@ -161,7 +162,7 @@ fn legs_reach(
         |leg: super::legs::LegBones| to_root.transform_point(tree.global(leg[0]).position);
     let length = |rest: &LegRest| rest.lengths.0 + rest.lengths.1;
     Some(LegsReach {
-        hips_to_joints: (joint(l) + joint(r)) * 0.5 - hips,
+        hips_to_joints: hips_level * ((joint(l) + joint(r)) * 0.5 - hips),
         length: length(&lr).max(length(&rr)),
         ankle_height: (lr.ankle_height + rr.ankle_height) * 0.5,
     })

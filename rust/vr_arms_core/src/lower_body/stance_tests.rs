@@ -52,7 +52,7 @@ fn standing_ankles(ahead: f32, back: f32) -> (Vec3, Vec3) {
 /// rest whose feet stand 4 cm apart (a performer's) keeps them where they are, behind the hips
 /// as at rest.
 #[test]
-fn a_staggered_rest_stands_with_the_feet_side_by_side() {
+fn a_staggered_rest_stands_its_feet_a_tenth_of_the_leg_apart_under_the_hips() {
     let (l, r) = standing_ankles(0.15, 0.1);
     // The longer leg (the right, its foot 25 cm behind).
     let leg = 0.42_f32.hypot(0.125) * 2.0;
@@ -149,4 +149,16 @@ fn a_turned_rest_pelvis_stands_square_under_the_torso() {
         (stagger.abs() - own).abs() < 0.005,
         "{stagger} against {own}"
     );
+}
+
+/// A rig without spine bones has nothing to turn back above a levelled pelvis: its turned rest
+/// pelvis is left turned, so the torso on it still faces forward.
+#[test]
+fn without_a_spine_a_turned_rest_pelvis_stays_under_the_torso() {
+    let (rest, mut bones, eyes) = pelvis_turned(30.0);
+    bones.spine = [None; 4];
+    let (mut t, _) = stand(&rest, bones, Some(eyes), Vec3::new(0.0, 1.65, 0.09));
+    let chest = t.global(2).rotation;
+    let turned = chest.angle_between(Quat::IDENTITY).to_degrees();
+    assert!(turned < 1.0, "the chest turned {turned} degrees");
 }

@@ -31,17 +31,23 @@ pub struct RestLeg {
 /// combat stance is turned 28.
 pub const PELVIS_OWN_DEG: f32 = 15.0;
 pub const PELVIS_STANCE_DEG: f32 = 25.0;
+/// A rest pelvis turned further than this is no stance (hip joints named the wrong way round, a
+/// rig lying down): left as it is rather than turned round.
+pub const PELVIS_NO_STANCE_DEG: f32 = 60.0;
 
 /// The turn (root frame) that levels and squares a rest pelvis turned as a stance's: the
 /// least turn taking the line from the right hip joint to the left one onto the root's left
 /// (+X), eased in from [`PELVIS_OWN_DEG`] to [`PELVIS_STANCE_DEG`] of it. Identity for a
-/// pelvis turned less, or joints on one spot.
+/// pelvis turned less or further than [`PELVIS_NO_STANCE_DEG`], or joints on one spot.
 pub fn pelvis_level(legs: PerSide<RestLeg>) -> Quat {
     let Some(across) = (legs.left.hip - legs.right.hip).try_normalize() else {
         return Quat::IDENTITY;
     };
     let full = Quat::from_rotation_arc(across, Vec3::X);
     let turned = full.angle_between(Quat::IDENTITY).to_degrees();
+    if !(PELVIS_OWN_DEG..=PELVIS_NO_STANCE_DEG).contains(&turned) {
+        return Quat::IDENTITY;
+    }
     let t = ((turned - PELVIS_OWN_DEG) / (PELVIS_STANCE_DEG - PELVIS_OWN_DEG)).clamp(0.0, 1.0);
     Quat::IDENTITY.slerp(full, t * t * (3.0 - 2.0 * t))
 }
@@ -109,7 +115,8 @@ mod tests {
     }
 
     /// A pelvis turned 10 degrees at rest is the rig's own: left as it is; turned 20, half
-    /// levelled.
+    /// levelled; turned 30, whole; turned 70 or round (the hips named the wrong way round), no
+    /// stance: left as it is.
     #[test]
     fn a_pelvis_turned_a_little_is_the_rigs_own() {
         let turned = |deg: f32| {
@@ -128,6 +135,9 @@ mod tests {
             .angle_between(Quat::IDENTITY)
             .to_degrees();
         assert!((whole - 30.0).abs() < 0.01, "{whole}");
+        // The left hip on the right, or turned further than a stance: not turned round.
+        assert_eq!(pelvis_level(turned(180.0)), Quat::IDENTITY);
+        assert_eq!(pelvis_level(turned(70.0)), Quat::IDENTITY);
     }
 
     /// Straight legs under a level pelvis: nothing to level, nothing to lift.

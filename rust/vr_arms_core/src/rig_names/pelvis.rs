@@ -6,7 +6,7 @@
 use super::{AutoMap, PROFILE_BONES};
 
 /// Moves `map`'s `Hips` to the bone both upper legs hang from, when that bone is above the
-/// mapped hips (and maps nothing else), and makes the bone called the hips the `Spine` if the
+/// mapped hips, is not the skeleton's root and maps nothing else, and makes the bone called the hips the `Spine` if the
 /// map has none (it would otherwise keep the name `Hips` beside the pelvis renamed to it). A
 /// map whose hips carry the legs, or whose legs hang from different bones, is left alone.
 pub(super) fn hips_where_legs_hang(map: &mut AutoMap, bones: &[String], parents: &[Option<usize>]) {
@@ -34,9 +34,11 @@ pub(super) fn hips_where_legs_hang(map: &mut AutoMap, bones: &[String], parents:
     let Some(pelvis) = parent(left).filter(|&p| Some(p) == parent(right)) else {
         return;
     };
-    // Hips that carry the legs have the legs' parent at or below them, never above.
+    // Hips that carry the legs have the legs' parent at or below them, never above; the
+    // skeleton's root bone (a game rig's floor-level `Root`) is no pelvis.
     let taken = map.mapping.iter().any(|(_, b)| *b == bones[pelvis]);
-    if !above(pelvis, hips) || taken || map.bone("Spine").is_some() {
+    let root = parent(pelvis).is_none();
+    if !above(pelvis, hips) || taken || root || map.bone("Spine").is_some() {
         return;
     }
     let called_hips = bones[hips].clone();
@@ -91,8 +93,8 @@ mod tests {
         assert_eq!(&profiles[..3], ["Hips", "Spine", "Chest"]);
     }
 
-    /// Hips that carry the legs, legs on two different bones or on a bone beside the hips, and
-    /// a map with a spine of its own stay as the names map them.
+    /// Hips that carry the legs, legs on two different bones, on a bone beside the hips or on
+    /// the skeleton's root, and a map with a spine of its own stay as the names map them.
     #[test]
     fn other_hips_are_left_alone() {
         let (names, parents) = quaternius();
@@ -119,6 +121,11 @@ mod tests {
         beside_parents[10] = Some(16);
         beside_parents[12] = Some(16);
         assert_eq!(hips_of(&beside, &beside_parents).as_deref(), Some("Hips"));
+        // Both legs on the skeleton's root bone.
+        let mut on_root = parents.clone();
+        on_root[10] = Some(0);
+        on_root[12] = Some(0);
+        assert_eq!(hips_of(&names, &on_root).as_deref(), Some("Hips"));
         // A spine by name already.
         let mut spined = names.clone();
         spined[3] = "Spine".into();
