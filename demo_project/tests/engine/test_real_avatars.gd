@@ -302,6 +302,53 @@ func test_a_rig_whose_feet_hang_from_its_root_crouches_on_its_legs() -> void:
 	await _check_crouch(b)
 
 
+## The same rig walked with the thumbstick while the user's walk animation has half of the legs
+## (`walk_animation_share` 0.5; the animation bends the left knee 60 degrees): the shin is
+## halfway between the two, and the foot, which hangs from the root, still ends it. Before, the
+## foot's place was blended on its own, halfway between the animation's and the body's, and
+## left the shin.
+func test_a_foot_hanging_from_the_root_ends_its_shin_while_a_walk_animation_blends() -> void:
+	var b := await _load("manny_med_mod.gltf", false, _feet_under_root)
+	if b.is_empty() or not check(b.get("lower_body") != null, "feet under the root: legs"):
+		return
+	var s: Skeleton3D = b.skeleton
+	var rig: LowerBodyRig = b.lower_body
+	var shin := s.find_bone("LeftLowerLeg")
+	var bent: Quaternion = s.get_bone_rest(shin).basis.get_rotation_quaternion() * Quaternion(Vector3.RIGHT, deg_to_rad(60.0))
+	var walk := Animation.new()
+	var track := walk.add_track(Animation.TYPE_ROTATION_3D)
+	var holder := s.get_parent()
+	walk.track_set_path(track, NodePath("%s:LeftLowerLeg" % holder.get_path_to(s)))
+	walk.rotation_track_insert_key(track, 0.0, bent)
+	walk.length = 1.0
+	walk.loop_mode = Animation.LOOP_LINEAR
+	var library := AnimationLibrary.new()
+	library.add_animation("walk", walk)
+	var player := AnimationPlayer.new()
+	holder.add_child(player)
+	player.add_animation_library("", library)
+	player.play("walk")
+	await seconds(1.0)
+	await s.skeleton_updated
+	var knee := func() -> Transform3D:
+		return s.global_transform * s.get_bone_global_pose(shin)
+	var in_shin: Vector3 = knee.call().affine_inverse() * bone_global_position(s, "LeftFoot")
+	rig.walk_animation_share = 0.5
+	var origin: Node3D = b.origin
+	var worst := 0.0
+	var bend := 0.0
+	for i in 60:
+		origin.global_position += Vector3(0, 0, 1.0 / 60.0)
+		await frames(1)
+		await s.skeleton_updated
+		if i >= 20:
+			var now: Vector3 = knee.call().affine_inverse() * bone_global_position(s, "LeftFoot")
+			worst = maxf(worst, now.distance_to(in_shin))
+			bend = maxf(bend, _knee_deg(s, "Left"))
+	check(bend > 20.0, "half the walk animation's bend reaches the knee (%.0f degrees)" % bend)
+	check(worst < 0.002, "walking half on the animation, the foot ends its shin (%.1f cm off at most)" % [worst * 100.0])
+
+
 func test_unreal_style_mannequin_by_its_names() -> void:
 	await _check_avatar("mannequiny.glb", false)
 

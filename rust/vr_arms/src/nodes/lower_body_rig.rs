@@ -370,15 +370,21 @@ impl ISkeletonModifier3D for LowerBodyRig {
             };
             skeleton.set_bone_pose_rotation(bone, to_quaternion(q));
         }
-        for &(bone, p) in &s.positions {
+        for &(foot, p, lower, ankle) in &s.positions {
+            // Blended, the foot where the blended shin ends (a place blended on its own would
+            // leave the shin).
             let p = if s.walk_share > 0.0 {
-                skeleton
-                    .get_bone_pose_position(bone)
-                    .lerp(p, 1.0 - s.walk_share)
+                let at = skeleton.get_bone_global_pose(lower) * ankle;
+                let parent = skeleton.get_bone_parent(foot);
+                if parent >= 0 {
+                    skeleton.get_bone_global_pose(parent).affine_inverse() * at
+                } else {
+                    at
+                }
             } else {
                 p
             };
-            skeleton.set_bone_pose_position(bone, p);
+            skeleton.set_bone_pose_position(foot, p);
         }
     }
 

@@ -25,9 +25,10 @@ pub(super) struct Solved {
     /// Engine bone and local rotation of each written bone, and whether it is a leg bone
     /// (blended toward the walk animation by `walk_share`).
     pub(super) rotations: Vec<(i32, glam::Quat, bool)>,
-    /// Engine bone and local position of each foot that hangs from elsewhere than its lower
-    /// leg (a game rig whose feet were IK targets): put where its shin ends.
-    pub(super) positions: Vec<(i32, Vector3)>,
+    /// Each foot that hangs from elsewhere than its lower leg (a game rig whose feet were IK
+    /// targets), put where its shin ends: its engine bone and local position, its lower leg's
+    /// engine bone and the ankle in the lower leg's frame (skeleton units).
+    pub(super) positions: Vec<(i32, Vector3, i32, Vector3)>,
     /// The walk animation's share of the legs this frame.
     pub(super) walk_share: f32,
     /// The hips bone and its local position.
@@ -301,13 +302,19 @@ impl LowerBodyRig {
         );
         // A foot hanging from elsewhere than its shin moves with it: its place is written too.
         s.positions.clear();
-        s.positions.extend(
-            [bones.legs.left, bones.legs.right]
-                .into_iter()
-                .flatten()
-                .filter(|&[_, l, f]| b.tree.parent(f) != Some(l))
-                .map(|[_, _, f]| (b.bones[f], to_vector3(b.tree.local(f).position))),
-        );
+        for [_, l, f] in [bones.legs.left, bones.legs.right].into_iter().flatten() {
+            if b.tree.parent(f) == Some(l) {
+                continue;
+            }
+            let ankle = b.tree.global(f).position;
+            let in_lower = b.tree.global(l).inverse().transform_point(ankle);
+            s.positions.push((
+                b.bones[f],
+                to_vector3(b.tree.local(f).position),
+                b.bones[l],
+                to_vector3(in_lower),
+            ));
+        }
         s.after.clear();
         s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));
         s.frame = now;
