@@ -95,6 +95,24 @@ func load_test_avatar(file: String) -> Node3D:
 	return character
 
 
+## A "walk" animation that holds `bone` of `skeleton` turned to `rotation` (local), looped and
+## playing on an AnimationPlayer added under `holder`: a user's walk animation, as a test needs it.
+func play_held_pose(holder: Node, skeleton: Skeleton3D, bone: String, rotation: Quaternion) -> AnimationPlayer:
+	var walk := Animation.new()
+	var track := walk.add_track(Animation.TYPE_ROTATION_3D)
+	walk.track_set_path(track, NodePath("%s:%s" % [holder.get_path_to(skeleton), bone]))
+	walk.rotation_track_insert_key(track, 0.0, rotation)
+	walk.length = 1.0
+	walk.loop_mode = Animation.LOOP_LINEAR
+	var library := AnimationLibrary.new()
+	library.add_animation("walk", walk)
+	var player := AnimationPlayer.new()
+	holder.add_child(player)
+	player.add_animation_library("", library)
+	player.play("walk")
+	return player
+
+
 ## Global position of a bone as the skeleton shows it after the modifiers ran.
 func bone_global_position(skeleton: Skeleton3D, bone: String) -> Vector3:
 	var idx := skeleton.find_bone(bone)

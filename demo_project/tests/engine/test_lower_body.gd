@@ -235,18 +235,7 @@ func test_thumbstick_walking_plays_the_users_walk_animation_on_the_legs() -> voi
 	check_near(rig.walk_animation_share, 0.0, 0.0, "off by default")
 	var thigh := skeleton.find_bone("LeftUpperLeg")
 	var swung: Quaternion = skeleton.get_bone_rest(thigh).basis.get_rotation_quaternion() * Quaternion(Vector3.RIGHT, deg_to_rad(-30.0))
-	var walk := Animation.new()
-	var track := walk.add_track(Animation.TYPE_ROTATION_3D)
-	walk.track_set_path(track, NodePath("%s:LeftUpperLeg" % b.character.get_path_to(skeleton)))
-	walk.rotation_track_insert_key(track, 0.0, swung)
-	walk.length = 1.0
-	walk.loop_mode = Animation.LOOP_LINEAR
-	var library := AnimationLibrary.new()
-	library.add_animation("walk", walk)
-	var player := AnimationPlayer.new()
-	b.character.add_child(player)
-	player.add_animation_library("", library)
-	player.play("walk")
+	play_held_pose(b.character, skeleton, "LeftUpperLeg", swung)
 	await _hold(b, _head(EYES), Vector3(0.3, 1.15, 0.3), Vector3(-0.3, 1.15, 0.3))
 	var rest_ankle: float = skeleton.get_bone_global_rest(skeleton.find_bone("LeftFoot")).origin.y
 	for share in [0.0, 1.0]:

@@ -315,19 +315,7 @@ func test_a_foot_hanging_from_the_root_ends_its_shin_while_a_walk_animation_blen
 	var rig: LowerBodyRig = b.lower_body
 	var shin := s.find_bone("LeftLowerLeg")
 	var bent: Quaternion = s.get_bone_rest(shin).basis.get_rotation_quaternion() * Quaternion(Vector3.RIGHT, deg_to_rad(60.0))
-	var walk := Animation.new()
-	var track := walk.add_track(Animation.TYPE_ROTATION_3D)
-	var holder := s.get_parent()
-	walk.track_set_path(track, NodePath("%s:LeftLowerLeg" % holder.get_path_to(s)))
-	walk.rotation_track_insert_key(track, 0.0, bent)
-	walk.length = 1.0
-	walk.loop_mode = Animation.LOOP_LINEAR
-	var library := AnimationLibrary.new()
-	library.add_animation("walk", walk)
-	var player := AnimationPlayer.new()
-	holder.add_child(player)
-	player.add_animation_library("", library)
-	player.play("walk")
+	play_held_pose(s.get_parent(), s, "LeftLowerLeg", bent)
 	await seconds(1.0)
 	await s.skeleton_updated
 	var knee := func() -> Transform3D:
