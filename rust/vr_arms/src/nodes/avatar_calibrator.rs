@@ -410,6 +410,10 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         (i >= 0).then(|| vec3(to_root * s.get_bone_global_rest(i).origin))
     };
     let both = |a: Option<glam::Vec3>, b: Option<glam::Vec3>| a.zip(b);
+    let leg = |side: &str| {
+        let [u, l, f] = ["UpperLeg", "LowerLeg", "Foot"].map(|b| at(&format!("{side}{b}")));
+        Some([u?, l?, f?])
+    };
     AvatarMeasures::from_rest(&RestJoints {
         eyes: both(at("LeftEye"), at("RightEye")),
         head: at("Head"),
@@ -419,13 +423,6 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
             (Some(u), Some(l), Some(h)) => Some([u, l, h]),
             _ => None,
         },
-        legs: ["Left", "Right"]
-            .map(|side| {
-                let [u, l, f] = ["UpperLeg", "LowerLeg", "Foot"].map(|b| at(&format!("{side}{b}")));
-                Some([u?, l?, f?])
-            })
-            .into_iter()
-            .collect::<Option<Vec<_>>>()
-            .map(|v| [v[0], v[1]]),
+        legs: leg("Left").zip(leg("Right")).map(|(l, r)| [l, r]),
     })
 }

@@ -120,9 +120,9 @@ impl LowerBodyRest {
         };
         let lift = rest_legs.map_or(0.0, standing::standing_lift);
         let hips_level = rest_legs.map_or(Quat::IDENTITY, standing::pelvis_level);
+        let reach = rest_legs.map(|l| legs_reach(l, hips.position, hips_level));
         // The levelled hip joints' middle, for feet that stood a stance at rest.
-        let under =
-            rest_legs.map(|l| (hips_level * (0.5 * (l.left.hip + l.right.hip) - hips.position)).z);
+        let under = reach.map(|r| r.hips_to_joints.z);
         let (left, right) = standing::standing_feet(feet_at_rest.0, feet_at_rest.1, leg, under);
         let foot_offsets = PerSide::new(left, right);
         Measures {
@@ -130,7 +130,7 @@ impl LowerBodyRest {
                 head_to_hips: hips.position - head.position,
                 head_height: head.position.y + lift,
                 hips_height: hips.position.y + lift,
-                legs: legs_reach(tree, b.legs, legs, to_root, hips.position, hips_level),
+                legs: reach,
             },
             eyes_from_head: eyes,
             hips_in_root: hips.rotation,
@@ -142,30 +142,16 @@ impl LowerBodyRest {
     }
 }
 
-/// The legs' reach at rest ([`LegsReach`]) from both legs' bones and their measures (`rests`,
-/// [`LegRest::measure`]), the pelvis levelled by `hips_level`: `None` without both legs.
-fn legs_reach(
-    tree: &mut PoseTree,
-    legs: PerSide<Option<super::legs::LegBones>>,
-    rests: [Option<LegRest>; 2],
-    to_root: &Pose,
-    hips: Vec3,
-    hips_level: Quat,
-) -> Option<LegsReach> {
-    let (Some(l), Some(r)) = (*legs.get(Side::Left), *legs.get(Side::Right)) else {
-        return None;
-    };
-    let (Some(lr), Some(rr)) = (rests[0], rests[1]) else {
-        return None;
-    };
-    let mut joint =
-        |leg: super::legs::LegBones| to_root.transform_point(tree.global(leg[0]).position);
-    let length = |rest: &LegRest| rest.lengths.0 + rest.lengths.1;
-    Some(LegsReach {
-        hips_to_joints: hips_level * ((joint(l) + joint(r)) * 0.5 - hips),
-        length: length(&lr).max(length(&rr)),
-        ankle_height: (lr.ankle_height + rr.ankle_height) * 0.5,
-    })
+/// The legs' reach at rest ([`LegsReach`]) from both legs (root frame), the hips bone at
+/// `hips` and the pelvis levelled by `hips_level`.
+fn legs_reach(legs: PerSide<standing::RestLeg>, hips: Vec3, hips_level: Quat) -> LegsReach {
+    let (l, r) = (legs.left, legs.right);
+    let length = |leg: &standing::RestLeg| leg.lengths.0 + leg.lengths.1;
+    LegsReach {
+        hips_to_joints: hips_level * ((l.hip + r.hip) * 0.5 - hips),
+        length: length(&l).max(length(&r)),
+        ankle_height: (l.ankle_height + r.ankle_height) * 0.5,
+    }
 }
 
 #[cfg(test)]
