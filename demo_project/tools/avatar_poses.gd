@@ -67,6 +67,18 @@ var lowest_sink := {}
 ## When each foot or toe bone was lowest (s).
 var lowest_at := {}
 var worst_head := {}
+## A node calling this script's `method` in its `_process` at `priority`.
+func _add_driver(priority: int, method: String) -> void:
+	var driver := Node.new()
+	driver.process_priority = priority
+	var s := GDScript.new()
+	s.source_code = "extends Node\nfunc _process(_delta):\n\tget_meta(\"tree\").%s()\n" % method
+	s.reload()
+	driver.set_script(s)
+	driver.set_meta("tree", self)
+	root.add_child(driver)
+
+
 ## The bones' places this frame (world), read in `skeleton_updated`.
 var bones := {}
 var finished := false
@@ -128,14 +140,10 @@ func _run() -> void:
 		views[v] = [vp, cam]
 	root.disable_3d = true
 	RenderingServer.frame_post_draw.connect(_take_shot)
-	var driver := Node.new()
-	driver.process_priority = -5000
-	var s := GDScript.new()
-	s.source_code = "extends Node\nfunc _process(_delta):\n\tget_meta(\"tree\").step()\n"
-	s.reload()
-	driver.set_script(s)
-	driver.set_meta("tree", self)
-	root.add_child(driver)
+	# The player moves before the body's nodes in each frame; the standing measures are taken
+	# after them (where this frame's body carries the shoulders).
+	_add_driver(-5000, "step")
+	_add_driver(0, "measure")
 
 
 ## The character: `demo` (the demo's humanoid, built in code) or a file in tests/avatars.
@@ -176,8 +184,6 @@ func step() -> void:
 		_finish()
 		return
 	_pose_player(t)
-	if absf(t - 1.4) < 0.5 / FPS:
-		_measure_standing()
 	if not standing_heights.is_empty():
 		for name in standing_heights:
 			var sink: float = bones[name].y - standing_heights[name]
@@ -195,6 +201,12 @@ func step() -> void:
 			pending = k
 			for v in VIEWS:
 				views[v][0].render_target_update_mode = SubViewport.UPDATE_ONCE
+
+
+## After the body's nodes ran this frame: the standing measures, at 1.4 s.
+func measure() -> void:
+	if absf((frame - 1) / FPS - 1.4) < 0.5 / FPS:
+		_measure_standing()
 
 
 func _measure_standing() -> void:

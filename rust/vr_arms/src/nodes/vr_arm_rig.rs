@@ -457,7 +457,9 @@ impl VRArmRig {
     /// Global position of an arm's shoulder (upper-arm joint) this frame: in `_process`, where
     /// this frame's body (`LowerBodyRig`, `UpperBodyFollow`) carries it, before the clavicles
     /// lift it (the point the arm's reach is measured from); in `skeleton_updated`, where the
-    /// modifiers put it.
+    /// modifiers put it. Asked before the body's nodes in a frame (a `_process` at a priority
+    /// below `LowerBodyRig`'s, -1095), it is where the animation put it, without this frame's
+    /// body: a rig resting crouched or turned has it elsewhere.
     #[func]
     fn get_shoulder_global_position(&mut self, hand: Hand) -> Vector3 {
         let side = hand.side();
