@@ -8,6 +8,13 @@ static var current: TestLogger
 var _mutex := Mutex.new()
 var _errors: Array[String] = []
 var _warnings: Array[String] = []
+var _messages: Array[String] = []
+
+
+func _log_message(message: String, _error: bool) -> void:
+	_mutex.lock()
+	_messages.append(message)
+	_mutex.unlock()
 
 
 func _log_error(function: String, file: String, line: int, code: String, rationale: String,
@@ -25,7 +32,17 @@ func clear() -> void:
 	_mutex.lock()
 	_errors.clear()
 	_warnings.clear()
+	_messages.clear()
 	_mutex.unlock()
+
+
+## Lines printed since the last clear (`print`, `godot_print!`).
+func take_messages() -> Array[String]:
+	_mutex.lock()
+	var out := _messages.duplicate()
+	_messages.clear()
+	_mutex.unlock()
+	return out
 
 
 ## Warnings logged since the last clear (the runner does not fail on warnings by itself).

@@ -186,3 +186,17 @@ func test_the_players_origin_is_found_above_an_imported_characters_nodes() -> vo
 	var origins := level.find_children("*", "XROrigin3D", true, false)
 	check(origins.size() == 1, "no second XROrigin3D is made (%d)" % origins.size())
 	level.queue_free()
+
+
+## A game rig without finger bones (KayKit's mannequin) is told so in one short line, not with
+## the thirty humanoid finger names it lacks; the hands keep their pose.
+func test_a_rig_without_fingers_is_told_so_in_one_short_line() -> void:
+	var character := load_test_avatar("manny_med_mod.gltf")
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	TestLogger.current.take_messages()
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(created.has("rig") and created.rig != null, "the rig is set up")
+	var said := TestLogger.current.take_messages().filter(func(m: String) -> bool: return m.contains("finger") or m.contains("Thumb"))
+	check(said.size() == 1, "one line about the fingers: %s" % [said])
+	check(said.size() == 1 and said[0].contains("no finger bones") and not said[0].contains("LeftThumbProximal"), "it says the rig has none, naming no bone: %s" % [said])
+	await frames(3)

@@ -102,12 +102,22 @@ impl VRArmsSetup {
         };
         let avatar = prepared.root.clone();
         // Fingers the rig (or its map) leaves out keep their pose: said once.
-        let missing: Vec<String> = vr_arms_core::Side::BOTH
+        let fingers: Vec<String> = vr_arms_core::Side::BOTH
             .iter()
             .flat_map(|s| vr_arms_core::hand_pose::finger_bones(*s))
-            .filter(|n| skeleton.find_bone(n.as_str()) < 0)
             .collect();
-        if !missing.is_empty() {
+        let missing: Vec<String> = fingers
+            .iter()
+            .filter(|n| skeleton.find_bone(n.as_str()) < 0)
+            .cloned()
+            .collect();
+        if missing.len() == fingers.len() {
+            // A game rig without fingers (KayKit, Quaternius): one short line, not 30 names.
+            godot_print!(
+                "VRArmsSetup: \"{}\" has no finger bones (by Godot's humanoid names): the hands keep their pose; if the rig has them, name them in the bone map",
+                skeleton.get_name()
+            );
+        } else if !missing.is_empty() {
             godot_print!(
                 "VRArmsSetup: \"{}\" has no bones {} (by Godot's humanoid names): those fingers keep their pose; if the rig has them, name them in the bone map",
                 skeleton.get_name(),
