@@ -1,6 +1,6 @@
 ## One character posed by the simulated headset and controllers, as a player moves, and rendered
-## front and side: standing with the arms relaxed, a crouch, a bow, a reach to the floor and
-## mid-step in a walk. What the pictures show is checked from the bones: the hips behind the head
+## front, side and from the player's own camera: standing with the arms relaxed, a crouch, a bow,
+## a reach to the floor, a squat and mid-step in a walk. What the pictures show is checked from the bones: the hips behind the head
 ## and the torso leaning forward in a crouch, the spine bent further than the knees in a bow, the
 ## hand on its controller at the floor, the toes never under the floor, and the head on the
 ## headset while the feet step (a walk, a turn on the spot, a snap turn).
@@ -18,7 +18,7 @@ const Skinning := preload("res://tools/skinning.gd")
 const AVATARS := "res://tests/avatars/"
 const FPS := 60.0
 const PANEL := Vector2i(220, 330)
-const VIEWS := ["front", "side"]
+const VIEWS := ["front", "side", "player"]
 ## The pictures: name, time (s).
 const SHOTS := [["standing", 2.0], ["crouch", 3.8], ["bow", 6.6], ["floor reach", 10.0], ["squat", 13.5], ["mid-step", 15.75]]
 ## Where the head is checked against the headset while the feet step (name, from, to in s).
@@ -133,7 +133,9 @@ func _run() -> void:
 		vp.render_target_update_mode = SubViewport.UPDATE_DISABLED
 		vp.msaa_3d = Viewport.MSAA_2X
 		var cam := Camera3D.new()
-		cam.fov = 40.0
+		# The player's view: a headset's field of view, as near as the XR camera sees.
+		cam.fov = 90.0 if v == "player" else 40.0
+		cam.near = camera.near
 		vp.add_child(cam)
 		root.add_child(vp)
 		cam.current = true
@@ -365,6 +367,11 @@ func _aim_cameras() -> void:
 	var away := 0.65 * top / tan(deg_to_rad(20.0))
 	(views.front[1] as Camera3D).look_at_from_position(look + Vector3(0, 0.1, -away), look)
 	(views.side[1] as Camera3D).look_at_from_position(look + Vector3(away, 0.1, 0), look)
+	# What the player sees: the XR camera's place and layers (the first-person head hides the
+	# avatar's head from them).
+	var player: Camera3D = views.player[1]
+	player.global_transform = camera.global_transform
+	player.cull_mask = camera.cull_mask
 
 
 func _take_shot() -> void:
