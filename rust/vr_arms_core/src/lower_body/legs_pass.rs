@@ -5,7 +5,7 @@
 use glam::{Quat, Vec3};
 
 use super::legs::KNEE_OUT_MAX_DEG;
-use super::{LowerBody, feet::FootTarget, kneel, legs, rest::Measures};
+use super::{LowerBody, feet::FootTarget, knee_clear, kneel, legs, rest::Measures};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
@@ -37,6 +37,10 @@ pub(super) struct LegsPass<'a> {
 
 /// How far above a kneeling knee's height a knee not kneeling stays (avatar metres).
 const KNEE_CLEAR_M: f32 = 0.02;
+
+/// How far under a kneeling knee's height any knee may be (avatar metres): the planted kneel's
+/// own knee, where rounding puts it.
+const KNEE_PAD_SLACK_M: f32 = 0.005;
 
 impl LowerBody {
     /// Solves each leg to its foot (`tree` in the skeleton's space); returns the feet as
@@ -94,6 +98,17 @@ impl LowerBody {
                 foot_turn = foot_turn.slerp(kneel::kneeling_foot(turn, rest.foot_in_root), w);
             }
             let ankle = legs::beyond_folded_reach(hip, ankle, &rest, turn * Vec3::Z);
+            // Whatever bends it, the knee's joint no lower than a kneeling knee's (its skin
+            // would go through the floor): easing into a kneel with the hips low bent it down
+            // onto the floor.
+            let kneels = self.kneel.pose().is_some_and(|(k, _)| k == side);
+            let ground = if kneels {
+                *p.knee_floors.get(side)
+            } else {
+                foot.place.position.y
+            };
+            let knee_floor = ground + (kneel::KNEE_PAD_M - KNEE_PAD_SLACK_M) * p.scale;
+            let knee_toward = knee_clear::knee_above(hip, ankle, &rest, knee_toward, knee_floor);
             legs::solve_leg(
                 tree,
                 leg,

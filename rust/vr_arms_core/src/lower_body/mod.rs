@@ -14,6 +14,7 @@ pub mod gait;
 pub mod ground;
 pub mod heel;
 mod homes;
+mod knee_clear;
 pub mod knee_plant;
 pub mod kneel;
 mod kneel_choice;
