@@ -34,8 +34,11 @@ const MAX_REACH_M := 0.01
 const MAX_SPLAY_SHARE := 0.1
 ## The share of its reach an arm lands its hand exactly within (the arm solve's soft reach).
 const REACH_SHARE := 0.97
-## A foot or toe bone below its standing height (m), at most.
+## A foot or toe bone below its standing height (m), at most; the legs' mesh as far below its
+## lowest standing vertex.
 const MAX_SINK_M := 0.01
+## The legs' mesh is skinned every this many frames (10 a second) for its lowest vertex.
+const MESH_EVERY := 6
 
 var options := {}
 var sim: XRTrackingSimulator
@@ -66,6 +69,13 @@ var standing_heights := {}
 var lowest_sink := {}
 ## When each foot or toe bone was lowest (s).
 var lowest_at := {}
+## The legs' skinned vertices (`Skinning.influenced`, per mesh: those the humanoid leg bones
+## move), their lowest height standing (or the floor's, if lower), and how far below it they
+## went, when.
+var leg_vertices: Array[Dictionary] = []
+var mesh_standing_low := INF
+var mesh_sink := 0.0
+var mesh_sink_at := 0.0
 var worst_head := {}
 ## A node calling this script's `method` in its `_process` at `priority`.
 func _add_driver(priority: int, method: String) -> void:
@@ -176,6 +186,25 @@ func _read_bones() -> void:
 			bones[name] = _bone(name)
 	bones["Neck"] = _bone("Neck" if skeleton.find_bone("Neck") >= 0 else "Head")
 	bones["head_in_headset"] = camera.global_transform.affine_inverse() * bones["Head"]
+	# Posed (this is `skeleton_updated`): the legs' mesh against the floor it stood on.
+	# The first posed frame after the standing measures: the lowest standing vertex, or the
+	# floor if that is lower (a rig whose feet are skinned to other bones: its shins may kneel
+	# on the floor, not under it).
+	if not leg_vertices.is_empty() and mesh_standing_low == INF:
+		mesh_standing_low = minf(_legs_lowest(), origin.global_position.y)
+	elif not leg_vertices.is_empty() and frame % MESH_EVERY == 0:
+		var sink := _legs_lowest() - mesh_standing_low
+		if sink < mesh_sink:
+			mesh_sink = sink
+			mesh_sink_at = (frame - 1) / FPS
+
+
+## The legs' mesh's lowest vertex now (world height).
+func _legs_lowest() -> float:
+	var low := INF
+	for prepared in leg_vertices:
+		low = minf(low, Skinning.lowest_y(prepared, skeleton))
+	return low
 
 
 ## One frame of the player's motion, then the checks and the pictures due this frame.
@@ -236,9 +265,20 @@ func _measure_standing() -> void:
 		if bones.has(name):
 			standing_heights[name] = bones[name].y
 	top = 0.0
+	# The humanoid leg bones (not helper bones below them: a test rig's constraint cubes hang
+	# there, well away from the leg).
+	var legs := PackedInt32Array()
+	for side in ["Left", "Right"]:
+		for part in ["UpperLeg", "LowerLeg", "Foot", "Toes"]:
+			if skeleton.find_bone(side + part) >= 0:
+				legs.append(skeleton.find_bone(side + part))
 	for mesh: MeshInstance3D in character.find_children("*", "MeshInstance3D", true, false):
 		for v in Skinning.skinned_vertices(mesh, skeleton, 25):
 			top = maxf(top, v.y)
+		# Skinned in `skeleton_updated`, where the pose is the body's (here it is the animation's).
+		var prepared := Skinning.influenced(mesh, skeleton, legs, 3)
+		if not prepared.verts.is_empty():
+			leg_vertices.append(prepared)
 
 
 ## The player: stands, crouches, bows, reaches to the floor, walks, turns and snap-turns (the
@@ -392,6 +432,8 @@ func _finish() -> void:
 	for name in lowest_sink:
 		sink = minf(sink, lowest_sink[name])
 	figures.feet_below_standing_cm = -sink * 100.0
+	figures.legs_mesh_below_standing_cm = -mesh_sink * 100.0
+	_expect(mesh_sink >= -MAX_SINK_M, "the legs' mesh went %.1f cm below the floor or its lowest standing vertex (at %.2f s)" % [-mesh_sink * 100.0, mesh_sink_at])
 	for phase in STEPPING:
 		var off: float = worst_head.get(phase[0], 0.0)
 		figures[phase[0].replace(" ", "_") + "_head_off_cm"] = off * 100.0

@@ -25,3 +25,63 @@ static func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D, stride 
 				posed += w * (skeleton.get_bone_global_pose(bone) * mesh.skin.get_bind_pose(b) * verts[i])
 		out.append(skeleton.global_transform * posed)
 	return out
+
+
+## The vertices of `mesh` (every `stride`-th, all surfaces) that any of `moved_by` (skeleton
+## bones) moves, with their bones, bind poses and weights: read once, posed by `lowest_y` as often
+## as needed.
+static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: PackedInt32Array, stride := 1) -> Dictionary:
+	var out := {"verts": PackedVector3Array(), "bones": PackedInt32Array(), "binds": [], "weights": PackedFloat32Array(), "per": 0}
+	if mesh.mesh == null or mesh.skin == null:
+		return out
+	# Each bind's skeleton bone.
+	var bind_bones := PackedInt32Array()
+	for b in mesh.skin.get_bind_count():
+		var bind_name := mesh.skin.get_bind_name(b)
+		bind_bones.append(skeleton.find_bone(bind_name) if bind_name != &"" else mesh.skin.get_bind_bone(b))
+	for surface in mesh.mesh.get_surface_count():
+		var arrays := mesh.mesh.surface_get_arrays(surface)
+		var verts: PackedVector3Array = arrays[Mesh.ARRAY_VERTEX]
+		var bones: PackedInt32Array = arrays[Mesh.ARRAY_BONES] if arrays[Mesh.ARRAY_BONES] != null else PackedInt32Array()
+		var weights: PackedFloat32Array = arrays[Mesh.ARRAY_WEIGHTS] if arrays[Mesh.ARRAY_WEIGHTS] != null else PackedFloat32Array()
+		if verts.is_empty() or bones.is_empty():
+			continue
+		var per := bones.size() / verts.size()
+		if out.per != 0 and out.per != per:
+			continue
+		out.per = per
+		for i in range(0, verts.size(), maxi(stride, 1)):
+			var moved := false
+			for k in per:
+				if weights[i * per + k] > 0.0 and bind_bones[bones[i * per + k]] in moved_by:
+					moved = true
+			if not moved:
+				continue
+			out.verts.append(verts[i])
+			for k in per:
+				var b := bones[i * per + k]
+				out.bones.append(bind_bones[b])
+				out.binds.append(mesh.skin.get_bind_pose(b))
+				out.weights.append(weights[i * per + k])
+	return out
+
+
+## The lowest world height of `influenced`'s vertices, skinned with the skeleton's current pose
+## (INF for none).
+static func lowest_y(influenced: Dictionary, skeleton: Skeleton3D) -> float:
+	var per: int = influenced.per
+	var low := INF
+	var poses := {}
+	var verts: PackedVector3Array = influenced.verts
+	for i in verts.size():
+		var posed := Vector3.ZERO
+		for k in per:
+			var w: float = influenced.weights[i * per + k]
+			if w <= 0.0:
+				continue
+			var bone: int = influenced.bones[i * per + k]
+			if not poses.has(bone):
+				poses[bone] = skeleton.get_bone_global_pose(bone)
+			posed += w * (poses[bone] * (influenced.binds[i * per + k] as Transform3D) * verts[i])
+		low = minf(low, (skeleton.global_transform * posed).y)
+	return low

@@ -34,12 +34,30 @@ struct Known {
 }
 
 /// Checks known to fail, each with the most its figure may be (what it is now plus half a
-/// centimetre): none at present. The test fails on any other failed check, on a known one past
-/// its most, and on a known one that passes (then it comes off the list).
-const KNOWN_FAILURES: [Known; 0] = [];
+/// centimetre). The test fails on any other failed check, on a known one past its most, and on
+/// a known one that passes (then it comes off the list).
+///
+/// KayKit's thigh and Mannequiny's toes go through the floor going down to reach it (the legs'
+/// mesh, skinned): KayKit's hips come down to 9 cm over the floor on its short legs, and its
+/// thick thigh goes 5 cm under; Mannequiny's toes, still turning flat as the foot goes down
+/// onto its knee, 2.6 cm (the bones stay out of the floor on both).
+const KNOWN_FAILURES: [Known; 2] = [
+    Known {
+        name: "kaykit_mannequin",
+        check: "the legs' mesh went",
+        figure: "legs_mesh_below_standing_cm",
+        most: 5.5,
+    },
+    Known {
+        name: "mannequiny",
+        check: "the legs' mesh went",
+        figure: "legs_mesh_below_standing_cm",
+        most: 3.1,
+    },
+];
 
 /// The figures: JSON key, what it is.
-const FIGURES: [(&str, &str); 17] = [
+const FIGURES: [(&str, &str); 18] = [
     (
         "standing_torso_forward_deg",
         "standing: torso forward (deg)",
@@ -71,6 +89,10 @@ const FIGURES: [(&str, &str); 17] = [
     (
         "feet_below_standing_cm",
         "a foot or toe bone below standing, lowest (cm)",
+    ),
+    (
+        "legs_mesh_below_standing_cm",
+        "the legs' mesh below the floor or standing, lowest (cm)",
     ),
     ("walk_head_off_cm", "walk: head off the headset (cm)"),
     ("turn_head_off_cm", "turn: head off the headset (cm)"),
