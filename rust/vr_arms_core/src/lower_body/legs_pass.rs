@@ -117,14 +117,14 @@ impl LowerBody {
                 to_skeleton.rotation * knee_toward,
                 (to_skeleton.rotation * foot_turn).normalize(),
             );
-            // The kneeling foot's toes bent back at the ball, flat on the floor.
+            // The kneeling foot's toes bent back at the ball, flat on the floor, and flat all the
+            // way down onto the knee and up again (as standing): turned with the foot while it
+            // turns toes down, their tips went through the floor (Mannequiny's, 2.6 cm).
             let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
-            if let (Some((_, w)), Some(t), Some(toes)) =
-                (kneeling_toes, rest.toes, *b.toes.get(side))
-            {
+            if let (Some(_), Some(t), Some(toes)) = (kneeling_toes, rest.toes, *b.toes.get(side)) {
                 let now = tree.global(toes);
                 let flat = to_skeleton.rotation * kneel::kneeling_toes(turn, &t);
-                tree.set_global(toes, Pose::new(now.position, now.rotation.slerp(flat, w)));
+                tree.set_global(toes, Pose::new(now.position, flat));
             }
             *feet.get_mut(side) = Some(foot);
         }
