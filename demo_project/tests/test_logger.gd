@@ -38,25 +38,22 @@ func clear() -> void:
 
 ## Lines printed since the last clear (`print`, `godot_print!`).
 func take_messages() -> Array[String]:
-	_mutex.lock()
-	var out := _messages.duplicate()
-	_messages.clear()
-	_mutex.unlock()
-	return out
+	return _take(_messages)
 
 
 ## Warnings logged since the last clear (the runner does not fail on warnings by itself).
 func take_warnings() -> Array[String]:
-	_mutex.lock()
-	var out := _warnings.duplicate()
-	_warnings.clear()
-	_mutex.unlock()
-	return out
+	return _take(_warnings)
 
 
 func take_errors() -> Array[String]:
+	return _take(_errors)
+
+
+## What `list` holds, emptying it.
+func _take(list: Array[String]) -> Array[String]:
 	_mutex.lock()
-	var out := _errors.duplicate()
-	_errors.clear()
+	var out := list.duplicate()
+	list.clear()
 	_mutex.unlock()
 	return out

@@ -49,14 +49,7 @@ mod tests {
 
     /// Thigh and shin 0.45 m.
     fn rest() -> LegRest {
-        LegRest {
-            hinge_in_upper: Vec3::X,
-            foot_in_root: Quat::IDENTITY,
-            ankle_height: 0.08,
-            lengths: (0.45, 0.45),
-            ankle_in_lower: Vec3::Y * 0.45,
-            toes: None,
-        }
+        super::super::legs::plain_leg_rest((0.45, 0.45), 0.08)
     }
 
     /// The knee's joint for `toward` (as the two-bone solve puts it).

@@ -76,14 +76,7 @@ mod tests {
     use super::*;
 
     fn rest() -> LegRest {
-        LegRest {
-            hinge_in_upper: Vec3::X,
-            foot_in_root: Quat::IDENTITY,
-            ankle_height: 0.08,
-            lengths: (0.42, 0.42),
-            ankle_in_lower: Vec3::Y * 0.42,
-            toes: None,
-        }
+        super::super::legs::plain_leg_rest((0.42, 0.42), 0.08)
     }
 
     /// Planted, the knee and ankle stay put while the hips sway sideways over them (the thigh

@@ -381,14 +381,7 @@ mod tests {
 
     /// A leg's rest: thigh and shin, the ankle `ankle_height` up, no toes bones.
     fn leg_rest(lengths: (f32, f32), ankle_height: f32) -> LegRest {
-        LegRest {
-            hinge_in_upper: Vec3::X,
-            foot_in_root: Quat::IDENTITY,
-            ankle_height,
-            lengths,
-            ankle_in_lower: Vec3::Y * lengths.1,
-            toes: None,
-        }
+        super::super::legs::plain_leg_rest(lengths, ankle_height)
     }
 
     #[test]

@@ -33,6 +33,20 @@ pub struct LegRest {
     pub toes: Option<ToesRest>,
 }
 
+/// A plain leg's rest for tests: thigh and shin `lengths`, the knee's hinge +X, the foot at rest
+/// facing +Z, the ankle `ankle_height` over the floor, no toes bone.
+#[cfg(test)]
+pub(crate) fn plain_leg_rest(lengths: (f32, f32), ankle_height: f32) -> LegRest {
+    LegRest {
+        hinge_in_upper: Vec3::X,
+        foot_in_root: Quat::IDENTITY,
+        ankle_height,
+        lengths,
+        ankle_in_lower: Vec3::Y * lengths.1,
+        toes: None,
+    }
+}
+
 /// A toes bone at rest (its joint is the ball of the foot), in the root's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToesRest {
