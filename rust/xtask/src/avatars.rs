@@ -1,7 +1,7 @@
 //! `cargo xtask avatar-test [--docs]`: every test character (the demo's humanoid and those in
-//! `demo_project/tests/avatars`) posed by the simulated player and rendered front and side
-//! (`demo_project/tools/avatar_poses.gd`, Xvfb and Vulkan on lavapipe); the poses are checked from
-//! the bones. The pictures go to `target/test-artifacts/avatars`, with `--docs` also to
+//! `demo_project/tests/avatars`) posed by the simulated player and rendered front, side and from
+//! the player's camera (`demo_project/tools/avatar_poses.gd`, Xvfb and Vulkan on lavapipe); the
+//! poses are checked from the bones and the legs' skinned mesh. The pictures go to `target/test-artifacts/avatars`, with `--docs` also to
 //! `docs/images/avatars` for docs/avatars.md.
 
 use std::time::Duration;
@@ -211,14 +211,16 @@ fn markdown(results: &[(&str, serde_json::Value)]) -> String {
          of the headset's height with the controllers held straight ahead a quarter further than \
          the avatar's arms reach, a bow with the head 18 % of it forward and down looking 45 \
          degrees down, a reach to the floor with the head at half height, a squat of 40 % of it \
-         with kneeling off, a 1.3 m walk, a turn on the spot and a snap turn) and rendered front \
-         and side. The checks, from the bones: in the crouch the hips behind the head and the \
+         with kneeling off, a 1.3 m walk, a turn on the spot and a snap turn) and rendered front, \
+         side and from the player's own camera (bottom row). The checks, from the bones: in the \
+         crouch the hips behind the head and the \
          torso leaning forward; in the bow the spine leaning further than the knees bend; at the \
          floor the right hand within 1 cm of the nearest its arm can reach (the shoulder turned \
          about the head toward the target, 0.97 of the arm); in the squat each knee within a \
          tenth of the leg sideways of its ankle; no foot or toe bone more than 1 cm below its \
          standing height; the head bone within 1 cm of its standing place under the headset \
-         while the feet step.\n\n",
+         while the feet step; and from the legs' skinned mesh (ten times a second), never more \
+         than 1 cm under the floor or its lowest standing vertex.\n\n",
     );
     md.push_str("| figure |");
     for (name, _) in results {
