@@ -108,7 +108,8 @@ impl LowerBody {
                 foot.place.position.y
             };
             let knee_floor = ground + (kneel::KNEE_PAD_M - KNEE_PAD_SLACK_M) * p.scale;
-            let knee_toward = knee_clear::knee_above(hip, ankle, &rest, knee_toward, knee_floor);
+            let knee_toward =
+                knee_clear::knee_above(hip, ankle, &rest, knee_toward, outward, knee_floor);
             legs::solve_leg(
                 tree,
                 leg,
@@ -119,7 +120,9 @@ impl LowerBody {
             );
             // The kneeling foot's toes bent back at the ball, flat on the floor, and flat all the
             // way down onto the knee and up again (as standing): turned with the foot while it
-            // turns toes down, their tips went through the floor (Mannequiny's, 2.6 cm).
+            // turns toes down, their tips went through the floor (Mannequiny's, 2.6 cm). Toes an
+            // animation curls come flat at once as the kneel starts (eased in over even a
+            // quarter of it, the tips still dip 2 mm).
             let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
             if let (Some(_), Some(t), Some(toes)) = (kneeling_toes, rest.toes, *b.toes.get(side)) {
                 let now = tree.global(toes);
