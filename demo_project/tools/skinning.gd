@@ -27,11 +27,12 @@ static func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D, stride 
 	return out
 
 
-## The vertices of `mesh` (every `stride`-th, all surfaces) that any of `moved_by` (skeleton
-## bones) moves, with their bones, bind poses and weights: read once, posed by `lowest_y` as often
-## as needed.
-static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: PackedInt32Array, stride := 1) -> Dictionary:
-	var out := {"verts": PackedVector3Array(), "bones": PackedInt32Array(), "binds": [], "weights": PackedFloat32Array(), "per": 0}
+## The vertices of `mesh` (every `stride`-th) that any of `moved_by` (skeleton bones) moves,
+## with their bones, bind poses and weights, one dictionary per surface (surfaces may differ in
+## influences per vertex): read once, posed by `lowest_y` as often as needed. A bind whose bone
+## the skeleton lacks moves nothing.
+static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: PackedInt32Array, stride := 1) -> Array[Dictionary]:
+	var out: Array[Dictionary] = []
 	if mesh.mesh == null or mesh.skin == null:
 		return out
 	# Each bind's skeleton bone.
@@ -47,9 +48,7 @@ static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: Pac
 		if verts.is_empty() or bones.is_empty():
 			continue
 		var per := bones.size() / verts.size()
-		if out.per != 0 and out.per != per:
-			continue
-		out.per = per
+		var part := {"verts": PackedVector3Array(), "bones": PackedInt32Array(), "binds": [], "weights": PackedFloat32Array(), "per": per}
 		for i in range(0, verts.size(), maxi(stride, 1)):
 			var moved := false
 			for k in per:
@@ -57,12 +56,15 @@ static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: Pac
 					moved = true
 			if not moved:
 				continue
-			out.verts.append(verts[i])
+			part.verts.append(verts[i])
 			for k in per:
 				var b := bones[i * per + k]
-				out.bones.append(bind_bones[b])
-				out.binds.append(mesh.skin.get_bind_pose(b))
-				out.weights.append(weights[i * per + k])
+				var bone := bind_bones[b]
+				part.bones.append(maxi(bone, 0))
+				part.binds.append(mesh.skin.get_bind_pose(b))
+				part.weights.append(weights[i * per + k] if bone >= 0 else 0.0)
+		if not part.verts.is_empty():
+			out.append(part)
 	return out
 
 

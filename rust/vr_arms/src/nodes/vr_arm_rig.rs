@@ -458,8 +458,8 @@ impl VRArmRig {
     /// this frame's body (`LowerBodyRig`, `UpperBodyFollow`) carries it, before the clavicles
     /// lift it (the point the arm's reach is measured from); in `skeleton_updated`, where the
     /// modifiers put it. Asked before the body's nodes in a frame (a `_process` at a priority
-    /// below `LowerBodyRig`'s, -1095), it is where the animation put it, without this frame's
-    /// body: a rig resting crouched or turned has it elsewhere.
+    /// below `BodyFollow`'s, -1100, or `LowerBodyRig`'s, -1095), it is without this frame's
+    /// body (or without its lower body): a rig resting crouched or turned has it elsewhere.
     #[func]
     fn get_shoulder_global_position(&mut self, hand: Hand) -> Vector3 {
         let side = hand.side();
