@@ -125,6 +125,20 @@ mod tests {
         let way = knee_above(hip, ankle, &rest, Vec3::NEG_Y, Vec3::X, 0.5);
         assert!(way.abs_diff_eq(Vec3::X, 1e-4), "a quarter turn out: {way}");
     }
+    /// A knee bent down and inward, past under the leg: out first it would come down before it
+    /// rises, so it turns the shorter way, in and up, as far as the floor needs.
+    #[test]
+    fn a_knee_bent_past_under_the_leg_turns_the_shorter_way() {
+        let rest = super::super::legs::plain_leg_rest((0.45, 0.45), 0.08);
+        let (hip, ankle) = (Vec3::new(0.0, 0.1, 0.0), Vec3::new(0.0, 0.1, 0.5));
+        let toward = Vec3::new(-0.5, -0.866, 0.0);
+        let way = knee_above(hip, ankle, &rest, toward, Vec3::X, 0.1);
+        assert!(
+            way.y.abs() < 1e-3 && way.x < -0.99,
+            "in, level with the hip: {way}"
+        );
+    }
+
     /// Going down to the floor as the avatar test's floor reach does (the eyes from standing to
     /// 80 cm over 1.4 s, 25 cm ahead, pitched 50 degrees down, then held 4.1 s): on every frame, easing
     /// into the kneel and kneeling, each knee's joint is at a kneeling knee's pad or above.
