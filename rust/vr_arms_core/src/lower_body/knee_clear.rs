@@ -140,32 +140,59 @@ mod tests {
     }
 
     /// Going down to the floor as the avatar test's floor reach does (the eyes from standing to
-    /// 80 cm over 1.4 s, 25 cm ahead, pitched 50 degrees down, then held 4.1 s): on every frame, easing
-    /// into the kneel and kneeling, each knee's joint is at a kneeling knee's pad or above.
-    /// Without the turn about the leg, the knee going down came to 3.3 cm over the floor.
-    #[test]
-    fn going_down_onto_a_knee_keeps_each_knee_on_its_pad() {
+    /// 80 cm over 1.4 s, 25 cm ahead, pitched 50 degrees down, then held 4.1 s), on the reference
+    /// body scaled by `size` (world units per avatar metre): on every frame, easing into the
+    /// kneel and kneeling, each knee's joint is at a kneeling knee's pad (`size` times it) or
+    /// above. Without the turn about the leg, the knee going down came to 3.3 cm over the floor.
+    fn going_down_onto_a_knee(size: f32) {
         use super::super::tests::{headset, input};
         use super::super::*;
-        let (rest, bones, eyes) = reference_lower_body();
-        let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
+        let (mut rest, bones, eyes) = reference_lower_body();
+        let globals: Vec<Pose> = (0..rest.len())
+            .map(|i| {
+                let g = rest.global(i);
+                Pose::new(g.position * size, g.rotation)
+            })
+            .collect();
+        rest.set_globals(&globals);
+        let mut b = LowerBody::new(
+            LowerBodySettings::default(),
+            bones,
+            &rest,
+            Some(eyes * size),
+        );
         let legs = [bones.legs.left, bones.legs.right].map(|l| l.expect("both legs"));
         let (mut lowest, mut knelt) = (f32::INFINITY, false);
         for k in 0..540 {
             let down = crate::smoothing::smoothstep(((k as f32 - 45.0) / 126.0).clamp(0.0, 1.0));
-            let at = Vec3::new(0.0, 1.65 - 0.85 * down, 0.09 + 0.25 * down);
+            let at = Vec3::new(0.0, 1.65 - 0.85 * down, 0.09 + 0.25 * down) * size;
             let mut t = rest.clone();
-            b.update(&mut t, &input(headset(at, 0.87 * down)), 1.0 / 90.0);
+            let i = LowerBodyInput {
+                scale: size,
+                ..input(headset(at, 0.87 * down))
+            };
+            b.update(&mut t, &i, 1.0 / 90.0);
             knelt |= b.kneel.pose().is_some_and(|(_, w)| w >= 1.0);
             for leg in legs {
                 lowest = lowest.min(t.global(leg[1]).position.y);
             }
         }
-        assert!(knelt, "the body knelt");
+        assert!(knelt, "{size}: the body knelt");
+        let pad = super::super::kneel::KNEE_PAD_M * size;
         assert!(
-            lowest >= super::super::kneel::KNEE_PAD_M - 0.005 - 1e-4,
-            "the lowest knee {lowest} (the pad {})",
-            super::super::kneel::KNEE_PAD_M
+            lowest >= pad - 0.005 * size - 1e-4 * size,
+            "{size}: the lowest knee {lowest} (the pad {pad})"
         );
+    }
+
+    #[test]
+    fn going_down_onto_a_knee_keeps_each_knee_on_its_pad() {
+        going_down_onto_a_knee(1.0);
+    }
+
+    /// The same on a body twice the size: the pad is twice as thick.
+    #[test]
+    fn going_down_onto_a_knee_twice_the_size_keeps_each_knee_on_its_pad_twice_as_high() {
+        going_down_onto_a_knee(2.0);
     }
 }
