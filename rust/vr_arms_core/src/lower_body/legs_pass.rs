@@ -77,7 +77,13 @@ impl LowerBody {
             let knee_floor = foot.place.position.y + (kneel::KNEE_PAD_M + KNEE_CLEAR_M) * p.scale;
             let mut knee_toward =
                 legs::knee_forward(p.facing, hip, ankle, &rest, outward, most, knee_floor);
-            if let Some((_, w)) = self.kneel.pose().filter(|(k, _)| *k == side) {
+            // This leg on its knee, easing in or out by its weight (the kneel is one leg's).
+            let kneeling = self
+                .kneel
+                .pose()
+                .filter(|(k, _)| *k == side)
+                .map(|(_, w)| w);
+            if let Some(w) = kneeling {
                 // On its knee (easing in or out by `w`): the knee on its foot's ground where the
                 // thigh reaches (planted once fully down), the shin behind it, the toes down;
                 // the foot goes with the knee.
@@ -101,8 +107,7 @@ impl LowerBody {
             // Whatever bends it, the knee's joint no lower than a kneeling knee's (its skin
             // would go through the floor): easing into a kneel with the hips low bent it down
             // onto the floor.
-            let kneels = self.kneel.pose().is_some_and(|(k, _)| k == side);
-            let ground = if kneels {
+            let ground = if kneeling.is_some() {
                 *p.knee_floors.get(side)
             } else {
                 foot.place.position.y
@@ -123,8 +128,7 @@ impl LowerBody {
             // turns toes down, their tips went through the floor (Mannequiny's, 2.6 cm). Toes an
             // animation curls come flat at once as the kneel starts (eased in over even a
             // quarter of it, the tips still dip 2 mm).
-            let kneeling_toes = self.kneel.pose().filter(|(k, _)| *k == side);
-            if let (Some(_), Some(t), Some(toes)) = (kneeling_toes, rest.toes, *b.toes.get(side)) {
+            if let (Some(_), Some(t), Some(toes)) = (kneeling, rest.toes, *b.toes.get(side)) {
                 let now = tree.global(toes);
                 let flat = to_skeleton.rotation * kneel::kneeling_toes(turn, &t);
                 tree.set_global(toes, Pose::new(now.position, flat));
