@@ -73,24 +73,18 @@ pub fn knee_above(
 mod tests {
     use super::*;
     use crate::pose::Pose;
-    use crate::pose_tree::PoseTree;
     use glam::Quat;
 
     /// A leg of 0.45 and 0.42 m measured standing straight from a hip 0.9 m up, the hip then
     /// moved to `hip` and the leg solved to `ankle` bending `way(rest)`: the knee's joint.
     fn solved_knee(hip: Vec3, ankle: Vec3, way: impl FnOnce(&LegRest) -> Vec3) -> Vec3 {
-        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
-        let down = Quat::from_rotation_x(std::f32::consts::PI);
-        t.set_globals(&[
-            Pose::new(Vec3::new(0.1, 0.9, 0.0), down),
-            Pose::new(Vec3::new(0.1, 0.45, 0.0), down),
-            Pose::new(Vec3::new(0.1, 0.03, 0.0), Quat::IDENTITY),
-        ]);
-        let rest = LegRest::measure(&mut t, [0, 1, 2], &Pose::IDENTITY);
-        t.set_global(0, Pose::new(hip, down));
+        let (mut t, leg) = super::super::legs::straight_leg(Quat::IDENTITY);
+        let rest = LegRest::measure(&mut t, leg, &Pose::IDENTITY);
+        let down = t.global(leg[0]).rotation;
+        t.set_global(leg[0], Pose::new(hip, down));
         let pole = way(&rest);
-        super::super::legs::solve_leg(&mut t, [0, 1, 2], &rest, ankle, pole, Quat::IDENTITY);
-        t.global(1).position
+        super::super::legs::solve_leg(&mut t, leg, &rest, ankle, pole, Quat::IDENTITY);
+        t.global(leg[1]).position
     }
 
     /// The hip 30 cm over the floor, the ankle 40 cm ahead and 5 cm up, the knee bent toward a

@@ -47,6 +47,21 @@ pub(crate) fn plain_leg_rest(lengths: (f32, f32), ankle_height: f32) -> LegRest 
     }
 }
 
+/// A leg for tests, straight down from a hip at 0.9 m: upper leg 0.45, lower leg 0.42, the
+/// ankle 3 cm over the floor, the bones' own +Y along them turned by `axes` (another rig's
+/// bone axes); the tree (hip, knee, ankle) and its bones.
+#[cfg(test)]
+pub(crate) fn straight_leg(axes: Quat) -> (PoseTree, LegBones) {
+    let mut t = PoseTree::new(&[None, Some(0), Some(1)]).expect("a three-bone chain");
+    let down = Quat::from_rotation_x(std::f32::consts::PI) * axes;
+    t.set_globals(&[
+        Pose::new(Vec3::new(0.1, 0.9, 0.0), down),
+        Pose::new(Vec3::new(0.1, 0.45, 0.0), down),
+        Pose::new(Vec3::new(0.1, 0.03, 0.0), Quat::IDENTITY),
+    ]);
+    (t, [0, 1, 2])
+}
+
 /// A toes bone at rest (its joint is the ball of the foot), in the root's frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ToesRest {
@@ -286,19 +301,6 @@ pub fn solve_leg(
 mod tests {
     use super::*;
 
-    /// A leg straight down from a hip at 0.9 m: upper leg 0.45, lower leg 0.42, the bones'
-    /// own +Y along them, turned by `axes` (another rig's bone axes).
-    fn leg(axes: Quat) -> (PoseTree, LegBones) {
-        let mut t = PoseTree::new(&[None, Some(0), Some(1)]).unwrap();
-        let down = Quat::from_rotation_x(std::f32::consts::PI) * axes;
-        t.set_globals(&[
-            Pose::new(Vec3::new(0.1, 0.9, 0.0), down),
-            Pose::new(Vec3::new(0.1, 0.45, 0.0), down),
-            Pose::new(Vec3::new(0.1, 0.03, 0.0), Quat::IDENTITY),
-        ]);
-        (t, [0, 1, 2])
-    }
-
     #[test]
     fn a_lowered_hip_bends_the_knee_forward_and_the_ankle_stays_on_its_target() {
         for axes in [
@@ -306,7 +308,7 @@ mod tests {
             Quat::from_rotation_y(1.3),
             Quat::from_rotation_z(0.2),
         ] {
-            let (mut t, bones) = leg(axes);
+            let (mut t, bones) = straight_leg(axes);
             let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
             assert!((rest.ankle_height - 0.03).abs() < 1e-6);
             // The hip drops 30 cm: the ankle must stay on the floor where it was.
@@ -354,7 +356,7 @@ mod tests {
 
     #[test]
     fn an_ankle_out_of_reach_straightens_the_leg_toward_it() {
-        let (mut t, bones) = leg(Quat::IDENTITY);
+        let (mut t, bones) = straight_leg(Quat::IDENTITY);
         let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
         let off = solve_leg(
             &mut t,
@@ -375,7 +377,7 @@ mod tests {
     /// the knee within a millimetre.
     #[test]
     fn a_standing_knee_does_not_swing_when_the_hip_moves_a_tenth_of_a_millimetre() {
-        let (rest_tree, bones) = leg(Quat::IDENTITY);
+        let (rest_tree, bones) = straight_leg(Quat::IDENTITY);
         let rest = LegRest::measure(&mut rest_tree.clone(), bones, &Pose::IDENTITY);
         let knee_with_hip_at = |y: f32| {
             let mut t = rest_tree.clone();
@@ -437,7 +439,7 @@ mod tests {
     /// The leg of [`leg`] (a left leg, its outside +X) with the hip lowered to `hip_y`, solved
     /// to `ankle` with its knee toward [`knee_forward`] (`most`: how far out it may turn).
     fn knee_of(hip_y: f32, ankle: Vec3, most: f32) -> (Vec3, f32) {
-        let (mut t, bones) = leg(Quat::IDENTITY);
+        let (mut t, bones) = straight_leg(Quat::IDENTITY);
         let rest = LegRest::measure(&mut t, bones, &Pose::IDENTITY);
         let hip = t.global(0);
         t.set_global(0, Pose::new(Vec3::new(0.1, hip_y, 0.0), hip.rotation));
