@@ -2,9 +2,9 @@
 ## front, side and from the player's own camera: standing with the arms relaxed, a crouch, a bow,
 ## a reach to the floor, a squat and mid-step in a walk. What the pictures show is checked from
 ## the bones: the hips behind the head and the torso leaning forward in a crouch, the spine bent
-## further than the knees in a bow, the hand on its controller at the floor, the toes never under the floor (nor the legs' skinned
-## mesh), and the head on the headset while the feet step (a walk, a turn on the spot, a snap
-## turn).
+## further than the knees in a bow, the hand on its controller at the floor, the toes never
+## under the floor (nor the legs' skinned mesh), and the head on the headset while the feet
+## step (a walk, a turn on the spot, a snap turn).
 ##
 ## `cargo xtask avatar-test` runs it for every test character under Xvfb with Vulkan on lavapipe:
 ##   godot --xr-mode off --rendering-driver vulkan --fixed-fps 60 --path demo_project
@@ -70,7 +70,7 @@ var standing_heights := {}
 var lowest_sink := {}
 ## When each foot or toe bone was lowest (s).
 var lowest_at := {}
-## The legs' skinned vertices (`Skinning.influenced`, per mesh: those the humanoid leg bones
+## The legs' skinned vertices (`Skinning.influenced`, per surface: those the humanoid leg bones
 ## move), their lowest height standing (or the floor's, if lower), and how far below it they
 ## went, when.
 var leg_vertices: Array[Dictionary] = []
@@ -78,18 +78,6 @@ var mesh_standing_low := INF
 var mesh_sink := 0.0
 var mesh_sink_at := 0.0
 var worst_head := {}
-## A node calling this script's `method` in its `_process` at `priority`.
-func _add_driver(priority: int, method: String) -> void:
-	var driver := Node.new()
-	driver.process_priority = priority
-	var s := GDScript.new()
-	s.source_code = "extends Node\nfunc _process(_delta):\n\tget_meta(\"tree\").%s()\n" % method
-	s.reload()
-	driver.set_script(s)
-	driver.set_meta("tree", self)
-	root.add_child(driver)
-
-
 ## The bones' places this frame (world), read in `skeleton_updated`.
 var bones := {}
 var finished := false
@@ -159,6 +147,18 @@ func _run() -> void:
 	_add_driver(0, "measure")
 
 
+## A node calling this script's `method` in its `_process` at `priority`.
+func _add_driver(priority: int, method: String) -> void:
+	var driver := Node.new()
+	driver.process_priority = priority
+	var s := GDScript.new()
+	s.source_code = "extends Node\nfunc _process(_delta):\n\tget_meta(\"tree\").%s()\n" % method
+	s.reload()
+	driver.set_script(s)
+	driver.set_meta("tree", self)
+	root.add_child(driver)
+
+
 ## The character: `demo` (the demo's humanoid, built in code) or a file in tests/avatars.
 func _load(file: String) -> Node3D:
 	if file == "demo":
@@ -188,12 +188,14 @@ func _read_bones() -> void:
 	bones["Neck"] = _bone("Neck" if skeleton.find_bone("Neck") >= 0 else "Head")
 	bones["head_in_headset"] = camera.global_transform.affine_inverse() * bones["Head"]
 	# Posed (this is `skeleton_updated`): the legs' mesh against the floor it stood on.
+	if leg_vertices.is_empty():
+		return
 	# The first posed frame after the standing measures: the lowest standing vertex, or the
 	# floor if that is lower (a rig whose feet are skinned to other bones: its shins may kneel
 	# on the floor, not under it).
-	if not leg_vertices.is_empty() and mesh_standing_low == INF:
+	if mesh_standing_low == INF:
 		mesh_standing_low = minf(_legs_lowest(), origin.global_position.y)
-	elif not leg_vertices.is_empty() and frame % MESH_EVERY == 0:
+	elif frame % MESH_EVERY == 0:
 		var sink := _legs_lowest() - mesh_standing_low
 		if sink < mesh_sink:
 			mesh_sink = sink

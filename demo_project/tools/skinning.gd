@@ -13,17 +13,26 @@ static func skinned_vertices(mesh: MeshInstance3D, skeleton: Skeleton3D, stride 
 	if verts.is_empty() or bones.is_empty() or mesh.skin == null:
 		return out
 	var per := bones.size() / verts.size()
+	var bind_bones := skeleton_bones_of(mesh.skin, skeleton)
 	for i in range(0, verts.size(), maxi(stride, 1)):
 		var posed := Vector3.ZERO
 		for k in per:
 			var w := weights[i * per + k]
 			if w > 0.0:
+				# `b` is a bind of the skin.
 				var b := bones[i * per + k]
-				# `b` is a bind of the skin; the bind names (or numbers) its skeleton bone.
-				var bind_name := mesh.skin.get_bind_name(b)
-				var bone := skeleton.find_bone(bind_name) if bind_name != &"" else mesh.skin.get_bind_bone(b)
-				posed += w * (skeleton.get_bone_global_pose(bone) * mesh.skin.get_bind_pose(b) * verts[i])
+				posed += w * (skeleton.get_bone_global_pose(bind_bones[b]) * mesh.skin.get_bind_pose(b) * verts[i])
 		out.append(skeleton.global_transform * posed)
+	return out
+
+
+## Each bind of `skin`'s skeleton bone: the bind names it (or, unnamed, numbers it); -1 for a
+## name the skeleton lacks.
+static func skeleton_bones_of(skin: Skin, skeleton: Skeleton3D) -> PackedInt32Array:
+	var out := PackedInt32Array()
+	for b in skin.get_bind_count():
+		var bind_name := skin.get_bind_name(b)
+		out.append(skeleton.find_bone(bind_name) if bind_name != &"" else skin.get_bind_bone(b))
 	return out
 
 
@@ -35,11 +44,7 @@ static func influenced(mesh: MeshInstance3D, skeleton: Skeleton3D, moved_by: Pac
 	var out: Array[Dictionary] = []
 	if mesh.mesh == null or mesh.skin == null:
 		return out
-	# Each bind's skeleton bone.
-	var bind_bones := PackedInt32Array()
-	for b in mesh.skin.get_bind_count():
-		var bind_name := mesh.skin.get_bind_name(b)
-		bind_bones.append(skeleton.find_bone(bind_name) if bind_name != &"" else mesh.skin.get_bind_bone(b))
+	var bind_bones := skeleton_bones_of(mesh.skin, skeleton)
 	for surface in mesh.mesh.get_surface_count():
 		var arrays := mesh.mesh.surface_get_arrays(surface)
 		var verts: PackedVector3Array = arrays[Mesh.ARRAY_VERTEX]
