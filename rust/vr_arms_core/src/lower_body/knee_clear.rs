@@ -135,10 +135,12 @@ mod tests {
 
     /// Going down to the floor as the avatar test's floor reach does (the eyes from standing to
     /// 80 cm over 1.4 s, 25 cm ahead, pitched 50 degrees down, then held 4.1 s), on the reference
-    /// body scaled by `size` (world units per avatar metre): on every frame, easing into the
-    /// kneel and kneeling, each knee's joint is at a kneeling knee's pad (`size` times it) or
-    /// above. Without the turn about the leg, the knee going down came to 3.3 cm over the floor.
-    fn going_down_onto_a_knee(size: f32) {
+    /// body scaled by `size` (world units per avatar metre), its legs' mesh (if `skin`) a
+    /// cylinder that radius round the bones: on every frame, easing into the kneel and
+    /// kneeling, each knee's joint is at a kneeling knee's pad (`size` times it, or the skin)
+    /// or above, and the kneeling knee ends on it. Without the turn about the leg, the knee
+    /// going down came to 3.3 cm over the floor. Returns the kneeling knee's height.
+    fn going_down_onto_a_knee(size: f32, skin: Option<f32>) -> f32 {
         use super::super::tests::{headset, input};
         use super::super::*;
         let (mut rest, bones, eyes) = reference_lower_body();
@@ -149,13 +151,25 @@ mod tests {
             })
             .collect();
         rest.set_globals(&globals);
+        let legs = [bones.legs.left, bones.legs.right].map(|l| l.expect("both legs"));
+        let mut skins = [None, None];
+        if let Some(r) = skin {
+            for (s, leg) in skins.iter_mut().zip(legs) {
+                let [h, k, a] = leg.map(|b| rest.global(b).position);
+                *s = Some(super::super::leg_skin::LegVertices {
+                    thigh: cylinder(h, k, r),
+                    shin: cylinder(k, a, r),
+                });
+            }
+        }
+        let [left, right] = skins;
         let mut b = LowerBody::new(
             LowerBodySettings::default(),
             bones,
             &rest,
             Some(eyes * size),
-        );
-        let legs = [bones.legs.left, bones.legs.right].map(|l| l.expect("both legs"));
+        )
+        .with_leg_skins(PerSide::new(left, right));
         let (mut lowest, mut knelt) = (f32::INFINITY, false);
         for k in 0..540 {
             let down = crate::smoothing::smoothstep(((k as f32 - 45.0) / 126.0).clamp(0.0, 1.0));
@@ -172,21 +186,50 @@ mod tests {
             }
         }
         assert!(knelt, "{size}: the body knelt");
-        let pad = super::super::kneel::KNEE_PAD_M * size;
+        let pad = skin.unwrap_or(super::super::kneel::KNEE_PAD_M * size);
         assert!(
             lowest >= pad - 0.005 * size - 1e-4 * size,
             "{size}: the lowest knee {lowest} (the pad {pad})"
         );
+        assert!(
+            (lowest - pad).abs() < 0.01 * size,
+            "{size}: the kneeling knee {lowest}, not on its pad {pad}"
+        );
+        lowest
+    }
+
+    /// Points on a cylinder of radius `r` round the bone from `a` to `b`.
+    fn cylinder(a: Vec3, b: Vec3, r: f32) -> Vec<Vec3> {
+        let dir = (b - a).normalize();
+        let u = dir.any_orthonormal_vector();
+        let w = dir.cross(u);
+        let mut out = Vec::new();
+        for k in 0..=20 {
+            for n in 0..16 {
+                let (s, c) = (n as f32 / 16.0 * std::f32::consts::TAU).sin_cos();
+                out.push(a.lerp(b, k as f32 / 20.0) + (u * c + w * s) * r);
+            }
+        }
+        out
     }
 
     #[test]
     fn going_down_onto_a_knee_keeps_each_knee_on_its_pad() {
-        going_down_onto_a_knee(1.0);
+        going_down_onto_a_knee(1.0, None);
     }
 
     /// The same on a body twice the size: the pad is twice as thick.
     #[test]
     fn going_down_onto_a_knee_twice_the_size_keeps_each_knee_on_its_pad_twice_as_high() {
-        going_down_onto_a_knee(2.0);
+        going_down_onto_a_knee(2.0, None);
+    }
+
+    /// Legs whose mesh is 11 cm thick round the knee (a stylised game rig's) kneel with the
+    /// knee joint 11 cm over the floor, the mesh on it; with the fixed 5 cm pad the skin went
+    /// 6 cm into the floor.
+    #[test]
+    fn a_thick_legged_body_kneels_on_its_own_skin() {
+        let knee = going_down_onto_a_knee(1.0, Some(0.11));
+        assert!(knee > 0.1, "{knee}");
     }
 }

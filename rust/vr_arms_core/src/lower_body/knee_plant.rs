@@ -47,7 +47,7 @@ impl KneePlant {
         };
         let to_knee = Vec3::new(knee.x - hip.x, 0.0, knee.z - hip.z).normalize_or(forward);
         let toward = within_twist(to_knee, forward, KNEE_TWIST_MAX_DEG.to_radians());
-        let now = kneeling_knee(hip, toward, floor_y, rest.lengths.0, scale);
+        let now = kneeling_knee(hip, toward, floor_y, rest.lengths.0, rest.knee_pad(scale));
         (now, now + (ankle - knee))
     }
 

@@ -125,8 +125,8 @@ impl Kneel {
     }
 }
 
-/// A kneeling leg for its hip joint at `hip` (world): the knee on the floor (at
-/// [`KNEE_PAD_M`]) ahead of the hip along `forward` (horizontal, unit) where the thigh reaches
+/// A kneeling leg for its hip joint at `hip` (world): the knee on the floor (its joint
+/// [`LegRest::knee_pad`] over it) ahead of the hip along `forward` (horizontal, unit) where the thigh reaches
 /// it, or straight under the hip when the hip is too high for that; the ankle a shin's length
 /// behind the knee, raised so the toes turned down rest on the floor
 /// ([`kneeling_ankle_height`]). Returns `(knee, ankle)`.
@@ -138,8 +138,8 @@ pub fn kneeling_leg(
     scale: f32,
 ) -> (Vec3, Vec3) {
     let (_, shin) = rest.lengths;
-    let pad = KNEE_PAD_M * scale;
-    let knee = kneeling_knee(hip, forward, floor_y, rest.lengths.0, scale);
+    let pad = rest.knee_pad(scale);
+    let knee = kneeling_knee(hip, forward, floor_y, rest.lengths.0, pad);
     let raised = kneeling_ankle_height(rest);
     let rise = (raised - pad).clamp(0.0, shin);
     let back = (shin * shin - rise * rise).max(0.0).sqrt();
@@ -148,10 +148,10 @@ pub fn kneeling_leg(
 }
 
 /// A kneeling knee for its hip joint at `hip` (world) and the thigh's length `thigh`: on the
-/// floor (at [`KNEE_PAD_M`]) along `toward` (horizontal, unit) from under the hip where the
-/// thigh reaches it, or straight under the hip when the hip is too high for that.
-pub fn kneeling_knee(hip: Vec3, toward: Vec3, floor_y: f32, thigh: f32, scale: f32) -> Vec3 {
-    let pad = KNEE_PAD_M * scale;
+/// floor (its joint `pad` over it: [`LegRest::knee_pad`]) along `toward` (horizontal, unit)
+/// from under the hip where the thigh reaches it, or straight under the hip when the hip is too
+/// high for that.
+pub fn kneeling_knee(hip: Vec3, toward: Vec3, floor_y: f32, thigh: f32, pad: f32) -> Vec3 {
     let drop = hip.y - (floor_y + pad);
     let ahead = (thigh * thigh - drop * drop).max(0.0).sqrt();
     Vec3::new(hip.x, (hip.y - thigh).max(floor_y + pad), hip.z) + toward * ahead

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::homes::HomesFrame;
-use super::{LowerBody, kneel, legs, sit_detect};
+use super::{LowerBody, legs, sit_detect};
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};
 
@@ -49,7 +49,7 @@ impl LowerBody {
                     sit_detect::kneel_settings(&s, f.head_drop_share)
                 },
                 hip.y - kneel_floor,
-                rest.lengths.0 + kneel::KNEE_PAD_M * f.scale,
+                rest.lengths.0 + rest.knee_pad(f.scale),
                 back,
                 moving,
                 f.scale,

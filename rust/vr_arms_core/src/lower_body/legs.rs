@@ -31,6 +31,9 @@ pub struct LegRest {
     pub ankle_in_lower: Vec3,
     /// The foot's toes bone, if the rig has one (see [`LegRest::with_toes`]).
     pub toes: Option<ToesRest>,
+    /// How far in front of the knee joint its skin is, measured from the avatar's mesh
+    /// ([`super::leg_skin::knee_pad`]; world units); `None`: the fixed pad.
+    pub knee_skin: Option<f32>,
 }
 
 /// A plain leg's rest for tests: thigh and shin `lengths`, the knee's hinge +X, the foot at rest
@@ -44,6 +47,7 @@ pub(crate) fn plain_leg_rest(lengths: (f32, f32), ankle_height: f32) -> LegRest 
         lengths,
         ankle_in_lower: Vec3::Y * lengths.1,
         toes: None,
+        knee_skin: None,
     }
 }
 
@@ -127,7 +131,30 @@ impl LegRest {
             lengths: (thigh.length(), shin.length()),
             ankle_in_lower: l.inverse().transform_point(f.position),
             toes: None,
+            knee_skin: None,
         }
+    }
+
+    /// The height a knee on the floor holds its joint over it (world units, `scale` world units
+    /// per avatar metre): its measured skin, else [`super::kneel::KNEE_PAD_M`].
+    pub fn knee_pad(&self, scale: f32) -> f32 {
+        super::leg_skin::pad_or_default(self.knee_skin, scale)
+    }
+
+    /// The same leg with its knee's skin measured from `vertices` (skeleton space, at rest;
+    /// `tree` at rest, `leg` its bones); too few vertices leave the fixed pad.
+    pub fn with_skin(
+        mut self,
+        tree: &mut PoseTree,
+        leg: LegBones,
+        vertices: Option<&super::leg_skin::LegVertices>,
+    ) -> Self {
+        self.knee_skin = vertices.and_then(|v| {
+            let [u, l, f] = leg.map(|b| tree.global(b));
+            let hinge = u.rotation * self.hinge_in_upper;
+            super::leg_skin::knee_pad(u.position, l.position, f.position, hinge, v)
+        });
+        self
     }
 
     /// The same leg with its foot's toes bone `toes` (a child of the foot `foot`) measured

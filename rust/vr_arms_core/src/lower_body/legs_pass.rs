@@ -74,7 +74,8 @@ impl LowerBody {
             let most = KNEE_OUT_MAX_DEG.to_radians().sin() * p.low;
             // The knee above the floor under its foot, as a kneeling knee rests (a crouched walk's
             // trailing leg).
-            let knee_floor = foot.place.position.y + (kneel::KNEE_PAD_M + KNEE_CLEAR_M) * p.scale;
+            let knee_floor =
+                foot.place.position.y + rest.knee_pad(p.scale) + KNEE_CLEAR_M * p.scale;
             let mut knee_toward =
                 legs::knee_forward(p.facing, hip, ankle, &rest, outward, most, knee_floor);
             // This leg on its knee, easing in or out by its weight (the kneel is one leg's).
@@ -112,7 +113,7 @@ impl LowerBody {
             } else {
                 foot.place.position.y
             };
-            let knee_floor = ground + (kneel::KNEE_PAD_M - KNEE_PAD_SLACK_M) * p.scale;
+            let knee_floor = ground + rest.knee_pad(p.scale) - KNEE_PAD_SLACK_M * p.scale;
             let knee_toward =
                 knee_clear::knee_above(hip, ankle, &rest, knee_toward, outward, knee_floor);
             legs::solve_leg(

@@ -18,6 +18,7 @@ mod knee_clear;
 pub mod knee_plant;
 pub mod kneel;
 mod kneel_choice;
+pub mod leg_skin;
 pub mod legs;
 mod legs_pass;
 pub mod pelvis;
@@ -158,6 +159,14 @@ impl LowerBody {
             arms: PerSide::new(None, None),
             last_headset: None,
         }
+    }
+
+    /// The same lower body with each leg's mesh vertices at rest (skeleton space: those its
+    /// upper and lower leg bones move most): a knee on the floor rests on its own skin
+    /// ([`leg_skin::knee_pad`]) rather than [`kneel::KNEE_PAD_M`].
+    pub fn with_leg_skins(mut self, vertices: PerSide<Option<leg_skin::LegVertices>>) -> Self {
+        self.rest.set_leg_skins(vertices);
+        self
     }
 
     /// The same lower body with each arm's upper arm bone (its joint is the shoulder) and

@@ -5,6 +5,7 @@
 use glam::{Quat, Vec3};
 
 use super::LowerBodyBones;
+use super::leg_skin::LegVertices;
 use super::legs::LegRest;
 use super::pelvis::{LegsReach, PelvisRest};
 use super::standing;
@@ -36,6 +37,8 @@ pub struct LowerBodyRest {
     tree: PoseTree,
     bones: LowerBodyBones,
     eyes: Option<Vec3>,
+    /// Each leg's mesh vertices at rest, for its knee's skin.
+    skins: PerSide<Option<LegVertices>>,
     measured: Option<(Pose, Measures)>,
 }
 
@@ -55,8 +58,19 @@ impl LowerBodyRest {
             tree,
             bones,
             eyes,
+            skins: PerSide::new(None, None),
             measured: None,
         }
+    }
+
+    /// Measures each leg's knee skin from its mesh vertices at rest (skeleton space; thinned to
+    /// a few thousand per bone) from now on.
+    pub fn set_leg_skins(&mut self, vertices: PerSide<Option<LegVertices>>) {
+        self.skins = PerSide::new(
+            vertices.left.map(LegVertices::thinned),
+            vertices.right.map(LegVertices::thinned),
+        );
+        self.measured = None;
     }
 
     /// The measures with the skeleton at `to_root` in the avatar root.
@@ -84,12 +98,9 @@ impl LowerBodyRest {
         };
         let legs = Side::BOTH.map(|side| {
             (*b.legs.get(side)).map(|leg| {
-                LegRest::measure(tree, leg, to_root).with_toes(
-                    tree,
-                    leg[2],
-                    *b.toes.get(side),
-                    to_root,
-                )
+                LegRest::measure(tree, leg, to_root)
+                    .with_toes(tree, leg[2], *b.toes.get(side), to_root)
+                    .with_skin(tree, leg, self.skins.get(side).as_ref())
             })
         });
         let mut foot_offset = |side: Side| match *b.legs.get(side) {

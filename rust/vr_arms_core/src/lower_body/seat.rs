@@ -200,6 +200,7 @@ mod tests {
             lengths: (0.42, 0.42),
             ankle_in_lower: Vec3::Y * 0.42,
             toes: None,
+            knee_skin: None,
         }
     }
 
