@@ -7,6 +7,7 @@ use godot::prelude::*;
 
 mod convert;
 mod engine;
+mod mesh_read;
 mod nodes;
 mod problems;
 mod relay;

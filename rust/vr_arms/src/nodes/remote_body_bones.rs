@@ -213,8 +213,10 @@ pub(crate) fn bind_bones(
     let hips = lower.map(|(bones, _)| (tree_bones[bones.hips], bones.hips));
     if let Some((bones, eyes)) = lower {
         let rest_tree = tb.rest_tree(skeleton)?;
-        pipeline =
-            pipeline.with_lower_body(LowerBody::new(profile.lower_body, bones, &rest_tree, eyes));
+        let skins = crate::mesh_read::lower_body_leg_vertices(skeleton, &bones, &tree_bones);
+        pipeline = pipeline.with_lower_body(
+            LowerBody::new(profile.lower_body, bones, &rest_tree, eyes).with_leg_skins(skins),
+        );
     }
     Ok(Bound {
         body: Body::new(pipeline, profile.body_follow),

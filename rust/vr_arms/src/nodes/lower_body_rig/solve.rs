@@ -172,7 +172,10 @@ impl LowerBodyRig {
         });
         self.bound = Some(Bound {
             stage: LowerBody::new(self.core_settings(), bones, &rest, eyes)
-                .with_arms(PerSide::new(arms[0], arms[1])),
+                .with_arms(PerSide::new(arms[0], arms[1]))
+                .with_leg_skins(crate::mesh_read::lower_body_leg_vertices(
+                    skeleton, &bones, &tb.bones,
+                )),
             tree,
             bones: tb.bones,
             follow,

@@ -1,0 +1,117 @@
+//! Reads the avatar's skinned mesh at rest for the core: each leg's vertices, for the knee's
+//! skin ([`vr_arms_core::lower_body::leg_skin`]).
+
+use godot::classes::mesh::ArrayType;
+use godot::classes::{Mesh, MeshInstance3D, Node, Skeleton3D, Skin};
+use godot::prelude::*;
+use vr_arms_core::lower_body::leg_skin::LegVertices;
+use vr_arms_core::side::PerSide;
+
+use crate::convert::vec3;
+use crate::engine::{descendants, skinned_to};
+
+/// Each leg's mesh vertices at rest (skeleton space), for `legs` (each leg's upper and lower
+/// leg bone in `skeleton`): the vertices of every mesh skinned to the skeleton (under its
+/// parent) that those bones move most, posed by the skeleton's rest. A leg without any:
+/// `None`.
+pub fn leg_vertices(
+    skeleton: &Gd<Skeleton3D>,
+    legs: PerSide<Option<[i32; 2]>>,
+) -> PerSide<Option<LegVertices>> {
+    let mut out = [LegVertices::default(), LegVertices::default()];
+    let wanted = [legs.left, legs.right];
+    let node: Gd<Node> = skeleton.clone().upcast();
+    let top = skeleton.get_parent().unwrap_or_else(|| node.clone());
+    for mesh in descendants(&top)
+        .into_iter()
+        .filter_map(|n| n.try_cast::<MeshInstance3D>().ok())
+        .filter(|m| skinned_to(m, &node))
+    {
+        let (Some(skin), Some(data)) = (mesh.get_skin(), mesh.get_mesh()) else {
+            continue;
+        };
+        read_mesh(skeleton, &skin, &data, &wanted, &mut out);
+    }
+    let [left, right] = out.map(|v| (!v.thigh.is_empty() || !v.shin.is_empty()).then_some(v));
+    PerSide::new(left, right)
+}
+
+/// Adds `data`'s vertices moved most by a wanted bone to that leg's (`skin` binds them to
+/// `skeleton`'s bones).
+fn read_mesh(
+    skeleton: &Gd<Skeleton3D>,
+    skin: &Gd<Skin>,
+    data: &Gd<Mesh>,
+    wanted: &[Option<[i32; 2]>; 2],
+    out: &mut [LegVertices; 2],
+) {
+    // Each bind's bone in the skeleton (by its name, else its number) and its pose at rest:
+    // the skeleton's rest of that bone after the bind.
+    let binds: Vec<(i32, Transform3D)> = (0..skin.get_bind_count())
+        .map(|b| {
+            let name = skin.get_bind_name(b);
+            let bone = if name.is_empty() {
+                skin.get_bind_bone(b)
+            } else {
+                skeleton.find_bone(&name.to_string())
+            };
+            let pose = if bone >= 0 && bone < skeleton.get_bone_count() {
+                skeleton.get_bone_global_rest(bone) * skin.get_bind_pose(b)
+            } else {
+                Transform3D::IDENTITY
+            };
+            (bone, pose)
+        })
+        .collect();
+    for surface in 0..data.get_surface_count() {
+        let arrays = data.surface_get_arrays(surface);
+        let get = |kind: ArrayType| arrays.get(kind.ord() as usize);
+        let (Some(verts), Some(bones), Some(weights)) = (
+            get(ArrayType::VERTEX).and_then(|v| v.try_to::<PackedVector3Array>().ok()),
+            get(ArrayType::BONES).and_then(|v| v.try_to::<PackedInt32Array>().ok()),
+            get(ArrayType::WEIGHTS).and_then(|v| v.try_to::<PackedFloat32Array>().ok()),
+        ) else {
+            continue;
+        };
+        let (verts, bones, weights) = (verts.as_slice(), bones.as_slice(), weights.as_slice());
+        if verts.is_empty() || bones.len() != weights.len() || bones.len() % verts.len() != 0 {
+            continue;
+        }
+        let per = bones.len() / verts.len();
+        for (i, &v) in verts.iter().enumerate() {
+            // The bind that moves this vertex most.
+            let (bind, _) = (0..per)
+                .map(|k| (bones[i * per + k], weights[i * per + k]))
+                .fold(
+                    (-1, 0.0f32),
+                    |best, (b, w)| if w > best.1 { (b, w) } else { best },
+                );
+            let Some(&(bone, pose)) = usize::try_from(bind).ok().and_then(|b| binds.get(b)) else {
+                continue;
+            };
+            for (leg, out) in wanted.iter().zip(out.iter_mut()) {
+                match leg {
+                    Some([thigh, _]) if *thigh == bone => out.thigh.push(vec3(pose * v)),
+                    Some([_, shin]) if *shin == bone => out.shin.push(vec3(pose * v)),
+                    _ => {}
+                }
+            }
+        }
+    }
+}
+
+/// [`leg_vertices`] for the lower body's `bones` (tree indices; `tree_bones` each tree bone's
+/// in `skeleton`).
+pub fn lower_body_leg_vertices(
+    skeleton: &Gd<Skeleton3D>,
+    bones: &vr_arms_core::lower_body::LowerBodyBones,
+    tree_bones: &[i32],
+) -> PerSide<Option<LegVertices>> {
+    let engine = |leg: Option<[usize; 3]>| {
+        leg.and_then(|[u, l, _]| Some([*tree_bones.get(u)?, *tree_bones.get(l)?]))
+    };
+    leg_vertices(
+        skeleton,
+        PerSide::new(engine(bones.legs.left), engine(bones.legs.right)),
+    )
+}
