@@ -518,3 +518,187 @@ fn a_ready_player_me_skeleton_maps_every_profile_bone() {
     assert_eq!(m.bone("LeftThumbMetacarpal"), Some("LeftHandThumb1"));
     assert_eq!(m.bone("RightLittleDistal"), Some("RightHandPinky3"));
 }
+
+/// `names` with each `{s}` in `sided` made once per side (`sides`: the left's and the right's
+/// spelling).
+fn rig(names: &[&str], sided: &[&str], sides: [&str; 2]) -> Vec<String> {
+    let mut list: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+    for side in sides {
+        list.extend(sided.iter().map(|n| n.replace("{s}", side)));
+    }
+    list
+}
+
+/// A VRoid Studio avatar exported without its VRM table (as a glTF or FBX): `J_Bip_` bones,
+/// `J_Adj_` eyes and twist helpers, `J_Sec_` hair and cloth. Every profile bone maps (the eyes
+/// are not profile bones).
+#[test]
+fn a_vroid_skeleton_maps_every_profile_bone() {
+    let list = rig(
+        &[
+            "Root",
+            "J_Bip_C_Hips",
+            "J_Bip_C_Spine",
+            "J_Bip_C_Chest",
+            "J_Bip_C_UpperChest",
+            "J_Bip_C_Neck",
+            "J_Bip_C_Head",
+            "J_Sec_Hair1_01",
+            "J_Sec_Hair2_01",
+        ],
+        &[
+            "J_Adj_{s}_FaceEye",
+            "J_Bip_{s}_Shoulder",
+            "J_Bip_{s}_UpperArm",
+            "J_Adj_{s}_UpperArmTwist01",
+            "J_Bip_{s}_LowerArm",
+            "J_Bip_{s}_Hand",
+            "J_Bip_{s}_Thumb1",
+            "J_Bip_{s}_Thumb2",
+            "J_Bip_{s}_Thumb3",
+            "J_Bip_{s}_Index1",
+            "J_Bip_{s}_Index2",
+            "J_Bip_{s}_Index3",
+            "J_Bip_{s}_Middle1",
+            "J_Bip_{s}_Middle2",
+            "J_Bip_{s}_Middle3",
+            "J_Bip_{s}_Ring1",
+            "J_Bip_{s}_Ring2",
+            "J_Bip_{s}_Ring3",
+            "J_Bip_{s}_Little1",
+            "J_Bip_{s}_Little2",
+            "J_Bip_{s}_Little3",
+            "J_Bip_{s}_UpperLeg",
+            "J_Bip_{s}_LowerLeg",
+            "J_Bip_{s}_Foot",
+            "J_Bip_{s}_ToeBase",
+            "J_Sec_{s}_Bust1",
+        ],
+        ["L", "R"],
+    );
+    let m = auto_map(&list).unwrap();
+    assert_eq!(m.family, RigFamily::Vroid);
+    assert!(m.missing().is_empty(), "unmapped: {:?}", m.missing());
+    assert_eq!(m.bone("Hips"), Some("J_Bip_C_Hips"));
+    assert_eq!(m.bone("LeftUpperArm"), Some("J_Bip_L_UpperArm"));
+    assert_eq!(m.bone("RightLittleDistal"), Some("J_Bip_R_Little3"));
+}
+
+/// A Daz Genesis 8 figure: bend and twist bones, a lower and upper abdomen, chest and neck,
+/// carpal bones in the palm. Every profile bone maps, to the bend bones.
+#[test]
+fn a_daz_genesis_skeleton_maps_every_profile_bone() {
+    let list = rig(
+        &[
+            "hip",
+            "pelvis",
+            "abdomenLower",
+            "abdomenUpper",
+            "chestLower",
+            "chestUpper",
+            "neckLower",
+            "neckUpper",
+            "head",
+            "lowerJaw",
+        ],
+        &[
+            "{s}Eye",
+            "{s}Collar",
+            "{s}ShldrBend",
+            "{s}ShldrTwist",
+            "{s}ForearmBend",
+            "{s}ForearmTwist",
+            "{s}Hand",
+            "{s}Thumb1",
+            "{s}Thumb2",
+            "{s}Thumb3",
+            "{s}Carpal1",
+            "{s}Index1",
+            "{s}Index2",
+            "{s}Index3",
+            "{s}Carpal2",
+            "{s}Mid1",
+            "{s}Mid2",
+            "{s}Mid3",
+            "{s}Carpal3",
+            "{s}Ring1",
+            "{s}Ring2",
+            "{s}Ring3",
+            "{s}Carpal4",
+            "{s}Pinky1",
+            "{s}Pinky2",
+            "{s}Pinky3",
+            "{s}ThighBend",
+            "{s}ThighTwist",
+            "{s}Shin",
+            "{s}Foot",
+            "{s}Metatarsals",
+            "{s}Toe",
+        ],
+        ["l", "r"],
+    );
+    let m = auto_map(&list).unwrap();
+    assert_eq!(m.family, RigFamily::Daz);
+    assert!(m.missing().is_empty(), "unmapped: {:?}", m.missing());
+    assert_eq!(m.bone("Hips"), Some("hip"));
+    assert_eq!(m.bone("LeftUpperArm"), Some("lShldrBend"));
+    assert_eq!(m.bone("RightUpperLeg"), Some("rThighBend"));
+    assert_eq!(m.bone("LeftLowerLeg"), Some("lShin"));
+}
+
+/// A Character Creator 4 character: `CC_Base_` bones with twist helpers on the arms and legs
+/// and two neck twists. Every profile bone maps, to the main bones.
+#[test]
+fn a_character_creator_skeleton_maps_every_profile_bone() {
+    let list = rig(
+        &[
+            "CC_Base_BoneRoot",
+            "CC_Base_Hip",
+            "CC_Base_Pelvis",
+            "CC_Base_Waist",
+            "CC_Base_Spine01",
+            "CC_Base_Spine02",
+            "CC_Base_NeckTwist01",
+            "CC_Base_NeckTwist02",
+            "CC_Base_Head",
+            "CC_Base_FacialBone",
+        ],
+        &[
+            "CC_Base_{s}_Eye",
+            "CC_Base_{s}_Clavicle",
+            "CC_Base_{s}_Upperarm",
+            "CC_Base_{s}_UpperarmTwist01",
+            "CC_Base_{s}_Forearm",
+            "CC_Base_{s}_ForearmTwist01",
+            "CC_Base_{s}_Hand",
+            "CC_Base_{s}_Thumb1",
+            "CC_Base_{s}_Thumb2",
+            "CC_Base_{s}_Thumb3",
+            "CC_Base_{s}_Index1",
+            "CC_Base_{s}_Index2",
+            "CC_Base_{s}_Index3",
+            "CC_Base_{s}_Mid1",
+            "CC_Base_{s}_Mid2",
+            "CC_Base_{s}_Mid3",
+            "CC_Base_{s}_Ring1",
+            "CC_Base_{s}_Ring2",
+            "CC_Base_{s}_Ring3",
+            "CC_Base_{s}_Pinky1",
+            "CC_Base_{s}_Pinky2",
+            "CC_Base_{s}_Pinky3",
+            "CC_Base_{s}_Thigh",
+            "CC_Base_{s}_ThighTwist01",
+            "CC_Base_{s}_Calf",
+            "CC_Base_{s}_CalfTwist01",
+            "CC_Base_{s}_Foot",
+            "CC_Base_{s}_ToeBase",
+        ],
+        ["L", "R"],
+    );
+    let m = auto_map(&list).unwrap();
+    assert_eq!(m.family, RigFamily::CharacterCreator);
+    assert!(m.missing().is_empty(), "unmapped: {:?}", m.missing());
+    assert_eq!(m.bone("LeftUpperArm"), Some("CC_Base_L_Upperarm"));
+    assert_eq!(m.bone("RightLowerLeg"), Some("CC_Base_R_Calf"));
+    assert_eq!(m.bone("Neck"), Some("CC_Base_NeckTwist01"));
+}
