@@ -3,8 +3,9 @@
 ## a reach to the floor, a squat and mid-step in a walk. What the pictures show is checked from
 ## the bones: the hips behind the head and the torso leaning forward in a crouch, the spine bent
 ## further than the knees in a bow, the hand on its controller at the floor, the toes never
-## under the floor (nor the legs' skinned mesh), and the head on the headset while the feet
-## step (a walk, a turn on the spot, a snap turn).
+## under the floor (nor the legs' skinned mesh), the head on the headset while the feet step
+## (a walk, a turn on the spot, a snap turn), and none of the head seen from inside by the
+## player's camera.
 ##
 ## `cargo xtask avatar-test` runs it for every test character under Xvfb with Vulkan on lavapipe:
 ##   godot --xr-mode off --rendering-driver vulkan --fixed-fps 60 --path demo_project
@@ -40,6 +41,12 @@ const REACH_SHARE := 0.97
 const MAX_SINK_M := 0.01
 ## The legs' mesh is skinned every this many frames (10 a second) for its lowest vertex.
 const MESH_EVERY := 6
+## The player's camera sees within this half angle (degrees) of where it looks (a headset's 90
+## degrees of view, and a little more).
+const VIEW_HALF_DEG := 50.0
+## The area (m²) of the avatar's head (the triangles the head bone and those below it move most)
+## the player's camera may see, at most (1 cm²): none of it from inside.
+const MAX_HEAD_SEEN_M2 := 1e-4
 
 var options := {}
 var sim: XRTrackingSimulator
@@ -78,6 +85,13 @@ var mesh_standing_low := INF
 var mesh_sink := 0.0
 var mesh_sink_at := 0.0
 var worst_head := {}
+## The head's bones (the head and those below it), the largest area of the head's mesh the
+## player's camera saw, and in which picture's pose.
+var head_bones := PackedInt32Array()
+var head_seen_m2 := 0.0
+var head_seen_at := ""
+## A picture's pose, whose camera view is checked in this frame's `skeleton_updated`.
+var view_due := ""
 ## The bones' places this frame (world), read in `skeleton_updated`.
 var bones := {}
 var finished := false
@@ -187,6 +201,9 @@ func _read_bones() -> void:
 			bones[name] = _bone(name)
 	bones["Neck"] = _bone("Neck" if skeleton.find_bone("Neck") >= 0 else "Head")
 	bones["head_in_headset"] = camera.global_transform.affine_inverse() * bones["Head"]
+	if view_due != "":
+		_check_view(view_due)
+		view_due = ""
 	# Posed (this is `skeleton_updated`): the legs' mesh against the floor it stood on.
 	if leg_vertices.is_empty():
 		return
@@ -231,6 +248,7 @@ func step() -> void:
 	for k in SHOTS.size():
 		if absf(t - SHOTS[k][1]) < 0.5 / FPS:
 			_check(SHOTS[k][0])
+			view_due = SHOTS[k][0]
 			_aim_cameras()
 			pending = k
 			for v in VIEWS:
@@ -241,6 +259,34 @@ func step() -> void:
 func measure() -> void:
 	if absf((frame - 1) / FPS - 1.4) < 0.5 / FPS:
 		_measure_standing()
+
+
+## The meshes skinned to the avatar's skeleton (the first-person copies too).
+func _skinned_meshes() -> Array:
+	return root.find_children("*", "MeshInstance3D", true, false).filter(
+		func(m): return m.mesh != null and m.skin != null and m.get_node_or_null(m.skeleton) == skeleton)
+
+
+## The area of the avatar's head the player's camera sees (the inside of the head, were it
+## not hidden from it), in `shot`.
+func _check_view(shot: String) -> void:
+	if head_bones.is_empty():
+		var head := skeleton.find_bone("Head")
+		if head < 0:
+			return
+		head_bones.append(head)
+		for b in skeleton.get_bone_count():
+			if skeleton.get_bone_parent(b) in head_bones:
+				head_bones.append(b)
+	var area := 0.0
+	var eye := camera.global_position
+	var look := -camera.global_basis.z
+	for m in _skinned_meshes():
+		if m.is_visible_in_tree() and (m.layers & camera.cull_mask) != 0:
+			area += Skinning.area_in_view(m, skeleton, eye, look, cos(deg_to_rad(VIEW_HALF_DEG)), head_bones)
+	if area > head_seen_m2:
+		head_seen_m2 = area
+		head_seen_at = shot
 
 
 func _measure_standing() -> void:
@@ -434,6 +480,9 @@ func _finish() -> void:
 		sink = minf(sink, lowest_sink[name])
 	figures.feet_below_standing_cm = -sink * 100.0
 	figures.legs_mesh_below_standing_cm = -mesh_sink * 100.0
+	figures.player_sees_head_cm2 = head_seen_m2 * 1e4
+	_expect(not head_bones.is_empty(), "no head bone to hide from the player's camera")
+	_expect(head_seen_m2 <= MAX_HEAD_SEEN_M2, "the player's camera sees %.1f cm² of the head (%s)" % [head_seen_m2 * 1e4, head_seen_at])
 	_expect(not leg_vertices.is_empty(), "no skinned leg mesh to check against the floor")
 	_expect(mesh_sink >= -MAX_SINK_M, "the legs' mesh went %.1f cm below the floor or its lowest standing vertex (at %.2f s)" % [-mesh_sink * 100.0, mesh_sink_at])
 	for phase in STEPPING:

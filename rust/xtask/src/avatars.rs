@@ -1,7 +1,8 @@
 //! `cargo xtask avatar-test [--docs]`: every test character (the demo's humanoid and those in
 //! `demo_project/tests/avatars`) posed by the simulated player and rendered front, side and from
 //! the player's camera (`demo_project/tools/avatar_poses.gd`, Xvfb and Vulkan on lavapipe); the
-//! poses are checked from the bones and the legs' skinned mesh. The pictures go to `target/test-artifacts/avatars`, with `--docs` also to
+//! poses are checked from the bones, the legs' skinned mesh and the head's mesh in the player's
+//! view. The pictures go to `target/test-artifacts/avatars`, with `--docs` also to
 //! `docs/images/avatars` for docs/avatars.md.
 
 use std::time::Duration;
@@ -42,7 +43,7 @@ struct Known {
 const KNOWN_FAILURES: [Known; 0] = [];
 
 /// The figures: JSON key, what it is.
-const FIGURES: [(&str, &str); 18] = [
+const FIGURES: [(&str, &str); 19] = [
     (
         "standing_torso_forward_deg",
         "standing: torso forward (deg)",
@@ -78,6 +79,10 @@ const FIGURES: [(&str, &str); 18] = [
     (
         "legs_mesh_below_standing_cm",
         "the legs' mesh below the floor or standing, lowest (cm)",
+    ),
+    (
+        "player_sees_head_cm2",
+        "the head's mesh in the player's view, most (cm²)",
     ),
     ("walk_head_off_cm", "walk: head off the headset (cm)"),
     ("turn_head_off_cm", "turn: head off the headset (cm)"),
