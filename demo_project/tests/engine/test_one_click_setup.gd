@@ -188,6 +188,36 @@ func test_the_players_origin_is_found_above_an_imported_characters_nodes() -> vo
 	level.queue_free()
 
 
+## A game rig lacking the bones avatars often lack (KayKit's mannequin: no neck, no shoulder
+## bones, no fingers, no eyes) sets up with at most one warning, at most one line about each
+## lacking bone, no configuration warning on the nodes it made, and nothing more while the body
+## runs for a second.
+func test_a_rig_lacking_neck_shoulders_fingers_and_eyes_says_each_at_most_once() -> void:
+	var character := load_test_avatar("manny_med_mod.gltf")
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	for lacking in ["Neck", "LeftShoulder", "LeftThumbMetacarpal", "LeftEye"]:
+		check(skeleton.find_bone(lacking) < 0, "the rig has no %s" % lacking)
+	var sim := XRTrackingSimulator.new()
+	add_child(sim)
+	TestLogger.current.take_messages()
+	TestLogger.current.take_warnings()
+	var created := VRArmsSetup.setup_skeleton(skeleton, null, null)
+	check(created.has("rig") and created.rig != null, "the rig is set up")
+	await seconds(1.0)
+	var warnings := TestLogger.current.take_warnings()
+	var said := TestLogger.current.take_messages()
+	check(warnings.size() <= 1, "at most one warning: %s" % [warnings])
+	for word in ["neck", "shoulder", "finger", "eye"]:
+		var about := (said + warnings).filter(func(m: String) -> bool: return m.to_lower().contains(word))
+		check(about.size() <= 1, "at most one line about the %s: %s" % [word, about])
+	# Nor a configuration warning in the editor on any node it made (the first-person head
+	# hiding a "Neck" the rig lacks would be one, and a broken first-person view).
+	for key in created:
+		var node = created[key]
+		if node is Node and node.has_method("get_setup_problems"):
+			check(node.get_setup_problems().is_empty(), "%s: %s" % [key, node.get_setup_problems()])
+
+
 ## A game rig without finger bones (KayKit's mannequin) is told so in one short line, not with
 ## the thirty humanoid finger names it lacks; the hands keep their pose.
 func test_a_rig_without_fingers_is_told_so_in_one_short_line() -> void:
