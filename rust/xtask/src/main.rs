@@ -165,18 +165,32 @@ const HELP: &str = "usage: cargo xtask <command>
 /// names for this crate when it runs it; else where it was compiled. A copied checkout so
 /// builds and writes in itself, never in the checkout the tool was first compiled in.
 pub fn repo_root() -> PathBuf {
-    let from_cwd = std::env::current_dir().ok().and_then(|d| root_above(&d));
-    let from_cargo = std::env::var_os("CARGO_MANIFEST_DIR")
-        .map(PathBuf::from)
-        .and_then(|m| root_above(&m));
-    from_cwd.or(from_cargo).unwrap_or_else(|| {
-        let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-        manifest
-            .ancestors()
-            .nth(2)
+    root_from(
+        std::env::current_dir().ok().as_deref(),
+        std::env::var_os("CARGO_MANIFEST_DIR")
             .map(PathBuf::from)
-            .unwrap_or(manifest)
-    })
+            .as_deref(),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")),
+    )
+}
+
+/// The repository root for a run from `cwd` with cargo's `manifest` dir (both at run time),
+/// xtask compiled at `compiled`: the checkout above `cwd`, else above `manifest`, else the one
+/// xtask was compiled in.
+fn root_from(
+    cwd: Option<&std::path::Path>,
+    manifest: Option<&std::path::Path>,
+    compiled: &std::path::Path,
+) -> PathBuf {
+    cwd.and_then(root_above)
+        .or_else(|| manifest.and_then(root_above))
+        .unwrap_or_else(|| {
+            compiled
+                .ancestors()
+                .nth(2)
+                .map(PathBuf::from)
+                .unwrap_or_else(|| compiled.to_path_buf())
+        })
 }
 
 /// The first of `start` and the directories above it that holds this repository's
@@ -305,6 +319,23 @@ mod tests {
         assert_eq!(root_above(&copy.join("rust/xtask")), Some(copy.clone()));
         assert_eq!(root_above(&copy), Some(copy.clone()));
         assert_eq!(root_above(&base), None);
+        // Run in the copy, xtask compiled in another checkout: the copy, whatever cargo's
+        // manifest dir or the compiled path say; outside any checkout, cargo's, then the
+        // compiled one's.
+        let original = base.join("original/rust/xtask");
+        let elsewhere = base.join("elsewhere");
+        assert_eq!(
+            root_from(Some(&copy.join("docs")), Some(&original), &original),
+            copy
+        );
+        assert_eq!(
+            root_from(Some(&elsewhere), Some(&copy.join("rust/xtask")), &original),
+            copy
+        );
+        assert_eq!(
+            root_from(Some(&elsewhere), None, &original),
+            base.join("original")
+        );
         std::fs::remove_dir_all(&base).unwrap();
     }
 }
