@@ -319,10 +319,13 @@ mod tests {
         assert_eq!(root_above(&copy.join("rust/xtask")), Some(copy.clone()));
         assert_eq!(root_above(&copy), Some(copy.clone()));
         assert_eq!(root_above(&base), None);
-        // Run in the copy, xtask compiled in another checkout: the copy, whatever cargo's
-        // manifest dir or the compiled path say; outside any checkout, cargo's, then the
-        // compiled one's.
+        // Run in the copy, xtask compiled in another checkout (which is still there): the
+        // copy, whatever cargo's manifest dir or the compiled path say; outside any checkout,
+        // cargo's, then the compiled one's.
         let original = base.join("original/rust/xtask");
+        std::fs::create_dir_all(&original).unwrap();
+        std::fs::write(base.join("original/Cargo.toml"), "[workspace]\n").unwrap();
+        std::fs::write(original.join("Cargo.toml"), "[package]\n").unwrap();
         let elsewhere = base.join("elsewhere");
         assert_eq!(
             root_from(Some(&copy.join("docs")), Some(&original), &original),
@@ -333,8 +336,8 @@ mod tests {
             copy
         );
         assert_eq!(
-            root_from(Some(&elsewhere), None, &original),
-            base.join("original")
+            root_from(Some(&elsewhere), None, &base.join("gone/rust/xtask")),
+            base.join("gone")
         );
         std::fs::remove_dir_all(&base).unwrap();
     }
