@@ -96,10 +96,12 @@ func _elbow_out(s: Skeleton3D, side: String) -> float:
 	return (e - axis * e.dot(axis)).length() / half
 
 
-func _check_avatar(file: String, vrm: bool, leave_out: Array = []) -> void:
-	var b := await _load(file, vrm)
+func _check_avatar(file: String, vrm: bool, leave_out: Array = [], before_setup := Callable(), naming := "") -> void:
+	var b := await _load(file, vrm, before_setup)
 	if b.is_empty():
 		return
+	if naming != "":
+		check(String(b.get("rig_naming", "")).contains(naming), "%s: recognised as %s (%s)" % [file, naming, b.get("rig_naming", "")])
 	var s: Skeleton3D = b.skeleton
 	var sim: XRTrackingSimulator = b.simulator
 	await seconds(1.0)
@@ -220,6 +222,113 @@ func test_mixamo_style_rig_by_its_names() -> void:
 
 func test_ready_player_me_style_rig_by_its_names() -> void:
 	await _check_avatar("rpm_style.glb", false)
+
+
+## The Ready Player Me-style rig's bones (and its skin's binds) renamed by `to(name)` (a name
+## `to` returns unchanged stays), before the setup: another family's rig of the same body.
+func _renamed(to: Callable) -> Callable:
+	return func(s: Skeleton3D) -> void:
+		var names := {}
+		for b in s.get_bone_count():
+			var from := s.get_bone_name(b)
+			names[from] = to.call(from)
+			s.set_bone_name(b, names[from])
+		for m in s.find_children("*", "MeshInstance3D", true, false):
+			if m.skin == null:
+				continue
+			var skin: Skin = m.skin.duplicate()
+			for i in skin.get_bind_count():
+				skin.set_bind_name(i, names.get(String(skin.get_bind_name(i)), skin.get_bind_name(i)))
+			m.skin = skin
+
+
+## A Mixamo-without-prefix name's side ("Left", "Right" or ""), and the rest.
+func _side_of(name: String) -> Array:
+	for side in ["Left", "Right"]:
+		if name.begins_with(side):
+			return [side, name.trim_prefix(side)]
+	return ["", name]
+
+
+## Each finger's fourth (tip) bone: a name no naming knows.
+func _tip(name: String) -> String:
+	return "tip_" + name
+
+
+## VRoid Studio's names (a VRoid avatar exported without its VRM table).
+func _vroid_name(name: String) -> String:
+	var central := {"Hips": "J_Bip_C_Hips", "Spine": "J_Bip_C_Spine", "Spine1": "J_Bip_C_Chest", "Spine2": "J_Bip_C_UpperChest", "Neck": "J_Bip_C_Neck", "Head": "J_Bip_C_Head"}
+	if central.has(name):
+		return central[name]
+	var sided := _side_of(name)
+	if sided[0] == "":
+		return name
+	var parts := {"Shoulder": "Shoulder", "Arm": "UpperArm", "ForeArm": "LowerArm", "Hand": "Hand", "UpLeg": "UpperLeg", "Leg": "LowerLeg", "Foot": "Foot", "ToeBase": "ToeBase"}
+	var rest: String = sided[1]
+	var prefix := "J_Bip_%s_" % sided[0].left(1)
+	if parts.has(rest):
+		return prefix + parts[rest]
+	if rest.begins_with("Hand") and rest.length() > 4:
+		if rest.ends_with("4"):
+			return _tip(name)
+		return prefix + rest.trim_prefix("Hand").replace("Pinky", "Little")
+	return name
+
+
+## Character Creator 4's names.
+func _cc_name(name: String) -> String:
+	var central := {"Hips": "CC_Base_Hip", "Spine": "CC_Base_Waist", "Spine1": "CC_Base_Spine01", "Spine2": "CC_Base_Spine02", "Neck": "CC_Base_NeckTwist01", "Head": "CC_Base_Head", "root": "CC_Base_BoneRoot"}
+	if central.has(name):
+		return central[name]
+	var sided := _side_of(name)
+	if sided[0] == "":
+		return name
+	var parts := {"Shoulder": "Clavicle", "Arm": "Upperarm", "ForeArm": "Forearm", "Hand": "Hand", "UpLeg": "Thigh", "Leg": "Calf", "Foot": "Foot", "ToeBase": "ToeBase"}
+	var rest: String = sided[1]
+	var prefix := "CC_Base_%s_" % sided[0].left(1)
+	if parts.has(rest):
+		return prefix + parts[rest]
+	if rest.begins_with("Hand") and rest.length() > 4:
+		if rest.ends_with("4"):
+			return _tip(name)
+		return prefix + rest.trim_prefix("Hand").replace("Middle", "Mid")
+	return name
+
+
+## Daz Genesis 8's names (the bend bones; the body has no twist bones).
+func _daz_name(name: String) -> String:
+	var central := {"Hips": "hip", "Spine": "abdomenLower", "Spine1": "chestLower", "Spine2": "chestUpper", "Neck": "neckLower", "Head": "head"}
+	if central.has(name):
+		return central[name]
+	var sided := _side_of(name)
+	if sided[0] == "":
+		return name
+	var parts := {"Shoulder": "Collar", "Arm": "ShldrBend", "ForeArm": "ForearmBend", "Hand": "Hand", "UpLeg": "ThighBend", "Leg": "Shin", "Foot": "Foot", "ToeBase": "Toe"}
+	var rest: String = sided[1]
+	var prefix: String = sided[0].left(1).to_lower()
+	if parts.has(rest):
+		return prefix + parts[rest]
+	if rest.begins_with("Hand") and rest.length() > 4:
+		if rest.ends_with("4"):
+			return _tip(name)
+		return prefix + rest.trim_prefix("Hand").replace("Middle", "Mid")
+	return name
+
+
+## A VRoid export without its VRM table, a Character Creator and a Daz Genesis character (the
+## Ready Player Me-style body under each's bone names, the skin's binds renamed with them):
+## recognised by their names, each stands, faces the player and puts its hands on the
+## controllers as the others do.
+func test_a_vroid_rig_by_its_names() -> void:
+	await _check_avatar("rpm_style.glb", false, [], _renamed(_vroid_name), "VRoid")
+
+
+func test_a_character_creator_rig_by_its_names() -> void:
+	await _check_avatar("rpm_style.glb", false, [], _renamed(_cc_name), "Character Creator")
+
+
+func test_a_daz_genesis_rig_by_its_names() -> void:
+	await _check_avatar("rpm_style.glb", false, [], _renamed(_daz_name), "Daz")
 
 
 ## KayKit's mannequin: no neck, no shoulder bones, no fingers, a tip bone after each wrist.
