@@ -250,69 +250,54 @@ func _side_of(name: String) -> Array:
 	return ["", name]
 
 
-## Each finger's fourth (tip) bone: a name no naming knows.
-func _tip(name: String) -> String:
-	return "tip_" + name
+## Another family's name for a Mixamo-without-prefix name: `central` for the spine's bones,
+## `prefix` (called with "Left" or "Right") then `parts` for a side's limbs, `prefix` then the
+## finger's part (`Index1`) with each of `fingers`' words replaced for its fingers; each
+## finger's fourth (tip) bone a name no naming knows.
+func _family_name(name: String, central: Dictionary, prefix: Callable, parts: Dictionary, fingers: Dictionary) -> String:
+	if central.has(name):
+		return central[name]
+	var sided := _side_of(name)
+	if sided[0] == "":
+		return name
+	var rest: String = sided[1]
+	if parts.has(rest):
+		return prefix.call(sided[0]) + parts[rest]
+	if rest.begins_with("Hand") and rest.length() > 4:
+		if rest.ends_with("4"):
+			return "tip_" + name
+		var finger := rest.trim_prefix("Hand")
+		for word in fingers:
+			finger = finger.replace(word, fingers[word])
+		return prefix.call(sided[0]) + finger
+	return name
 
 
 ## VRoid Studio's names (a VRoid avatar exported without its VRM table).
 func _vroid_name(name: String) -> String:
-	var central := {"Hips": "J_Bip_C_Hips", "Spine": "J_Bip_C_Spine", "Spine1": "J_Bip_C_Chest", "Spine2": "J_Bip_C_UpperChest", "Neck": "J_Bip_C_Neck", "Head": "J_Bip_C_Head"}
-	if central.has(name):
-		return central[name]
-	var sided := _side_of(name)
-	if sided[0] == "":
-		return name
-	var parts := {"Shoulder": "Shoulder", "Arm": "UpperArm", "ForeArm": "LowerArm", "Hand": "Hand", "UpLeg": "UpperLeg", "Leg": "LowerLeg", "Foot": "Foot", "ToeBase": "ToeBase"}
-	var rest: String = sided[1]
-	var prefix := "J_Bip_%s_" % sided[0].left(1)
-	if parts.has(rest):
-		return prefix + parts[rest]
-	if rest.begins_with("Hand") and rest.length() > 4:
-		if rest.ends_with("4"):
-			return _tip(name)
-		return prefix + rest.trim_prefix("Hand").replace("Pinky", "Little")
-	return name
+	return _family_name(name,
+		{"Hips": "J_Bip_C_Hips", "Spine": "J_Bip_C_Spine", "Spine1": "J_Bip_C_Chest", "Spine2": "J_Bip_C_UpperChest", "Neck": "J_Bip_C_Neck", "Head": "J_Bip_C_Head"},
+		func(side: String) -> String: return "J_Bip_%s_" % side.left(1),
+		{"Shoulder": "Shoulder", "Arm": "UpperArm", "ForeArm": "LowerArm", "Hand": "Hand", "UpLeg": "UpperLeg", "Leg": "LowerLeg", "Foot": "Foot", "ToeBase": "ToeBase"},
+		{"Pinky": "Little"})
 
 
 ## Character Creator 4's names.
 func _cc_name(name: String) -> String:
-	var central := {"Hips": "CC_Base_Hip", "Spine": "CC_Base_Waist", "Spine1": "CC_Base_Spine01", "Spine2": "CC_Base_Spine02", "Neck": "CC_Base_NeckTwist01", "Head": "CC_Base_Head", "root": "CC_Base_BoneRoot"}
-	if central.has(name):
-		return central[name]
-	var sided := _side_of(name)
-	if sided[0] == "":
-		return name
-	var parts := {"Shoulder": "Clavicle", "Arm": "Upperarm", "ForeArm": "Forearm", "Hand": "Hand", "UpLeg": "Thigh", "Leg": "Calf", "Foot": "Foot", "ToeBase": "ToeBase"}
-	var rest: String = sided[1]
-	var prefix := "CC_Base_%s_" % sided[0].left(1)
-	if parts.has(rest):
-		return prefix + parts[rest]
-	if rest.begins_with("Hand") and rest.length() > 4:
-		if rest.ends_with("4"):
-			return _tip(name)
-		return prefix + rest.trim_prefix("Hand").replace("Middle", "Mid")
-	return name
+	return _family_name(name,
+		{"Hips": "CC_Base_Hip", "Spine": "CC_Base_Waist", "Spine1": "CC_Base_Spine01", "Spine2": "CC_Base_Spine02", "Neck": "CC_Base_NeckTwist01", "Head": "CC_Base_Head", "root": "CC_Base_BoneRoot"},
+		func(side: String) -> String: return "CC_Base_%s_" % side.left(1),
+		{"Shoulder": "Clavicle", "Arm": "Upperarm", "ForeArm": "Forearm", "Hand": "Hand", "UpLeg": "Thigh", "Leg": "Calf", "Foot": "Foot", "ToeBase": "ToeBase"},
+		{"Middle": "Mid"})
 
 
 ## Daz Genesis 8's names (the bend bones; the body has no twist bones).
 func _daz_name(name: String) -> String:
-	var central := {"Hips": "hip", "Spine": "abdomenLower", "Spine1": "chestLower", "Spine2": "chestUpper", "Neck": "neckLower", "Head": "head"}
-	if central.has(name):
-		return central[name]
-	var sided := _side_of(name)
-	if sided[0] == "":
-		return name
-	var parts := {"Shoulder": "Collar", "Arm": "ShldrBend", "ForeArm": "ForearmBend", "Hand": "Hand", "UpLeg": "ThighBend", "Leg": "Shin", "Foot": "Foot", "ToeBase": "Toe"}
-	var rest: String = sided[1]
-	var prefix: String = sided[0].left(1).to_lower()
-	if parts.has(rest):
-		return prefix + parts[rest]
-	if rest.begins_with("Hand") and rest.length() > 4:
-		if rest.ends_with("4"):
-			return _tip(name)
-		return prefix + rest.trim_prefix("Hand").replace("Middle", "Mid")
-	return name
+	return _family_name(name,
+		{"Hips": "hip", "Spine": "abdomenLower", "Spine1": "chestLower", "Spine2": "chestUpper", "Neck": "neckLower", "Head": "head"},
+		func(side: String) -> String: return side.left(1).to_lower(),
+		{"Shoulder": "Collar", "Arm": "ShldrBend", "ForeArm": "ForearmBend", "Hand": "Hand", "UpLeg": "ThighBend", "Leg": "Shin", "Foot": "Foot", "ToeBase": "Toe"},
+		{"Middle": "Mid"})
 
 
 ## A VRoid export without its VRM table, a Character Creator and a Daz Genesis character (the
