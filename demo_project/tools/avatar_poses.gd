@@ -274,9 +274,11 @@ func _check_view(shot: String) -> void:
 		var head := skeleton.find_bone("Head")
 		if head < 0:
 			return
-		head_bones.append(head)
 		for b in skeleton.get_bone_count():
-			if skeleton.get_bone_parent(b) in head_bones:
+			var up := b
+			while up >= 0 and up != head:
+				up = skeleton.get_bone_parent(up)
+			if up == head:
 				head_bones.append(b)
 	var area := 0.0
 	var eye := camera.global_position

@@ -10,39 +10,70 @@ use vr_arms_core::side::PerSide;
 use crate::convert::vec3;
 use crate::engine::{descendants, skinned_to};
 
-/// Each leg's mesh vertices at rest (skeleton space), for `legs` (each leg's upper and lower
-/// leg bone in `skeleton`): the vertices of every mesh skinned to the skeleton (under its
-/// parent) that those bones move most, posed by the skeleton's rest. A leg without any:
-/// `None`.
+/// Each leg's mesh vertices at rest (skeleton space), for `legs` (each leg's upper leg, lower
+/// leg and foot bone in `skeleton`): the vertices of every visible mesh skinned to the skeleton
+/// (under its parent) that the upper leg, or a bone below it beside the lower leg (a twist
+/// bone), moves most, and those the lower leg or a bone below it beside the foot moves most,
+/// posed by the skeleton's rest. A leg without any: `None`.
 pub fn leg_vertices(
     skeleton: &Gd<Skeleton3D>,
-    legs: PerSide<Option<[i32; 2]>>,
+    legs: PerSide<Option<[i32; 3]>>,
 ) -> PerSide<Option<LegVertices>> {
     let mut out = [LegVertices::default(), LegVertices::default()];
-    let wanted = [legs.left, legs.right];
+    // Each skeleton bone's leg part: (leg, 0 upper / 1 lower).
+    let mut part = vec![None; skeleton.get_bone_count().max(0) as usize];
+    for (i, leg) in [legs.left, legs.right].into_iter().enumerate() {
+        let Some([thigh, shin, foot]) = leg else {
+            continue;
+        };
+        for (bone, slot) in part.iter_mut().enumerate() {
+            let below = |top: i32| below_or_at(skeleton, bone as i32, top);
+            if below(shin) && !below(foot) {
+                *slot = Some((i, 1));
+            } else if below(thigh) && !below(shin) {
+                *slot = Some((i, 0));
+            }
+        }
+    }
     let node: Gd<Node> = skeleton.clone().upcast();
     let top = skeleton.get_parent().unwrap_or_else(|| node.clone());
     for mesh in descendants(&top)
         .into_iter()
         .filter_map(|n| n.try_cast::<MeshInstance3D>().ok())
-        .filter(|m| skinned_to(m, &node))
+        .filter(|m| skinned_to(m, &node) && m.is_visible_in_tree())
     {
         let (Some(skin), Some(data)) = (mesh.get_skin(), mesh.get_mesh()) else {
             continue;
         };
-        read_mesh(skeleton, &skin, &data, &wanted, &mut out);
+        read_mesh(skeleton, &skin, &data, &part, &mut out);
     }
     let [left, right] = out.map(|v| (!v.thigh.is_empty() || !v.shin.is_empty()).then_some(v));
     PerSide::new(left, right)
 }
 
-/// Adds `data`'s vertices moved most by a wanted bone to that leg's (`skin` binds them to
-/// `skeleton`'s bones).
+/// Whether `bone` is `top` or below it in `skeleton`.
+fn below_or_at(skeleton: &Gd<Skeleton3D>, bone: i32, top: i32) -> bool {
+    let mut b = bone;
+    // A skeleton's parents make a tree; the count bounds a malformed one.
+    for _ in 0..=skeleton.get_bone_count() {
+        if b == top {
+            return true;
+        }
+        if b < 0 {
+            return false;
+        }
+        b = skeleton.get_bone_parent(b);
+    }
+    false
+}
+
+/// Adds `data`'s vertices to the leg part (`part`: each skeleton bone's) of the bone that moves
+/// each most (`skin` binds them to `skeleton`'s bones).
 fn read_mesh(
     skeleton: &Gd<Skeleton3D>,
     skin: &Gd<Skin>,
     data: &Gd<Mesh>,
-    wanted: &[Option<[i32; 2]>; 2],
+    part: &[Option<(usize, usize)>],
     out: &mut [LegVertices; 2],
 ) {
     // Each bind's bone in the skeleton (by its name, else its number) and its pose at rest:
@@ -89,12 +120,13 @@ fn read_mesh(
             let Some(&(bone, pose)) = usize::try_from(bind).ok().and_then(|b| binds.get(b)) else {
                 continue;
             };
-            for (leg, out) in wanted.iter().zip(out.iter_mut()) {
-                match leg {
-                    Some([thigh, _]) if *thigh == bone => out.thigh.push(vec3(pose * v)),
-                    Some([_, shin]) if *shin == bone => out.shin.push(vec3(pose * v)),
-                    _ => {}
-                }
+            match usize::try_from(bone)
+                .ok()
+                .and_then(|b| part.get(b).copied().flatten())
+            {
+                Some((leg, 0)) => out[leg].thigh.push(vec3(pose * v)),
+                Some((leg, _)) => out[leg].shin.push(vec3(pose * v)),
+                None => {}
             }
         }
     }
@@ -108,7 +140,13 @@ pub fn lower_body_leg_vertices(
     tree_bones: &[i32],
 ) -> PerSide<Option<LegVertices>> {
     let engine = |leg: Option<[usize; 3]>| {
-        leg.and_then(|[u, l, _]| Some([*tree_bones.get(u)?, *tree_bones.get(l)?]))
+        leg.and_then(|[u, l, f]| {
+            Some([
+                *tree_bones.get(u)?,
+                *tree_bones.get(l)?,
+                *tree_bones.get(f)?,
+            ])
+        })
     };
     leg_vertices(
         skeleton,

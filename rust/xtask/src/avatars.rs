@@ -218,8 +218,10 @@ fn markdown(results: &[(&str, serde_json::Value)]) -> String {
          about the head toward the target, 0.97 of the arm); in the squat each knee within a \
          tenth of the leg sideways of its ankle; no foot or toe bone more than 1 cm below its \
          standing height; the head bone within 1 cm of its standing place under the headset \
-         while the feet step; and from the legs' skinned mesh (ten times a second), never more \
-         than 1 cm under the floor or its lowest standing vertex.\n\n",
+         while the feet step; from the legs' skinned mesh (ten times a second), never more \
+         than 1 cm under the floor or its lowest standing vertex; and from every mesh the \
+         player's camera draws, at most 1 cm² of the head's triangles (those the head bone and \
+         the bones below it move most) in its view in each pose.\n\n",
     );
     md.push_str("| figure |");
     for (name, _) in results {

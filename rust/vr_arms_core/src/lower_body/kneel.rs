@@ -10,7 +10,8 @@ use super::LowerBodySettings;
 use super::legs::{LegRest, ToesRest};
 use crate::side::Side;
 
-/// How far over the floor a knee on it is (its half thickness; avatar metres).
+/// How far over the floor a knee on it is (its half thickness; avatar metres) on a rig whose
+/// knee's skin is not measured from its mesh ([`LegRest::knee_pad`]).
 pub const KNEE_PAD_M: f32 = 0.05;
 
 /// How much higher than a kneel holds them the hips must rise to stand out of it (avatar
@@ -126,9 +127,9 @@ impl Kneel {
 }
 
 /// A kneeling leg for its hip joint at `hip` (world): the knee on the floor (its joint
-/// [`LegRest::knee_pad`] over it) ahead of the hip along `forward` (horizontal, unit) where the thigh reaches
-/// it, or straight under the hip when the hip is too high for that; the ankle a shin's length
-/// behind the knee, raised so the toes turned down rest on the floor
+/// [`LegRest::knee_pad`] over it) ahead of the hip along `forward` (horizontal, unit) where the
+/// thigh reaches it, or straight under the hip when the hip is too high for that; the ankle a
+/// shin's length behind the knee, raised so the toes turned down rest on the floor
 /// ([`kneeling_ankle_height`]). Returns `(knee, ankle)`.
 pub fn kneeling_leg(
     hip: Vec3,

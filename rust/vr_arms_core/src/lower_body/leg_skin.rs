@@ -18,6 +18,12 @@ const PAD_QUANTILE: f32 = 0.95;
 /// Fewer vertices in front of the knee than this: not a mesh to measure.
 const LEAST_VERTICES: usize = 16;
 
+/// The most a pad may be, as a share of the leg's length (thigh and shin): a mesh measuring
+/// more (a long skirt or coat moved by the thigh, a mesh in other units) is not the knee's skin,
+/// and the fixed pad stands. KayKit's mannequin, the thickest-legged test character, measures
+/// 0.29.
+const MOST_PAD_SHARE: f32 = 0.35;
+
 /// Most vertices measured per bone (every n-th beyond it): a dense mesh measures as quickly.
 const MOST_VERTICES: usize = 4096;
 
@@ -52,8 +58,8 @@ impl LegVertices {
 /// `hinge` the knee's hinge, flexing a positive turn about it; skeleton space): of those within
 /// [`KNEE_REACH_SHARE`] of a shin's length of the knee along either bone and in front of the
 /// leg (where it meets the floor kneeling: not the calf, not the back of the thigh), the distance
-/// from the bone that [`PAD_QUANTILE`] of them are within. `None` for too few vertices or a leg
-/// that cannot be measured (the rig's fixed pad stands).
+/// from the bone that [`PAD_QUANTILE`] of them are within. `None` for too few vertices, a leg
+/// that cannot be measured or a pad over [`MOST_PAD_SHARE`] of the leg (the fixed pad stands).
 pub fn knee_pad(hip: Vec3, knee: Vec3, ankle: Vec3, hinge: Vec3, v: &LegVertices) -> Option<f32> {
     let (thigh, shin) = (knee - hip, ankle - knee);
     let (thigh_len, shin_len) = (thigh.length(), shin.length());
@@ -82,7 +88,7 @@ pub fn knee_pad(hip: Vec3, knee: Vec3, ankle: Vec3, hinge: Vec3, v: &LegVertices
     }
     near.sort_by(f32::total_cmp);
     let pad = near[((near.len() - 1) as f32 * PAD_QUANTILE).round() as usize];
-    (pad.is_finite() && pad > 0.0).then_some(pad.min(thigh_len + shin_len))
+    (pad.is_finite() && pad > 0.0 && pad <= MOST_PAD_SHARE * (thigh_len + shin_len)).then_some(pad)
 }
 
 /// A kneeling knee's joint height over the floor (world units): the measured `pad` (tree units:
@@ -190,10 +196,10 @@ mod tests {
     }
 
     /// Sixteen vertices in front of the knee are enough to measure, fifteen are not; skin on
-    /// the bone itself (no thickness) is not a pad, and one far off (a mesh in other units) is
-    /// no more than the leg's length.
+    /// the bone itself (no thickness) is not a pad, and nor is one further than 0.35 of the
+    /// leg (0.87 m) from it (a skirt, a mesh in other units): 30 cm is, 31 cm is not.
     #[test]
-    fn too_few_vertices_no_thickness_or_a_mesh_far_off_are_refused_or_bounded() {
+    fn too_few_vertices_no_thickness_or_a_mesh_far_off_are_refused() {
         let front = |n: usize, z: f32| LegVertices {
             thigh: vec![],
             shin: vec![Vec3::new(0.1, 0.44, z); n],
@@ -201,8 +207,8 @@ mod tests {
         assert_eq!(pad_of(&front(16, 0.06)), Some(0.06));
         assert_eq!(pad_of(&front(15, 0.06)), None);
         assert_eq!(pad_of(&front(40, 0.0)), None);
-        let far = pad_of(&front(40, 5.0)).expect("a measured leg");
-        assert!((far - 0.87).abs() < 1e-4, "{far}");
+        assert_eq!(pad_of(&front(40, 0.30)), Some(0.30));
+        assert_eq!(pad_of(&front(40, 0.31)), None);
     }
 
     /// No mesh, a handful of vertices or a leg of no length: nothing measured, the fixed pad

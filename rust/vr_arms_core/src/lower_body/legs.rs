@@ -32,7 +32,7 @@ pub struct LegRest {
     /// The foot's toes bone, if the rig has one (see [`LegRest::with_toes`]).
     pub toes: Option<ToesRest>,
     /// How far in front of the knee joint its skin is, measured from the avatar's mesh
-    /// ([`super::leg_skin::knee_pad`]; world units); `None`: the fixed pad.
+    /// ([`super::leg_skin::knee_pad`]; world units, the skeleton's); `None`: the fixed pad.
     pub knee_skin: Option<f32>,
 }
 
@@ -141,19 +141,22 @@ impl LegRest {
         super::leg_skin::pad_or_default(self.knee_skin, scale)
     }
 
-    /// The same leg with its knee's skin measured from `vertices` (skeleton space, at rest;
-    /// `tree` at rest, `leg` its bones); too few vertices leave the fixed pad.
-    pub fn with_skin(
-        mut self,
+    /// This leg's knee skin measured from `vertices` (skeleton space, at rest; `tree` at rest,
+    /// `leg` its bones) about its hinge ([`super::leg_skin::knee_pad`]).
+    pub fn knee_skin_of(
+        &self,
         tree: &mut PoseTree,
         leg: LegBones,
-        vertices: Option<&super::leg_skin::LegVertices>,
-    ) -> Self {
-        self.knee_skin = vertices.and_then(|v| {
-            let [u, l, f] = leg.map(|b| tree.global(b));
-            let hinge = u.rotation * self.hinge_in_upper;
-            super::leg_skin::knee_pad(u.position, l.position, f.position, hinge, v)
-        });
+        vertices: &super::leg_skin::LegVertices,
+    ) -> Option<f32> {
+        let [u, l, f] = leg.map(|b| tree.global(b));
+        let hinge = u.rotation * self.hinge_in_upper;
+        super::leg_skin::knee_pad(u.position, l.position, f.position, hinge, vertices)
+    }
+
+    /// The same leg with its knee's measured skin `pad` (`None`: the fixed pad).
+    pub fn with_knee_skin(mut self, pad: Option<f32>) -> Self {
+        self.knee_skin = pad;
         self
     }
 

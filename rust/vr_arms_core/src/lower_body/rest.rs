@@ -37,8 +37,10 @@ pub struct LowerBodyRest {
     tree: PoseTree,
     bones: LowerBodyBones,
     eyes: Option<Vec3>,
-    /// Each leg's mesh vertices at rest, for its knee's skin.
+    /// Each leg's mesh vertices at rest, until its knee's skin is measured from them (on the
+    /// first measure), and that skin from then on.
     skins: PerSide<Option<LegVertices>>,
+    knee_skins: PerSide<Option<f32>>,
     measured: Option<(Pose, Measures)>,
 }
 
@@ -59,13 +61,15 @@ impl LowerBodyRest {
             bones,
             eyes,
             skins: PerSide::new(None, None),
+            knee_skins: PerSide::new(None, None),
             measured: None,
         }
     }
 
     /// Measures each leg's knee skin from its mesh vertices at rest (skeleton space; thinned to
-    /// a few thousand per bone) from now on.
+    /// a few thousand per bone) on the next measure, once: the vertices are not kept.
     pub fn set_leg_skins(&mut self, vertices: PerSide<Option<LegVertices>>) {
+        self.knee_skins = PerSide::new(None, None);
         self.skins = PerSide::new(
             vertices.left.map(LegVertices::thinned),
             vertices.right.map(LegVertices::thinned),
@@ -98,9 +102,16 @@ impl LowerBodyRest {
         };
         let legs = Side::BOTH.map(|side| {
             (*b.legs.get(side)).map(|leg| {
-                LegRest::measure(tree, leg, to_root)
-                    .with_toes(tree, leg[2], *b.toes.get(side), to_root)
-                    .with_skin(tree, leg, self.skins.get(side).as_ref())
+                let rest = LegRest::measure(tree, leg, to_root).with_toes(
+                    tree,
+                    leg[2],
+                    *b.toes.get(side),
+                    to_root,
+                );
+                if let Some(v) = self.skins.get_mut(side).take() {
+                    *self.knee_skins.get_mut(side) = rest.knee_skin_of(tree, leg, &v);
+                }
+                rest.with_knee_skin(*self.knee_skins.get(side))
             })
         });
         let mut foot_offset = |side: Side| match *b.legs.get(side) {
@@ -195,6 +206,44 @@ mod tests {
             "{moved:?}"
         );
         assert!((moved.length - 0.84).abs() < 1e-5 && (moved.ankle_height - 0.16).abs() < 1e-5);
+    }
+
+    /// A leg's knee skin is measured from its vertices on the first measure and kept: the
+    /// vertices are let go, and a new place in the root (which measures the rest again) keeps
+    /// the same skin.
+    #[test]
+    fn a_knee_skin_is_measured_once_and_kept() {
+        let mut r = rest();
+        let legs = [r.bones.legs.left, r.bones.legs.right].map(|l| l.expect("both legs"));
+        let ring = |tree: &mut PoseTree, leg: super::super::legs::LegBones| {
+            let [h, k, a] = leg.map(|b| tree.global(b).position);
+            let mut v = LegVertices::default();
+            for n in 0..=20 {
+                for m in 0..12 {
+                    let (sin, cos) = (m as f32 / 12.0 * std::f32::consts::TAU).sin_cos();
+                    let off = Vec3::new(sin, 0.0, cos) * 0.08;
+                    v.thigh.push(h.lerp(k, n as f32 / 20.0) + off);
+                    v.shin.push(k.lerp(a, n as f32 / 20.0) + off);
+                }
+            }
+            v
+        };
+        let (left, right) = (ring(&mut r.tree, legs[0]), ring(&mut r.tree, legs[1]));
+        r.set_leg_skins(PerSide::new(Some(left), Some(right)));
+        let first = r
+            .measures(&Pose::IDENTITY)
+            .legs
+            .left
+            .expect("a left leg")
+            .knee_skin;
+        assert!(first.is_some_and(|p| (p - 0.08).abs() < 0.002), "{first:?}");
+        assert!(
+            r.skins.left.is_none() && r.skins.right.is_none(),
+            "the vertices are let go"
+        );
+        let turned = Pose::new(Vec3::new(0.3, 0.0, 0.0), Quat::from_rotation_y(0.7));
+        let again = r.measures(&turned).legs.left.expect("a left leg").knee_skin;
+        assert_eq!(again, first);
     }
 
     /// A place one rounding step off (the root and the skeleton moving together every frame
