@@ -774,3 +774,46 @@ func test_a_crouching_chibi_leans_forward_with_its_hips_behind_its_head() -> voi
 func test_a_bowing_chibi_leans_further_than_its_knees_bend() -> void:
 	var got := await _come_down("Godette_vrm_v4.vrm", true, 0.18, 0.18, 45.0)
 	check(got[0] > got[1], "Godette bowing: the spine leans %.0f degrees, the knees bend %.0f" % [got[0], got[1]])
+
+
+## KayKit's mannequin (11 cm of skin in front of each knee at its own size) reaching for the
+## floor kneels with its knee's joint on that skin, not on the fixed 5 cm, both as the player's
+## own body (`LowerBodyRig`) and as other players see it (`VRRemoteBody`, on the same tracking,
+## at the same size): the kneeling pad is measured from the mesh on both, and they agree.
+func test_kaykit_kneels_on_its_own_skin_as_the_player_and_as_others_see_it() -> void:
+	var b := await _load("manny_med_mod.gltf", false)
+	if b.is_empty():
+		return
+	var s: Skeleton3D = b.skeleton
+	var sim: XRTrackingSimulator = b.simulator
+	var stand := Vector3(0, 1.65, 0)
+	await seconds(1.0)
+	# The other player's copy at the size the calibration fitted this one to.
+	var other := load_test_avatar("manny_med_mod.gltf")
+	var rs: Skeleton3D = other.find_children("*", "Skeleton3D", true, false)[0]
+	other.scale *= s.global_basis.get_scale().x / rs.global_basis.get_scale().x
+	var made := VRArmsSetup.setup_remote(rs, b.camera, b.left_controller, b.right_controller)
+	(made.body as VRRemoteBody).profile = ""
+	# Each skeleton's lowest knee joint while kneeling, read as it is posed.
+	var lowest := {s: INF, rs: INF}
+	var kneeling := [false]
+	var low := func(k: Skeleton3D) -> void:
+		if kneeling[0]:
+			for side in ["Left", "Right"]:
+				lowest[k] = minf(lowest[k], bone_global_position(k, side + "LowerLeg").y)
+	s.skeleton_updated.connect(low.bind(s))
+	rs.skeleton_updated.connect(low.bind(rs))
+	var t := 0.0
+	while t < 5.0:
+		var w := smoothstep(0.0, 1.4, t)
+		sim.set_head_pose(Transform3D(Basis(Vector3.RIGHT, deg_to_rad(-50.0 * w)), stand + Vector3(0, -0.8 * w, -0.25 * w)))
+		await get_tree().process_frame
+		t += get_process_delta_time()
+		kneeling[0] = t > 4.0
+	var floor_y := (b.origin as Node3D).global_position.y
+	for k in lowest:
+		# The fixed pad at this avatar's size, and the skin measured on the rig (11 cm).
+		var size := (k as Skeleton3D).global_basis.get_scale().x
+		var knee: float = lowest[k] - floor_y
+		check(knee > 0.09 * size and knee < 0.13 * size, "%s: the kneeling knee's joint %.1f cm over the floor, on its 11 cm skin at this size (x%.2f; the fixed pad would be %.1f)" % [k.get_parent().name, knee * 100.0, size, 5.0 * size])
+	check(absf(lowest[s] - lowest[rs]) < 0.01, "the remote body kneels as the player's own: %.1f and %.1f cm" % [(lowest[s] - floor_y) * 100.0, (lowest[rs] - floor_y) * 100.0])
