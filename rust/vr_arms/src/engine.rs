@@ -4,7 +4,7 @@
 //! module: `common`, `relay`, `problems`, `budget` and the rig build on it without depending on
 //! each other through it.
 
-use godot::classes::MeshInstance3D;
+use godot::classes::{MeshInstance3D, Skeleton3D, Skin};
 use godot::prelude::*;
 
 /// The object if it is set and still alive (a freed one is treated as unset). Never clone an
@@ -72,6 +72,17 @@ pub fn descendants(root: &Gd<godot::classes::Node>) -> Vec<Gd<godot::classes::No
 pub fn skinned_to(mesh: &Gd<MeshInstance3D>, skeleton: &Gd<godot::classes::Node>) -> bool {
     let path = mesh.get_skeleton_path();
     !path.is_empty() && mesh.get_node_or_null(&path).as_ref() == Some(skeleton)
+}
+
+/// The skeleton bone `skin`'s bind `bind` moves: the bone its name names, or for an unnamed
+/// bind its number (-1 for a name the skeleton lacks).
+pub fn bind_bone(skin: &Gd<Skin>, skeleton: &Gd<Skeleton3D>, bind: i32) -> i32 {
+    let name = skin.get_bind_name(bind);
+    if name.is_empty() {
+        skin.get_bind_bone(bind)
+    } else {
+        skeleton.find_bone(&name.to_string())
+    }
 }
 
 /// Makes `owner` own `node`, so it is saved with the owner's scene, where it can: the owner must

@@ -4,11 +4,12 @@
 use godot::classes::mesh::ArrayType;
 use godot::classes::{Mesh, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
+use vr_arms_core::first_person::bones_below;
 use vr_arms_core::lower_body::leg_skin::LegVertices;
 use vr_arms_core::side::PerSide;
 
 use crate::convert::vec3;
-use crate::engine::{descendants, skinned_to};
+use crate::engine::{bind_bone, descendants, skinned_to};
 
 /// Each leg's mesh vertices at rest (skeleton space), for `legs` (each leg's upper leg, lower
 /// leg and foot bone in `skeleton`): the vertices of every visible mesh skinned to the skeleton
@@ -20,17 +21,21 @@ pub fn leg_vertices(
     legs: PerSide<Option<[i32; 3]>>,
 ) -> PerSide<Option<LegVertices>> {
     let mut out = [LegVertices::default(), LegVertices::default()];
+    let parents: Vec<i32> = (0..skeleton.get_bone_count())
+        .map(|b| skeleton.get_bone_parent(b))
+        .collect();
+    let below = |top: i32| bones_below(&parents, usize::try_from(top).unwrap_or(usize::MAX));
     // Each skeleton bone's leg part: (leg, 0 upper / 1 lower).
-    let mut part = vec![None; skeleton.get_bone_count().max(0) as usize];
+    let mut part = vec![None; parents.len()];
     for (i, leg) in [legs.left, legs.right].into_iter().enumerate() {
         let Some([thigh, shin, foot]) = leg else {
             continue;
         };
+        let (thigh, shin, foot) = (below(thigh), below(shin), below(foot));
         for (bone, slot) in part.iter_mut().enumerate() {
-            let below = |top: i32| below_or_at(skeleton, bone as i32, top);
-            if below(shin) && !below(foot) {
+            if shin[bone] && !foot[bone] {
                 *slot = Some((i, 1));
-            } else if below(thigh) && !below(shin) {
+            } else if thigh[bone] && !shin[bone] {
                 *slot = Some((i, 0));
             }
         }
@@ -51,22 +56,6 @@ pub fn leg_vertices(
     PerSide::new(left, right)
 }
 
-/// Whether `bone` is `top` or below it in `skeleton`.
-fn below_or_at(skeleton: &Gd<Skeleton3D>, bone: i32, top: i32) -> bool {
-    let mut b = bone;
-    // A skeleton's parents make a tree; the count bounds a malformed one.
-    for _ in 0..=skeleton.get_bone_count() {
-        if b == top {
-            return true;
-        }
-        if b < 0 {
-            return false;
-        }
-        b = skeleton.get_bone_parent(b);
-    }
-    false
-}
-
 /// Adds `data`'s vertices to the leg part (`part`: each skeleton bone's) of the bone that moves
 /// each most (`skin` binds them to `skeleton`'s bones).
 fn read_mesh(
@@ -80,12 +69,7 @@ fn read_mesh(
     // the skeleton's rest of that bone after the bind.
     let binds: Vec<(i32, Transform3D)> = (0..skin.get_bind_count())
         .map(|b| {
-            let name = skin.get_bind_name(b);
-            let bone = if name.is_empty() {
-                skin.get_bind_bone(b)
-            } else {
-                skeleton.find_bone(&name.to_string())
-            };
+            let bone = bind_bone(skin, skeleton, b);
             let pose = if bone >= 0 && bone < skeleton.get_bone_count() {
                 skeleton.get_bone_global_rest(bone) * skin.get_bind_pose(b)
             } else {

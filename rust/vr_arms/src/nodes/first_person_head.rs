@@ -4,6 +4,7 @@ use godot::classes::{Camera3D, INode, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
 use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, FirstPersonSettings, bones_below};
 
+use crate::engine::bind_bone;
 use crate::nodes::common::{
     alive, apply_profile, descendants, refresh_warnings_on_set, skinned_to, store_profile,
     unset_problem,
@@ -379,12 +380,7 @@ fn first_person_skin(
     let mut skin = source.duplicate_resource();
     let mut any = false;
     for bind in 0..skin.get_bind_count() {
-        let name = skin.get_bind_name(bind);
-        let bone = if name.is_empty() {
-            skin.get_bind_bone(bind)
-        } else {
-            skeleton.find_bone(&name.to_string())
-        };
+        let bone = bind_bone(&skin, skeleton, bind);
         if usize::try_from(bone)
             .ok()
             .and_then(|b| hidden.get(b))
