@@ -156,10 +156,7 @@ mod tests {
         if let Some(r) = skin {
             for (s, leg) in skins.iter_mut().zip(legs) {
                 let [h, k, a] = leg.map(|b| rest.global(b).position);
-                *s = Some(super::super::leg_skin::LegVertices {
-                    thigh: cylinder(h, k, r),
-                    shin: cylinder(k, a, r),
-                });
+                *s = Some(super::super::leg_skin::cylinder_leg(h, k, a, r));
             }
         }
         let [left, right] = skins;
@@ -196,21 +193,6 @@ mod tests {
             "{size}: the kneeling knee {lowest}, not on its pad {pad}"
         );
         lowest
-    }
-
-    /// Points on a cylinder of radius `r` round the bone from `a` to `b`.
-    fn cylinder(a: Vec3, b: Vec3, r: f32) -> Vec<Vec3> {
-        let dir = (b - a).normalize();
-        let u = dir.any_orthonormal_vector();
-        let w = dir.cross(u);
-        let mut out = Vec::new();
-        for k in 0..=20 {
-            for n in 0..16 {
-                let (s, c) = (n as f32 / 16.0 * std::f32::consts::TAU).sin_cos();
-                out.push(a.lerp(b, k as f32 / 20.0) + (u * c + w * s) * r);
-            }
-        }
-        out
     }
 
     #[test]

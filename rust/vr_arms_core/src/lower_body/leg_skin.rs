@@ -91,6 +91,29 @@ pub fn knee_pad(hip: Vec3, knee: Vec3, ankle: Vec3, hinge: Vec3, v: &LegVertices
     (pad.is_finite() && pad > 0.0 && pad <= MOST_PAD_SHARE * (thigh_len + shin_len)).then_some(pad)
 }
 
+/// A leg's skin for tests: a cylinder of radius `r` round the thigh (`hip` to `knee`) and round
+/// the shin (`knee` to `ankle`), 16 points round every twentieth of each bone.
+#[cfg(test)]
+pub(crate) fn cylinder_leg(hip: Vec3, knee: Vec3, ankle: Vec3, r: f32) -> LegVertices {
+    let cylinder = |a: Vec3, b: Vec3| {
+        let dir = (b - a).normalize();
+        let u = dir.any_orthonormal_vector();
+        let w = dir.cross(u);
+        let mut out = Vec::new();
+        for k in 0..=20 {
+            for n in 0..16 {
+                let (s, c) = (n as f32 / 16.0 * std::f32::consts::TAU).sin_cos();
+                out.push(a.lerp(b, k as f32 / 20.0) + (u * c + w * s) * r);
+            }
+        }
+        out
+    };
+    LegVertices {
+        thigh: cylinder(hip, knee),
+        shin: cylinder(knee, ankle),
+    }
+}
+
 /// A kneeling knee's joint height over the floor (world units): the measured `pad` (tree units:
 /// the core's world without the skeleton's scale), else [`KNEE_PAD_M`] avatar metres at `scale`
 /// world units per avatar metre.

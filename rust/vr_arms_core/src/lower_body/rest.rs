@@ -215,20 +215,11 @@ mod tests {
     fn a_knee_skin_is_measured_once_and_kept() {
         let mut r = rest();
         let legs = [r.bones.legs.left, r.bones.legs.right].map(|l| l.expect("both legs"));
-        let ring = |tree: &mut PoseTree, leg: super::super::legs::LegBones| {
-            let [h, k, a] = leg.map(|b| tree.global(b).position);
-            let mut v = LegVertices::default();
-            for n in 0..=20 {
-                for m in 0..12 {
-                    let (sin, cos) = (m as f32 / 12.0 * std::f32::consts::TAU).sin_cos();
-                    let off = Vec3::new(sin, 0.0, cos) * 0.08;
-                    v.thigh.push(h.lerp(k, n as f32 / 20.0) + off);
-                    v.shin.push(k.lerp(a, n as f32 / 20.0) + off);
-                }
-            }
-            v
+        let mut skin = |leg: super::super::legs::LegBones| {
+            let [h, k, a] = leg.map(|b| r.tree.global(b).position);
+            super::super::leg_skin::cylinder_leg(h, k, a, 0.08)
         };
-        let (left, right) = (ring(&mut r.tree, legs[0]), ring(&mut r.tree, legs[1]));
+        let (left, right) = (skin(legs[0]), skin(legs[1]));
         r.set_leg_skins(PerSide::new(Some(left), Some(right)));
         let first = r
             .measures(&Pose::IDENTITY)
