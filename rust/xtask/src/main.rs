@@ -38,6 +38,7 @@ mod net;
 mod net_bench;
 mod package;
 mod package_check;
+mod readme;
 mod strips;
 mod xr;
 
