@@ -370,7 +370,7 @@ impl VRArmsSetup {
         out
     }
 
-    /// Sets up a remote player's or a crowd member's whole upper body on a humanoid
+    /// Sets up a remote player's or a crowd member's whole body (upper and lower) on a humanoid
     /// [Skeleton3D] as one [VRRemoteBody] (a fraction of the node graph's cost; no per-stage
     /// nodes), with the remote-player profile. `head`, `left_hand` and `right_hand` are the nodes
     /// whose poses drive it; a null one is created (a `Node3D` under "RemoteTracking" beside the

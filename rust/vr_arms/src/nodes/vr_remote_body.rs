@@ -1,4 +1,4 @@
-//! `VRRemoteBody`: the whole upper body in one `SkeletonModifier3D` (remote players, crowds).
+//! `VRRemoteBody`: the whole body, upper and lower, in one `SkeletonModifier3D` (remote players, crowds).
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, XrController3D};
 use godot::prelude::*;
