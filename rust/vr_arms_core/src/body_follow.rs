@@ -13,7 +13,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::smoothing::inverse_lerp_clamped;

@@ -8,7 +8,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::profile::{ProfileError, parse_toml};
 use crate::side::PerSide;
 

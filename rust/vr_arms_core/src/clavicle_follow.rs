@@ -18,7 +18,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::finite::{direction, quat_or, vec3_or};
 use crate::skeleton_bones::SkeletonBones;
 use crate::smoothing::inverse_lerp_clamped;

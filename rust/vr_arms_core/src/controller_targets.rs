@@ -7,7 +7,7 @@
 use glam::{EulerRot, Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::finite::vec3_or;
+use crate::finite::{finite_clamp, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};
 use crate::smoothing::exp_alpha;
@@ -113,15 +113,6 @@ impl ControllerTargetsSettings {
                 *v = finite_clamp(*v, -360.0, 360.0, 0.0);
             }
         }
-    }
-}
-
-/// `x` clamped to `lo..=hi`, or `fallback` when not finite.
-pub(crate) fn finite_clamp(x: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
-    if x.is_finite() {
-        x.clamp(lo, hi)
-    } else {
-        fallback
     }
 }
 

@@ -14,8 +14,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::body_avoidance::TorsoShape;
 use crate::body_frame::BodyFrame;
-use crate::controller_targets::finite_clamp;
 use crate::elbow_torso::{ArmCircle, keep_out};
+use crate::finite::finite_clamp;
 use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};

@@ -7,7 +7,7 @@
 use glam::Quat;
 
 use crate::body_pipeline::{FINGERS, HandInput};
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
 use crate::hand_tracking::TrackingFade;
 

@@ -14,6 +14,17 @@ pub fn f32_or(x: f32, fallback: f32) -> f32 {
     if x.is_finite() { x } else { fallback }
 }
 
+/// `x` clamped to `lo..=hi`, or `fallback` when not finite (a setting read from a profile or
+/// the inspector).
+#[inline]
+pub fn finite_clamp(x: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
+    if x.is_finite() {
+        x.clamp(lo, hi)
+    } else {
+        fallback
+    }
+}
+
 /// A unit quaternion from `q`: normalised when it has a usable length, else `fallback`.
 #[inline]
 pub fn quat_or(q: Quat, fallback: Quat) -> Quat {

@@ -9,7 +9,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::finite::{direction, quat_or};
 use crate::side::{PerSide, Side};
 use crate::spring::{CriticalSpring, omega_for_90_percent};

@@ -18,7 +18,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::finite::{direction, f32_or, quat_or, unit_quat};
 use crate::side::Side;
 

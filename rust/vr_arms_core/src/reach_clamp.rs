@@ -23,7 +23,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::body_frame::BodyFrame;
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::finite::{direction, vec3_or};
 use crate::pose::Pose;
 use crate::side::{PerSide, Side};

@@ -15,8 +15,8 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
 use crate::finite::direction;
+use crate::finite::finite_clamp;
 use crate::smoothing::exp_alpha;
 
 /// Settings of [`SoftIk`].

@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::calibration::{AvatarMeasures, PlayerCalibration, median};
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 /// When the start-of-tracking estimate is taken.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

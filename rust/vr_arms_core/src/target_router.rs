@@ -7,7 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::pose::Pose;
 
 /// Settings of [`TargetRouter`].

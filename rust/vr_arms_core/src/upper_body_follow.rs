@@ -16,7 +16,7 @@ use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::body_follow::head_yaw;
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::skeleton_bones::SkeletonBones;
 
 /// Settings of [`UpperBodyFollow`].

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::correction::Correction;
 use super::state_packet::{AvatarState, StateHeader};
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 use crate::pose::Pose;
 
 /// How the remote avatar trails the sender.

@@ -10,7 +10,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 use super::cylinder::Chamber;
 use super::hammer::HammerPosition;

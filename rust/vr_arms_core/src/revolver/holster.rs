@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 /// The draw zone around a holster's anchor (`[holster]`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use super::{
     FanSettings, HolsterBeltSettings, HolsterSettings, RecoilLayerSettings, RevolverSettings,
     TwirlSettings,
 };
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 /// The shot's ray and damage (the original design's bullet settings), loadable from TOML.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 /// Settings of the revolver.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

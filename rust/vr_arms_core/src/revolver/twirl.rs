@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::controller_targets::finite_clamp;
+use crate::finite::finite_clamp;
 
 use super::timeline::ease_in_out_cubic;
 
