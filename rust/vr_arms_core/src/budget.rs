@@ -9,6 +9,16 @@ use glam::Quat;
 
 use crate::finite::quat_or;
 
+/// The longest update interval (frames): a solve every 8 frames is as far as blending between
+/// solves hides.
+pub const MAX_INTERVAL_FRAMES: u32 = 8;
+
+/// An update interval as asked for (a property, a profile: any integer) within
+/// `1..=`[`MAX_INTERVAL_FRAMES`].
+pub fn interval_frames(wanted: i64) -> u32 {
+    wanted.clamp(1, MAX_INTERVAL_FRAMES as i64) as u32
+}
+
 /// Where an avatar is in its update interval (kept by its rig).
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
@@ -230,6 +240,16 @@ fn blend(from: Quat, to: Quat, t: f32) -> Quat {
 
 #[cfg(test)]
 mod tests {
+
+    /// Any integer a property or a profile gives becomes an interval of 1 to 8 frames.
+    #[test]
+    fn an_interval_asked_for_is_one_to_eight_frames() {
+        let got: Vec<u32> = [-3, 0, 1, 3, 8, 9, i64::MAX]
+            .into_iter()
+            .map(interval_frames)
+            .collect();
+        assert_eq!(got, [1, 1, 1, 3, 8, 8, 8]);
+    }
 
     #[test]
     fn a_restart_solves_on_its_next_frame_whatever_the_phase() {

@@ -107,8 +107,10 @@ impl DetailSettings {
             low_beyond_m: low,
             off_beyond_m: if off > 0.0 { off.max(low) } else { 0.0 },
             hysteresis_m: m(self.hysteresis_m),
-            reduced_interval_frames: self.reduced_interval_frames.clamp(1, 8),
-            low_interval_frames: self.low_interval_frames.clamp(1, 8),
+            reduced_interval_frames: crate::budget::interval_frames(
+                self.reduced_interval_frames.into(),
+            ),
+            low_interval_frames: crate::budget::interval_frames(self.low_interval_frames.into()),
             cull_unseen: self.cull_unseen,
             body_radius_m: m(self.body_radius_m),
             fade_s: m(self.fade_s),

@@ -175,7 +175,7 @@ pub const DEFAULT_VIEW_GROUP: &str = "vr_arms_views";
 impl VRBodyDetail {
     /// The core's settings (validated) and the views' group.
     pub fn settings(&self) -> (DetailSettings, StringName) {
-        let frames = |f: i32| f.clamp(1, 8) as u32;
+        let frames = |f: i32| vr_arms_core::budget::interval_frames(f.into());
         let s = DetailSettings {
             reduced_beyond_m: self.reduced_beyond_m,
             low_beyond_m: self.low_beyond_m,

@@ -3,7 +3,7 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::budget::{Budget, HeldRotations, spread_phase};
+use vr_arms_core::budget::{Budget, HeldRotations, interval_frames, spread_phase};
 
 use crate::convert::to_quaternion;
 
@@ -11,7 +11,7 @@ use crate::convert::to_quaternion;
 /// the skeleton runs its modifiers other than once per idle frame (the budget counts idle
 /// frames).
 pub fn effective_interval(wanted: i32, skeleton: Option<&Gd<Skeleton3D>>) -> u32 {
-    let wanted = wanted.clamp(1, 8) as u32;
+    let wanted = interval_frames(wanted.into());
     if wanted > 1 && !modifiers_run_per_frame(skeleton) {
         return 1;
     }
@@ -37,7 +37,7 @@ pub fn interval_problem(
     skeleton: Option<&Gd<Skeleton3D>>,
     node: &str,
 ) -> Option<String> {
-    let wanted = wanted.clamp(1, 8);
+    let wanted = interval_frames(wanted.into());
     (wanted > 1 && !modifiers_run_per_frame(skeleton)).then(|| {
         format!(
             "update_interval_frames ({wanted}) needs the skeleton's modifier_callback_mode_process set to Idle: {node} solves every frame until then."

@@ -443,7 +443,10 @@ impl VRRemoteBody {
     fn solve_and_write(&mut self, skeleton: &mut Gd<Skeleton3D>, delta: f64) {
         let (settings, _) = self.detail_settings();
         let level = self.lod.level;
-        let wanted = level.interval(&settings, self.update_interval_frames.clamp(1, 8) as u32);
+        let wanted = level.interval(
+            &settings,
+            vr_arms_core::budget::interval_frames(self.update_interval_frames.into()),
+        );
         let interval = effective_interval(wanted as i32, Some(skeleton));
         let id = self.base().instance_id();
         crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);

@@ -256,7 +256,8 @@ impl INode for VRAvatarSync {
             self.send_state(&mut mp);
         }
         let now = self.clock_s;
-        let interval = self.remote_update_interval_frames.clamp(1, 8);
+        let interval =
+            vr_arms_core::budget::interval_frames(self.remote_update_interval_frames.into()) as i32;
         if interval != self.remote_update_interval_frames {
             godot_error!(
                 "VRAvatarSync: remote_update_interval_frames is 1 to 8, not {}; {interval} is used",

@@ -181,7 +181,10 @@ impl VRRemoteBody {
         to: DetailLevel,
         settings: &DetailSettings,
     ) {
-        let interval = to.interval(settings, self.update_interval_frames.clamp(1, 8) as u32);
+        let interval = to.interval(
+            settings,
+            vr_arms_core::budget::interval_frames(self.update_interval_frames.into()),
+        );
         self.budget.restart(interval.max(1));
         let was_unseen = self.lod.unseen;
         let Some(b) = self.bound.as_mut() else {
