@@ -10,9 +10,7 @@ use super::LowerBodySettings;
 use super::legs::{LegRest, ToesRest};
 use crate::side::Side;
 
-/// How far over the floor a knee on it is (its half thickness; avatar metres) on a rig whose
-/// knee's skin is not measured from its mesh ([`LegRest::knee_pad`]).
-pub const KNEE_PAD_M: f32 = 0.05;
+pub use super::leg_skin::KNEE_PAD_M;
 
 /// How much higher than a kneel holds them the hips must rise to stand out of it (avatar
 /// metres): a body hovering at the kneel's height does not flicker in and out.

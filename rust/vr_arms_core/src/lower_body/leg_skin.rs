@@ -5,7 +5,9 @@
 
 use glam::Vec3;
 
-use super::kneel::KNEE_PAD_M;
+/// How far over the floor a knee on it is (its half thickness; avatar metres) on a rig whose
+/// knee's skin is not measured from its mesh ([`super::legs::LegRest::knee_pad`]).
+pub const KNEE_PAD_M: f32 = 0.05;
 
 /// The stretch of leg about the knee that is measured, as a share of the shin's length, along
 /// the thigh and along the shin from the knee joint.
