@@ -13,6 +13,7 @@
 use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::angles::{wrap_angle, yaw_of};
 use crate::finite::finite_clamp;
 use crate::finite::{direction, unit_axis, vec3_or};
 use crate::pose::Pose;
@@ -210,25 +211,6 @@ pub struct BodyFollow {
     pub settings: BodyFollowSettings,
     spring: Option<CriticalSpring>,
     walk: WalkHeading,
-}
-
-/// `a` wrapped into -pi..pi.
-pub fn wrap_angle(a: f32) -> f32 {
-    use std::f32::consts::{PI, TAU};
-    if !a.is_finite() {
-        return 0.0;
-    }
-    // Already wrapped (nearly always: a difference of two wrapped yaws): no division.
-    if (-PI..=PI).contains(&a) {
-        return a;
-    }
-    let r = (a + PI).rem_euclid(TAU) - PI;
-    if r.is_finite() { r } else { 0.0 }
-}
-
-/// Yaw (about +Y, 0 = +Z) of a horizontal direction.
-pub fn yaw_of(dir: Vec3) -> f32 {
-    dir.x.atan2(dir.z)
 }
 
 /// The headset's yaw: its flat view direction (-Z), helped by its up axis when looking straight

@@ -9,6 +9,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::finite::finite_clamp;
+use crate::lower_body::standing::eyes_from_head_bone;
 use crate::profile::{ProfileError, parse_toml};
 use crate::side::PerSide;
 
@@ -259,21 +260,6 @@ impl AvatarMeasures {
             arm_length_m,
         }
     }
-}
-
-/// Where a rig without eye bones has its eyes, from its head bone (rest pose, +Y up, +Z
-/// forward): 9 cm over it and 9 cm ahead for a grown-up whose head bone stands 1.56 m high, in
-/// proportion to the head bone's height above the floor (`head_height`, in the rig's own units:
-/// a centimetre rig's eyes are 9 of its units over, a rig in hundredths of a metre, its head bone
-/// 0.0115 high, 0.00066 of them). The calibration's fit and the lower body's head placement
-/// share it, so an avatar fitted to the headset stands with its eyes on it.
-pub fn eyes_from_head_bone(head_height: f32) -> Vec3 {
-    let size = if head_height.is_finite() {
-        (head_height / 1.56).max(0.0)
-    } else {
-        1.0
-    };
-    Vec3::new(0.0, 0.09, 0.09) * size
 }
 
 /// Collects samples while the player holds the calibration pose.

@@ -70,7 +70,7 @@ pub fn twist_angle(q: Quat, axis: Vec3) -> f32 {
     let q = quat_or(q, Quat::IDENTITY);
     let v = Vec3::new(q.x, q.y, q.z).dot(axis);
     let a = 2.0 * v.atan2(q.w);
-    crate::body_follow::wrap_angle(a)
+    crate::angles::wrap_angle(a)
 }
 
 /// The stage, with a filter per arm.
@@ -133,7 +133,7 @@ impl ForearmTwist {
             .get_mut(side)
             .get_or_insert(CriticalSpring::new(limited));
         // Filter the unwrapped angle toward the nearest equivalent of the goal.
-        let goal = filter.value + crate::body_follow::wrap_angle(limited - filter.value);
+        let goal = filter.value + crate::angles::wrap_angle(limited - filter.value);
         let value = filter.step(
             goal,
             omega_for_90_percent(s.response_time_s),

@@ -8,6 +8,7 @@
 //! Every function is total: non-finite input is repaired at the boundary and no NaN or infinity
 //! ever comes out.
 
+pub mod angles;
 pub mod arm_solve;
 pub mod body;
 pub mod body_avoidance;

@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 
-use crate::body_follow::{wrap_angle, yaw_of};
+use crate::angles::{wrap_angle, yaw_of};
 use crate::smoothing::{SmoothedVelocity, inverse_lerp_clamped, smoothstep};
 
 /// Time constant of the headset's smoothed horizontal velocity (seconds): about a step, so the

@@ -13,8 +13,9 @@
 //! methods get the same calibrated wrist target.
 
 use glam::{Quat, Vec3};
+use vr_arms_core::angles::{wrap_angle, yaw_of};
 use vr_arms_core::body::Tracking;
-use vr_arms_core::body_follow::{head_yaw, wrap_angle, yaw_of};
+use vr_arms_core::body_follow::head_yaw;
 use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::soft_ik::min_bend_reach;
 use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};

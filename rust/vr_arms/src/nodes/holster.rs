@@ -94,7 +94,7 @@ impl INode3D for HolsterBelt {
         let (origin, basis) = match alive(&self.body_root) {
             Some(root) => {
                 let t = root.get_global_transform();
-                let yaw = vr_arms_core::body_follow::yaw_of(crate::convert::vec3(t.basis.col_c()));
+                let yaw = vr_arms_core::angles::yaw_of(crate::convert::vec3(t.basis.col_c()));
                 (
                     Vector3::new(t.origin.x, belt_y, t.origin.z),
                     Basis::from_axis_angle(Vector3::UP, yaw),

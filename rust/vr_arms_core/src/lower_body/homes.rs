@@ -7,7 +7,7 @@ use glam::{Quat, Vec3};
 use super::feet::FootPlace;
 use super::rest::Measures;
 use super::{LowerBody, legs, seat};
-use crate::body_follow::yaw_of;
+use crate::angles::yaw_of;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::side::{PerSide, Side};

@@ -98,7 +98,7 @@ impl LowerBodyRest {
         let size = (head.position.y / 1.6).max(0.0);
         let eyes = match self.eyes {
             Some(e) => to_root.transform_point(e) - head.position,
-            None => crate::calibration::eyes_from_head_bone(head.position.y),
+            None => super::standing::eyes_from_head_bone(head.position.y),
         };
         let legs = Side::BOTH.map(|side| {
             (*b.legs.get(side)).map(|leg| {

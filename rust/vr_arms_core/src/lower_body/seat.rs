@@ -9,7 +9,7 @@
 use glam::{Quat, Vec3};
 
 use super::legs::LegRest;
-use crate::body_follow::{wrap_angle, yaw_of};
+use crate::angles::{wrap_angle, yaw_of};
 use crate::pose::Pose;
 use crate::smoothing::{exp_alpha, move_toward, smoothstep};
 

@@ -5,6 +5,21 @@
 
 use glam::{Quat, Vec3};
 
+/// Where a rig without eye bones has its eyes, from its head bone (rest pose, +Y up, +Z
+/// forward): 9 cm over it and 9 cm ahead for a grown-up whose head bone stands 1.56 m high, in
+/// proportion to the head bone's height above the floor (`head_height`, in the rig's own units:
+/// a centimetre rig's eyes are 9 of its units over, a rig in hundredths of a metre, its head bone
+/// 0.0115 high, 0.00066 of them). The calibration's fit and the lower body's head placement
+/// share it, so an avatar fitted to the headset stands with its eyes on it.
+pub fn eyes_from_head_bone(head_height: f32) -> Vec3 {
+    let size = if head_height.is_finite() {
+        (head_height / 1.56).max(0.0)
+    } else {
+        1.0
+    };
+    Vec3::new(0.0, 0.09, 0.09) * size
+}
+
 use super::legs::KNEE_EASE_START_DEG;
 use crate::side::PerSide;
 
