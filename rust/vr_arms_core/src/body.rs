@@ -274,8 +274,8 @@ impl Body {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::body_pipeline::{reference_body, reference_pipeline};
     use crate::profile::ArmProfile;
+    use crate::reference_body::{reference_body, reference_pipeline};
     use glam::Quat;
 
     fn body() -> Body {

@@ -21,25 +21,20 @@ use glam::{Quat, Vec3};
 use crate::arm_solve::{ArmBones, ArmSolve};
 use crate::body_frame::BodyFrame;
 use crate::clavicle_follow::{ClavicleFollow, ClavicleInput};
+pub use crate::finger_step::{FINGERS, HandInput};
 use crate::forearm_twist::{ForearmTwist, share_twist};
-use crate::hand_pose::{FingerCurl, HandPoseSettings, HandPoseState};
+use crate::hand_pose::{FingerCurl, HandPoseSettings};
 use crate::lower_body::ground::{FlatFloor, Ground};
 use crate::lower_body::{LowerBody, LowerBodyInput, LowerBodyOutput};
 use crate::pipeline::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
-pub use crate::reference_body::{
-    reference_body, reference_pipeline, reference_whole_body, reference_whole_pipeline,
-};
 use crate::side::{PerSide, Side};
 use crate::tracking_loss::{
     DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
 };
 use crate::upper_body_follow::UpperBodyFollow;
-
-/// Finger bones per hand (`hand_pose::finger_bones` order).
-pub const FINGERS: usize = 15;
 
 /// Where the stages' bones are in the [`PoseTree`] (indices into it).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,33 +47,6 @@ pub struct BodyBones {
     pub clavicles: PerSide<Option<usize>>,
     /// Each arm's upper arm's parent, upper arm, lower arm and hand.
     pub arms: PerSide<[usize; 4]>,
-}
-
-/// One hand's pose inputs.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct HandInput {
-    pub state: HandPoseState,
-    /// Grip and trigger, 0..1.
-    pub grip: f32,
-    pub trigger: f32,
-    /// Fingers from hand tracking: a curl per finger (thumb, index, middle, ring, little; 0
-    /// open, 1 the hand-pose settings' full curl), as [`crate::tracked_curls`] measures them.
-    pub tracked_curls: [f32; 5],
-    /// How much of `tracked_curls` shows over the curl from grip and trigger (0..1: the fade in
-    /// and out of hand tracking; 0 ignores them).
-    pub tracked_weight: f32,
-}
-
-impl Default for HandInput {
-    fn default() -> Self {
-        Self {
-            state: HandPoseState::Default,
-            grip: 0.0,
-            trigger: 0.0,
-            tracked_curls: [0.0; 5],
-            tracked_weight: 0.0,
-        }
-    }
 }
 
 /// One frame of input (world poses; the skeleton's bones are in the tree).

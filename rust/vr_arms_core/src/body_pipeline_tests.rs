@@ -1,6 +1,10 @@
 //! Tests of the body's second step: each stage in its order on the reference body.
 
 use super::*;
+use crate::hand_pose::HandPoseState;
+use crate::reference_body::{
+    reference_body, reference_pipeline, reference_whole_body, reference_whole_pipeline,
+};
 
 fn tree() -> (PoseTree, BodyBones) {
     reference_body()

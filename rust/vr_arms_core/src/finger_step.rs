@@ -6,10 +6,39 @@
 
 use glam::Quat;
 
-use crate::body_pipeline::{FINGERS, HandInput};
 use crate::finite::finite_clamp;
 use crate::hand_pose::{CurlTurns, FingerCurl, HandPoseSettings, HandPoseState, procedural_curl};
 use crate::hand_tracking::TrackingFade;
+
+/// Finger bones per hand (`hand_pose::finger_bones` order).
+pub const FINGERS: usize = 15;
+
+/// One hand's pose inputs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HandInput {
+    pub state: HandPoseState,
+    /// Grip and trigger, 0..1.
+    pub grip: f32,
+    pub trigger: f32,
+    /// Fingers from hand tracking: a curl per finger (thumb, index, middle, ring, little; 0
+    /// open, 1 the hand-pose settings' full curl), as [`crate::tracked_curls`] measures them.
+    pub tracked_curls: [f32; 5],
+    /// How much of `tracked_curls` shows over the curl from grip and trigger (0..1: the fade in
+    /// and out of hand tracking; 0 ignores them).
+    pub tracked_weight: f32,
+}
+
+impl Default for HandInput {
+    fn default() -> Self {
+        Self {
+            state: HandPoseState::Default,
+            grip: 0.0,
+            trigger: 0.0,
+            tracked_curls: [0.0; 5],
+            tracked_weight: 0.0,
+        }
+    }
+}
 
 /// Each finger bone's local rotation (`hand_pose::finger_bones` order) for `hand`: the
 /// procedural curl of its state from grip and trigger, each finger moved toward its tracked

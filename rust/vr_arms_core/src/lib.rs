@@ -41,7 +41,9 @@ pub mod pose;
 pub mod pose_tree;
 pub mod profile;
 pub mod reach_clamp;
+#[cfg(any(test, feature = "testing"))]
 pub mod reference_arms;
+#[cfg(any(test, feature = "testing"))]
 pub mod reference_body;
 pub mod rest_facing;
 pub mod revolver;
@@ -52,6 +54,7 @@ pub mod smoothing;
 pub mod soft_ik;
 pub mod spring;
 pub mod start_height;
+#[cfg(any(test, feature = "testing"))]
 pub mod sweep;
 pub mod target_router;
 pub mod tracked_curls;

@@ -6,7 +6,7 @@
 //! [`ArmSolver`] (soft IK + two-bone solve). The node graph runs each as one node, on the same
 //! stage structs.
 
-use glam::{Quat, Vec3};
+use glam::Vec3;
 
 use crate::arm_solve::{ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest};
 use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso, TorsoShape};
@@ -289,10 +289,11 @@ impl ArmTargets {
 /// The arm bones of a plain 1.75 m humanoid in T-pose (Godot's humanoid profile layout: facing
 /// +Z, left at +X, each bone's +Y toward its child), in skeleton space. The same figure as the
 /// engine tests' `HumanoidBuilder`.
+#[cfg(any(test, feature = "testing"))]
 pub fn reference_arm_bones(side: Side) -> ArmBones {
     let s = side.sign();
     // +Y along the arm: rotate +Y onto +X (left) or -X (right).
-    let along = Quat::from_rotation_z(-s * std::f32::consts::FRAC_PI_2);
+    let along = glam::Quat::from_rotation_z(-s * std::f32::consts::FRAC_PI_2);
     ArmBones {
         parent: Pose::new(Vec3::new(0.03 * s, 1.41, 0.0), along),
         upper: Pose::new(Vec3::new(0.17 * s, 1.41, 0.0), along),
@@ -302,6 +303,7 @@ pub fn reference_arm_bones(side: Side) -> ArmBones {
 }
 
 /// Both arms of [`reference_arm_bones`].
+#[cfg(any(test, feature = "testing"))]
 pub fn reference_rig() -> PerSide<ArmBones> {
     PerSide::new(
         reference_arm_bones(Side::Left),

@@ -4,11 +4,12 @@
 //! starting from the rest pose (as the engine restores it).
 
 use crate::body::{Body, Placement, Tracking};
-use crate::body_pipeline::{Steps, reference_body, reference_pipeline};
+use crate::body_pipeline::Steps;
 use crate::pipeline::ArmOutput;
 use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
+use crate::reference_body::{reference_body, reference_pipeline};
 use crate::side::PerSide;
 
 /// The reference humanoid's arms.

@@ -13,9 +13,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{
-    BodyOutput, HandInput, reference_whole_body, reference_whole_pipeline,
-};
+use vr_arms_core::body_pipeline::{BodyOutput, HandInput};
 use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
 use vr_arms_core::lower_body::{
     LowerBody, LowerBodyInput, LowerBodySettings, reference_lower_body,
@@ -27,6 +25,7 @@ use vr_arms_core::net::state_packet::{
 };
 use vr_arms_core::pose_tree::PoseTree;
 use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::revolver::{Revolver, RevolverInput};
 use vr_arms_core::{PerSide, Pose};
 

@@ -603,6 +603,7 @@ impl LowerBody {
 /// tree (0 hips at 0.95 m, 1 spine, 2 chest, 3 neck, 4 head at 1.6 m, then per side, left
 /// first, upper leg, lower leg and foot 15 cm to the side, the ankle 6 cm over the floor), where the lower body's
 /// bones are in it and the point between the eyes.
+#[cfg(any(test, feature = "testing"))]
 pub fn reference_lower_body() -> (PoseTree, LowerBodyBones, Vec3) {
     let mut parents = vec![None, Some(0), Some(1), Some(2), Some(3)];
     let at = |x: f32, y: f32| Pose::new(Vec3::new(x, y, 0.0), Quat::IDENTITY);
