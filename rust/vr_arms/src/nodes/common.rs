@@ -320,6 +320,9 @@ pub mod colors {
     pub const HINT: Color = Color::from_rgb(0.9, 0.2, 0.9);
 }
 
+/// Godot's humanoid spine bones the remote body turns: chest, neck, head.
+pub const HUMANOID_SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
+
 /// Godot's humanoid arm bones, left then right: clavicle, upper arm, lower arm, hand.
 pub const HUMANOID_ARMS: [[&str; 4]; 2] = [
     ["LeftShoulder", "LeftUpperArm", "LeftLowerArm", "LeftHand"],

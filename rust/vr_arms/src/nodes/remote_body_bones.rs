@@ -11,10 +11,10 @@ use vr_arms_core::profile::ArmProfile;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
+use crate::nodes::common::{HUMANOID_ARMS as ARMS, HUMANOID_SPINE as SPINE};
 use crate::nodes::lower_body_bind::{
     LowerBodyNames, add_lower_body, feet_hang_from_shins, lower_body_problems,
 };
-use crate::nodes::vr_remote_body::{ARMS, SPINE};
 use crate::skeleton_tree::TreeBuilder;
 use vr_arms_core::lower_body::LowerBody;
 

@@ -3,8 +3,9 @@
 use godot::classes::{Node3D, Skeleton3D};
 use godot::prelude::*;
 
+use crate::nodes::common::HUMANOID_ARMS as ARMS;
 use crate::nodes::common::{alive, own_by};
-use crate::nodes::vr_remote_body::{ARMS, VRRemoteBody};
+use crate::nodes::vr_remote_body::VRRemoteBody;
 
 /// `VRArmsSetup.setup_remote`: a [VRRemoteBody] under `skeleton`, driven by `head`, `left` and
 /// `right` (a null one is created: a plain `Node3D` under a "RemoteTracking" node beside the

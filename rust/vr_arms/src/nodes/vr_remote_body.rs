@@ -16,6 +16,7 @@ use crate::convert::vec3;
 use crate::nodes::body_detail::{BodyDetail, VRBodyDetail};
 use crate::nodes::body_follow::{floor_height, place_root};
 use crate::nodes::budget::effective_interval;
+use crate::nodes::common::HUMANOID_ARMS as ARMS;
 use crate::nodes::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
 use crate::nodes::hand::Hand;
 use crate::nodes::remote_body_bones::{Bound, bind_bones};
@@ -23,10 +24,6 @@ use crate::problems::ProblemReport;
 
 mod detail;
 mod ground;
-
-/// The spine's bone names (Godot's humanoid profile): chest, neck, head.
-pub(crate) const SPINE: [&str; 3] = ["Chest", "Neck", "Head"];
-pub(crate) use crate::nodes::common::HUMANOID_ARMS as ARMS;
 
 /// The whole body of one avatar in a single modifier: body follow, the five arm target stages,
 /// chest/neck/head, the lower body (hips, spine bend, legs and stepping feet; `lower_body`),
