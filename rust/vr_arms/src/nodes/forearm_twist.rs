@@ -11,9 +11,9 @@ use crate::convert::{pose, quat, to_quaternion, vec3};
 use crate::nodes::common::{
     alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
 };
+use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::rig_problem;
-use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 

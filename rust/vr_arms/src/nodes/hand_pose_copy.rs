@@ -9,7 +9,7 @@ use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_b
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::missing_bones;
 use crate::nodes::common::{alive, apply_profile, parent_skeleton, skip_in_editor, store_profile};
-use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
+use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 
 /// Copies the finger bones' local rotations from a source skeleton onto this skeleton: a hidden

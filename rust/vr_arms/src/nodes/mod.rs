@@ -26,6 +26,7 @@ pub mod holster;
 pub mod int_enum;
 pub mod lower_body_bind;
 pub mod lower_body_rig;
+pub mod modifier_order;
 pub mod priorities;
 pub mod profile_export;
 pub mod profile_file;

@@ -7,8 +7,8 @@ use godot::prelude::*;
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
 use crate::nodes::hand::Hand;
+use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::revolver::Revolver;
-use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 
 /// Holds a [Revolver] in the hand the player sees: during the skeleton update, after

@@ -7,7 +7,7 @@ use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowS
 use crate::convert::{pose, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
 use crate::nodes::common::{apply_profile, missing_bones, store_profile};
-use crate::nodes::vr_arm_rig::links::{RigOrder, rig_order_problem};
+use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 use crate::skeleton_read::SkeletonRead;

@@ -75,38 +75,6 @@ pub fn slot_problems(
     out
 }
 
-/// Where a bone writer must run relative to the skeleton's `VRArmRig`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RigOrder {
-    /// Before the rig: it moves bones the arm solve starts from (spine, clavicles).
-    Before,
-    /// After the rig: it works on the solved arms (twist, fingers, a held object).
-    After,
-}
-
-/// A problem when `me`, a modifier named `class`, runs on the wrong side of a `VRArmRig` under
-/// the same skeleton (modifiers run in the skeleton's child order); `why` says what the order is
-/// for. `None` when there is no rig beside it.
-pub fn rig_order_problem(me: &Gd<Node>, class: &str, order: RigOrder, why: &str) -> Option<String> {
-    let parent = me.get_parent()?;
-    let rig = parent
-        .get_children()
-        .iter_shared()
-        .find(|c| c.clone().try_cast::<super::VRArmRig>().is_ok())?;
-    let before = me.get_index() < rig.get_index();
-    let (wrong, side) = match order {
-        RigOrder::Before => (!before, "above"),
-        RigOrder::After => (before, "below"),
-    };
-    wrong.then(|| {
-        format!(
-            "{class} must run {} the VRArmRig \"{}\" ({why}): move it {side} the rig among the skeleton's children (modifiers run in child order).",
-            if order == RigOrder::Before { "before" } else { "after" },
-            rig.get_name()
-        )
-    })
-}
-
 /// This frame's time step for a stage sharing `rig`: Some(seconds since the last solve) on a
 /// solving frame, None on a frame the budget skips. Without a rig, every frame solves.
 pub fn stage_step(rig: &Option<Gd<super::VRArmRig>>, delta: f64) -> Option<f32> {
