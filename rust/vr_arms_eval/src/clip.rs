@@ -5,6 +5,7 @@ use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::bvh::Bvh;
 use crate::clip_rest::{ClipRest, RestSource};
+pub use crate::clip_rest::{align, hand_frame_in_joint};
 use crate::floor_plane::FloorPlane;
 use crate::skeleton::Joints;
 
@@ -118,26 +119,6 @@ pub struct LowerFrame {
     pub upper_leg: PerSide<Vec3>,
     pub knee: PerSide<Vec3>,
     pub ankle: PerSide<Vec3>,
-}
-
-/// Rotation taking a bone-aligned frame (+Y along the bone) onto the BVH rest direction of an
-/// arm (+X for the left arm, -X for the right).
-pub fn align(side: Side) -> Quat {
-    Quat::from_rotation_z(-side.sign() * std::f32::consts::FRAC_PI_2)
-}
-
-/// The hand frame (+Y along the hand) in a hand joint's frame turned into the evaluation's
-/// convention (the identity in a T-pose rest, see [`crate::clip_rest`]), for a hand whose rest
-/// long axis is `rest_long_axis` (the T-pose rest's direction from the forearm joint into the
-/// hand joint, the same in that frame). It is [`align`] tilted the least way that puts +Y on the
-/// long axis: the hand's forward is its real long axis for every skeleton, not the joint's raw
-/// X axis (on the Daz family that axis is about 17.5 degrees off the hand).
-pub fn hand_frame_in_joint(side: Side, rest_long_axis: Vec3) -> Quat {
-    let a = align(side);
-    let Some(d) = rest_long_axis.try_normalize() else {
-        return a;
-    };
-    (Quat::from_rotation_arc(a * Vec3::Y, d) * a).normalize()
 }
 
 /// The controller's rotation for a hand frame: the inverse of the default `ControllerTargets`

@@ -160,7 +160,7 @@ impl ClipRest {
                 // The joint's frame turned by its offset is the body's in this pose.
                 (to_body * hand_frame_in_pose(cal, joints, side, body)).normalize()
             } else {
-                crate::clip::hand_frame_in_joint(side, rest[hand] - rest[lower])
+                hand_frame_in_joint(side, rest[hand] - rest[lower])
             }
         });
         Ok(ClipRest {
@@ -300,4 +300,23 @@ fn subtree(bvh: &Bvh, root: usize) -> Vec<usize> {
         }
     }
     out
+}
+/// Rotation taking a bone-aligned frame (+Y along the bone) onto the BVH rest direction of an
+/// arm (+X for the left arm, -X for the right).
+pub fn align(side: Side) -> Quat {
+    Quat::from_rotation_z(-side.sign() * std::f32::consts::FRAC_PI_2)
+}
+
+/// The hand frame (+Y along the hand) in a hand joint's frame turned into the evaluation's
+/// convention (the identity in a T-pose rest, see [`crate::clip_rest`]), for a hand whose rest
+/// long axis is `rest_long_axis` (the T-pose rest's direction from the forearm joint into the
+/// hand joint, the same in that frame). It is [`align`] tilted the least way that puts +Y on the
+/// long axis: the hand's forward is its real long axis for every skeleton, not the joint's raw
+/// X axis (on the Daz family that axis is about 17.5 degrees off the hand).
+pub fn hand_frame_in_joint(side: Side, rest_long_axis: Vec3) -> Quat {
+    let a = align(side);
+    let Some(d) = rest_long_axis.try_normalize() else {
+        return a;
+    };
+    (Quat::from_rotation_arc(a * Vec3::Y, d) * a).normalize()
 }

@@ -4,6 +4,9 @@ use crate::clip::Clip;
 use crate::clip_rest::{unit_name, up_name};
 use crate::eval::{ClipResult, Metrics, mean, p95};
 
+/// The arm methods ours is compared with.
+pub const BASELINES: [&str; 3] = ["lookat", "lookat_pole", "fixed_pole"];
+
 /// How each clip was read: the naming its joints were recognised by, the unit, up axis and rest
 /// found from its data, the floor's rise (cm a metre along its steepest way, [`Clip::floor_plane`]),
 /// the frames skipped and the frame rate used.
@@ -115,7 +118,7 @@ pub fn per_clip(results: &[ClipResult]) -> String {
     let mut out = String::from(
         "| clip | frames | hand reachable, arm-only: ours (cm) | best baseline | elbow arm-only: ours (cm) | best baseline | elbow full, standing body: ours (cm) | best baseline | flips/min excess arm-only: ours | best baseline | flips/min excess full, standing body: ours | best baseline | chest yaw, standing body: ours (deg) | headset-only |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
-    let baselines = crate::targets::BASELINES;
+    let baselines = BASELINES;
     for r in results {
         let get = |method: &str, mode: &str, pick: &dyn Fn(&Metrics) -> f32| {
             r.rows

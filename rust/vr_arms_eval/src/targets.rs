@@ -5,11 +5,8 @@
 //! pooled figure is).
 
 use crate::eval::{ClipResult, Metrics, mean};
-use crate::report::{fmt, merged};
+use crate::report::{BASELINES, fmt, merged};
 use crate::whole_body_metrics::WholeBodyResult;
-
-/// The arm methods ours is compared with.
-pub const BASELINES: [&str; 3] = ["lookat", "lookat_pole", "fixed_pole"];
 
 type Rows = [(String, String, Metrics)];
 
