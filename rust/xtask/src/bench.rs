@@ -4,7 +4,8 @@ use std::process::Command;
 
 use crate::bench_count::instruction_counts;
 use crate::bench_engine::Row;
-use crate::{cargo, repo_root, run};
+use crate::build::build_core_bench;
+use crate::repo_root;
 
 /// `cargo xtask bench [--json FILE]`.
 pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
@@ -20,12 +21,12 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
     print!("{table}");
     let core = core_figures(&table)?;
     let (counted, counted_lower, instructions) = instruction_counts(&bin);
-    let measured = crate::bench_engine::measure()?;
+    let (measured, crowd_measured) = crate::bench_engine::measure(crate::bench_crowd::measure)?;
     let rows = measured.rows;
     let engine = engine_section(&rows, &measured.calls_note, &measured.stages);
-    let crowd = crate::bench_crowd::section(&measured.crowd);
+    let crowd = crate::bench_crowd::section(&crowd_measured);
     if let Some(path) = &json_path {
-        let text = json(&core, counted, counted_lower, &rows, &measured.crowd);
+        let text = json(&core, counted, counted_lower, &rows, &crowd_measured);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
@@ -39,25 +40,6 @@ pub fn run_benchmarks(json_file: Option<&str>) -> Result<(), String> {
     std::fs::write(&path, doc).map_err(|e| format!("{}: {e}", path.display()))?;
     eprintln!("xtask: wrote {}", path.display());
     Ok(())
-}
-
-/// Builds the core bench (release) and gives its path.
-pub fn build_core_bench() -> Result<std::path::PathBuf, String> {
-    build_eval_bin("vr_arms_bench")
-}
-
-/// Builds one of `vr_arms_eval`'s programs (release) and gives its path.
-pub fn build_eval_bin(name: &str) -> Result<std::path::PathBuf, String> {
-    run(cargo().args([
-        "build",
-        "--release",
-        "--quiet",
-        "--package",
-        "vr_arms_eval",
-        "--bin",
-        name,
-    ]))?;
-    Ok(repo_root().join("target/release").join(name))
 }
 
 /// The three core medians (ns) from the core bench's table: the two-bone solve, one arm's

@@ -1,7 +1,7 @@
 //! `cargo xtask bench --count` and the instruction part of `cargo xtask bench`: the core's
 //! instructions per full-avatar frame under callgrind, against the target, and where they go.
 
-use crate::bench::build_core_bench;
+use crate::build::build_core_bench;
 use crate::callgrind;
 use crate::repo_root;
 

@@ -99,14 +99,13 @@ pub struct Measured {
     pub calls_note: String,
     /// Per stage group: microseconds per avatar and frame the whole body saves with it off.
     pub stages: Vec<(&'static str, f64)>,
-    /// The 32-player crowd scene.
-    pub crowd: crate::bench_crowd::Crowd,
 }
 
-/// Times every mode at every size, counts the calls and breaks the whole body down by stage;
-/// restores the debug library afterwards.
-pub fn measure() -> Result<Measured, String> {
-    with_release_library(rows)
+/// Times every mode at every size, counts the calls and breaks the whole body down by stage,
+/// then runs `also` (the crowd scene) with the same release library; restores the debug library
+/// afterwards.
+pub fn measure<T>(also: impl FnOnce(&Godot) -> Result<T, String>) -> Result<(Measured, T), String> {
+    with_release_library(|godot, library| Ok((rows(godot, library)?, also(godot)?)))
 }
 
 /// Runs `measure` with the release build of the extension where headless Godot loads it, and
@@ -221,7 +220,6 @@ fn rows(godot: &Godot, library: &Path) -> Result<Measured, String> {
         rows,
         calls_note: note,
         stages: stages(godot)?,
-        crowd: crate::bench_crowd::measure(godot)?,
     })
 }
 

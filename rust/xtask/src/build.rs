@@ -137,6 +137,25 @@ fn target_dir() -> PathBuf {
         .unwrap_or_else(|| repo_root().join("target"))
 }
 
+/// Builds the core bench (release) and gives its path.
+pub fn build_core_bench() -> Result<std::path::PathBuf, String> {
+    build_eval_bin("vr_arms_bench")
+}
+
+/// Builds one of `vr_arms_eval`'s programs (release) and gives its path.
+pub fn build_eval_bin(name: &str) -> Result<std::path::PathBuf, String> {
+    run(cargo().args([
+        "build",
+        "--release",
+        "--quiet",
+        "--package",
+        "vr_arms_eval",
+        "--bin",
+        name,
+    ]))?;
+    Ok(repo_root().join("target/release").join(name))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ mod bench_engine;
 mod build;
 mod callgrind;
 mod cli;
+mod demo;
 mod engine;
 mod export;
 mod godot;
@@ -71,7 +72,7 @@ fn run_task(task: Task) -> Result<(), String> {
         Task::Demo {
             headless,
             godot_args,
-        } => engine::run_demo(headless, &godot_args),
+        } => demo::run_demo(headless, &godot_args),
         Task::RenderTest => xr::render_test(),
         Task::AvatarTest { docs } => avatars::avatar_test(docs),
         Task::Strips { sit } => strips::run_strips(sit.as_deref().map(std::path::Path::new)),
@@ -248,7 +249,7 @@ fn test_all(filter: Option<&str>) -> Result<(), String> {
 
 /// `cargo xtask fuzz [frames]`: the long fuzz run, its result written to docs/reliability.md.
 fn fuzz(frames: u64) -> Result<(), String> {
-    let bin = bench::build_eval_bin("vr_arms_fuzz")?;
+    let bin = build::build_eval_bin("vr_arms_fuzz")?;
     let out = Command::new(&bin)
         .arg(frames.to_string())
         .output()
