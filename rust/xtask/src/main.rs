@@ -34,6 +34,7 @@ mod demo;
 mod engine;
 mod export;
 mod godot;
+mod imports;
 mod mutants;
 mod net;
 mod net_bench;
