@@ -9,6 +9,7 @@
 //! ever comes out.
 
 pub mod angles;
+pub mod arm_frame;
 pub mod arm_solve;
 pub mod body;
 pub mod body_avoidance;

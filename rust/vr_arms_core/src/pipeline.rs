@@ -8,14 +8,15 @@
 
 use glam::Vec3;
 
+use crate::arm_frame::ArmFrame;
 use crate::arm_solve::{ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest};
-use crate::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso, TorsoShape};
+use crate::body_avoidance::BodyAvoidance;
 use crate::body_frame::BodyFrame;
 use crate::controller_targets::ControllerTargets;
-use crate::elbow_hint::{ElbowHintInput, ElbowHintSolver};
+use crate::elbow_hint::ElbowHintSolver;
 use crate::pose::Pose;
 use crate::profile::ArmProfile;
-use crate::reach_clamp::{ReachClamp, ReachClampInput};
+use crate::reach_clamp::ReachClamp;
 use crate::side::{PerSide, Side};
 use crate::target_router::{RouterEvent, TargetRouter};
 use crate::tracking_loss::{TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose};
@@ -92,13 +93,6 @@ pub struct ArmTargets {
     pub hint: Vec3,
     pub guard_weight: f32,
     pub router_event: Option<RouterEvent>,
-}
-
-/// What both arms of one frame share.
-struct Shared {
-    /// The skeleton node's world pose, sanitized.
-    skeleton: Pose,
-    torso: Torso,
 }
 
 /// All stages for both arms.
@@ -182,10 +176,16 @@ impl ArmPipeline {
         raw: PerSide<Option<Pose>>,
         dt: f32,
     ) -> PerSide<Option<ArmTargets>> {
-        let frame = Shared::new(input);
+        let frame = ArmFrame::of_bones(
+            input.body,
+            &input.skeleton.sanitized(&Pose::IDENTITY),
+            input.up,
+            &input.bones,
+            &self.calibration,
+        );
         let mut arm = |side: Side| {
             let raw = (*raw.get(side))?;
-            Some(self.after_raw(side, raw, input, &frame, dt))
+            self.after_raw(side, raw, input, &frame, dt)
         };
         PerSide::new(arm(Side::Left), arm(Side::Right))
     }
@@ -195,55 +195,21 @@ impl ArmPipeline {
         side: Side,
         raw: Pose,
         input: &PipelineInput,
-        frame: &Shared,
+        frame: &ArmFrame,
         dt: f32,
-    ) -> ArmTargets {
-        let bones = input.bones.get(side);
-        let cal = *self.calibration.get(side);
-        let shoulder = frame.skeleton.transform_point(bones.upper.position);
-        let avoided = self.body_avoidance.update(
-            side,
-            &BodyAvoidanceInput {
-                raw_target: raw,
-                shoulder,
-                arm_length: cal.arm_length(),
-                torso: frame.torso,
-                body: input.body,
-            },
-            dt,
-        );
-        let clamp = self.reach_clamp.update(
-            side,
-            &ReachClampInput {
-                target: avoided,
-                shoulder,
-                arm_length: cal.arm_length(),
-                body: input.body,
-                up: input.up,
-            },
-            dt,
-        );
+    ) -> Option<ArmTargets> {
+        let avoided = frame.avoid(&mut self.body_avoidance, side, raw, dt)?;
+        let clamp = frame.clamp(&mut self.reach_clamp, side, avoided, dt)?;
         let (target, router_event) = self.routers.get_mut(side).update(
             &clamp.target,
             input.overrides.get(side).as_ref(),
             dt,
         );
-        let hint = self
-            .elbow_hints
-            .update(
-                side,
-                &ElbowHintInput {
-                    shoulder,
-                    hand: target,
-                    upper_length: cal.upper_length,
-                    lower_length: cal.lower_length,
-                    body: input.body,
-                    torso: Some(TorsoShape::new(&frame.torso, &self.body_avoidance.settings)),
-                },
-                dt,
-            )
+        let torso = self.body_avoidance.settings;
+        let hint = frame
+            .hint(&mut self.elbow_hints, side, target, &torso, dt)?
             .hint;
-        ArmTargets {
+        Some(ArmTargets {
             raw,
             avoided,
             clamped: clamp.target,
@@ -251,22 +217,7 @@ impl ArmPipeline {
             hint,
             guard_weight: clamp.guard_weight,
             router_event,
-        }
-    }
-}
-
-impl Shared {
-    /// What both arms share is worked out once: the skeleton's placement and the torso.
-    fn new(input: &PipelineInput) -> Self {
-        let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
-        Shared {
-            skeleton,
-            torso: Torso::from_shoulders(
-                skeleton.transform_point(input.bones.left.upper.position),
-                skeleton.transform_point(input.bones.right.upper.position),
-                &input.body,
-            ),
-        }
+        })
     }
 }
 

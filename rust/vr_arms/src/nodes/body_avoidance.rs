@@ -3,13 +3,11 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::{
-    BodyAvoidance as Stage, BodyAvoidanceInput, BodyAvoidanceSettings, Torso,
-};
+use vr_arms_core::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceSettings};
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::vr_arm_rig::VRArmRig;
-use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
+use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -149,32 +147,17 @@ impl INode3D for BodyAvoidance {
             self.report.runtime(&problems);
         }
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+        let Some(frame) = arm_frame(&self.body_root, &self.rig) else {
             return;
         };
-        let arms = [Side::Left, Side::Right].map(|side| rig_arm(&self.rig, side));
-        // A missing arm gives no span: no torso, the other limits still act.
-        let shoulder_of = |i: usize| arms[i].map_or(glam::Vec3::NAN, |a| a.0);
-        let torso = Torso::from_shoulders(shoulder_of(0), shoulder_of(1), &body);
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
             let Some(raw) = read_pose(&input) else {
                 continue;
             };
-            let Some((shoulder, calibration)) = arms[side.index()] else {
+            let Some(out) = frame.avoid(&mut self.stage, side, raw, dt) else {
                 continue;
             };
-            let out = self.stage.update(
-                side,
-                &BodyAvoidanceInput {
-                    raw_target: raw,
-                    shoulder,
-                    arm_length: calibration.arm_length(),
-                    torso,
-                    body,
-                },
-                dt,
-            );
             write_pose(&output, &out, false);
         }
     }

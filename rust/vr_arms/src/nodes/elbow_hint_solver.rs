@@ -3,12 +3,12 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::{BodyAvoidanceSettings, Torso, TorsoShape};
-use vr_arms_core::elbow_hint::{ElbowHintInput, ElbowHintSettings, ElbowHintSolver as Stage};
+use vr_arms_core::body_avoidance::BodyAvoidanceSettings;
+use vr_arms_core::elbow_hint::{ElbowHintSettings, ElbowHintSolver as Stage};
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
-use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
+use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -192,36 +192,19 @@ impl INode3D for ElbowHintSolver {
             self.report.runtime(&problems);
         }
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+        let Some(frame) = arm_frame(&self.body_root, &self.rig) else {
             return;
         };
-        // The torso the elbows keep out of, sized as `BodyAvoidance`'s defaults size it (a
-        // missing arm gives no span: no torso).
-        let shoulder_of = |side: Side| rig_arm(&self.rig, side).map_or(glam::Vec3::NAN, |a| a.0);
-        let torso = TorsoShape::new(
-            &Torso::from_shoulders(shoulder_of(Side::Left), shoulder_of(Side::Right), &body),
-            &BodyAvoidanceSettings::default(),
-        );
+        // The torso the elbows keep out of, sized as `BodyAvoidance`'s defaults size it.
+        let torso = BodyAvoidanceSettings::default();
         for side in Side::BOTH {
             let (input, output) = self.slots(side);
             let Some(hand) = read_pose(&input) else {
                 continue;
             };
-            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else {
+            let Some(out) = frame.hint(&mut self.stage, side, hand, &torso, dt) else {
                 continue;
             };
-            let out = self.stage.update(
-                side,
-                &ElbowHintInput {
-                    shoulder,
-                    hand,
-                    upper_length: cal.upper_length,
-                    lower_length: cal.lower_length,
-                    body,
-                    torso: Some(torso),
-                },
-                dt,
-            );
             crate::relay::publish_position(&output, out.hint, false);
         }
     }

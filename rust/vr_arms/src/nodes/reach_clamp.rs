@@ -3,13 +3,13 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampInput, ReachClampSettings};
+use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampSettings};
 
 use crate::nodes::common::{
     DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,
 };
 use crate::nodes::vr_arm_rig::VRArmRig;
-use crate::nodes::vr_arm_rig::links::{body_frame, rig_arm, slot_problems};
+use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
@@ -179,7 +179,7 @@ impl INode3D for ReachClamp {
             self.report.runtime(&problems);
         }
         self.stage.settings = self.core_settings();
-        let Some(body) = body_frame(&self.body_root, &self.rig) else {
+        let Some(frame) = arm_frame(&self.body_root, &self.rig) else {
             return;
         };
         let mut shown = [None; 2];
@@ -188,20 +188,9 @@ impl INode3D for ReachClamp {
             let Some(target) = read_pose(&input) else {
                 continue;
             };
-            let Some((shoulder, cal)) = rig_arm(&self.rig, side) else {
+            let Some(out) = frame.clamp(&mut self.stage, side, target, dt) else {
                 continue;
             };
-            let out = self.stage.update(
-                side,
-                &ReachClampInput {
-                    target,
-                    shoulder,
-                    arm_length: cal.arm_length(),
-                    body,
-                    up: glam::Vec3::Y,
-                },
-                dt,
-            );
             write_pose(&output, &out.target, self.debug_draw);
             shown[side.index()] = Some(out.target.position);
         }

@@ -38,6 +38,29 @@ pub fn body_frame(
     ))
 }
 
+/// The arms' frame for a target stage sharing `rig`: the body frame ([`body_frame`]) and each
+/// arm's shoulder and measures ([`rig_arm`]), which the rig measures once a frame; `None`
+/// without a body frame.
+pub fn arm_frame(
+    body_root: &Option<Gd<Node3D>>,
+    rig: &Option<Gd<super::VRArmRig>>,
+) -> Option<vr_arms_core::arm_frame::ArmFrame> {
+    use vr_arms_core::arm_frame::{ArmFrame, ArmReach, WORLD_UP};
+    use vr_arms_core::{PerSide, Side};
+    let body = body_frame(body_root, rig)?;
+    let arm = |side: Side| {
+        rig_arm(rig, side).map(|(shoulder, calibration)| ArmReach {
+            shoulder,
+            calibration,
+        })
+    };
+    Some(ArmFrame::new(
+        body,
+        WORLD_UP,
+        PerSide::new(arm(Side::Left), arm(Side::Right)),
+    ))
+}
+
 /// What is wrong with a stage's `rig` reference, if anything: unset, or set to a rig that has
 /// been freed since (the character was removed), which needs a different fix.
 pub fn rig_problem(rig: &Option<Gd<super::VRArmRig>>, why: &str) -> Option<String> {
