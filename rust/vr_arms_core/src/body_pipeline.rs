@@ -31,6 +31,7 @@ use crate::pose::Pose;
 use crate::pose_tree::PoseTree;
 use crate::profile::ArmProfile;
 use crate::side::{PerSide, Side};
+use crate::spine_and_legs::{SpineStep, spine_then_lower_body};
 use crate::tracking_loss::{
     DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
 };
@@ -255,66 +256,51 @@ impl BodyPipeline {
         });
         // The arms as they came in: what the target stages measure when no lower body moves them.
         let bones_in = Side::BOTH.map(|side| arm_bones(tree, side));
-        let mut written = 0u32;
-        let mut write = |tree: &mut PoseTree, bone: usize, rotation: Quat| {
-            tree.set_local_rotation(bone, rotation);
-            written |= 1 << bone;
-        };
 
         // Chest, neck and head toward the headset (the last tracked one while it is lost).
         if let Some(head) = input.head.filter(Pose::is_finite) {
             self.last_head = Some(head);
         }
-        // As `UpperBodyFollow`: no chest bone, no spine follow.
+        // As `UpperBodyFollow`: no chest bone, no spine follow. The spine toward the last
+        // tracked headset, then the hips, the spine's bend and the legs from where the headset
+        // puts the head.
         let spine = self.steps.spine.then_some(self.last_head).flatten();
-        if let Some(head) = spine {
-            let to_skeleton = skeleton.rotation.inverse();
-            // A low stance only where the lower body puts the body low.
-            let drop = match self.lower_body.as_mut().filter(|_| self.steps.lower_body) {
-                Some(lb) => lb.head_drop_m(
-                    head,
-                    input.body.root(),
-                    skeleton,
-                    input.floor_y,
-                    input.body.scale(),
-                ),
-                None => 0.0,
-            };
-            let locals = self.upper_body.solve_on(
-                tree,
-                b.spine,
-                to_skeleton * input.body.root().rotation,
-                to_skeleton * head.rotation,
-                drop,
-            );
-            for (bone, local) in locals.into_iter().flatten() {
-                write(tree, bone, local);
-            }
-        }
-
-        // The hips, the spine's bend and the legs, from where the headset puts the head.
-        let mut lower = LowerBodyOutput::default();
-        let mut lower_written = 0;
-        if let Some(lb) = self.lower_body.as_mut().filter(|_| self.steps.lower_body) {
-            lower = lb.update_on(
-                tree,
-                &LowerBodyInput {
-                    headset: input.head,
-                    root: input.body.root(),
-                    skeleton,
-                    floor_y: input.floor_y,
-                    scale: input.body.scale(),
-                    // No walk animation to blend with outside the node graph.
-                    origin: None,
-                    hands: PerSide::new(raw[0].map(|r| r.position), raw[1].map(|r| r.position)),
-                },
-                dt,
-                ground,
-            );
-            if lower.hips.is_some() {
-                lower_written = lb.bones_mask();
-            }
-        }
+        let lower_input = LowerBodyInput {
+            headset: input.head,
+            root: input.body.root(),
+            skeleton,
+            floor_y: input.floor_y,
+            scale: input.body.scale(),
+            // No walk animation to blend with outside the node graph.
+            origin: None,
+            hands: PerSide::new(raw[0].map(|r| r.position), raw[1].map(|r| r.position)),
+        };
+        let (spine_written, lower) = spine_then_lower_body(
+            tree,
+            spine.map(|head| SpineStep {
+                follow: &self.upper_body,
+                bones: b.spine,
+                head,
+            }),
+            self.lower_body.as_mut().filter(|_| self.steps.lower_body),
+            &lower_input,
+            dt,
+            ground,
+        );
+        // The spine's bones count as written (the step set them).
+        let mut written = spine_written
+            .into_iter()
+            .flatten()
+            .fold(0u32, |mask, (bone, _)| mask | 1 << bone);
+        let mut write = |tree: &mut PoseTree, bone: usize, rotation: Quat| {
+            tree.set_local_rotation(bone, rotation);
+            written |= 1 << bone;
+        };
+        let lower = lower.unwrap_or_default();
+        let lower_written = match &self.lower_body {
+            Some(lb) if lower.hips.is_some() => lb.bones_mask(),
+            _ => 0,
+        };
 
         // The target stages measure the shoulders where the body put them: after the lower body
         // moved them (a crouch takes them down with the head), else as they came in.

@@ -53,6 +53,7 @@ pub mod side;
 pub mod skeleton_bones;
 pub mod smoothing;
 pub mod soft_ik;
+pub mod spine_and_legs;
 pub mod spring;
 pub mod start_height;
 #[cfg(any(test, feature = "testing"))]

@@ -5,6 +5,7 @@
 use super::*;
 use crate::convert::vec3;
 use vr_arms_core::PerSide;
+use vr_arms_core::spine_and_legs::{SpineStep, spine_then_lower_body};
 
 /// The stage bound to a skeleton's bones.
 pub(super) struct Bound {
@@ -251,26 +252,19 @@ impl LowerBodyRig {
             .follow
             .as_ref()
             .filter(|(f, _)| f.is_instance_valid() && f.is_active());
-        if let Some((follow, spine)) = follow {
-            let stage = FollowStage::new(follow.bind().core_settings());
-            let to_skeleton = skeleton_core.rotation.inverse();
-            let drop = b
-                .stage
-                .head_drop_m(head, root_core, skeleton_core, floor_y, scale);
-            let locals = stage.solve_on(
-                &mut b.tree,
-                *spine,
-                to_skeleton * root_core.rotation,
-                to_skeleton * head.rotation,
-                drop,
-            );
-            for (bone, local) in locals.into_iter().flatten() {
-                b.tree.set_local_rotation(bone, local);
-            }
+        // The spine as the follow beside it will pose it, then the legs under it.
+        let stage = follow.map(|(f, spine)| (FollowStage::new(f.bind().core_settings()), *spine));
+        if stage.is_some() {
             mask |= b.follow_mask;
         }
-        let out = b.stage.update_on(
+        let (_, out) = spine_then_lower_body(
             &mut b.tree,
+            stage.as_ref().map(|(follow, bones)| SpineStep {
+                follow,
+                bones: *bones,
+                head,
+            }),
+            Some(&mut b.stage),
             &LowerBodyInput {
                 headset: Some(head),
                 root: root_core,
@@ -283,6 +277,7 @@ impl LowerBodyRig {
             dt,
             surface,
         );
+        let out = out?;
         out.hips?;
         // The core's frame is the world without the skeleton's scale: in metres again.
         self.last_miss =
