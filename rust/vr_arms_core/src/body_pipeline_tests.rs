@@ -708,3 +708,31 @@ fn in_a_low_stance_the_chest_stays_with_the_body_and_the_neck_turns_the_head() {
         head_low.to_degrees()
     );
 }
+
+/// Bowing to look at the floor: the lower body bends the spine after the spine turned toward
+/// the headset, and the eyes the head bone carries stay on the headset (the spine's turn set
+/// again after the bend put them centimetres off).
+#[test]
+fn bowing_the_whole_body_keeps_the_eyes_on_the_headset() {
+    let mut p = reference_whole_pipeline(&ArmProfile::default());
+    let (mut rest, _, lower, eyes) = reference_whole_body();
+    // The eyes in the head bone's frame, carried with it.
+    let eyes_in_head = rest.global(lower.head).inverse().transform_point(eyes);
+    let look_down = Quat::from_rotation_y(std::f32::consts::PI) * Quat::from_rotation_x(-0.9);
+    let headset = Pose::new(Vec3::new(0.0, 1.3, 0.35), look_down);
+    let input = BodyInput {
+        head: Some(headset),
+        ..input(0.0, None)
+    };
+    let mut worst = 0.0f32;
+    for frame in 0..120 {
+        let mut t = reference_whole_body().0;
+        let out = p.update(&input, &mut t, 1.0 / 90.0);
+        assert!(out.lower.hips.is_some(), "the lower body ran");
+        let eyes_now = t.global(lower.head).transform_point(eyes_in_head);
+        if frame >= 60 {
+            worst = worst.max(eyes_now.distance(headset.position));
+        }
+    }
+    assert!(worst < 0.01, "the eyes {worst} m off the headset");
+}
