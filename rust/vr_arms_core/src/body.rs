@@ -7,9 +7,9 @@
 //!    ([`InputGuard`]: non-finite or absurdly far counts as not tracked), then [`BodyFollow`]:
 //!    the avatar root on the floor under the head, turned by the body's yaw.
 //! 2. [`Body::pose_bones`] (the engine runs it as the skeleton's modification): the inputs
-//!    checked again (a script may move them in between), then [`BodyPipeline`]: controller
-//!    targets, tracking loss, body avoidance, reach clamp, router, elbow hints, the spine,
-//!    clavicles, soft IK and the two-bone solve, forearm twist and the fingers.
+//!    checked again (a script may move them in between), then [`BodyPipeline`], every
+//!    bone-writing stage in the order [`crate::body_pipeline`] gives (the one place it is
+//!    written).
 //!
 //! [`Body::update`] runs both, the second from where the first put the root.
 //!

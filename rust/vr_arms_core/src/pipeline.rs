@@ -1,10 +1,10 @@
 //! The arms' steps of the body ([`crate::body::Body`] composes them): the target stages in the
 //! design's order, and the solve, for both arms.
 //!
-//! Order per frame: [`ControllerTargets`] (then the body's tracking-loss hold) ->
-//! [`BodyAvoidance`] -> [`ReachClamp`] -> [`TargetRouter`] -> [`ElbowHintSolver`] ->
-//! [`ArmSolver`] (soft IK + two-bone solve). The node graph runs each as one node, on the same
-//! stage structs.
+//! Where they come in the frame is [`crate::body_pipeline`]'s order; among themselves the code
+//! below runs them in the design's order (`targets_from_raw`, then `solve`), body avoidance,
+//! reach clamp and elbow hint through [`crate::arm_frame::ArmFrame`]. The node graph runs each
+//! as one node, on the same stage structs.
 
 use glam::Vec3;
 
