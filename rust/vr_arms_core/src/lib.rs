@@ -22,6 +22,7 @@ pub mod calibration;
 pub mod clavicle_follow;
 pub mod controller_targets;
 pub mod crowd_detail;
+pub mod detail_change;
 pub mod elbow_hint;
 pub mod elbow_swivel;
 pub mod elbow_torso;

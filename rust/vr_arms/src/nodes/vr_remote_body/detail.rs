@@ -5,6 +5,9 @@
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings, LevelFade, seen_and_distance};
+use vr_arms_core::detail_change::{
+    CatchUp, LevelChange, LevelChoice, Sight, body_sphere_center, choose_level,
+};
 
 use super::VRRemoteBody;
 use crate::convert::{to_quaternion, to_vector3, vec3};
@@ -19,11 +22,8 @@ pub(super) struct DetailState {
     /// comes back without a fade, since nobody saw its old pose.
     pub(super) unseen: bool,
     pub(super) fade: LevelFade,
-    /// Seconds spent off: the first solve after steps by them too, so that the smoothing
-    /// catches up at once (at most a second).
-    pub(super) off_s: f32,
-    /// Seconds the root has not followed the head (while unseen), as `off_s` for the follow.
-    pub(super) unfollowed_s: f64,
+    /// The time spent off or without a root follow, caught up when it runs again.
+    pub(super) catch_up: CatchUp,
     /// The avatar's scale at its last solve (the culling sphere grows with it).
     pub(super) scale: f32,
     /// The default views' group, made once (a `StringName` from text takes a global lock).
@@ -32,19 +32,14 @@ pub(super) struct DetailState {
 
 impl DetailState {
     /// The body follow's step this frame of `delta` seconds: none while unseen (the root stays),
-    /// then the time since it last moved (at most a second more than `delta`).
+    /// then the time since it last moved.
     pub(super) fn follow_step(&mut self, delta: f64) -> Option<f64> {
-        if self.unseen {
-            self.unfollowed_s += delta.max(0.0);
-            return None;
-        }
-        Some(delta + std::mem::take(&mut self.unfollowed_s).min(1.0))
+        self.catch_up.follow_step(self.unseen, delta)
     }
 
     /// The time step of a solve whose own step is `dt`, with the time spent off since the last.
     pub(super) fn take_step(&mut self, dt: f32) -> f32 {
-        let gap = std::mem::take(&mut self.off_s);
-        dt + gap.min(1.0)
+        self.catch_up.solve_step(dt)
     }
 }
 
@@ -69,38 +64,35 @@ impl VRRemoteBody {
     pub(super) fn update_level(&mut self, skeleton: &mut Gd<Skeleton3D>, delta: f64) {
         let (settings, group) = self.detail_settings();
         let previous = self.lod.level;
-        let hidden = !skeleton.is_visible_in_tree();
-        let (level, unseen) = match self.detail.forced() {
-            _ if hidden => (DetailLevel::Off, true),
-            Some(level) => (level, false),
-            None => {
-                // About the chest, under the head (the root does not move while unseen).
-                let scale = if self.lod.scale > 0.0 {
+        let sight = if !skeleton.is_visible_in_tree() {
+            Sight::Hidden
+        } else if let Some(level) = self.detail.forced() {
+            Sight::Forced(level)
+        } else {
+            // About the chest, under the head (the root does not move while unseen).
+            let head = crate::nodes::common::alive(&self.head)
+                .filter(|h| h.is_inside_tree())
+                .map(|h| vec3(h.get_global_position()));
+            let root = self.root().map(|r| vec3(r.get_global_position()));
+            let Some(center) = body_sphere_center(head, root, self.lod.scale) else {
+                return;
+            };
+            let radius = settings.body_radius_m
+                * if self.lod.scale > 0.0 {
                     self.lod.scale
                 } else {
                     1.0
                 };
-                let center = match crate::nodes::common::alive(&self.head) {
-                    Some(h) if h.is_inside_tree() => h.get_global_position(),
-                    _ => match self.root() {
-                        Some(root) => root.get_global_position() + Vector3::UP * 1.6 * scale,
-                        None => return,
-                    },
-                };
-                let center = vec3(center) - glam::Vec3::Y * (0.6 * scale);
-                let radius = settings.body_radius_m * scale;
-                let node = self.base().clone().upcast::<Node>();
-                let (seen, distance) = crate::nodes::views::with_views(&node, &group, |views| {
-                    seen_and_distance(views, center, radius)
-                });
-                // Seen again after a cull: nobody saw its last level, none is held.
-                let held = (!self.lod.unseen).then_some(previous);
-                let level = settings.level(held, distance, seen);
-                (level, level == DetailLevel::Off && !seen)
-            }
+            let node = self.base().clone().upcast::<Node>();
+            let (seen, distance_m) = crate::nodes::views::with_views(&node, &group, |views| {
+                seen_and_distance(views, center, radius)
+            });
+            Sight::Views { seen, distance_m }
         };
+        let LevelChoice { level, unseen } =
+            choose_level(&settings, sight, previous, self.lod.unseen);
         if level == DetailLevel::Off {
-            self.lod.off_s += delta.max(0.0) as f32;
+            self.lod.catch_up.off_for(delta);
         }
         let changed = level != previous;
         if changed {
@@ -127,7 +119,7 @@ impl VRRemoteBody {
         let old = std::mem::take(&mut self.lod);
         self.lod.default_group = old.default_group;
         if keep_catch_up {
-            (self.lod.off_s, self.lod.unfollowed_s) = (old.off_s, old.unfollowed_s);
+            self.lod.catch_up = old.catch_up;
         }
         if tell && was != DetailLevel::Full {
             self.signals()
@@ -186,31 +178,31 @@ impl VRRemoteBody {
             vr_arms_core::budget::interval_frames(self.update_interval_frames.into()),
         );
         self.budget.restart(interval.max(1));
-        let was_unseen = self.lod.unseen;
+        let change = LevelChange::between(from, to, self.lod.unseen);
         let Some(b) = self.bound.as_mut() else {
             return;
         };
-        if from.fingers_live() && !to.fingers_live() {
+        if change.keep_fingers {
             keep_fingers(skeleton, b);
         }
-        if from.writes_in_pass() && !to.writes_in_pass() {
+        if change.keep_outside_pose {
             keep_outside_pose(skeleton, b);
             // The last pose shown, made to persist: the body holds it until it solves again.
             write_rotations(skeleton, &b.shown);
             if let (Some((bone, _)), Some(p)) = (b.hips, b.shown_hips) {
                 skeleton.set_bone_pose_position(bone, to_vector3(p));
             }
-        } else if !from.writes_in_pass() && to.writes_in_pass() {
+        } else if change.put_back_outside_pose {
             put_back_outside_pose(b);
         }
-        if !from.fingers_live() && to.fingers_live() {
+        if change.put_back_fingers {
             put_back_fingers(b);
         }
-        if from.fingers_live() && !to.fingers_live() {
+        if change.hold_fingers {
             // The fingers hold their last pose, outside the pass (it persists).
             write_rotations(skeleton, &b.shown[b.tree_solved.min(b.shown.len())..]);
         }
-        if to != DetailLevel::Off && !(from == DetailLevel::Off && was_unseen) {
+        if change.fade {
             self.lod.fade.start(&b.shown, b.shown_hips, settings.fade_s);
         }
     }
