@@ -68,7 +68,7 @@ pub struct ClavicleFollow {
     /// The clavicle per side, for the skeleton and version in `bound_to` (bone names change the
     /// version).
     bones: [Option<i32>; 2],
-    bound_to: Option<(InstanceId, u64)>,
+    bound_to: crate::skeleton_bind::SkeletonBind<()>,
     /// The last two solves, replayed between them (the rig's update budget).
     held: vr_arms_core::budget::HeldRotations,
     stage: Stage,
@@ -95,7 +95,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         if property == "left_clavicle_bone" || property == "right_clavicle_bone" {
-            self.bound_to = None;
+            self.bound_to.forget();
         }
         self.set_validated(&property, &value)
     }
@@ -114,7 +114,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             rise_max_deg: 0.0,
             stage: Stage::default(),
             bones: [None; 2],
-            bound_to: None,
+            bound_to: Default::default(),
             held: Default::default(),
             editor_preview: false,
             report: ProblemReport::new("ClavicleFollow"),
@@ -189,11 +189,9 @@ impl ISkeletonModifier3D for ClavicleFollow {
 impl ClavicleFollow {
     /// Looks the clavicles up when the skeleton or its bones changed.
     fn bind(&mut self, skeleton: &Gd<godot::classes::Skeleton3D>) {
-        let key = (skeleton.instance_id(), skeleton.get_version());
-        if self.bound_to == Some(key) {
+        if !self.bound_to.rebind(skeleton, ()) {
             return;
         }
-        self.bound_to = Some(key);
         // Held solves name the old bones.
         self.held.clear();
         let names = [&self.left_clavicle_bone, &self.right_clavicle_bone];

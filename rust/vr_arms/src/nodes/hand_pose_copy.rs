@@ -55,7 +55,7 @@ pub struct HandPoseCopy {
     /// copied bone, for the skeletons and versions in `bound_to`; bone names are looked up only
     /// when a skeleton changes.
     pairs: Vec<(i32, i32, f32, GString, Option<glam::Quat>)>,
-    bound_to: Option<(InstanceId, u64, InstanceId, u64, u32)>,
+    bound_to: crate::skeleton_bind::SkeletonBind<(InstanceId, u64, u32)>,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]
@@ -90,7 +90,7 @@ impl ISkeletonModifier3D for HandPoseCopy {
             left_wrist_bone: hand_bone(Side::Left).into(),
             right_wrist_bone: hand_bone(Side::Right).into(),
             pairs: Vec::new(),
-            bound_to: None,
+            bound_to: Default::default(),
             editor_preview: false,
             report: ProblemReport::new("HandPoseCopy"),
             base,
@@ -111,15 +111,13 @@ impl ISkeletonModifier3D for HandPoseCopy {
         let Some(source) = alive(&self.source_skeleton) else {
             return;
         };
-        let key = (
-            source.instance_id(),
-            source.get_version(),
+        // Keyed on the source skeleton, the live one and the wrists' weight.
+        let live_key = (
             live.instance_id(),
             live.get_version(),
             self.wrist_weight.to_bits(),
         );
-        if self.bound_to != Some(key) {
-            self.bound_to = Some(key);
+        if self.bound_to.rebind(&source, live_key) {
             self.pairs.clear();
             let fingers = self
                 .copied_bones

@@ -25,14 +25,9 @@ use crate::skeleton_tree::TreeBuilder;
 mod solve;
 use solve::{Bound, Solved};
 
-/// What a binding was made for: the skeleton, its version, the bone names, and the follow
-/// sibling with its chest, neck and head bones.
-type BoundTo = (
-    InstanceId,
-    u64,
-    LowerBodyNames,
-    Option<(InstanceId, [String; 3])>,
-);
+/// What a binding was made for besides the skeleton: the bone names, and the follow sibling
+/// with its chest, neck and head bones.
+type BoundTo = (LowerBodyNames, Option<(InstanceId, [String; 3])>);
 
 /// The whole body below the shoulders follows the headset: the hips drop and move back in a
 /// crouch, the spine bends in a bow or a sideways lean so the head bone stays on the headset,
@@ -220,7 +215,7 @@ pub struct LowerBodyRig {
 
     bound: Option<Bound>,
     /// What `bound` was made for: skeleton, its version, the bone names, the follow sibling and its bones.
-    bound_to: Option<BoundTo>,
+    bound_to: crate::skeleton_bind::SkeletonBind<BoundTo>,
     solved: Option<Solved>,
     last_head: Option<Pose>,
     /// The head bone's distance from the headset's head on the last solve.
@@ -232,7 +227,7 @@ pub struct LowerBodyRig {
     /// Bind again on the next frame (a bone name changed, or the node entered a tree).
     rebind: bool,
     /// The skeleton, its version and the follows' bone generation when last bound.
-    bound_version: Option<(InstanceId, u64, u64)>,
+    bound_version: crate::skeleton_bind::SkeletonBind<u64>,
     ray_exceptions: crate::nodes::floor_ray::RayExceptions,
     /// The process frame whose solve the modification last wrote.
     written_frame: Option<u64>,
@@ -310,7 +305,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             walk_animation_speed_m_s: 0.0,
             editor_preview: false,
             bound: None,
-            bound_to: None,
+            bound_to: Default::default(),
             solved: None,
             last_head: None,
             last_miss: 0.0,
@@ -318,7 +313,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
             head_guard: Default::default(),
             settings_changed: false,
             rebind: true,
-            bound_version: None,
+            bound_version: Default::default(),
             ray_exceptions: Default::default(),
             written_frame: None,
             report: ProblemReport::new("LowerBodyRig"),

@@ -39,9 +39,12 @@ pub struct RevolverHold {
     #[export]
     editor_preview: bool,
 
-    /// (skeleton, version, name) -> bone index.
-    /// The bound skeleton, its version and the bone name; the bone and the palm frame in it.
-    bone: Option<(InstanceId, u64, GString, i32, Transform3D)>,
+    /// The hand bone and the palm frame in it, bound to the skeleton with the bone's name.
+    bone: (
+        crate::skeleton_bind::SkeletonBind<GString>,
+        i32,
+        Transform3D,
+    ),
     report: ProblemReport,
     base: Base<SkeletonModifier3D>,
 }
@@ -63,7 +66,7 @@ impl ISkeletonModifier3D for RevolverHold {
             hand_bone: GString::new(),
             attach_offset: Transform3D::IDENTITY,
             editor_preview: false,
-            bone: None,
+            bone: (Default::default(), -1, Transform3D::IDENTITY),
             report: ProblemReport::new("RevolverHold"),
             base,
         }
@@ -132,24 +135,20 @@ impl RevolverHold {
     /// version).
     fn bone_index(&mut self, skeleton: &Gd<Skeleton3D>, hand: Hand) -> (i32, Transform3D) {
         let name = self.bone_name(hand);
-        let key = (skeleton.instance_id(), skeleton.get_version(), name.clone());
-        match &self.bone {
-            Some((id, v, n, b, palm)) if (*id, *v, n) == (key.0, key.1, &key.2) => (*b, *palm),
-            _ => {
-                let b = skeleton.find_bone(&name);
-                let palm = if b >= 0 {
-                    let frame = crate::nodes::rest_measure::measure_hand(skeleton, b, hand.side());
-                    Transform3D::new(
-                        Basis::from_quaternion(to_quaternion(frame.hand_from_palm.inverse())),
-                        Vector3::ZERO,
-                    )
-                } else {
-                    Transform3D::IDENTITY
-                };
-                self.bone = Some((key.0, key.1, key.2, b, palm));
-                (b, palm)
-            }
+        if self.bone.0.rebind(skeleton, name.clone()) {
+            let b = skeleton.find_bone(&name);
+            let palm = if b >= 0 {
+                let frame = crate::nodes::rest_measure::measure_hand(skeleton, b, hand.side());
+                Transform3D::new(
+                    Basis::from_quaternion(to_quaternion(frame.hand_from_palm.inverse())),
+                    Vector3::ZERO,
+                )
+            } else {
+                Transform3D::IDENTITY
+            };
+            (self.bone.1, self.bone.2) = (b, palm);
         }
+        (self.bone.1, self.bone.2)
     }
 
     fn problems(&self) -> Vec<String> {

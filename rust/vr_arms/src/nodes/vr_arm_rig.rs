@@ -148,7 +148,7 @@ pub struct VRArmRig {
     /// Tells the modifier pass Godot runs at setup, before any `_process`, apart.
     setup_pass: crate::engine::SetupPass,
     markers: DebugMarkers,
-    bound_to: Option<(InstanceId, u64)>,
+    bound_to: crate::skeleton_bind::SkeletonBind<()>,
     /// This frame's measurements for the target stages (see [RigFrame]).
     frame: Option<RigFrame>,
     /// The body's facing in the skeleton's space (+Z forward, +Y up), measured at bind: the
@@ -235,7 +235,7 @@ impl ISkeletonModifier3D for VRArmRig {
             chains: Default::default(),
             solvers: [ArmSolver::default(); 2],
             markers: DebugMarkers::default(),
-            bound_to: None,
+            bound_to: Default::default(),
             frame: None,
             body_in_skeleton: glam::Quat::IDENTITY,
             editor_preview: false,

@@ -178,7 +178,7 @@ pub struct VRRemoteBody {
     /// Tells the modifier pass Godot runs at setup, before any `_process`, apart.
     setup_pass: crate::engine::SetupPass,
     /// What `bound` was made for: skeleton, its version, the profile path, `lower_body`.
-    bound_to: Option<(InstanceId, u64, GString, bool)>,
+    bound_to: crate::skeleton_bind::SkeletonBind<(GString, bool)>,
     /// Where this avatar is in its update interval.
     budget: Budget,
     /// Frames solved since the last bind (see `get_solved_frames`).
@@ -228,7 +228,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
             editor_preview: false,
             bound: None,
             stream_seated: false,
-            bound_to: None,
+            bound_to: Default::default(),
             bind_error: None,
             input_reported: false,
             unbound_follow: vr_arms_core::body::FollowStep::new(Default::default()),
@@ -426,7 +426,7 @@ impl VRRemoteBody {
     fn reset(&mut self) {
         self.release_outside_pose(false, true);
         self.finger_inputs = Default::default();
-        self.bound_to = None;
+        self.bound_to.forget();
         self.bound = None;
         self.unbound_follow.reset();
     }
@@ -670,16 +670,12 @@ impl VRRemoteBody {
 
     /// Binds the pipeline to the skeleton's bones (again when they or the profile change).
     fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
-        let key = (
-            skeleton.instance_id(),
-            skeleton.get_version(),
-            self.profile.clone(),
-            self.lower_body,
-        );
-        if self.bound_to.as_ref() == Some(&key) {
+        if !self
+            .bound_to
+            .rebind(skeleton, (self.profile.clone(), self.lower_body))
+        {
             return;
         }
-        self.bound_to = Some(key);
         // The old binding's writes outside the pass go back on its own skeleton; the new one
         // enters its level afresh (from full detail), still catching up if it was unseen.
         self.release_outside_pose(true, true);

@@ -102,12 +102,11 @@ impl LowerBodyRig {
     fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
         // The common case, every frame: nothing changed (no names built, no children scanned).
         // A follow's bones renamed, or a follow added or removed, anywhere: bind again.
-        let version = (
-            skeleton.instance_id(),
-            skeleton.get_version(),
-            crate::nodes::upper_body_follow::bones_generation(),
-        );
-        if !self.rebind && self.bound_version == Some(version) {
+        if self.rebind {
+            self.bound_version.forget();
+        }
+        let generation = crate::nodes::upper_body_follow::bones_generation();
+        if !self.bound_version.rebind(skeleton, generation) {
             if self.settings_changed {
                 self.settings_changed = false;
                 let settings = self.core_settings();
@@ -119,25 +118,21 @@ impl LowerBodyRig {
         }
         self.rebind = false;
         self.settings_changed = false;
-        self.bound_version = Some(version);
         let names = self.names();
         let follow = Self::follow_sibling(skeleton);
         let key = (
-            skeleton.instance_id(),
-            skeleton.get_version(),
             names.clone(),
             follow
                 .as_ref()
                 .map(|f| (f.instance_id(), f.bind().spine_bones())),
         );
-        if self.bound_to.as_ref() == Some(&key) {
+        if !self.bound_to.rebind(skeleton, key) {
             let settings = self.core_settings();
             if let Some(b) = self.bound.as_mut() {
                 b.stage.settings = settings;
             }
             return;
         }
-        self.bound_to = Some(key);
         self.bound = None;
         let mut tb = TreeBuilder::default();
         let Some((bones, eyes)) = add_lower_body(skeleton, &names, &mut tb) else {

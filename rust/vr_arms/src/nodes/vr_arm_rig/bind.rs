@@ -7,7 +7,7 @@ impl VRArmRig {
     /// Bone names and node references changed: rebind on the next frame and refresh the editor.
     pub(super) fn changed(&mut self, bones: bool) {
         if bones {
-            self.bound_to = None;
+            self.bound_to.forget();
             self.frame = None;
         }
         self.report.reset();
@@ -50,11 +50,9 @@ impl VRArmRig {
 
     /// Resolves bone indices and measures the rest pose, when the skeleton or its bones changed.
     pub(super) fn bind(&mut self, skeleton: &Gd<Skeleton3D>) {
-        let key = (skeleton.instance_id(), skeleton.get_version());
-        if self.bound_to == Some(key) {
+        if !self.bound_to.rebind(skeleton, ()) {
             return;
         }
-        self.bound_to = Some(key);
         // Held solves name the old bones.
         self.held.iter_mut().for_each(HeldRotations::clear);
         let find = |name: &GString| {

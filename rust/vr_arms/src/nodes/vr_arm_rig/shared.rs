@@ -107,7 +107,7 @@ impl VRArmRig {
     /// The bone index of one arm's upper arm, hand and lower arm: `[upper, lower, hand]`.
     /// Bound once; the rig's own pass rebinds every frame when the skeleton's bones change.
     pub fn arm_bones(&mut self, side: Side) -> Option<[i32; 3]> {
-        if self.bound_to.is_none() {
+        if !self.bound_to.is_bound() {
             let skeleton = self.base().get_skeleton()?;
             self.bind(&skeleton);
         }
@@ -122,7 +122,7 @@ impl VRArmRig {
     /// The rest measurements of one arm in the skeleton's own space (binding the skeleton if
     /// needed).
     pub fn calibration(&mut self, side: Side) -> Option<ArmCalibration> {
-        if self.bound_to.is_none() {
+        if !self.bound_to.is_bound() {
             let skeleton = self.base().get_skeleton()?;
             self.bind(&skeleton);
         }
