@@ -111,6 +111,41 @@ pub fn blend_tracked(base: Quat, tracked: Quat, weight: f32) -> Quat {
     }
 }
 
+/// How a hand's fingers are posed this frame, where something else may pose them too (the node
+/// graph's `HandPoseDriver`, whose states may play authored animations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FingerMode {
+    /// The finger step: the state's curl from grip and trigger, tracked curls faded in over it.
+    Curl,
+    /// Something else poses the fingers (an animation, or nothing): the tracked curls blended
+    /// over what it holds, until they have faded out.
+    TrackedOverSource,
+    /// Nothing of ours: the fingers are left to what else poses them.
+    Leave,
+}
+
+impl FingerMode {
+    /// The mode while an animation plays or not (`animating`), for the hand's `state`, with the
+    /// default state curled from the controller or not (`curl_from_controller`), hand tracking
+    /// showing at `tracked_weight` and tracked curls still blended over the source from before
+    /// (`still_blended`).
+    pub fn choose(
+        animating: bool,
+        state: HandPoseState,
+        curl_from_controller: bool,
+        tracked_weight: f32,
+        still_blended: bool,
+    ) -> Self {
+        if !animating && (state != HandPoseState::Default || curl_from_controller) {
+            Self::Curl
+        } else if tracked_weight > 0.0 || still_blended {
+            Self::TrackedOverSource
+        } else {
+            Self::Leave
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +219,42 @@ mod tests {
         assert_eq!(
             out.tracked_curls, c,
             "the last tracked curls while it fades out"
+        );
+    }
+
+    /// No animation: every state but the default curls, the default only from the controller;
+    /// an animation leaves the fingers to it, with tracked curls over it while they show or
+    /// still blend out.
+    #[test]
+    fn the_finger_mode_follows_animation_state_and_tracking() {
+        use HandPoseState::{Default as Rest, GripReady};
+        assert_eq!(
+            FingerMode::choose(false, GripReady, false, 0.0, false),
+            FingerMode::Curl
+        );
+        assert_eq!(
+            FingerMode::choose(false, Rest, true, 0.0, false),
+            FingerMode::Curl
+        );
+        assert_eq!(
+            FingerMode::choose(false, Rest, false, 0.0, false),
+            FingerMode::Leave
+        );
+        assert_eq!(
+            FingerMode::choose(false, Rest, false, 0.5, false),
+            FingerMode::TrackedOverSource
+        );
+        assert_eq!(
+            FingerMode::choose(true, GripReady, true, 0.0, true),
+            FingerMode::TrackedOverSource
+        );
+        assert_eq!(
+            FingerMode::choose(true, GripReady, true, 0.0, false),
+            FingerMode::Leave
+        );
+        assert_eq!(
+            FingerMode::choose(true, GripReady, true, 0.2, false),
+            FingerMode::TrackedOverSource
         );
     }
 }

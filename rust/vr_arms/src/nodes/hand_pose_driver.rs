@@ -5,7 +5,7 @@ use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::body_pipeline::{FINGERS, HandInput};
-use vr_arms_core::finger_step::{FingerInput, finger_rotations};
+use vr_arms_core::finger_step::{FingerInput, FingerMode, finger_rotations};
 use vr_arms_core::hand_pose::{
     FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState,
 };
@@ -107,7 +107,7 @@ pub struct HandPoseDriver {
     /// Per finger bone (index in `finger_bones` order): bone and its prepared curl, for the
     /// skeleton and version in `curl_for`.
     curl_bones: Vec<(usize, i32, FingerCurl)>,
-    curl_for: Option<(InstanceId, u64, Hand)>,
+    curl_for: crate::skeleton_bind::SkeletonBind<Hand>,
     /// What the fingers were last curled for (state, grip, trigger, the three curl angles, the
     /// tracked curls and their weight): the same inputs write nothing (the hand rig keeps its
     /// pose, and only this driver moves it while it curls).
@@ -145,7 +145,7 @@ impl INode for HandPoseDriver {
             shoot_duration_s: 0.24,
             stage: Stage::default(),
             curl_bones: Vec::new(),
-            curl_for: None,
+            curl_for: Default::default(),
             curled_with: None,
             hand_tracking: true,
             hand_tracker: StringName::default(),
@@ -179,18 +179,21 @@ impl INode for HandPoseDriver {
         // tracking's curls fade in over either (the core's finger step, as every body runs it).
         let state = self.stage.current();
         let input = self.finger_input(state, delta as f32);
-        let curling =
-            !self.animating() && (state != HandPoseState::Default || self.curl_from_controller);
-        if curling {
-            // The core's finger step: the state's curl, the tracked curls faded in over it.
-            self.blended = [None; FINGERS];
-            self.curl(input);
-        } else if input.tracked_weight > 0.0 || self.blended.iter().any(Option::is_some) {
-            // Something else poses the fingers (an animation, or nothing): the tracked curls
-            // are blended over what it holds, and leave it as it was when they fade out.
-            self.blend_tracked_over_source(input);
-        } else {
-            self.stop_curling();
+        let mode = FingerMode::choose(
+            self.animating(),
+            state,
+            self.curl_from_controller,
+            input.tracked_weight,
+            self.blended.iter().any(Option::is_some),
+        );
+        match mode {
+            FingerMode::Curl => {
+                self.blended = [None; FINGERS];
+                self.curl(input);
+            }
+            // The tracked curls over what poses the fingers, left as it was when they fade out.
+            FingerMode::TrackedOverSource => self.blend_tracked_over_source(input),
+            FingerMode::Leave => self.stop_curling(),
         }
     }
 
@@ -392,14 +395,13 @@ impl HandPoseDriver {
     /// The source skeleton's finger bones and their prepared curls, measured again when the
     /// skeleton changes.
     fn prepare_curls(&mut self, skeleton: &Gd<Skeleton3D>) {
-        let key = (skeleton.instance_id(), skeleton.get_version(), self.hand);
-        if self.curl_for == Some(key) {
+        let before = self.curl_for.skeleton();
+        if !self.curl_for.rebind(skeleton, self.hand) {
             return;
         }
-        if let Some((rig, _, _)) = self.curl_for {
+        if let Some(rig) = before {
             crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
         }
-        self.curl_for = Some(key);
         self.curled_with = None;
         self.curl_bones.clear();
         for (i, found) in crate::nodes::rest_measure::finger_curls(skeleton, self.side())
@@ -531,7 +533,7 @@ impl HandPoseDriver {
     /// rig again.
     fn stop_curling(&mut self) {
         self.curled_with = None;
-        if let Some((rig, _, _)) = self.curl_for {
+        if let Some(rig) = self.curl_for.skeleton() {
             crate::relay::forget_bones(rig, self.curl_bones.iter().map(|b| b.1));
         }
     }
