@@ -40,7 +40,7 @@ pub fn pose(t: &Transform3D) -> Pose {
 pub fn pose_unrepaired(t: &Transform3D) -> Pose {
     Pose {
         position: vec3(t.origin),
-        rotation: vr_arms_core::pose::rotation_of(
+        rotation: vr_arms_core::maths::pose::rotation_of(
             mat3(&t.basis),
             glam::Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
         ),

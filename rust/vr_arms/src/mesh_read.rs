@@ -4,9 +4,9 @@
 use godot::classes::mesh::ArrayType;
 use godot::classes::{Mesh, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
-use vr_arms_core::first_person::bones_below;
 use vr_arms_core::lower_body::leg_skin::LegVertices;
-use vr_arms_core::side::PerSide;
+use vr_arms_core::maths::side::PerSide;
+use vr_arms_core::rig::first_person::bones_below;
 
 use crate::convert::vec3;
 use crate::engine::{bind_bone, descendants, skinned_to};

@@ -5,7 +5,7 @@
 use godot::classes::Skeleton3D;
 use godot::obj::Gd;
 use vr_arms_core::Pose;
-use vr_arms_core::skeleton_bones::SkeletonBones;
+use vr_arms_core::maths::skeleton_bones::SkeletonBones;
 
 use crate::convert::pose;
 

@@ -4,7 +4,7 @@
 
 use godot::classes::Skeleton3D;
 use godot::obj::Gd;
-use vr_arms_core::pose_tree::{MAX_BONES, PoseTree};
+use vr_arms_core::maths::pose_tree::{MAX_BONES, PoseTree};
 
 /// Engine bones gathered into a tree, parents first.
 #[derive(Default)]

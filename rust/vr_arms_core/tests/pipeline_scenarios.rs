@@ -3,11 +3,11 @@
 
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
+use vr_arms_core::arms::arm_steps::ArmOutput;
 use vr_arms_core::body::Tracking;
-use vr_arms_core::pipeline::ArmOutput;
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::reference_arms::{ReferenceArms, controllers};
-use vr_arms_core::sweep::{SWEEP_SECONDS, run_sweep, sweep_controller};
+use vr_arms_core::body::profile::ArmProfile;
+use vr_arms_core::testing::reference_arms::{ReferenceArms, controllers};
+use vr_arms_core::testing::sweep::{SWEEP_SECONDS, run_sweep, sweep_controller};
 use vr_arms_core::{PerSide, Pose, Side};
 
 fn input(left: Option<Pose>, right: Option<Pose>) -> Tracking {

@@ -6,9 +6,9 @@
 //! than 90 degrees within 0.1 s while the arm is clearly bent.
 
 use glam::{Quat, Vec3};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::reference_body::{reference_whole_body, reference_whole_pipeline};
+use vr_arms_core::testing::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::{PerSide, Pose, Side};
 
 const HZ: f32 = 90.0;
@@ -84,7 +84,7 @@ fn run(
         let skeleton = placement.skeleton();
         for side in Side::BOTH {
             let [_, upper, lower, hand] = *bones.arms.get(side);
-            let at = |tree: &mut vr_arms_core::pose_tree::PoseTree, b: usize| {
+            let at = |tree: &mut vr_arms_core::maths::pose_tree::PoseTree, b: usize| {
                 skeleton.transform_point(tree.global(b).position)
             };
             let (s, e, w) = (

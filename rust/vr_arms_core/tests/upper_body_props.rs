@@ -4,11 +4,11 @@
 use glam::{Quat, Vec3};
 use proptest::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_follow::{BodyFollow, BodyFollowInput};
-use vr_arms_core::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use vr_arms_core::forearm_twist::ForearmTwist;
-use vr_arms_core::pose::Pose;
-use vr_arms_core::upper_body_follow::UpperBodyFollow;
+use vr_arms_core::body::body_follow::{BodyFollow, BodyFollowInput};
+use vr_arms_core::maths::pose::Pose;
+use vr_arms_core::upper_body::clavicle_follow::{ClavicleFollow, ClavicleInput};
+use vr_arms_core::upper_body::forearm_twist::ForearmTwist;
+use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow;
 
 fn wild() -> impl Strategy<Value = f32> {
     prop_oneof![

@@ -46,7 +46,7 @@ pub struct Clip {
     pub name: String,
     pub group: Group,
     /// The naming the skeleton's joints were recognised by.
-    pub naming: vr_arms_core::rig_names::RigFamily,
+    pub naming: vr_arms_core::rig::rig_names::RigFamily,
     pub bvh: Bvh,
     /// Seconds per frame actually used.
     pub frame_time: f32,

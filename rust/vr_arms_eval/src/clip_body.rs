@@ -9,10 +9,10 @@
 //! so it measures the arms alone.
 
 use glam::{Quat, Vec3};
+use vr_arms_core::body::body_pipeline::{BodyBones, BodyOutput, BodyPipeline, FINGERS, Steps};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{BodyBones, BodyOutput, BodyPipeline, FINGERS, Steps};
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::{ArmBones, PerSide, Pose, Side};
 
 use crate::clip::{Clip, align};

@@ -13,12 +13,12 @@
 //! methods get the same calibrated wrist target.
 
 use glam::{Quat, Vec3};
-use vr_arms_core::angles::{wrap_angle, yaw_of};
+use vr_arms_core::arms::soft_ik::min_bend_reach;
+use vr_arms_core::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
 use vr_arms_core::body::Tracking;
-use vr_arms_core::body_follow::head_yaw;
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::soft_ik::min_bend_reach;
-use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::body::profile::ArmProfile;
+use vr_arms_core::maths::angles::head_yaw;
+use vr_arms_core::maths::angles::{wrap_angle, yaw_of};
 use vr_arms_core::{ArmBones, ArmCalibration, PerSide, Pose, Side};
 
 use crate::clip::{Clip, GRIP_OFFSET, align};
@@ -731,7 +731,7 @@ mod tests {
 
     #[test]
     fn the_avatars_arm_moves_onto_the_performers_shoulder() {
-        let b = vr_arms_core::pipeline::reference_arm_bones(Side::Left);
+        let b = vr_arms_core::arms::arm_steps::reference_arm_bones(Side::Left);
         let moved = moved_to(b, Vec3::new(0.2, 1.4, 0.1));
         assert_eq!(moved.upper.position, Vec3::new(0.2, 1.4, 0.1));
         assert!(

@@ -12,21 +12,21 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use glam::{Quat, Vec3};
+use vr_arms_core::body::body_pipeline::{BodyOutput, HandInput};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{BodyOutput, HandInput};
-use vr_arms_core::hand_pose::{HandPoseDriver, HandPoseState};
+use vr_arms_core::hands::hand_pose::{HandPoseDriver, HandPoseState};
 use vr_arms_core::lower_body::{
     LowerBody, LowerBodyInput, LowerBodySettings, reference_lower_body,
 };
+use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::net::events::decode_event;
 use vr_arms_core::net::jitter_buffer::{JitterBuffer, JitterSettings};
 use vr_arms_core::net::state_packet::{
     AvatarState, HandState, StateHeader, StateLimits, decode_state, encode_state,
 };
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::revolver::{Revolver, RevolverInput};
+use vr_arms_core::testing::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::{PerSide, Pose};
 
 /// xorshift64*: deterministic, seedable.

@@ -1,9 +1,9 @@
 //! Which joint of a BVH skeleton is which: the same bone-name recognition the one-click setup
-//! uses on a user's avatar ([`vr_arms_core::rig_names::auto_map`]), then the structure for what
+//! uses on a user's avatar ([`vr_arms_core::rig::rig_names::auto_map`]), then the structure for what
 //! names do not say (the chest is where the clavicles hang, the abdomen is the chest's parent,
 //! the eyes are the joints below the head named so).
 
-use vr_arms_core::rig_names::{RigFamily, auto_map_tree};
+use vr_arms_core::rig::rig_names::{RigFamily, auto_map_tree};
 
 use crate::bvh::Bvh;
 

@@ -6,12 +6,12 @@
 //! rigidly from the headset, turned with its yaw).
 
 use glam::{Quat, Vec3};
+use vr_arms_core::body::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
 use vr_arms_core::lower_body::ground::Ground;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyBones, LowerBodySettings};
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::clip::Clip;

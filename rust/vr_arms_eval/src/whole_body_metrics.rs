@@ -11,7 +11,7 @@ use crate::clip::Clip;
 use crate::eval::{EvalOptions, Track, chest_yaw_error_deg, yaw_of_rotation};
 use crate::floor_plane::FloorPlane;
 use crate::whole_body::{Hanging, JOINTS, Joints, WholeClipBody, truth};
-use vr_arms_core::body_follow::head_yaw;
+use vr_arms_core::maths::angles::head_yaw;
 
 /// The methods compared, in [`WholeBodyResult::methods`] order.
 pub const WHOLE_BODY_METHODS: [&str; 3] = ["ours (whole body)", "standing", "hanging"];

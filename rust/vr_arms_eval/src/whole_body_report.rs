@@ -2,8 +2,8 @@
 //! leave-one-clip-out (as the arm weights are), the held-out figures pooled over every clip's
 //! frames against the two baselines, the worst clip, and the per-clip table.
 
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::lower_body::LowerBodySettings;
-use vr_arms_core::profile::ArmProfile;
 
 use crate::clip::Clip;
 use crate::eval::{EvalOptions, Pooled};

@@ -6,7 +6,7 @@ mod common;
 
 use common::synthetic_bvh;
 use glam::Vec3;
-use vr_arms_core::rig_names::RigFamily;
+use vr_arms_core::rig::rig_names::RigFamily;
 use vr_arms_eval::bvh::Bvh;
 use vr_arms_eval::clip::{Clip, Frame};
 use vr_arms_eval::clip_rest::RestSource;

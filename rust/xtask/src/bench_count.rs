@@ -116,7 +116,8 @@ fn where_instructions_go(base: &callgrind::Profile, run: &callgrind::Profile, pe
         (instructions / per * 100.0, calls)
     };
     let (libm, libm_calls) = share_of(&|name| LIBM_ENTRIES.contains(&name));
-    let (tree, tree_calls) = share_of(&|name| name == "vr_arms_core::pose_tree::PoseTree::refresh");
+    let (tree, tree_calls) =
+        share_of(&|name| name == "vr_arms_core::maths::pose_tree::PoseTree::refresh");
     let mut table = format!(
         "### Where the core's instructions go\n\nFrom the same callgrind run: each function with at least {:.1} % of the frame, the instructions spent in it and in what it calls (so the rows overlap: a stage includes the tree updates and maths it calls), per frame, and its calls per frame. Functions the compiler inlined count in their caller. The maths library's transcendental functions (atan2, sin and cos, exp, acos, asin, atan) take {libm:.0} % of the frame ({libm_calls:.0} calls); working out the tree's global poses from its local ones (`PoseTree::refresh`, {tree_calls:.1} calls: for the frame's starting pose, then below each bone written when one under it is read) {tree:.0} %; the rest is the stages' own arithmetic and the copies of their inputs and outputs.\n\n| function | instructions a frame | share | calls a frame |\n|---|---|---|---|\n",
         SHOWN_SHARE * 100.0

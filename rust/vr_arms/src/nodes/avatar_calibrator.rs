@@ -4,10 +4,10 @@ use godot::classes::{
     DirAccess, FileAccess, INode, Node, Node3D, Skeleton3D, file_access::ModeFlags,
 };
 use godot::prelude::*;
-use vr_arms_core::calibration::{
+use vr_arms_core::rig::calibration::{
     AvatarMeasures, CalibrationSettings, Calibrator, PlayerCalibration, RestJoints,
 };
-use vr_arms_core::start_height::{StartHeight, StartHeightSettings};
+use vr_arms_core::rig::start_height::{StartHeight, StartHeightSettings};
 
 use crate::convert::vec3;
 use crate::nodes::common::{alive, read_pose, refresh_warnings_on_set, unset_problem};

@@ -3,7 +3,7 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceSettings};
+use vr_arms_core::arms::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceSettings};
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::vr_arm_rig::VRArmRig;

@@ -1,9 +1,9 @@
 //! `VRBodyDetail`, a crowd's levels of detail (shared by its remote bodies), and `BodyDetail`,
-//! the level a body asks for or runs at. The logic is `vr_arms_core::crowd_detail`.
+//! the level a body asks for or runs at. The logic is `vr_arms_core::crowd::crowd_detail`.
 
 use godot::classes::{IResource, Resource};
 use godot::prelude::*;
-use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings};
+use vr_arms_core::crowd::crowd_detail::{DetailLevel, DetailSettings};
 
 /// A remote body's level of detail. In GDScript `VRArms.BodyDetail` (`AUTO` 0, `FULL` 1,
 /// `REDUCED` 2, `LOW` 3, `OFF` 4): what `VRRemoteBody.detail` asks for (`AUTO`: by distance to
@@ -175,7 +175,7 @@ pub const DEFAULT_VIEW_GROUP: &str = "vr_arms_views";
 impl VRBodyDetail {
     /// The core's settings (validated) and the views' group.
     pub fn settings(&self) -> (DetailSettings, StringName) {
-        let frames = |f: i32| vr_arms_core::budget::interval_frames(f.into());
+        let frames = |f: i32| vr_arms_core::crowd::budget::interval_frames(f.into());
         let s = DetailSettings {
             reduced_beyond_m: self.reduced_beyond_m,
             low_beyond_m: self.low_beyond_m,

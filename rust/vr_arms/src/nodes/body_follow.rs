@@ -2,8 +2,8 @@
 
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
+use vr_arms_core::body::body_follow::BodyFollowSettings;
 use vr_arms_core::body::{FollowStep, Placement, Tracking};
-use vr_arms_core::body_follow::BodyFollowSettings;
 
 use crate::convert::{to_quaternion, to_vector3};
 use crate::nodes::common::{alive, read_pose, read_raw};

@@ -8,7 +8,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 use std::collections::HashMap;
-use vr_arms_core::bone_rename::plan_bone_renames;
+use vr_arms_core::rig::bone_rename::plan_bone_renames;
 
 use crate::nodes::common::{descendants, skinned_to};
 
@@ -46,7 +46,7 @@ pub fn apply_bone_map(
 }
 
 /// Renames `skeleton`'s bones by `mapping` ((profile name, skeleton bone name) pairs: a bone map
-/// of Godot's, one found from the names by [`vr_arms_core::rig_names::auto_map_tree`] or a VRM
+/// of Godot's, one found from the names by [`vr_arms_core::rig::rig_names::auto_map_tree`] or a VRM
 /// humanoid table), and the bone tracks, skin binds and attachments that name them, as
 /// [`apply_bone_map`] says. Returns how many bones were renamed, or why nothing was.
 pub fn apply_mapping(

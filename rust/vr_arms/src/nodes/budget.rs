@@ -1,9 +1,9 @@
-//! The crowd budget in the node graph (the logic is `vr_arms_core::budget`): the rig decides in
+//! The crowd budget in the node graph (the logic is `vr_arms_core::crowd::budget`): the rig decides in
 //! its `_process`, before every stage of the frame, whether the avatar solves this frame.
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::budget::{Budget, HeldRotations, interval_frames, spread_phase};
+use vr_arms_core::crowd::budget::{Budget, HeldRotations, interval_frames, spread_phase};
 
 use crate::convert::to_quaternion;
 

@@ -5,8 +5,8 @@
 
 use godot::classes::{BoneMap, Node, Skeleton3D};
 use godot::prelude::*;
-use vr_arms_core::rest_facing::{RestBody, RestFacing};
-use vr_arms_core::rig_names::auto_map_tree;
+use vr_arms_core::rig::rest_facing::{RestBody, RestFacing};
+use vr_arms_core::rig::rig_names::auto_map_tree;
 
 use crate::convert::vec3;
 use crate::nodes::bone_map_apply::{apply_bone_map, apply_mapping};
@@ -147,7 +147,7 @@ pub fn rest_facing(avatar: &Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<Res
 pub fn stand_up(avatar: &mut Gd<Node3D>, skeleton: &Gd<Skeleton3D>) -> Option<String> {
     let mut done = Vec::new();
     let own = avatar.get_transform();
-    let yaw = vr_arms_core::rest_facing::basis_yaw(
+    let yaw = vr_arms_core::rig::rest_facing::basis_yaw(
         crate::convert::vec3(own.basis.col_a()),
         crate::convert::vec3(own.basis.col_c()),
     );

@@ -3,7 +3,7 @@
 use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::clavicle_follow::{
+use vr_arms_core::upper_body::clavicle_follow::{
     ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
 };
 
@@ -70,7 +70,7 @@ pub struct ClavicleFollow {
     bones: [Option<i32>; 2],
     bound_to: crate::skeleton_bind::SkeletonBind<()>,
     /// The last two solves, replayed between them (the rig's update budget).
-    held: vr_arms_core::budget::HeldRotations,
+    held: vr_arms_core::crowd::budget::HeldRotations,
     stage: Stage,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).

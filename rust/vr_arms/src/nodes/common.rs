@@ -95,7 +95,7 @@ pub fn read_raw(node: &Option<Gd<Node3D>>) -> Option<Pose> {
 
 pub fn read_tracked(
     node: &Gd<Node3D>,
-    guard: &mut vr_arms_core::input_guard::InputGuard,
+    guard: &mut vr_arms_core::body::input_guard::InputGuard,
 ) -> Option<Pose> {
     if !is_tracked(node) {
         return None;

@@ -3,11 +3,13 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::controller_targets::{ControllerTargets as Stage, ControllerTargetsSettings};
-use vr_arms_core::input_guard::InputGuard;
-use vr_arms_core::tracking_loss::{
+use vr_arms_core::arms::controller_targets::{
+    ControllerTargets as Stage, ControllerTargetsSettings,
+};
+use vr_arms_core::arms::tracking_loss::{
     DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
 };
+use vr_arms_core::body::input_guard::InputGuard;
 
 use crate::convert::vec3;
 use crate::nodes::common::{
@@ -193,7 +195,7 @@ impl INode3D for ControllerTargets {
             });
             let body_root = &self.body_root;
             // The body's first arm step, as the core composes it.
-            let (raw, event) = vr_arms_core::pipeline::raw_target(
+            let (raw, event) = vr_arms_core::arms::arm_steps::raw_target(
                 &mut self.stage,
                 &mut self.loss[i],
                 side,
@@ -202,7 +204,7 @@ impl INode3D for ControllerTargets {
                     let t = alive(body_root)
                         .filter(|b| b.is_inside_tree())?
                         .get_global_transform();
-                    Some(vr_arms_core::body_frame::BodyFrame::scaled(
+                    Some(vr_arms_core::maths::body_frame::BodyFrame::scaled(
                         crate::convert::pose(&t),
                         crate::nodes::common::uniform_scale(&t),
                     ))
@@ -254,7 +256,8 @@ impl ControllerTargets {
     /// Whether a hand's controller is tracked now (after the tracking-loss rules).
     #[func]
     fn is_hand_tracked(&self, hand: Hand) -> bool {
-        self.loss[hand.side().index()].state() != vr_arms_core::tracking_loss::TrackingState::Lost
+        self.loss[hand.side().index()].state()
+            != vr_arms_core::arms::tracking_loss::TrackingState::Lost
     }
 
     /// Kicks one hand (`VRArms.Hand`): `position_kick` in metres and

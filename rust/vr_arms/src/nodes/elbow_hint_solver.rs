@@ -3,8 +3,8 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_avoidance::BodyAvoidanceSettings;
-use vr_arms_core::elbow_hint::{ElbowHintSettings, ElbowHintSolver as Stage};
+use vr_arms_core::arms::body_avoidance::BodyAvoidanceSettings;
+use vr_arms_core::arms::elbow_hint::{ElbowHintSettings, ElbowHintSolver as Stage};
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;

@@ -2,7 +2,7 @@
 
 use godot::classes::{Camera3D, INode, MeshInstance3D, Node, Skeleton3D, Skin};
 use godot::prelude::*;
-use vr_arms_core::first_person::{COLLAPSED_BIND_SCALE, FirstPersonSettings, bones_below};
+use vr_arms_core::rig::first_person::{COLLAPSED_BIND_SCALE, FirstPersonSettings, bones_below};
 
 use crate::engine::bind_bone;
 use crate::nodes::common::{

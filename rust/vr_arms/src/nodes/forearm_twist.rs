@@ -3,7 +3,7 @@
 use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::forearm_twist::{
+use vr_arms_core::upper_body::forearm_twist::{
     ForearmTwist as Stage, ForearmTwistSettings, share_twist, twist_rotation,
 };
 

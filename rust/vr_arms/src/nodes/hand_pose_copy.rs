@@ -4,7 +4,9 @@
 use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::hand_pose::{blend_copy, blend_wrist, copy_reads_live, finger_bones, hand_bone};
+use vr_arms_core::hands::hand_pose::{
+    blend_copy, blend_wrist, copy_reads_live, finger_bones, hand_bone,
+};
 
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::missing_bones;

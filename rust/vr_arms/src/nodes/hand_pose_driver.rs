@@ -4,12 +4,12 @@ use glam::Quat;
 use godot::classes::{AnimationPlayer, INode, Node, Skeleton3D, XrController3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::body_pipeline::{FINGERS, HandInput};
-use vr_arms_core::finger_step::{FingerInput, FingerMode, finger_rotations};
-use vr_arms_core::hand_pose::{
+use vr_arms_core::body::body_pipeline::{FINGERS, HandInput};
+use vr_arms_core::hands::finger_step::{FingerInput, FingerMode, finger_rotations};
+use vr_arms_core::hands::hand_pose::{
     FingerCurl, HandPoseDriver as Stage, HandPoseSettings, HandPoseState,
 };
-use vr_arms_core::tracked_curls::tracked_finger_curls;
+use vr_arms_core::hands::tracked_curls::tracked_finger_curls;
 
 use crate::convert::{quat, to_quaternion};
 use crate::nodes::common::{
@@ -486,7 +486,7 @@ impl HandPoseDriver {
                 self.blend_base[i] = now;
             }
             let base = self.blend_base[i];
-            let local = vr_arms_core::finger_step::blend_tracked(base, tracked, w);
+            let local = vr_arms_core::hands::finger_step::blend_tracked(base, tracked, w);
             skeleton.set_bone_pose_rotation(bone, to_quaternion(local));
             // Read back as Godot stores it, so the comparison above sees this write.
             self.blended[i] = (w > 0.0).then(|| quat(skeleton.get_bone_pose_rotation(bone)));

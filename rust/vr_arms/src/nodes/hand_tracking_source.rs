@@ -6,7 +6,7 @@ use godot::classes::XrHandTracker;
 use godot::classes::XrServer;
 use godot::classes::xr_hand_tracker::{HandJoint, HandJointFlags};
 use godot::prelude::*;
-use vr_arms_core::hand_tracking::JOINT_COUNT;
+use vr_arms_core::hands::hand_tracking::JOINT_COUNT;
 
 use crate::convert::vec3;
 

@@ -34,7 +34,7 @@ pub struct HolsterBelt {
     #[export(range = (0.5, 3.0, suffix = "m"))]
     default_head_height_m: f32,
 
-    head_guard: vr_arms_core::input_guard::InputGuard,
+    head_guard: vr_arms_core::body::input_guard::InputGuard,
     report: ProblemReport,
     base: Base<Node3D>,
 }
@@ -94,7 +94,8 @@ impl INode3D for HolsterBelt {
         let (origin, basis) = match alive(&self.body_root) {
             Some(root) => {
                 let t = root.get_global_transform();
-                let yaw = vr_arms_core::angles::yaw_of(crate::convert::vec3(t.basis.col_c()));
+                let yaw =
+                    vr_arms_core::maths::angles::yaw_of(crate::convert::vec3(t.basis.col_c()));
                 (
                     Vector3::new(t.origin.x, belt_y, t.origin.z),
                     Basis::from_axis_angle(Vector3::UP, yaw),

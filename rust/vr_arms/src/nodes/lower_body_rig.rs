@@ -8,8 +8,8 @@ use godot::prelude::*;
 use vr_arms_core::Pose;
 use vr_arms_core::lower_body::walk_blend::blend_leg;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, LowerBodySettings};
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::upper_body_follow::UpperBodyFollow as FollowStage;
+use vr_arms_core::maths::pose_tree::PoseTree;
+use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow as FollowStage;
 
 use crate::convert::{pose, to_quaternion, to_vector3};
 use crate::nodes::body_follow::origin_pose;
@@ -222,7 +222,7 @@ pub struct LowerBodyRig {
     last_miss: f32,
     /// Whether the body sat on the last frame ([signal sitting_changed]).
     sitting: bool,
-    head_guard: vr_arms_core::input_guard::InputGuard,
+    head_guard: vr_arms_core::body::input_guard::InputGuard,
     settings_changed: bool,
     /// Bind again on the next frame (a bone name changed, or the node entered a tree).
     rebind: bool,

@@ -5,7 +5,7 @@
 
 use godot::classes::{FileAccess, file_access::ModeFlags};
 use godot::prelude::*;
-use vr_arms_core::profile::{ArmProfile, MAX_PROFILE_BYTES, ProfileError};
+use vr_arms_core::body::profile::{ArmProfile, MAX_PROFILE_BYTES, ProfileError};
 use vr_arms_core::revolver::RevolverProfile;
 
 /// A kind of profile file.

@@ -3,7 +3,7 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::reach_clamp::{ReachClamp as Stage, ReachClampSettings};
+use vr_arms_core::arms::reach_clamp::{ReachClamp as Stage, ReachClampSettings};
 
 use crate::nodes::common::{
     DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,

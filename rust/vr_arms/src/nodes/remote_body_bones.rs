@@ -3,11 +3,11 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::arm_solve::ArmBones;
+use vr_arms_core::arms::arm_solve::ArmBones;
 use vr_arms_core::body::Body;
-use vr_arms_core::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::body::body_pipeline::{BodyBones, BodyPipeline, FINGERS};
+use vr_arms_core::body::profile::ArmProfile;
+use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
@@ -40,9 +40,9 @@ pub(crate) struct Bound {
     /// The hips' local position the last frame's lower body solved (`gather_solved`).
     pub(crate) hips_position: Option<glam::Vec3>,
     /// The last two solves, replayed blended between solves under the crowd budget.
-    pub(crate) held: vr_arms_core::budget::HeldRotations,
+    pub(crate) held: vr_arms_core::crowd::budget::HeldRotations,
     /// The hips' position across the budget's solves, blended in step with `held`.
-    pub(crate) held_hips: vr_arms_core::held_position::HeldPosition,
+    pub(crate) held_hips: vr_arms_core::crowd::held_position::HeldPosition,
     /// How many of `solved`'s entries are tree bones (the fingers follow them).
     pub(crate) tree_solved: usize,
     /// This frame's rotations to write (kept, so no allocation per frame).

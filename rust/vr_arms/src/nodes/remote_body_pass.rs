@@ -3,8 +3,8 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
+use vr_arms_core::body::body_pipeline::BodyOutput;
 use vr_arms_core::body::{Placement, Tracking};
-use vr_arms_core::body_pipeline::BodyOutput;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, vec3};

@@ -3,9 +3,9 @@
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::hand_frame::{HandFrame, HandRest};
-use vr_arms_core::hand_pose::FingerCurl;
-use vr_arms_core::rig_names::{Finger, finger_of};
+use vr_arms_core::hands::hand_frame::{HandFrame, HandRest};
+use vr_arms_core::hands::hand_pose::FingerCurl;
+use vr_arms_core::rig::rig_names::{Finger, finger_of};
 use vr_arms_core::{Pose, Side};
 
 use crate::convert::{pose, vec3};
@@ -18,7 +18,8 @@ pub fn skeleton_up(skeleton: &Gd<Skeleton3D>) -> glam::Vec3 {
         return glam::Vec3::Y;
     }
     let basis = skeleton.get_global_transform().basis;
-    vr_arms_core::finite::direction(vec3(basis.inverse() * Vector3::UP)).unwrap_or(glam::Vec3::Y)
+    vr_arms_core::maths::finite::direction(vec3(basis.inverse() * Vector3::UP))
+        .unwrap_or(glam::Vec3::Y)
 }
 
 /// The palm frame of the hand `hand` (a bone index) of `side`, from where its fingers start in
@@ -119,10 +120,10 @@ fn fingers_by_name(skeleton: &Gd<Skeleton3D>, hand: i32) -> [Option<i32>; 5] {
 pub fn finger_curls(
     skeleton: &Gd<Skeleton3D>,
     side: Side,
-) -> [Option<(i32, FingerCurl)>; vr_arms_core::body_pipeline::FINGERS] {
-    let hand = skeleton.find_bone(vr_arms_core::hand_pose::hand_bone(side));
+) -> [Option<(i32, FingerCurl)>; vr_arms_core::body::body_pipeline::FINGERS] {
+    let hand = skeleton.find_bone(vr_arms_core::hands::hand_pose::hand_bone(side));
     if hand < 0 {
-        return [None; vr_arms_core::body_pipeline::FINGERS];
+        return [None; vr_arms_core::body::body_pipeline::FINGERS];
     }
     finger_curls_in(skeleton, side, &measure_hand(skeleton, hand, side))
 }
@@ -132,9 +133,9 @@ pub fn finger_curls_in(
     skeleton: &Gd<Skeleton3D>,
     side: Side,
     frame: &HandFrame,
-) -> [Option<(i32, FingerCurl)>; vr_arms_core::body_pipeline::FINGERS] {
-    let mut out = [None; vr_arms_core::body_pipeline::FINGERS];
-    let names = vr_arms_core::hand_pose::finger_bones(side);
+) -> [Option<(i32, FingerCurl)>; vr_arms_core::body::body_pipeline::FINGERS] {
+    let mut out = [None; vr_arms_core::body::body_pipeline::FINGERS];
+    let names = vr_arms_core::hands::hand_pose::finger_bones(side);
     if skeleton.find_bone(names[6].as_str()) < 0 {
         return out;
     }

@@ -127,7 +127,7 @@ impl RevolverHold {
         if !self.hand_bone.is_empty() {
             self.hand_bone.clone()
         } else {
-            vr_arms_core::hand_pose::hand_bone(hand.side()).into()
+            vr_arms_core::hands::hand_pose::hand_bone(hand.side()).into()
         }
     }
 

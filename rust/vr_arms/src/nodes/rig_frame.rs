@@ -3,7 +3,7 @@
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use vr_arms_core::ArmCalibration;
-use vr_arms_core::body_frame::BodyFrame;
+use vr_arms_core::maths::body_frame::BodyFrame;
 
 /// The skeleton's placement and the shoulders, measured on the first request of a frame and
 /// shared by every target stage of the avatar (each stage used to read them through the engine

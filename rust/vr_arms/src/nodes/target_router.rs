@@ -3,7 +3,7 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
+use vr_arms_core::arms::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
 use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::hand::Hand;

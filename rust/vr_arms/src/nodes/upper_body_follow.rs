@@ -2,7 +2,9 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::upper_body_follow::{UpperBodyFollow as Stage, UpperBodyFollowSettings};
+use vr_arms_core::upper_body::upper_body_follow::{
+    UpperBodyFollow as Stage, UpperBodyFollowSettings,
+};
 
 use crate::convert::{pose, to_quaternion};
 use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
@@ -80,7 +82,7 @@ pub struct UpperBodyFollow {
     low_stance_chest_yaw_weight: f32,
 
     last_head: Option<vr_arms_core::Pose>,
-    head_guard: vr_arms_core::input_guard::InputGuard,
+    head_guard: vr_arms_core::body::input_guard::InputGuard,
     /// Solve in the editor too (off by default: in the editor there is no tracking, and the
     /// modifier would pull the bones toward targets at the origin).
     #[export_group(name = "Editor")]

@@ -6,7 +6,7 @@ use std::cell::RefCell;
 
 use godot::classes::{Camera3D, Engine, Node, XrCamera3D, XrServer};
 use godot::prelude::*;
-use vr_arms_core::crowd_detail::ViewVolume;
+use vr_arms_core::crowd::crowd_detail::ViewVolume;
 
 use crate::convert::vec3;
 

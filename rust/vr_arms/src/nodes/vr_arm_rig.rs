@@ -2,9 +2,9 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::arm_solve::{ArmSolver, body_forward_from_rest};
-use vr_arms_core::body_frame::BodyFrame;
-use vr_arms_core::soft_ik::SoftIkSettings;
+use vr_arms_core::arms::arm_solve::{ArmSolver, body_forward_from_rest};
+use vr_arms_core::arms::soft_ik::SoftIkSettings;
+use vr_arms_core::maths::body_frame::BodyFrame;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_transform, to_vector3, vec3};
@@ -15,7 +15,7 @@ use crate::nodes::hand::Hand;
 use crate::nodes::rig_frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
-use vr_arms_core::budget::{Budget, HeldRotations};
+use vr_arms_core::crowd::budget::{Budget, HeldRotations};
 
 mod bind;
 pub mod links;
@@ -415,7 +415,7 @@ impl VRArmRig {
     }
     #[func]
     fn set_arm_length_scale(&mut self, scale: f32) {
-        let range = vr_arms_core::calibration::ARM_LENGTH_SCALES;
+        let range = vr_arms_core::rig::calibration::ARM_LENGTH_SCALES;
         self.arm_length_scale = if scale.is_finite() {
             scale.clamp(*range.start(), *range.end())
         } else {

@@ -104,7 +104,7 @@ impl VRArmsSetup {
         // Fingers the rig (or its map) leaves out keep their pose: said once.
         let fingers: Vec<String> = vr_arms_core::Side::BOTH
             .iter()
-            .flat_map(|s| vr_arms_core::hand_pose::finger_bones(*s))
+            .flat_map(|s| vr_arms_core::hands::hand_pose::finger_bones(*s))
             .collect();
         let missing: Vec<String> = fingers
             .iter()
@@ -439,12 +439,12 @@ impl VRArmsSetup {
             return out;
         };
         let side = hand.side();
-        let bone = skeleton.find_bone(vr_arms_core::hand_pose::hand_bone(side));
+        let bone = skeleton.find_bone(vr_arms_core::hands::hand_pose::hand_bone(side));
         if bone < 0 {
             godot_error!(
                 "VRArmsSetup.measure_hand: \"{}\" has no bone \"{}\"",
                 skeleton.get_name(),
-                vr_arms_core::hand_pose::hand_bone(side)
+                vr_arms_core::hands::hand_pose::hand_bone(side)
             );
             return out;
         }
@@ -460,9 +460,9 @@ impl VRArmsSetup {
         out.set(
             "measured_from",
             &match frame.measured_from {
-                vr_arms_core::hand_frame::MeasuredFrom::Knuckles => "knuckles",
-                vr_arms_core::hand_frame::MeasuredFrom::Thumb => "thumb",
-                vr_arms_core::hand_frame::MeasuredFrom::Forearm => "forearm",
+                vr_arms_core::hands::hand_frame::MeasuredFrom::Knuckles => "knuckles",
+                vr_arms_core::hands::hand_frame::MeasuredFrom::Thumb => "thumb",
+                vr_arms_core::hands::hand_frame::MeasuredFrom::Forearm => "forearm",
             }
             .to_variant(),
         );

@@ -2,11 +2,11 @@
 
 use godot::classes::{CollisionObject3D, IRefCounted, RefCounted, Skeleton3D};
 use godot::prelude::*;
+use vr_arms_core::body::body_pipeline::{HandInput, Steps};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Placement, Tracking};
-use vr_arms_core::body_pipeline::{HandInput, Steps};
-use vr_arms_core::finger_step::FingerInput;
-use vr_arms_core::hand_pose::HandPoseState;
-use vr_arms_core::profile::ArmProfile;
+use vr_arms_core::hands::finger_step::FingerInput;
+use vr_arms_core::hands::hand_pose::HandPoseState;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3};
@@ -196,7 +196,7 @@ impl VRBodySolver {
     #[func]
     fn finger_curls_from_tracker(tracker: StringName, hand: Hand) -> PackedFloat32Array {
         crate::nodes::hand_tracking_source::tracked_joints(&tracker)
-            .and_then(|j| vr_arms_core::tracked_curls::tracked_finger_curls(&j, hand.side()))
+            .and_then(|j| vr_arms_core::hands::tracked_curls::tracked_finger_curls(&j, hand.side()))
             .map(|c| PackedFloat32Array::from(&c[..]))
             .unwrap_or_default()
     }
@@ -348,7 +348,7 @@ impl VRBodySolver {
         for side in Side::BOTH {
             tracking_changed.push(&match out.tracking.get(side) {
                 Some(e) => {
-                    (*e == vr_arms_core::tracking_loss::TrackingEvent::Regained).to_variant()
+                    (*e == vr_arms_core::arms::tracking_loss::TrackingEvent::Regained).to_variant()
                 }
                 None => Variant::nil(),
             });

@@ -2,14 +2,16 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D, XrController3D};
 use godot::prelude::*;
+use vr_arms_core::arms::tracking_loss::{
+    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings,
+};
 use vr_arms_core::body::Tracking;
-use vr_arms_core::body_pipeline::HandInput;
-use vr_arms_core::budget::Budget;
-use vr_arms_core::crowd_detail::DetailLevel;
-use vr_arms_core::finger_step::FingerInput;
-use vr_arms_core::hand_pose::HandPoseState;
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLossSettings};
+use vr_arms_core::body::body_pipeline::HandInput;
+use vr_arms_core::body::profile::ArmProfile;
+use vr_arms_core::crowd::budget::Budget;
+use vr_arms_core::crowd::crowd_detail::DetailLevel;
+use vr_arms_core::hands::finger_step::FingerInput;
+use vr_arms_core::hands::hand_pose::HandPoseState;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::vec3;
@@ -442,7 +444,7 @@ impl VRRemoteBody {
         let level = self.lod.level;
         let wanted = level.interval(
             &settings,
-            vr_arms_core::budget::interval_frames(self.update_interval_frames.into()),
+            vr_arms_core::crowd::budget::interval_frames(self.update_interval_frames.into()),
         );
         let interval = effective_interval(wanted as i32, Some(skeleton));
         let id = self.base().instance_id();

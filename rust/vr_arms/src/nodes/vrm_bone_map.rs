@@ -3,7 +3,7 @@
 
 use godot::classes::{BoneMap, FileAccess, Json, SkeletonProfileHumanoid};
 use godot::prelude::*;
-use vr_arms_core::rig_names::{VrmVersion, vrm_mapping};
+use vr_arms_core::rig::rig_names::{VrmVersion, vrm_mapping};
 
 /// The JSON chunk of a binary glTF (`.glb`, `.vrm`) or the text of a `.gltf`.
 fn gltf_json(bytes: &[u8]) -> Result<String, String> {

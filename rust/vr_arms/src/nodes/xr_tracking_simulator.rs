@@ -5,7 +5,7 @@ use godot::classes::xr_positional_tracker::TrackerHand;
 use godot::classes::xr_server::TrackerType;
 use godot::classes::{FileAccess, INode, Node, XrControllerTracker, XrPositionalTracker, XrServer};
 use godot::prelude::*;
-use vr_arms_core::tracking_trace::{ControllerInputs, TrackingTrace};
+use vr_arms_core::body::tracking_trace::{ControllerInputs, TrackingTrace};
 
 use crate::convert::to_transform;
 use crate::nodes::hand::Hand;

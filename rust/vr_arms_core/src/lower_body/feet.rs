@@ -6,8 +6,8 @@ use glam::Vec3;
 
 use super::LowerBodySettings;
 use super::gait::{Gait, WALKING_M_S};
-use crate::side::{PerSide, Side};
-use crate::smoothing::smoothstep;
+use crate::maths::side::{PerSide, Side};
+use crate::maths::smoothing::smoothstep;
 
 /// Where a foot stands: a point on the floor (world) and the way it points (a yaw about +Y,
 /// radians, 0 along +Z).
@@ -317,7 +317,7 @@ impl Feet {
                 let mut v = (center - last) / dt;
                 v.y = 0.0;
                 let a = 1.0 - (-dt / VELOCITY_TIME_S).exp();
-                self.velocity = crate::finite::vec3_or(self.velocity.lerp(v, a), Vec3::ZERO);
+                self.velocity = crate::maths::finite::vec3_or(self.velocity.lerp(v, a), Vec3::ZERO);
             }
             Some(_) if dt > 0.0 => self.velocity = Vec3::ZERO,
             _ => {}

@@ -36,7 +36,7 @@ impl HeelLift {
     /// comes down; `dt` seconds.
     pub fn ease(&mut self, away: bool, max: f32, dt: f32) {
         let goal = if away { max } else { 0.0 };
-        self.allowed = crate::smoothing::move_toward(self.allowed, goal, rate(max) * dt);
+        self.allowed = crate::maths::smoothing::move_toward(self.allowed, goal, rate(max) * dt);
     }
 
     /// A planted foot leaving its place lifts its heel at once as far as its leg `need`s (world
@@ -55,7 +55,7 @@ impl HeelLift {
         if planted {
             self.shown = need.clamp(0.0, self.allowed);
         } else {
-            self.allowed = crate::smoothing::move_toward(self.allowed, 0.0, rate(max) * dt);
+            self.allowed = crate::maths::smoothing::move_toward(self.allowed, 0.0, rate(max) * dt);
             self.shown = self.allowed;
         }
         self.shown

@@ -7,10 +7,10 @@ use glam::{Quat, Vec3};
 use super::feet::FootPlace;
 use super::rest::Measures;
 use super::{LowerBody, legs, seat};
-use crate::angles::yaw_of;
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::angles::yaw_of;
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 
 /// What the feet's places need from the frame (world).
 pub(super) struct HomesFrame<'a> {

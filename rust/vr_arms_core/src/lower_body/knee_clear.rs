@@ -65,14 +65,14 @@ pub fn knee_above(
     if knee_y(way(most)) < knee_floor {
         return way(most);
     }
-    let (_, t) = crate::smoothing::bisect(0.0, most, 16, |t| knee_y(way(t)) < knee_floor);
+    let (_, t) = crate::maths::smoothing::bisect(0.0, most, 16, |t| knee_y(way(t)) < knee_floor);
     way(t)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pose::Pose;
+    use crate::maths::pose::Pose;
     use glam::Quat;
 
     /// A leg of 0.45 and 0.42 m measured standing straight from a hip 0.9 m up, the hip then
@@ -169,7 +169,8 @@ mod tests {
         .with_leg_skins(PerSide::new(left, right));
         let (mut lowest, mut knelt) = (f32::INFINITY, false);
         for k in 0..540 {
-            let down = crate::smoothing::smoothstep(((k as f32 - 45.0) / 126.0).clamp(0.0, 1.0));
+            let down =
+                crate::maths::smoothing::smoothstep(((k as f32 - 45.0) / 126.0).clamp(0.0, 1.0));
             let at = Vec3::new(0.0, 1.65 - 0.85 * down, 0.09 + 0.25 * down) * size;
             let mut t = rest.clone();
             let i = LowerBodyInput {

@@ -8,7 +8,7 @@ use glam::{Quat, Vec3};
 
 use super::LowerBodySettings;
 use super::legs::{LegRest, ToesRest};
-use crate::side::Side;
+use crate::maths::side::Side;
 
 pub use super::leg_skin::KNEE_PAD_M;
 
@@ -119,7 +119,7 @@ impl Kneel {
         }
         let step = dt / BLEND_S;
         let goal = if self.side.is_some() { 1.0 } else { 0.0 };
-        self.weight = crate::smoothing::move_toward(self.weight, goal, step);
+        self.weight = crate::maths::smoothing::move_toward(self.weight, goal, step);
         self.side
     }
 }

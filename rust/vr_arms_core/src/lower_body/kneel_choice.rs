@@ -6,8 +6,8 @@ use glam::Vec3;
 
 use super::homes::HomesFrame;
 use super::{LowerBody, legs, sit_detect};
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 
 impl LowerBody {
     /// Whether a leg kneels this frame: the leg further back goes down on its knee once the hips

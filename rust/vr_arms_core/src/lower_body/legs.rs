@@ -1,15 +1,15 @@
 //! A leg's two-bone solve: the upper leg and lower leg turned so the ankle reaches the foot's
 //! target, the knee bending toward where the foot points, the foot flat on the floor.
 //!
-//! The same analytic solve as the arms ([`crate::two_bone_ik`]); the knee's hinge is measured
+//! The same analytic solve as the arms ([`crate::arms::two_bone_ik`]); the knee's hinge is measured
 //! from the rest pose (forward against the leg), so a rig with any bone axes bends its knees
 //! forward.
 
 use glam::{Quat, Vec3};
 
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone_with_reach};
+use crate::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone_with_reach};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
 
 /// One leg's bones in the tree: upper leg, lower leg, foot.
 pub type LegBones = [usize; 3];
@@ -91,10 +91,10 @@ impl LegRest {
     /// the reach at [`KNEE_MIN_BEND_DEG`].
     pub fn eased_reach(&self, distance: f32) -> f32 {
         let (a, b) = self.lengths;
-        crate::soft_ik::ease_reach(
+        crate::arms::soft_ik::ease_reach(
             distance,
             self.exact_reach(),
-            crate::soft_ik::min_bend_reach(a, b, KNEE_MIN_BEND_DEG.to_radians()),
+            crate::arms::soft_ik::min_bend_reach(a, b, KNEE_MIN_BEND_DEG.to_radians()),
         )
     }
 
@@ -102,7 +102,7 @@ impl LegRest {
     /// [`KNEE_EASE_START_DEG`]).
     pub fn exact_reach(&self) -> f32 {
         let (a, b) = self.lengths;
-        crate::soft_ik::min_bend_reach(a, b, KNEE_EASE_START_DEG.to_radians())
+        crate::arms::soft_ik::min_bend_reach(a, b, KNEE_EASE_START_DEG.to_radians())
     }
 }
 
@@ -243,7 +243,7 @@ pub fn knee_forward(
         turn = if below(quarter) {
             quarter
         } else {
-            crate::smoothing::bisect(turn, quarter, 16, below).1
+            crate::maths::smoothing::bisect(turn, quarter, 16, below).1
         };
     }
     upright * turn.cos() + across * turn.sin()

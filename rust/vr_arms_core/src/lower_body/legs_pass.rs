@@ -6,9 +6,9 @@ use glam::{Quat, Vec3};
 
 use super::legs::KNEE_OUT_MAX_DEG;
 use super::{LowerBody, feet::FootTarget, knee_clear, kneel, legs, rest::Measures};
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 
 /// What the pass needs from the frame (world).
 pub(super) struct LegsPass<'a> {

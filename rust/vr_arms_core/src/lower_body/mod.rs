@@ -37,9 +37,9 @@ use glam::{Quat, Vec3};
 pub use rest::LowerBodyRest;
 pub use settings::LowerBodySettings;
 
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 use feet::FootTarget;
 use legs::LegBones;
 use pelvis::{PelvisInput, place_hips};
@@ -249,7 +249,7 @@ impl LowerBody {
     /// How far the head bone is below its standing height (avatar metres; negative above it)
     /// with the headset at `headset`, the avatar root at `root` and the skeleton at `skeleton`
     /// (world), the floor at `floor_y`, `scale` world units per avatar metre: what
-    /// [`crate::upper_body_follow::UpperBodyFollow`] calls a low stance. 0 for unusable input.
+    /// [`crate::upper_body::upper_body_follow::UpperBodyFollow`] calls a low stance. 0 for unusable input.
     pub fn head_drop_m(
         &mut self,
         headset: Pose,
@@ -270,7 +270,7 @@ impl LowerBody {
         let to_root = root.inverse().mul_pose(&skeleton);
         let m = *self.rest.measures(&to_root);
         let drop = head_drop(&m, head_bone_at(headset, &m), floor_y) / scale;
-        crate::finite::f32_or(drop, 0.0)
+        crate::maths::finite::f32_or(drop, 0.0)
     }
 
     /// [`LowerBody::update`] with the feet on `surface` (steps and ramps found under each
@@ -284,7 +284,7 @@ impl LowerBody {
     ) -> LowerBodyOutput {
         // Rigid poses only: a finite position and a rotation that can be made unit.
         let rigid = |p: Pose| {
-            let q = crate::finite::unit_quat(p.rotation)?;
+            let q = crate::maths::finite::unit_quat(p.rotation)?;
             p.position.is_finite().then(|| Pose::new(p.position, q))
         };
         if let Some(h) = input.headset.and_then(rigid) {
@@ -302,7 +302,7 @@ impl LowerBody {
             headset: Some(headset),
             root,
             skeleton,
-            floor_y: crate::finite::f32_or(input.floor_y, root.position.y),
+            floor_y: crate::maths::finite::f32_or(input.floor_y, root.position.y),
             scale: if input.scale.is_finite() && input.scale > 0.0 {
                 input.scale.clamp(0.01, 100.0)
             } else {

@@ -77,21 +77,21 @@ pub const HINGE_LOOK_FULL_DEG: f32 = 40.0;
 /// How much a head `drop_share` of its standing height below it, looking down `pitch_down`
 /// radians, bends the body over its feet (0..1).
 pub fn hinge_weight(drop_share: f32, pitch_down: f32) -> f32 {
-    use crate::smoothing::{inverse_lerp_clamped, smoothstep};
+    use crate::maths::smoothing::{inverse_lerp_clamped, smoothstep};
     let low = low_weight(drop_share);
     let looking = smoothstep(inverse_lerp_clamped(
         HINGE_LOOK_FROM_DEG,
         HINGE_LOOK_FULL_DEG,
         pitch_down.to_degrees(),
     ));
-    crate::finite::f32_or(low * looking, 0.0)
+    crate::maths::finite::f32_or(low * looking, 0.0)
 }
 
 /// How far a head `drop_share` of its standing height below it has come down (0..1): a walk's
 /// bob and a step's dip are not down.
 pub fn low_weight(drop_share: f32) -> f32 {
-    use crate::smoothing::{inverse_lerp_clamped, smoothstep};
-    crate::finite::f32_or(
+    use crate::maths::smoothing::{inverse_lerp_clamped, smoothstep};
+    crate::maths::finite::f32_or(
         smoothstep(inverse_lerp_clamped(
             HINGE_FROM_SHARE,
             HINGE_FULL_SHARE,
@@ -174,7 +174,7 @@ fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
     let lean = if reach(hi) {
         hi
     } else if reach(lo) {
-        crate::smoothing::bisect(lo, hi, 20, reach).0
+        crate::maths::smoothing::bisect(lo, hi, 20, reach).0
     } else {
         lo
     };
@@ -187,7 +187,7 @@ fn bend_lean(rest: &PelvisRest, b: &Bend) -> f32 {
 pub fn over_feet(hips: Vec3, head: Vec3, hinge: f32, share: f32) -> Vec3 {
     let mut toward = (head - hips) * (hinge.clamp(0.0, 1.0) * share.clamp(0.0, 0.9));
     toward.y = 0.0;
-    crate::finite::vec3_or(hips + toward, hips)
+    crate::maths::finite::vec3_or(hips + toward, hips)
 }
 
 /// The head bone's standing height of the grown-up the lower body's metre settings are for
@@ -204,7 +204,7 @@ pub fn drop_share(drop: f32, rest: &PelvisRest, scale: f32) -> f32 {
     } else {
         GROWN_UP_HEAD_HEIGHT_M * scale
     };
-    crate::finite::f32_or(drop / standing, 0.0)
+    crate::maths::finite::f32_or(drop / standing, 0.0)
 }
 
 /// The torso's forward lean for a head `drop_m` metres below its standing height (metres of
@@ -245,7 +245,7 @@ pub fn place_hips(
     } else {
         1.0
     };
-    let floor_y = crate::finite::f32_or(input.floor_y, 0.0);
+    let floor_y = crate::maths::finite::f32_or(input.floor_y, 0.0);
     let drop = rest.head_height - (input.head.y - floor_y);
     // As far down as a grown-up's head would come: a 1 m chibi scaled to the player crouches
     // as far forward as a grown-up avatar does for the same move of the player.

@@ -13,7 +13,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::side::{PerSide, Side};
+use crate::maths::side::{PerSide, Side};
 
 /// The share of an arm's reach the body bends to bring a hand's target within: a little short
 /// of straight, where the arm solve's soft reach still lands the hand on its target.
@@ -231,7 +231,7 @@ fn eased(turn: Quat, holds: impl Fn(Quat) -> bool) -> Quat {
     if holds(turn) {
         return turn;
     }
-    let (share, _) = crate::smoothing::bisect(0.0, 1.0, 16, |share| {
+    let (share, _) = crate::maths::smoothing::bisect(0.0, 1.0, 16, |share| {
         holds(Quat::IDENTITY.slerp(turn, share))
     });
     Quat::IDENTITY.slerp(turn, share)

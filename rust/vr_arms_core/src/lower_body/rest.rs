@@ -9,9 +9,9 @@ use super::leg_skin::LegVertices;
 use super::legs::LegRest;
 use super::pelvis::{LegsReach, PelvisRest};
 use super::standing;
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 
 /// The rest pose's measures (world units).
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -9,9 +9,9 @@
 use glam::{Quat, Vec3};
 
 use super::legs::LegRest;
-use crate::angles::{wrap_angle, yaw_of};
-use crate::pose::Pose;
-use crate::smoothing::{exp_alpha, move_toward, smoothstep};
+use crate::maths::angles::{wrap_angle, yaw_of};
+use crate::maths::pose::Pose;
+use crate::maths::smoothing::{exp_alpha, move_toward, smoothstep};
 
 /// How long the seat takes to follow the body forward across the floor (seconds, to 63 %) ...
 pub const SEAT_FOLLOW_S: f32 = 1.0;

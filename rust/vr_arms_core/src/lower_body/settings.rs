@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finite::finite_clamp;
+use crate::maths::finite::finite_clamp;
 
 /// How the hips, spine, legs and feet follow the headset.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

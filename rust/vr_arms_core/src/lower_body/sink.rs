@@ -7,9 +7,9 @@
 use glam::Vec3;
 
 use super::{LowerBody, feet::FootPlace, feet::FootTarget, legs, rest::Measures};
-use crate::pose::Pose;
-use crate::pose_tree::PoseTree;
-use crate::side::{PerSide, Side};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 
 /// What the feet's reach needs from the frame (world).
 pub(super) struct Sink<'a> {

@@ -9,8 +9,8 @@
 use glam::Vec3;
 
 use super::LowerBodySettings;
-use crate::pose::Pose;
-use crate::smoothing::SmoothedVelocity;
+use crate::maths::pose::Pose;
+use crate::maths::smoothing::SmoothedVelocity;
 
 /// Lowest head, as a share of the standing head's height over the floor, that still sits: on a
 /// high bar stool the head is about a tenth lower than standing ...

@@ -9,8 +9,8 @@
 
 use glam::{Quat, Vec3};
 
-use crate::pose::Pose;
-use crate::pose_tree::{MAX_BONES, PoseTree};
+use crate::maths::pose::Pose;
+use crate::maths::pose_tree::{MAX_BONES, PoseTree};
 
 /// Most rounds of the bend.
 const ROUNDS: usize = 6;
@@ -37,7 +37,7 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
     ) else {
         return;
     };
-    let full = crate::finite::rotation_arc(start, want);
+    let full = crate::maths::finite::rotation_arc(start, want);
     let angle = full.angle_between(Quat::IDENTITY);
     let want = if angle > max_turn.max(0.0) {
         Quat::IDENTITY.slerp(full, max_turn.max(0.0) / angle) * start
@@ -65,7 +65,7 @@ pub fn bend_toward(tree: &mut PoseTree, spine: &[usize], head: usize, target: Ve
         if asked < DONE_CHORD {
             break;
         }
-        let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), share);
+        let step = Quat::IDENTITY.slerp(crate::maths::finite::rotation_arc(now, want), share);
         // Every bone turns by `step` about its own joint, lowest first, carrying those above:
         // bone j's segment (from joint j - 1) turns j times and bone j itself j + 1 times, so
         // one power of `step` per bone does it (the same turns as about each joint in turn).
@@ -125,7 +125,8 @@ mod tests {
         // Each even round leaves about 0.4 of the one before: 40 leave nothing an f32 holds.
         for _ in 0..40 {
             let now = (slow.global(4).position - pivot).normalize();
-            let step = Quat::IDENTITY.slerp(crate::finite::rotation_arc(now, want), 1.0 / 3.0);
+            let step =
+                Quat::IDENTITY.slerp(crate::maths::finite::rotation_arc(now, want), 1.0 / 3.0);
             for bone in [1, 2, 3] {
                 let g = slow.global(bone);
                 slow.set_global(bone, Pose::new(g.position, (step * g.rotation).normalize()));

@@ -97,11 +97,12 @@ fn a_rest_on_bent_knees_stands_on_straight_legs_at_the_height_it_is_fitted_to() 
             .map(|b| tree.global(b).position)
     };
     let legs = [leg(Side::Left, &mut tree), leg(Side::Right, &mut tree)];
-    let measured = crate::calibration::AvatarMeasures::from_rest(&crate::calibration::RestJoints {
-        head: Some(tree.global(bones.head).position),
-        legs: Some(legs),
-        ..Default::default()
-    });
+    let measured =
+        crate::rig::calibration::AvatarMeasures::from_rest(&crate::rig::calibration::RestJoints {
+            head: Some(tree.global(bones.head).position),
+            legs: Some(legs),
+            ..Default::default()
+        });
     let eyes = Vec3::new(0.0, measured.height_m - 0.11, 0.2);
     let (mut t, out) = stand(&tree, bones, None, eyes);
     assert!(out.head_miss < 0.005, "standing: {} m off", out.head_miss);

@@ -21,7 +21,7 @@ pub fn eyes_from_head_bone(head_height: f32) -> Vec3 {
 }
 
 use super::legs::KNEE_EASE_START_DEG;
-use crate::side::PerSide;
+use crate::maths::side::PerSide;
 
 /// How far apart fore and aft the standing feet may be, as a share of the leg (the rest's own
 /// stagger up to it, about their middle): captured performers' rests stand up to 4.4 cm
@@ -77,7 +77,7 @@ pub fn standing_lift(legs: PerSide<RestLeg>) -> f32 {
         .map(|leg| {
             let (thigh, shin) = leg.lengths;
             let reach =
-                crate::soft_ik::min_bend_reach(thigh, shin, KNEE_EASE_START_DEG.to_radians());
+                crate::arms::soft_ik::min_bend_reach(thigh, shin, KNEE_EASE_START_DEG.to_radians());
             reach - (hip_height - leg.ankle_height)
         })
         .into_iter()

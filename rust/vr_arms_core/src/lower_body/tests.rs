@@ -475,10 +475,11 @@ fn the_feet_step_up_onto_the_ground_found_under_them() {
 fn a_rig_without_eyes_stands_with_its_eyes_where_the_calibration_fits_them() {
     let (mut tree, bones, _) = reference_lower_body();
     let head = tree.global(bones.head).position;
-    let measured = crate::calibration::AvatarMeasures::from_rest(&crate::calibration::RestJoints {
-        head: Some(head),
-        ..Default::default()
-    });
+    let measured =
+        crate::rig::calibration::AvatarMeasures::from_rest(&crate::rig::calibration::RestJoints {
+            head: Some(head),
+            ..Default::default()
+        });
     let eye_height = measured.height_m - 0.11;
     let mut b = LowerBody::new(LowerBodySettings::default(), bones, &tree, None);
     let (_, out) = run(

@@ -6,7 +6,7 @@
 use glam::{Quat, Vec3};
 
 use super::LowerBodySettings;
-use crate::pose::Pose;
+use crate::maths::pose::Pose;
 
 /// Time constant of the origin's smoothed speed (seconds).
 const SPEED_TIME_S: f32 = 0.15;
@@ -70,14 +70,14 @@ impl WalkBlend {
         }
         let full = s.walk_animation_speed_m_s;
         let t = ((self.speed - START_SHARE * full) / ((1.0 - START_SHARE) * full)).clamp(0.0, 1.0);
-        s.walk_animation_share * crate::smoothing::smoothstep(t)
+        s.walk_animation_share * crate::maths::smoothing::smoothstep(t)
     }
 }
 
 /// A leg bone's local rotation: the procedural one turned `share` of the way toward the
 /// animation's (both unit; a rotation that is not finite counts as the other one).
 pub fn blend_leg(procedural: Quat, animated: Quat, share: f32) -> Quat {
-    let unit = |q: Quat| crate::finite::unit_quat(q);
+    let unit = |q: Quat| crate::maths::finite::unit_quat(q);
     match (unit(procedural), unit(animated)) {
         (Some(p), Some(a)) if share > 0.0 => p.slerp(a, share.min(1.0)).normalize(),
         (Some(p), _) => p,

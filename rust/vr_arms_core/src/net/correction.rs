@@ -86,7 +86,7 @@ impl Correction {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pose::Pose;
+    use crate::maths::pose::Pose;
 
     fn state(x: f32, turn: f32) -> AvatarState {
         let mut s = AvatarState {

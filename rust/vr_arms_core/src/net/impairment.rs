@@ -2,7 +2,7 @@
 //! dropped and the rest delayed by a random extra time. (The test machine's own network cannot
 //! be shaped.) Deterministic: the same seed drops and delays the same packets.
 
-use crate::jitter::next_unit;
+use crate::maths::jitter::next_unit;
 
 /// How bad the network is made.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::correction::Correction;
 use super::state_packet::{AvatarState, StateHeader};
-use crate::finite::finite_clamp;
-use crate::pose::Pose;
+use crate::maths::finite::finite_clamp;
+use crate::maths::pose::Pose;
 
 /// How the remote avatar trails the sender.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

@@ -4,7 +4,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::finite::quat_or;
+use crate::maths::finite::quat_or;
 
 /// Position step (metres): 1/4096 m, so the error is at most 0.12 mm on each axis.
 pub const POSITION_STEP_M: f32 = 1.0 / 4096.0;

@@ -25,7 +25,7 @@ use super::quantize::{
     decode_position, decode_rotation, decode_unit_u4, decode_unit_u8, encode_position,
     encode_rotation, encode_unit_u4, encode_unit_u8,
 };
-use crate::pose::Pose;
+use crate::maths::pose::Pose;
 
 /// First byte of a state packet: kind 1 (state) in the high nibble, layout version 3 below
 /// (version 2 had no body flags: a peer with an older addon is refused as another kind).

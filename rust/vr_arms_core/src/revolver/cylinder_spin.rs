@@ -58,7 +58,7 @@ impl CylinderSpin {
             return 0;
         };
         let step = std::f32::consts::TAU / CHAMBERS as f32;
-        let turned = -crate::angles::wrap_angle(angle - last);
+        let turned = -crate::maths::angles::wrap_angle(angle - last);
         self.rolled = (self.rolled + turned).max(0.0);
         let clicks = (self.rolled / step).floor();
         self.rolled -= clicks * step;

@@ -3,7 +3,7 @@
 use glam::{Quat, Vec3};
 
 use super::settings::RevolverSettings;
-use crate::finite::direction;
+use crate::maths::finite::direction;
 
 /// The draw gesture: how far along the draw direction the hand has pulled since it latched,
 /// with a dead zone; pulling backwards counts as nothing. Returns `t` in 0..=1.

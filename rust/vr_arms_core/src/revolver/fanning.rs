@@ -10,7 +10,7 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::finite::finite_clamp;
+use crate::maths::finite::finite_clamp;
 
 use super::cylinder::Chamber;
 use super::hammer::HammerPosition;

@@ -6,8 +6,8 @@
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
-use crate::finite::direction;
-use crate::finite::finite_clamp;
+use crate::maths::finite::direction;
+use crate::maths::finite::finite_clamp;
 
 /// When a change of velocity is a landing, and when it is on the hammer.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

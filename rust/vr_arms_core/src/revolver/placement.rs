@@ -5,8 +5,8 @@
 
 use glam::{EulerRot, Quat, Vec2, Vec3};
 
-use crate::finite::{f32_or, vec3_or};
-use crate::pose::Pose;
+use crate::maths::finite::{f32_or, vec3_or};
+use crate::maths::pose::Pose;
 use crate::revolver::{CHAMBERS, RevolverState, cock_pose};
 
 /// How far the stick must be pushed (0..1) for a click at the open gate.

@@ -6,7 +6,7 @@ use super::{
     FanSettings, HolsterBeltSettings, HolsterSettings, RecoilLayerSettings, RevolverSettings,
     TwirlSettings,
 };
-use crate::finite::finite_clamp;
+use crate::maths::finite::finite_clamp;
 
 /// The shot's ray and damage (the original design's bullet settings), loadable from TOML.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,8 +84,8 @@ impl Default for RecoilLayers {
 }
 
 impl RevolverProfile {
-    pub fn from_toml_str(text: &str) -> Result<Self, crate::profile::ProfileError> {
-        crate::profile::parse_toml::<RevolverProfile>(text).map(|mut p| {
+    pub fn from_toml_str(text: &str) -> Result<Self, crate::toml_file::ProfileError> {
+        crate::toml_file::parse_toml::<RevolverProfile>(text).map(|mut p| {
             p.revolver.validate();
             p.fanning.validate();
             p.twirl.validate();

@@ -56,17 +56,17 @@ impl RecoilLayer {
     /// Adds one kick; `jitter` is three numbers in -1..1 from the caller's random source.
     pub fn kick(&mut self, jitter: Vec3) {
         let s = self.settings;
-        let j = crate::finite::vec3_or(jitter, Vec3::ZERO)
+        let j = crate::maths::finite::vec3_or(jitter, Vec3::ZERO)
             .clamp(Vec3::splat(-1.0), Vec3::splat(1.0))
             * s.jitter;
         let p = Vec3::from_array(s.position_kick);
         let r = Vec3::from_array(s.rotation_kick_deg) * (std::f32::consts::PI / 180.0);
-        self.position = crate::finite::vec3_or(
+        self.position = crate::maths::finite::vec3_or(
             (self.position + p + p * j).clamp_length_max(s.max_position_m),
             Vec3::ZERO,
         );
         let max = s.max_rotation_deg.to_radians();
-        self.rotation = crate::finite::vec3_or(
+        self.rotation = crate::maths::finite::vec3_or(
             (self.rotation + r + r * j).clamp(Vec3::splat(-max), Vec3::splat(max)),
             Vec3::ZERO,
         );
@@ -74,7 +74,7 @@ impl RecoilLayer {
 
     /// Recovers by `dt`; returns false once fully recovered (offset exactly zero).
     pub fn update(&mut self, dt: f32) -> bool {
-        let a = crate::smoothing::exp_alpha(self.settings.recovery_speed, dt);
+        let a = crate::maths::smoothing::exp_alpha(self.settings.recovery_speed, dt);
         self.position -= self.position * a;
         self.rotation -= self.rotation * a;
         if self.position.length_squared() < 1e-10 && self.rotation.length_squared() < 1e-10 {

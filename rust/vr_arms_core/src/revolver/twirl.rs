@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::finite::finite_clamp;
+use crate::maths::finite::finite_clamp;
 
 use super::timeline::ease_in_out_cubic;
 

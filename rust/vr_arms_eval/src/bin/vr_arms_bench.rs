@@ -13,14 +13,14 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::{Quat, Vec3};
+use vr_arms_core::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::body::body_pipeline::{HandInput, Steps};
+use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
-use vr_arms_core::body_pipeline::{HandInput, Steps};
-use vr_arms_core::hand_pose::HandPoseState;
+use vr_arms_core::hands::hand_pose::HandPoseState;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, reference_lower_body};
-use vr_arms_core::pose_tree::PoseTree;
-use vr_arms_core::profile::ArmProfile;
-use vr_arms_core::reference_body::{reference_whole_body, reference_whole_pipeline};
-use vr_arms_core::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::maths::pose_tree::PoseTree;
+use vr_arms_core::testing::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::{PerSide, Pose};
 
 /// One avatar's whole body, [`Body`], as `VRRemoteBody` runs it: the body follow, then every

@@ -3,8 +3,8 @@
 
 use godot::classes::{Node3D, XrController3D};
 use godot::prelude::*;
+use vr_arms_core::hands::tracked_curls::tracked_finger_curls;
 use vr_arms_core::net::{AvatarState, HandState};
-use vr_arms_core::tracked_curls::tracked_finger_curls;
 use vr_arms_core::{Pose, Side};
 
 use crate::convert::{pose, vec3};

@@ -257,7 +257,8 @@ impl INode for VRAvatarSync {
         }
         let now = self.clock_s;
         let interval =
-            vr_arms_core::budget::interval_frames(self.remote_update_interval_frames.into()) as i32;
+            vr_arms_core::crowd::budget::interval_frames(self.remote_update_interval_frames.into())
+                as i32;
         if interval != self.remote_update_interval_frames {
             godot_error!(
                 "VRAvatarSync: remote_update_interval_frames is 1 to 8, not {}; {interval} is used",

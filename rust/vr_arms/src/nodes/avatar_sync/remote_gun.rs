@@ -7,8 +7,8 @@ use std::collections::VecDeque;
 
 use godot::classes::{AudioStreamPlayer3D, BoneAttachment3D, Node3D, PackedScene, Skeleton3D};
 use godot::prelude::*;
-use vr_arms_core::controller_targets::HandCalibration;
-use vr_arms_core::hand_pose::hand_bone;
+use vr_arms_core::arms::controller_targets::HandCalibration;
+use vr_arms_core::hands::hand_pose::hand_bone;
 use vr_arms_core::net::RevolverNetEvent;
 use vr_arms_core::revolver::{RecoilLayer, RevolverProfile, RevolverState};
 use vr_arms_core::{Pose, Side};

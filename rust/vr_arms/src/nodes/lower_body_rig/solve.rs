@@ -5,7 +5,7 @@
 use super::*;
 use crate::convert::vec3;
 use vr_arms_core::PerSide;
-use vr_arms_core::spine_and_legs::{SpineStep, spine_then_lower_body};
+use vr_arms_core::body::spine_and_legs::{SpineStep, spine_then_lower_body};
 
 /// The stage bound to a skeleton's bones.
 pub(super) struct Bound {

@@ -145,6 +145,6 @@ impl Revolver {
     }
 
     pub(super) fn jitter(&mut self) -> glam::Vec3 {
-        vr_arms_core::jitter::next_unit_vec3(&mut self.rng)
+        vr_arms_core::maths::jitter::next_unit_vec3(&mut self.rng)
     }
 }

@@ -73,7 +73,7 @@ impl VRArmRig {
             }
             _ => glam::Vec3::Z,
         };
-        self.body_in_skeleton = vr_arms_core::rest_facing::RestFacing { up, forward }
+        self.body_in_skeleton = vr_arms_core::rig::rest_facing::RestFacing { up, forward }
             .quarter_turn()
             .inverse();
         self.chains = [LEFT, RIGHT].map(|side| {
@@ -103,7 +103,7 @@ impl VRArmRig {
             };
             let side_of = [vr_arms_core::Side::Left, vr_arms_core::Side::Right][side];
             let mut calibration = ArmCalibration::from_rest(&bones, forward);
-            calibration.default_pole = vr_arms_core::arm_solve::default_pole(up, forward);
+            calibration.default_pole = vr_arms_core::arms::arm_solve::default_pole(up, forward);
             calibration.upper_length *= self.arm_length_scale;
             calibration.lower_length *= self.arm_length_scale;
             let hand_rest = crate::nodes::rest_measure::hand_rest(skeleton, hand, side_of);

@@ -22,7 +22,7 @@ pub fn rig_arm(
 pub fn body_frame(
     body_root: &Option<Gd<Node3D>>,
     rig: &Option<Gd<super::VRArmRig>>,
-) -> Option<vr_arms_core::body_frame::BodyFrame> {
+) -> Option<vr_arms_core::maths::body_frame::BodyFrame> {
     // The avatar's scale is that of its skeleton (the root's scale included), so a calibrated or
     // scaled avatar's body-space settings are in its own metres.
     if let Some(mut r) = alive(rig)
@@ -32,7 +32,7 @@ pub fn body_frame(
     }
     let root = alive(body_root).filter(|n| n.is_inside_tree())?;
     let t = root.get_global_transform();
-    Some(vr_arms_core::body_frame::BodyFrame::scaled(
+    Some(vr_arms_core::maths::body_frame::BodyFrame::scaled(
         pose(&t),
         uniform_scale(&t),
     ))
@@ -44,8 +44,8 @@ pub fn body_frame(
 pub fn arm_frame(
     body_root: &Option<Gd<Node3D>>,
     rig: &Option<Gd<super::VRArmRig>>,
-) -> Option<vr_arms_core::arm_frame::ArmFrame> {
-    use vr_arms_core::arm_frame::{ArmFrame, ArmReach, WORLD_UP};
+) -> Option<vr_arms_core::arms::arm_frame::ArmFrame> {
+    use vr_arms_core::arms::arm_frame::{ArmFrame, ArmReach, WORLD_UP};
     use vr_arms_core::{PerSide, Side};
     let body = body_frame(body_root, rig)?;
     let arm = |side: Side| {

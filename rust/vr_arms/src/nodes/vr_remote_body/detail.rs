@@ -1,11 +1,13 @@
-//! `VRRemoteBody`'s levels of detail (`vr_arms_core::crowd_detail`): the level chosen in
+//! `VRRemoteBody`'s levels of detail (`vr_arms_core::crowd::crowd_detail`): the level chosen in
 //! `_process`, the changes between levels, and the bone writes every level shares (faded after a
 //! change, remembered as shown).
 
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
-use vr_arms_core::crowd_detail::{DetailLevel, DetailSettings, LevelFade, seen_and_distance};
-use vr_arms_core::detail_change::{
+use vr_arms_core::crowd::crowd_detail::{
+    DetailLevel, DetailSettings, LevelFade, seen_and_distance,
+};
+use vr_arms_core::crowd::detail_change::{
     CatchUp, LevelChange, LevelChoice, Sight, body_sphere_center, choose_level,
 };
 
@@ -175,7 +177,7 @@ impl VRRemoteBody {
     ) {
         let interval = to.interval(
             settings,
-            vr_arms_core::budget::interval_frames(self.update_interval_frames.into()),
+            vr_arms_core::crowd::budget::interval_frames(self.update_interval_frames.into()),
         );
         self.budget.restart(interval.max(1));
         let change = LevelChange::between(from, to, self.lod.unseen);
