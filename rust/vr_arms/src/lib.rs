@@ -11,6 +11,7 @@ mod mesh_read;
 mod nodes;
 mod problems;
 mod relay;
+mod shared;
 mod skeleton_bind;
 mod skeleton_read;
 mod skeleton_tree;

@@ -10,7 +10,7 @@ use vr_arms_core::rig::calibration::{
 use vr_arms_core::rig::start_height::{StartHeight, StartHeightSettings};
 
 use crate::convert::vec3;
-use crate::nodes::common::{alive, read_pose, refresh_warnings_on_set, unset_problem};
+use crate::shared::common::{alive, read_pose, refresh_warnings_on_set, unset_problem};
 
 /// Measures the player's height (headset height, standing) and arm span (controllers held out
 /// to the sides), scales the avatar to fit, and saves the result per player as TOML under
@@ -105,7 +105,7 @@ impl INode for AvatarCalibrator {
     fn ready(&mut self) {
         let problems = self.problems();
         self.report.runtime(&problems);
-        if self.auto_load && !crate::nodes::common::in_editor() {
+        if self.auto_load && !crate::shared::common::in_editor() {
             self.load_calibration();
         }
     }
@@ -120,7 +120,7 @@ impl INode for AvatarCalibrator {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         if self.scale_at_tracking_start && !self.start_height.is_done() {
@@ -403,7 +403,7 @@ fn measure_avatar(skeleton: &Option<Gd<Skeleton3D>>, root: Option<&Gd<Node3D>>) 
         return AvatarMeasures::TYPICAL;
     };
     let to_root = root.map_or(Transform3D::IDENTITY, |r| {
-        crate::nodes::character_root::skeleton_in(r, s)
+        crate::shared::character_root::skeleton_in(r, s)
     });
     let at = |name: &str| {
         let i = s.find_bone(name);

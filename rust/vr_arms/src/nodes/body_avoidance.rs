@@ -5,12 +5,12 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::arms::body_avoidance::{BodyAvoidance as Stage, BodyAvoidanceSettings};
 
-use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
+use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
 
 /// Stage 2 of the arm target pipeline: keeps each raw wrist target out of the torso.
 ///
@@ -101,7 +101,7 @@ impl INode3D for BodyAvoidance {
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::BODY_AVOIDANCE);
+            .set_process_priority(crate::shared::priorities::BODY_AVOIDANCE);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -135,7 +135,7 @@ impl INode3D for BodyAvoidance {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.

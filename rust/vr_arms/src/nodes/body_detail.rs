@@ -69,7 +69,7 @@ impl BodyDetail {
 }
 
 // A `detail` property set to a number that is no level is one error and keeps its value.
-crate::nodes::int_enum::checked_int_var!(BodyDetail);
+crate::shared::int_enum::checked_int_var!(BodyDetail);
 
 /// The levels of detail of a crowd of [VRRemoteBody] nodes: give every remote body of a crowd
 /// the same resource (`VRAvatarSync.remote_detail` does) and tune it in one place. A body's

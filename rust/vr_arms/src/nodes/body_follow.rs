@@ -6,10 +6,10 @@ use vr_arms_core::body::body_follow::BodyFollowSettings;
 use vr_arms_core::body::{FollowStep, Placement, Tracking};
 
 use crate::convert::{to_quaternion, to_vector3};
-use crate::nodes::common::{alive, read_pose, read_raw};
-use crate::nodes::common::{apply_profile, store_profile};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{alive, read_pose, read_raw};
+use crate::shared::common::{apply_profile, store_profile};
 
 /// Moves the avatar root under the player: horizontally under the headset (slightly behind the
 /// head, on the XR origin's floor) and turned by a yaw that never follows the headset's pitch.
@@ -119,7 +119,7 @@ impl INode3D for BodyFollow {
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::BODY_FOLLOW);
+            .set_process_priority(crate::shared::priorities::BODY_FOLLOW);
         let mut node = Self {
             head: None,
             left_controller: None,
@@ -155,7 +155,7 @@ impl INode3D for BodyFollow {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         if self.report.due() {
@@ -294,7 +294,7 @@ pub fn place_root(
     step.stage.settings = settings;
     let placement = Placement {
         root: crate::convert::pose(&global),
-        scale: crate::nodes::common::uniform_scale(&global),
+        scale: crate::shared::common::uniform_scale(&global),
         floor_y,
         ..Default::default()
     };

@@ -6,9 +6,9 @@ use godot::prelude::*;
 use vr_arms_core::revolver::{GripEdge, GripEdges, nearest_within};
 
 use crate::convert::vec3;
-use crate::nodes::common::{alive, refresh_warnings_on_set, skip_in_editor, unset_problem};
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::problems::ProblemReport;
+use crate::shared::common::{alive, refresh_warnings_on_set, skip_in_editor, unset_problem};
 
 /// The group of cartridges a hand can take (the [Revolver] loads them at its open gate).
 const ROUNDS: &str = "vr_arms_rounds";
@@ -58,7 +58,7 @@ pub struct CartridgeHand {
 impl INode for CartridgeHand {
     fn init(base: Base<Node>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::CARTRIDGE_HAND);
+            .set_process_priority(crate::shared::priorities::CARTRIDGE_HAND);
         Self {
             controller: None,
             hand_node: None,

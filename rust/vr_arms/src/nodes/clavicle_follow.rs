@@ -8,14 +8,14 @@ use vr_arms_core::upper_body::clavicle_follow::{
 };
 
 use crate::convert::vec3;
-use crate::nodes::common::{
-    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
-};
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::rig_problem;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{
+    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
+};
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 use crate::skeleton_read::SkeletonRead;
 
 /// Turns each clavicle toward its hand target as the reach grows: from `start_at_reach` (hand
@@ -85,7 +85,7 @@ pub struct ClavicleFollow {
 impl ISkeletonModifier3D for ClavicleFollow {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
         let bones = ["left_clavicle_bone", "right_clavicle_bone"];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),
@@ -141,7 +141,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
         self.bind(&skeleton);
         let budget = rig.bind().budget();
         if !budget.solving() {
-            crate::nodes::budget::replay(&mut skeleton, &self.held, &budget);
+            crate::shared::budget::replay(&mut skeleton, &self.held, &budget);
             return;
         }
         self.stage.settings = self.core_settings();
@@ -173,7 +173,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             solved[count] = (clavicle, self.stage.update(&input).local_rotation);
             count += 1;
         }
-        crate::nodes::budget::write_solved(
+        crate::shared::budget::write_solved(
             &mut skeleton,
             &mut self.held,
             &solved[..count],

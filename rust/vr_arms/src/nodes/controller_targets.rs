@@ -12,13 +12,13 @@ use vr_arms_core::arms::tracking_loss::{
 use vr_arms_core::body::input_guard::InputGuard;
 
 use crate::convert::vec3;
-use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
-};
-use crate::nodes::hand::Hand;
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
+use crate::shared::common::{
+    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
+};
+use crate::shared::hand::Hand;
 
 /// Stage 1 of the arm target pipeline: writes each controller's pose, mapped onto the hand bone by
 /// a per-hand calibration offset and moved by arm recoil, into a raw target node.
@@ -125,7 +125,7 @@ impl INode3D for ControllerTargets {
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::CONTROLLER_TARGETS);
+            .set_process_priority(crate::shared::priorities::CONTROLLER_TARGETS);
         let mut node = Self {
             left_controller: None,
             left_output: None,
@@ -166,7 +166,7 @@ impl INode3D for ControllerTargets {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         if self.report.due() {
@@ -206,7 +206,7 @@ impl INode3D for ControllerTargets {
                         .get_global_transform();
                     Some(vr_arms_core::maths::body_frame::BodyFrame::scaled(
                         crate::convert::pose(&t),
-                        crate::nodes::common::uniform_scale(&t),
+                        crate::shared::common::uniform_scale(&t),
                     ))
                 },
                 rest_at,

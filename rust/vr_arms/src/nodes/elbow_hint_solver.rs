@@ -6,12 +6,12 @@ use vr_arms_core::Side;
 use vr_arms_core::arms::body_avoidance::BodyAvoidanceSettings;
 use vr_arms_core::arms::elbow_hint::{ElbowHintSettings, ElbowHintSolver as Stage};
 
-use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
+use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile};
 
 /// Stage 5 of the arm target pipeline: places each elbow hint (the pole the arm solve bends
 /// toward) in a stable torso frame, never driven by wrist roll.
@@ -130,13 +130,13 @@ impl INode3D for ElbowHintSolver {
     /// Bridged settings go through the core's validation (the same as a profile's).
     fn on_set(&mut self, property: StringName, value: Variant) -> bool {
         release_rewired_output(&property, &self.left_output, &self.right_output);
-        crate::nodes::common::refresh_warnings_on_set(&self.to_gd().upcast());
+        crate::shared::common::refresh_warnings_on_set(&self.to_gd().upcast());
         self.set_validated(&property, &value)
     }
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::ELBOW_HINTS);
+            .set_process_priority(crate::shared::priorities::ELBOW_HINTS);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -180,7 +180,7 @@ impl INode3D for ElbowHintSolver {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.

@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::rig::first_person::{COLLAPSED_BIND_SCALE, FirstPersonSettings, bones_below};
 
 use crate::engine::bind_bone;
-use crate::nodes::common::{
+use crate::shared::common::{
     alive, apply_profile, descendants, refresh_warnings_on_set, skinned_to, store_profile,
     unset_problem,
 };
@@ -68,7 +68,7 @@ struct Hidden {
 impl INode for FirstPersonHead {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
         let bones = ["hidden_bone"];
-        crate::nodes::bone_list::suggest_bones(property, &bones, alive(&self.skeleton));
+        crate::shared::bone_list::suggest_bones(property, &bones, alive(&self.skeleton));
     }
 
     fn init(base: Base<Node>) -> Self {
@@ -110,7 +110,7 @@ impl INode for FirstPersonHead {
     }
 
     fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
-        if property == "skeleton" && crate::nodes::common::in_editor() {
+        if property == "skeleton" && crate::shared::common::in_editor() {
             // The hidden bone's list of suggestions is the new skeleton's.
             self.to_gd()
                 .call_deferred("notify_property_list_changed", &[]);
@@ -124,7 +124,7 @@ impl FirstPersonHead {
     #[func]
     fn set_enabled(&mut self, enabled: bool) {
         self.enabled = enabled;
-        if !self.base().is_node_ready() || crate::nodes::common::in_editor() {
+        if !self.base().is_node_ready() || crate::shared::common::in_editor() {
             return;
         }
         if enabled {
@@ -199,7 +199,7 @@ impl FirstPersonHead {
 
     /// Whether the head is to be hidden now: enabled, in a game (nothing happens in the editor).
     fn active(&self) -> bool {
-        self.enabled && !crate::nodes::common::in_editor()
+        self.enabled && !crate::shared::common::in_editor()
     }
 
     fn problems(&self) -> Vec<String> {

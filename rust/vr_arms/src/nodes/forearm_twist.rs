@@ -8,14 +8,14 @@ use vr_arms_core::upper_body::forearm_twist::{
 };
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
-use crate::nodes::common::{
-    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
-};
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::rig_problem;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{
+    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
+};
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 
 /// Spreads the hand's twist about the forearm over the forearm, so a rolled wrist does not
 /// collapse the mesh at the wrist alone (no candy-wrapper).
@@ -82,7 +82,7 @@ impl ISkeletonModifier3D for ForearmTwist {
             "right_elbow_twist_bone",
             "right_wrist_twist_bone",
         ];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),

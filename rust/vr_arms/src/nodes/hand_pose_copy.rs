@@ -9,10 +9,10 @@ use vr_arms_core::hands::hand_pose::{
 };
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::missing_bones;
-use crate::nodes::common::{alive, apply_profile, parent_skeleton, skip_in_editor, store_profile};
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
+use crate::shared::common::missing_bones;
+use crate::shared::common::{alive, apply_profile, parent_skeleton, skip_in_editor, store_profile};
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 
 /// Copies the finger bones' local rotations from a source skeleton onto this skeleton: a hidden
 /// rig playing hand-pose animations, or a hand-tracking skeleton.
@@ -71,7 +71,7 @@ pub struct HandPoseCopy {
 impl ISkeletonModifier3D for HandPoseCopy {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
         let bones = ["left_wrist_bone", "right_wrist_bone", "copied_bones"];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),

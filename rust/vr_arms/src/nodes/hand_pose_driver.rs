@@ -12,12 +12,12 @@ use vr_arms_core::hands::hand_pose::{
 use vr_arms_core::hands::tracked_curls::tracked_finger_curls;
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::{
+use crate::problems::ProblemReport;
+use crate::shared::common::{
     alive, apply_profile, refresh_warnings_on_set, store_profile, unset_problem,
 };
-use crate::nodes::hand::Hand;
-use crate::nodes::hand_tracking_source::tracked_joints;
-use crate::problems::ProblemReport;
+use crate::shared::hand::Hand;
+use crate::shared::hand_tracking_source::tracked_joints;
 
 /// Chooses one hand's pose state from two flags, as the original design's bridge table: `Default`,
 /// `PreGrip` (hand in a holster zone), `GripReady` (holding the gun), plus the one-shots
@@ -165,7 +165,7 @@ impl INode for HandPoseDriver {
 
     fn process(&mut self, delta: f64) {
         // A tool class (the one-click setup creates it in the editor): it acts in games only.
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         if let Some(state) = self.stage.update(delta as f32) {
@@ -404,7 +404,7 @@ impl HandPoseDriver {
         }
         self.curled_with = None;
         self.curl_bones.clear();
-        for (i, found) in crate::nodes::rest_measure::finger_curls(skeleton, self.side())
+        for (i, found) in crate::shared::rest_measure::finger_curls(skeleton, self.side())
             .into_iter()
             .enumerate()
         {

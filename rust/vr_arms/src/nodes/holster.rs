@@ -3,11 +3,11 @@
 use godot::classes::{Area3D, IArea3D, INode3D, Node3D, PhysicsRayQueryParameters3D};
 use godot::prelude::*;
 
-use crate::nodes::common::{
+use crate::problems::ProblemReport;
+use crate::shared::common::{
     alive, read_pose, read_tracked, refresh_warnings_on_set, skip_in_editor, unset_problem,
 };
-use crate::nodes::profile_file::{apply_revolver_profile, store_revolver_profile};
-use crate::problems::ProblemReport;
+use crate::shared::profile_file::{apply_revolver_profile, store_revolver_profile};
 use vr_arms_core::revolver::{HolsterBeltSettings, HolsterSettings};
 
 /// Places the belt (this node) each frame at a height from the headset: a ray straight down from
@@ -43,7 +43,7 @@ pub struct HolsterBelt {
 impl INode3D for HolsterBelt {
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::HOLSTER_BELT);
+            .set_process_priority(crate::shared::priorities::HOLSTER_BELT);
         Self {
             head: None,
             body_root: None,
@@ -194,7 +194,7 @@ pub struct HolsterZone {
 impl IArea3D for HolsterZone {
     fn init(base: Base<Area3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::HOLSTER_ZONE);
+            .set_process_priority(crate::shared::priorities::HOLSTER_ZONE);
         Self {
             hand_node: None,
             draw_clear_point: None,

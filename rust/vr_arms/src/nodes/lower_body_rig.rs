@@ -13,13 +13,13 @@ use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow as FollowStage;
 
 use crate::convert::{pose, to_quaternion, to_vector3};
 use crate::nodes::body_follow::origin_pose;
-use crate::nodes::common::{alive, parent_skeleton, read_tracked, skip_in_editor};
-use crate::nodes::common::{apply_profile, store_profile};
-use crate::nodes::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::upper_body_follow::UpperBodyFollow;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{alive, parent_skeleton, read_tracked, skip_in_editor};
+use crate::shared::common::{apply_profile, store_profile};
+use crate::shared::lower_body_bind::{LowerBodyNames, add_lower_body, lower_body_problems};
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 use crate::skeleton_tree::TreeBuilder;
 
 mod solve;
@@ -228,7 +228,7 @@ pub struct LowerBodyRig {
     rebind: bool,
     /// The skeleton, its version and the follows' bone generation when last bound.
     bound_version: crate::skeleton_bind::SkeletonBind<u64>,
-    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
+    ray_exceptions: crate::shared::floor_ray::RayExceptions,
     /// The process frame whose solve the modification last wrote.
     written_frame: Option<u64>,
     report: ProblemReport,
@@ -238,7 +238,7 @@ pub struct LowerBodyRig {
 #[godot_api]
 impl ISkeletonModifier3D for LowerBodyRig {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &["hips_bone", "head_bone"],
             parent_skeleton(&self.base().clone().upcast()),
@@ -260,7 +260,7 @@ impl ISkeletonModifier3D for LowerBodyRig {
 
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::LOWER_BODY);
+            .set_process_priority(crate::shared::priorities::LOWER_BODY);
         let names = LowerBodyNames::default();
         let list = |n: &[String]| n.iter().map(GString::from).collect::<PackedStringArray>();
         let mut node = Self {

@@ -5,14 +5,14 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::arms::reach_clamp::{ReachClamp as Stage, ReachClampSettings};
 
-use crate::nodes::common::{
-    DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,
-};
 use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
+use crate::shared::common::{
+    DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,
+};
 
 /// Stage 3 of the arm target pipeline: reach clamp and overhead guard.
 ///
@@ -125,7 +125,7 @@ impl INode3D for ReachClamp {
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::REACH_CLAMP);
+            .set_process_priority(crate::shared::priorities::REACH_CLAMP);
         let mut node = Self {
             rig: None,
             body_root: None,
@@ -167,7 +167,7 @@ impl INode3D for ReachClamp {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         // A frame the avatar's update budget skips: the outputs keep their last values.

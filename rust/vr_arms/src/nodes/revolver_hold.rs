@@ -5,11 +5,11 @@ use godot::classes::{ISkeletonModifier3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
 
 use crate::convert::{quat, to_quaternion};
-use crate::nodes::common::{alive, parent_skeleton, skip_in_editor};
-use crate::nodes::hand::Hand;
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::nodes::revolver::Revolver;
 use crate::problems::ProblemReport;
+use crate::shared::common::{alive, parent_skeleton, skip_in_editor};
+use crate::shared::hand::Hand;
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 
 /// Holds a [Revolver] in the hand the player sees: during the skeleton update, after
 /// `VRArmRig` has solved the arm, it turns the hand bone by the revolver's hand recoil layer and
@@ -53,7 +53,7 @@ pub struct RevolverHold {
 impl ISkeletonModifier3D for RevolverHold {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
         let bones = ["hand_bone"];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),
@@ -138,7 +138,7 @@ impl RevolverHold {
         if self.bone.0.rebind(skeleton, name.clone()) {
             let b = skeleton.find_bone(&name);
             let palm = if b >= 0 {
-                let frame = crate::nodes::rest_measure::measure_hand(skeleton, b, hand.side());
+                let frame = crate::shared::rest_measure::measure_hand(skeleton, b, hand.side());
                 Transform3D::new(
                     Basis::from_quaternion(to_quaternion(frame.hand_from_palm.inverse())),
                     Vector3::ZERO,

@@ -5,10 +5,10 @@ use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::arms::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
-use crate::nodes::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
-use crate::nodes::hand::Hand;
 use crate::nodes::vr_arm_rig::links::slot_problems;
 use crate::problems::ProblemReport;
+use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
+use crate::shared::hand::Hand;
 
 /// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
 /// override (a holster draw, a two-handed grip) so the interaction can pose the arm without
@@ -63,7 +63,7 @@ impl INode3D for TargetRouter {
 
     fn init(base: Base<Node3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::TARGET_ROUTER);
+            .set_process_priority(crate::shared::priorities::TARGET_ROUTER);
         Self {
             left_input: None,
             left_output: None,
@@ -84,7 +84,7 @@ impl INode3D for TargetRouter {
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         if self.report.due() {

@@ -7,11 +7,11 @@ use vr_arms_core::upper_body::upper_body_follow::{
 };
 
 use crate::convert::{pose, to_quaternion};
-use crate::nodes::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
-use crate::nodes::common::{apply_profile, missing_bones, store_profile};
-use crate::nodes::modifier_order::{RigOrder, rig_order_problem};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
+use crate::shared::common::{apply_profile, missing_bones, store_profile};
+use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 use crate::skeleton_read::SkeletonRead;
 
 /// Counts every change of any `UpperBodyFollow`'s bones or place in the tree (renamed bones, a
@@ -96,7 +96,7 @@ pub struct UpperBodyFollow {
 impl ISkeletonModifier3D for UpperBodyFollow {
     fn on_validate_property(&self, property: &mut godot::register::info::PropertyInfo) {
         let bones = ["chest_bone", "neck_bone", "head_bone"];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),

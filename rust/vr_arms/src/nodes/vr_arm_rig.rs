@@ -8,16 +8,17 @@ use vr_arms_core::maths::body_frame::BodyFrame;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
 
 use crate::convert::{pose, to_transform, to_vector3, vec3};
-use crate::nodes::common::{
-    DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
-};
-use crate::nodes::hand::Hand;
-use crate::nodes::rig_frame::RigFrame;
+use crate::nodes::vr_arm_rig::frame::RigFrame;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::{
+    DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
+};
+use crate::shared::hand::Hand;
 use vr_arms_core::crowd::budget::{Budget, HeldRotations};
 
 mod bind;
+pub mod frame;
 pub mod links;
 mod shared;
 
@@ -187,7 +188,7 @@ impl ISkeletonModifier3D for VRArmRig {
             "right_lower_arm_bone",
             "right_hand_bone",
         ];
-        crate::nodes::bone_list::suggest_bones(
+        crate::shared::bone_list::suggest_bones(
             property,
             &bones,
             parent_skeleton(&self.base().clone().upcast()),
@@ -256,7 +257,7 @@ impl ISkeletonModifier3D for VRArmRig {
         self.setup_pass.processed();
         let interval = self.effective_interval();
         let id = self.base().instance_id();
-        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
+        crate::shared::budget::advance_frame(&mut self.budget, interval, id, delta);
     }
 
     fn enter_tree(&mut self) {
@@ -292,7 +293,7 @@ impl ISkeletonModifier3D for VRArmRig {
         let budget = self.budget;
         if !budget.solving() {
             for (side, held) in self.held.iter().enumerate() {
-                crate::nodes::budget::replay(&mut skeleton, held, &budget);
+                crate::shared::budget::replay(&mut skeleton, held, &budget);
                 self.posed[side] = self.arms[side].is_some() && self.posed[side];
             }
             return;
@@ -338,7 +339,7 @@ impl ISkeletonModifier3D for VRArmRig {
                 self.apply_hand_rotation,
                 dt,
             );
-            crate::nodes::budget::write_solved(
+            crate::shared::budget::write_solved(
                 &mut skeleton,
                 &mut self.held[side],
                 &[
@@ -507,7 +508,7 @@ impl VRArmRig {
 
 /// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
 /// which moves the body.
-pub const PROCESS_PRIORITY: i32 = crate::nodes::priorities::ARM_RIG;
+pub const PROCESS_PRIORITY: i32 = crate::shared::priorities::ARM_RIG;
 
 fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
     if bone < 0 {

@@ -9,21 +9,21 @@ use godot::prelude::*;
 use crate::nodes::avatar_calibrator::AvatarCalibrator;
 use crate::nodes::body_avoidance::BodyAvoidance;
 use crate::nodes::body_follow::BodyFollow;
-use crate::nodes::character_root::prepare_character;
 use crate::nodes::clavicle_follow::ClavicleFollow;
-use crate::nodes::common::{alive, own_by};
 use crate::nodes::controller_targets::ControllerTargets;
 use crate::nodes::elbow_hint_solver::ElbowHintSolver;
 use crate::nodes::first_person_head::FirstPersonHead;
 use crate::nodes::forearm_twist::ForearmTwist;
 use crate::nodes::hand_pose_copy::HandPoseCopy;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
-use crate::nodes::lower_body_bind::{LowerBodyNames, lower_body_problems};
 use crate::nodes::lower_body_rig::LowerBodyRig;
 use crate::nodes::reach_clamp::ReachClamp;
 use crate::nodes::target_router::TargetRouter;
 use crate::nodes::upper_body_follow::UpperBodyFollow;
 use crate::nodes::vr_arm_rig::VRArmRig;
+use crate::shared::character_root::prepare_character;
+use crate::shared::common::{alive, own_by};
+use crate::shared::lower_body_bind::{LowerBodyNames, lower_body_problems};
 
 /// Sets up vr_arms on a humanoid [Skeleton3D] (Godot humanoid bone names, as after importing
 /// with a [BoneMap] to [SkeletonProfileHumanoid]): creates and wires every node of the arm target
@@ -387,7 +387,7 @@ impl VRArmsSetup {
         left_hand: Option<Gd<Node3D>>,
         right_hand: Option<Gd<Node3D>>,
     ) -> VarDictionary {
-        crate::nodes::remote_body_setup::setup_remote(skeleton, [head, left_hand, right_hand])
+        crate::nodes::vr_remote_body::setup::setup_remote(skeleton, [head, left_hand, right_hand])
     }
 
     /// Adds multiplayer to a character [method setup_skeleton] set up: a `VRAvatarSync` beside
@@ -401,7 +401,7 @@ impl VRArmsSetup {
         mut setup: VarDictionary,
         remote_avatar_scene: Option<Gd<PackedScene>>,
     ) -> Option<Gd<crate::nodes::avatar_sync::VRAvatarSync>> {
-        crate::nodes::avatar_sync_setup::add_avatar_sync(&mut setup, remote_avatar_scene)
+        crate::nodes::avatar_sync::setup::add_avatar_sync(&mut setup, remote_avatar_scene)
     }
 
     /// A [BoneMap] (profile [SkeletonProfileHumanoid]) from the humanoid table of the VRM file
@@ -411,7 +411,7 @@ impl VRArmsSetup {
     /// `ThumbMetacarpal`). Null, with one error saying why, for a file without a VRM table.
     #[func]
     pub fn bone_map_from_vrm(path: GString) -> Option<Gd<BoneMap>> {
-        match crate::nodes::vrm_bone_map::bone_map_from_vrm(&path) {
+        match crate::shared::vrm_bone_map::bone_map_from_vrm(&path) {
             Ok((map, _, _)) => Some(map),
             Err(why) => {
                 godot_error!("VRArmsSetup.bone_map_from_vrm: \"{path}\": {why}");
@@ -431,7 +431,7 @@ impl VRArmsSetup {
     #[func]
     pub fn measure_hand(
         skeleton: Option<Gd<Skeleton3D>>,
-        hand: crate::nodes::hand::Hand,
+        hand: crate::shared::hand::Hand,
     ) -> VarDictionary {
         let mut out = VarDictionary::new();
         let Some(skeleton) = alive(&skeleton) else {
@@ -448,7 +448,7 @@ impl VRArmsSetup {
             );
             return out;
         }
-        let frame = crate::nodes::rest_measure::measure_hand(&skeleton, bone, side);
+        let frame = crate::shared::rest_measure::measure_hand(&skeleton, bone, side);
         let v = |x: glam::Vec3| crate::convert::to_vector3(x).to_variant();
         out.set("fingers", &v(frame.fingers_at_rest()));
         out.set("palm_normal", &v(frame.palm_normal_at_rest(side)));

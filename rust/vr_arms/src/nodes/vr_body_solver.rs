@@ -10,9 +10,11 @@ use vr_arms_core::hands::hand_pose::HandPoseState;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3};
-use crate::nodes::common::apply_profile;
-use crate::nodes::hand::Hand;
-use crate::nodes::remote_body_bones::{Bound, bind_bones, chain_problems, detached_feet_problem};
+use crate::nodes::vr_remote_body::bones::{
+    Bound, bind_bones, chain_problems, detached_feet_problem,
+};
+use crate::shared::common::apply_profile;
+use crate::shared::hand::Hand;
 
 /// The whole body (the body follow, the arm target stages, chest, neck and head, the lower body,
 /// clavicles, the arm solves, forearm twist and the finger curls) as one object called once a frame from your
@@ -66,7 +68,7 @@ pub struct VRBodySolver {
     /// The physics layers the feet stand on (`floor_ray`).
     #[var]
     floor_collision_mask: u32,
-    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
+    ray_exceptions: crate::shared::floor_ray::RayExceptions,
     /// Seconds hand-tracked curls take to fade in (and out when they stop).
     #[var]
     hand_tracking_fade_s: f32,
@@ -183,7 +185,7 @@ impl VRBodySolver {
     /// empty array ends it. Any other length is refused with an error.
     #[func]
     fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
-        let Some(curls) = crate::nodes::hand::tracked_curls_arg("VRBodySolver", &curls) else {
+        let Some(curls) = crate::shared::hand::tracked_curls_arg("VRBodySolver", &curls) else {
             return;
         };
         self.hands[hand.side().index()].2 = curls;
@@ -195,7 +197,7 @@ impl VRBodySolver {
     /// tracker is absent or has no usable joints.
     #[func]
     fn finger_curls_from_tracker(tracker: StringName, hand: Hand) -> PackedFloat32Array {
-        crate::nodes::hand_tracking_source::tracked_joints(&tracker)
+        crate::shared::hand_tracking_source::tracked_joints(&tracker)
             .and_then(|j| vr_arms_core::hands::tracked_curls::tracked_finger_curls(&j, hand.side()))
             .map(|c| PackedFloat32Array::from(&c[..]))
             .unwrap_or_default()
@@ -289,7 +291,7 @@ impl VRBodySolver {
             overrides: PerSide::new(self.overrides[0], self.overrides[1]),
         };
         // Step 1, in world units (the settings in the avatar's metres: the root's scale).
-        let scale = crate::nodes::common::uniform_scale(&root);
+        let scale = crate::shared::common::uniform_scale(&root);
         let placement = Placement {
             root: pose(&root),
             scale,
@@ -315,7 +317,7 @@ impl VRBodySolver {
             .get_parent()
             .and_then(|p| p.try_cast::<Node3D>().ok())
             .unwrap_or_else(|| skeleton.clone().upcast());
-        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
+        let ground = crate::shared::floor_ray::PhysicsGround::when_on(
             &skeleton.clone().upcast(),
             (self.floor_ray, self.floor_collision_mask),
             profile,
@@ -325,7 +327,7 @@ impl VRBodySolver {
         let Some(b) = self.bound.as_mut() else {
             return result;
         };
-        let out = crate::nodes::remote_body_pass::pose_pass(
+        let out = crate::nodes::vr_remote_body::pass::pose_pass(
             b,
             &skeleton,
             (skeleton_global, new_root),
@@ -339,7 +341,7 @@ impl VRBodySolver {
             .map(|&(bone, q)| (bone.to_variant(), to_quaternion(q).to_variant()))
             .collect();
         // World poses back from the skeleton's units.
-        let unscaled = crate::nodes::remote_body_pass::unscaled(&skeleton_global);
+        let unscaled = crate::shared::core_frame::unscaled(&skeleton_global);
         let from_core = skeleton_global * unscaled.affine_inverse();
         let world = |p: &Pose| from_core * crate::convert::to_transform(p);
         let mut targets = VarArray::new();

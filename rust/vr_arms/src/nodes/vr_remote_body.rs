@@ -17,15 +17,18 @@ use vr_arms_core::{PerSide, Pose, Side};
 use crate::convert::vec3;
 use crate::nodes::body_detail::{BodyDetail, VRBodyDetail};
 use crate::nodes::body_follow::{floor_height, place_root};
-use crate::nodes::budget::effective_interval;
-use crate::nodes::common::HUMANOID_ARMS as ARMS;
-use crate::nodes::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
-use crate::nodes::hand::Hand;
-use crate::nodes::remote_body_bones::{Bound, bind_bones};
+use crate::nodes::vr_remote_body::bones::{Bound, bind_bones};
 use crate::problems::ProblemReport;
+use crate::shared::budget::effective_interval;
+use crate::shared::common::HUMANOID_ARMS as ARMS;
+use crate::shared::common::{alive, load_profile, parent_skeleton, read_raw, skip_in_editor};
+use crate::shared::hand::Hand;
 
+pub mod bones;
 mod detail;
 mod ground;
+pub mod pass;
+pub mod setup;
 
 /// The whole body of one avatar in a single modifier: body follow, the five arm target stages,
 /// chest/neck/head, the lower body (hips, spine bend, legs and stepping feet; `lower_body`),
@@ -191,7 +194,7 @@ pub struct VRRemoteBody {
     /// Per hand: the hand-tracked curls' fade (the last ones shown while it fades out).
     finger_inputs: [FingerInput; 2],
     /// What the feet's rays (`floor_ray`) pass through.
-    ray_exceptions: crate::nodes::floor_ray::RayExceptions,
+    ray_exceptions: crate::shared::floor_ray::RayExceptions,
     /// Where the body is in its levels of detail.
     lod: detail::DetailState,
     report: ProblemReport,
@@ -203,7 +206,7 @@ impl ISkeletonModifier3D for VRRemoteBody {
     fn init(base: Base<SkeletonModifier3D>) -> Self {
         // Body follow in `_process`, before the arm pipeline (as `BodyFollow`).
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::BODY_FOLLOW);
+            .set_process_priority(crate::shared::priorities::BODY_FOLLOW);
         Self {
             head: None,
             left_hand: None,
@@ -362,7 +365,7 @@ impl VRRemoteBody {
     /// fingers fade back to grip and trigger). Any other length is refused with an error.
     #[func]
     fn set_tracked_finger_curls(&mut self, hand: Hand, curls: PackedFloat32Array) {
-        let Some(curls) = crate::nodes::hand::tracked_curls_arg("VRRemoteBody", &curls) else {
+        let Some(curls) = crate::shared::hand::tracked_curls_arg("VRRemoteBody", &curls) else {
             return;
         };
         self.tracked_curls[hand.side().index()] = curls;
@@ -448,7 +451,7 @@ impl VRRemoteBody {
         );
         let interval = effective_interval(wanted as i32, Some(skeleton));
         let id = self.base().instance_id();
-        crate::nodes::budget::advance_frame(&mut self.budget, interval, id, delta);
+        crate::shared::budget::advance_frame(&mut self.budget, interval, id, delta);
         let budget = self.budget;
         self.lod.fade.advance(delta as f32);
         if budget.solving() {
@@ -492,7 +495,7 @@ impl VRRemoteBody {
         };
         self.solved_frames += 1;
         let root_global = root.get_global_transform();
-        self.lod.scale = crate::nodes::common::uniform_scale(&root_global);
+        self.lod.scale = crate::shared::common::uniform_scale(&root_global);
         let [head, left, right] = self.tracked_inputs();
         let hands = [Side::Left, Side::Right].map(|side| self.hand_input(side, dt));
         let tracking = Tracking {
@@ -517,7 +520,7 @@ impl VRRemoteBody {
             l.settings.seated = self.seated || self.stream_seated;
         }
         let profile = b.body.pipeline.lower_body.as_ref().map(|l| &l.settings);
-        let ground = crate::nodes::floor_ray::PhysicsGround::when_on(
+        let ground = crate::shared::floor_ray::PhysicsGround::when_on(
             &skeleton.clone().upcast(),
             (self.floor_ray, self.floor_collision_mask),
             profile,
@@ -527,7 +530,7 @@ impl VRRemoteBody {
         let Some(b) = self.bound.as_mut() else {
             return false;
         };
-        let out = crate::nodes::remote_body_pass::pose_pass(
+        let out = crate::nodes::vr_remote_body::pass::pose_pass(
             b,
             skeleton,
             (global, root_global),
@@ -724,12 +727,14 @@ impl VRRemoteBody {
             .filter(|n| skeleton.find_bone(**n) < 0)
             .map(|n| format!("Bone \"{n}\" is not in the skeleton (humanoid names needed: retarget with a BoneMap to SkeletonProfileHumanoid)."))
             .collect();
-        out.extend(crate::nodes::remote_body_bones::chain_problems(&skeleton));
-        out.extend(crate::nodes::remote_body_bones::detached_feet_problem(
+        out.extend(crate::nodes::vr_remote_body::bones::chain_problems(
+            &skeleton,
+        ));
+        out.extend(crate::nodes::vr_remote_body::bones::detached_feet_problem(
             &skeleton,
             self.lower_body,
         ));
-        out.extend(crate::nodes::budget::interval_problem(
+        out.extend(crate::shared::budget::interval_problem(
             self.update_interval_frames,
             Some(&skeleton),
             "VRRemoteBody",

@@ -8,7 +8,7 @@ use godot::prelude::*;
 use vr_arms_core::body::tracking_trace::{ControllerInputs, TrackingTrace};
 
 use crate::convert::to_transform;
-use crate::nodes::hand::Hand;
+use crate::shared::hand::Hand;
 
 /// Simulated tracking: registers a `head` tracker and `left_hand` / `right_hand` controller
 /// trackers with the [XRServer] and feeds them poses and inputs, so [XRCamera3D] and
@@ -75,7 +75,7 @@ impl INode for XRTrackingSimulator {
     }
 
     fn enter_tree(&mut self) {
-        if crate::nodes::common::in_editor() {
+        if crate::shared::common::in_editor() {
             return;
         }
         self.register();
@@ -91,11 +91,11 @@ impl INode for XRTrackingSimulator {
     }
 
     fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
-        crate::nodes::common::refresh_warnings_on_set(&self.to_gd().upcast())
+        crate::shared::common::refresh_warnings_on_set(&self.to_gd().upcast())
     }
 
     fn process(&mut self, delta: f64) {
-        if crate::nodes::common::skip_in_editor(false) {
+        if crate::shared::common::skip_in_editor(false) {
             return;
         }
         let Some(trace) = &self.trace else { return };

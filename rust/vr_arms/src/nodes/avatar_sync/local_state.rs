@@ -8,8 +8,8 @@ use vr_arms_core::net::{AvatarState, HandState};
 use vr_arms_core::{Pose, Side};
 
 use crate::convert::{pose, vec3};
-use crate::nodes::common::{alive, is_tracked, read_pose};
-use crate::nodes::hand_tracking_source::tracked_joints;
+use crate::shared::common::{alive, is_tracked, read_pose};
+use crate::shared::hand_tracking_source::tracked_joints;
 
 /// The scene nodes an avatar's state is read from.
 pub struct LocalSources<'a> {

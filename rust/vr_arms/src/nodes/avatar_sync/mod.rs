@@ -6,6 +6,7 @@
 mod local_state;
 mod remote_avatar;
 mod remote_gun;
+pub mod setup;
 mod stats;
 
 use std::collections::BTreeMap;
@@ -20,10 +21,10 @@ use vr_arms_core::net::{
 };
 
 use crate::convert::{to_vector3, vec3};
-use crate::nodes::common::{alive, in_editor, refresh_warnings_on_set, unset_problem};
 use crate::nodes::lower_body_rig::LowerBodyRig;
 use crate::nodes::revolver::Revolver;
 use crate::problems::ProblemReport;
+use crate::shared::common::{alive, in_editor, refresh_warnings_on_set, unset_problem};
 use remote_avatar::RemoteAvatar;
 use stats::Stats;
 
@@ -215,7 +216,7 @@ impl INode for VRAvatarSync {
         // frame's); the remote avatars it places are read by their modifiers, which run after
         // every node's process.
         self.base_mut()
-            .set_process_priority(crate::nodes::priorities::AVATAR_SYNC);
+            .set_process_priority(crate::shared::priorities::AVATAR_SYNC);
         if let Some(mut gun) = alive(&self.revolver) {
             let me = self.to_gd();
             for (signal, event) in [

@@ -11,8 +11,8 @@ use vr_arms_core::net::{
 };
 
 use crate::convert::{to_quaternion, to_vector3};
-use crate::nodes::common::descendants;
 use crate::nodes::vr_remote_body::VRRemoteBody;
+use crate::shared::common::descendants;
 
 use super::remote_gun::RemoteGun;
 
@@ -81,8 +81,10 @@ impl RemoteAvatar {
             .zip(gun_scene)
             .and_then(|(mut s, scene)| RemoteGun::spawn(scene, &mut s));
         let body = skeleton.and_then(|s| {
-            let made =
-                crate::nodes::remote_body_setup::setup_remote(Some(s), points.clone().map(Some));
+            let made = crate::nodes::vr_remote_body::setup::setup_remote(
+                Some(s),
+                points.clone().map(Some),
+            );
             made.get("body")
                 .and_then(|b| b.try_to::<Gd<VRRemoteBody>>().ok())
         });

@@ -199,7 +199,7 @@ impl LowerBodyRig {
         let root_global = root.get_global_transform();
         let skeleton_global = skeleton.get_global_transform();
         // The core's frame, as the remote body's: the world without the skeleton's scale.
-        let frame = crate::nodes::remote_body_pass::CoreFrame::new(&skeleton_global);
+        let frame = crate::shared::core_frame::CoreFrame::new(&skeleton_global);
         // This process frame (its solve is written in its modifier pass).
         let now = Engine::singleton().get_process_frames();
         let head = frame.pose(head_world);
@@ -208,11 +208,11 @@ impl LowerBodyRig {
         let origin = origin_pose(&self.origin, &self.head);
         let floor = origin.map_or(0.0, |o| o.position.y);
         let floor_y = frame.floor_y(&root_global, floor);
-        let scale = crate::nodes::common::uniform_scale(&root_global)
-            / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6);
+        let scale = crate::shared::common::uniform_scale(&root_global)
+            / crate::shared::common::uniform_scale(&skeleton_global).max(1e-6);
 
         let mut physics = if self.floor_ray {
-            crate::nodes::floor_ray::PhysicsGround::of(
+            crate::shared::floor_ray::PhysicsGround::of(
                 &self.to_gd().upcast(),
                 self.floor_collision_mask,
                 &mut self.ray_exceptions,
@@ -276,7 +276,7 @@ impl LowerBodyRig {
         out.hips?;
         // The core's frame is the world without the skeleton's scale: in metres again.
         self.last_miss =
-            out.head_miss * crate::nodes::common::uniform_scale(&skeleton_global).max(0.0);
+            out.head_miss * crate::shared::common::uniform_scale(&skeleton_global).max(0.0);
         mask |= b.stage.bones_mask();
         let bones = b.stage.bones();
         let legs = bones

@@ -5,7 +5,7 @@ use godot::prelude::*;
 use vr_arms_core::revolver::{RefusedAction, Revolver as Stage, RevolverEvent};
 
 use super::Revolver;
-use crate::nodes::common::alive;
+use crate::shared::common::alive;
 
 impl Revolver {
     pub(super) fn handle(&mut self, e: RevolverEvent) {

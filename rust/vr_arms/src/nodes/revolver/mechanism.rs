@@ -8,7 +8,7 @@ use godot::prelude::*;
 use vr_arms_core::revolver::placement;
 
 use super::Revolver;
-use crate::nodes::common::alive;
+use crate::shared::common::alive;
 
 fn vec2(v: Vector2) -> glam::Vec2 {
     glam::Vec2::new(v.x, v.y)

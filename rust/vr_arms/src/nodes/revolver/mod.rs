@@ -9,13 +9,13 @@ use vr_arms_core::revolver::{
 };
 
 use crate::convert::{pose, to_transform, vec3};
-use crate::nodes::common::{alive, refresh_warnings_on_set, skip_in_editor};
 use crate::nodes::controller_targets::ControllerTargets;
-use crate::nodes::hand::Hand;
 use crate::nodes::hand_pose_driver::HandPoseDriver;
 use crate::nodes::holster::HolsterZone;
 use crate::nodes::target_router::TargetRouter;
 use crate::problems::ProblemReport;
+use crate::shared::common::{alive, refresh_warnings_on_set, skip_in_editor};
+use crate::shared::hand::Hand;
 
 mod effects;
 mod ejected;
@@ -193,7 +193,7 @@ pub struct Revolver {
 impl IRigidBody3D for Revolver {
     fn init(base: Base<RigidBody3D>) -> Self {
         base.to_init_gd()
-            .set_process_priority(crate::nodes::priorities::REVOLVER);
+            .set_process_priority(crate::shared::priorities::REVOLVER);
         let profile = RevolverProfile::default();
         Self {
             hand_controller: None,

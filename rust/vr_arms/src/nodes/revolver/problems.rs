@@ -3,7 +3,7 @@
 use godot::prelude::*;
 
 use super::Revolver;
-use crate::nodes::common::unset_problem;
+use crate::shared::common::unset_problem;
 
 impl Revolver {
     /// The setup's problems, each with its fix.

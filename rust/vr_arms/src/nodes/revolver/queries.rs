@@ -4,7 +4,7 @@ use godot::prelude::*;
 use vr_arms_core::revolver::Chamber;
 
 use super::Revolver;
-use crate::nodes::profile_file::{apply_revolver_profile, store_revolver_profile};
+use crate::shared::profile_file::{apply_revolver_profile, store_revolver_profile};
 
 #[godot_api(secondary)]
 impl Revolver {

@@ -66,7 +66,7 @@ impl VRArmRig {
         let rest = |i: i32| pose(&skeleton.get_bone_global_rest(i));
         // Up and forward in the skeleton's own space, which an imported node above it may
         // have turned (Mixamo's Z-up `Armature`).
-        let up = crate::nodes::rest_measure::skeleton_up(skeleton);
+        let up = crate::shared::rest_measure::skeleton_up(skeleton);
         let forward = match (indices[LEFT], indices[RIGHT]) {
             (Some(l), Some(r)) => {
                 body_forward_from_rest(rest(l[0]).position, rest(r[0]).position, up)
@@ -106,7 +106,7 @@ impl VRArmRig {
             calibration.default_pole = vr_arms_core::arms::arm_solve::default_pole(up, forward);
             calibration.upper_length *= self.arm_length_scale;
             calibration.lower_length *= self.arm_length_scale;
-            let hand_rest = crate::nodes::rest_measure::hand_rest(skeleton, hand, side_of);
+            let hand_rest = crate::shared::rest_measure::hand_rest(skeleton, hand, side_of);
             Some(BoundArm {
                 parent,
                 upper,
@@ -138,7 +138,7 @@ impl VRArmRig {
             out.push("VRArmRig must be a child of a Skeleton3D.".to_string());
             return out;
         };
-        out.extend(crate::nodes::budget::interval_problem(
+        out.extend(crate::shared::budget::interval_problem(
             self.update_interval_frames,
             Some(&skeleton),
             "the rig",

@@ -50,7 +50,7 @@ impl VRArmRig {
         // skeleton may be Z-up or face -Z inside its character).
         let body_in_skeleton = self.body_in_skeleton;
         let frame = self.frame.as_mut()?;
-        let root = crate::nodes::common::read_pose(body_root).unwrap_or_else(|| {
+        let root = crate::shared::common::read_pose(body_root).unwrap_or_else(|| {
             let s = pose(&frame.to_world);
             vr_arms_core::Pose::new(s.position, (s.rotation * body_in_skeleton).normalize())
         });
@@ -59,7 +59,7 @@ impl VRArmRig {
         let scale = alive(body_root)
             .filter(|n| n.is_inside_tree())
             .map_or(frame.scale, |n| {
-                crate::nodes::common::uniform_scale(&n.get_global_transform())
+                crate::shared::common::uniform_scale(&n.get_global_transform())
             });
         let body = BodyFrame::scaled(root, scale);
         frame.body = Some((key, body));
@@ -78,13 +78,13 @@ impl VRArmRig {
         self.frame.as_mut()
     }
 
-    /// The update interval in effect (see [crate::nodes::budget::effective_interval]).
+    /// The update interval in effect (see [crate::shared::budget::effective_interval]).
     pub(super) fn effective_interval(&self) -> u32 {
         if self.update_interval_frames <= 1 {
             return 1; // no engine call for the usual case
         }
         let skeleton = self.base().get_skeleton();
-        crate::nodes::budget::effective_interval(self.update_interval_frames, skeleton.as_ref())
+        crate::shared::budget::effective_interval(self.update_interval_frames, skeleton.as_ref())
     }
 
     /// Where this avatar is in its update interval (see `update_interval_frames`).

@@ -14,7 +14,7 @@ use vr_arms_core::crowd::detail_change::{
 use super::VRRemoteBody;
 use crate::convert::{to_quaternion, to_vector3, vec3};
 use crate::nodes::body_detail::{BodyDetail, DEFAULT_VIEW_GROUP};
-use crate::nodes::remote_body_bones::{Bound, KeptRotations, OutsidePose};
+use crate::nodes::vr_remote_body::bones::{Bound, KeptRotations, OutsidePose};
 
 /// Where a body is in its levels of detail.
 #[derive(Default)]
@@ -72,7 +72,7 @@ impl VRRemoteBody {
             Sight::Forced(level)
         } else {
             // About the chest, under the head (the root does not move while unseen).
-            let head = crate::nodes::common::alive(&self.head)
+            let head = crate::shared::common::alive(&self.head)
                 .filter(|h| h.is_inside_tree())
                 .map(|h| vec3(h.get_global_position()));
             let root = self.root().map(|r| vec3(r.get_global_position()));
@@ -86,7 +86,7 @@ impl VRRemoteBody {
                     1.0
                 };
             let node = self.base().clone().upcast::<Node>();
-            let (seen, distance_m) = crate::nodes::views::with_views(&node, &group, |views| {
+            let (seen, distance_m) = crate::shared::views::with_views(&node, &group, |views| {
                 seen_and_distance(views, center, radius)
             });
             Sight::Views { seen, distance_m }
@@ -145,7 +145,7 @@ impl VRRemoteBody {
             .max(settings.low_interval_frames) as i32;
         // The interval the solves would run at: the same check that turns it off at run time.
         let turned_off =
-            crate::nodes::budget::effective_interval(intervals, Some(skeleton)) < intervals as u32;
+            crate::shared::budget::effective_interval(intervals, Some(skeleton)) < intervals as u32;
         if !matches!(self.detail, BodyDetail::Full | BodyDetail::Off) && turned_off {
             out.push(format!(
                 "Levels of detail: reduced and low detail solve one frame in {intervals} only when the skeleton's modifier_callback_mode_process is Idle; until then they solve every frame."
@@ -217,7 +217,7 @@ fn keep_outside_pose(skeleton: &Gd<Skeleton3D>, b: &mut Bound) {
     if b.outside.is_some() {
         return;
     }
-    let by_locals = crate::nodes::remote_body_pass::read_chain(skeleton, b);
+    let by_locals = crate::nodes::vr_remote_body::pass::read_chain(skeleton, b);
     let hips = b
         .hips
         .map(|(bone, _)| skeleton.get_bone_pose_position(bone));

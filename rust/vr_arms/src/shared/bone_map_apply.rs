@@ -10,7 +10,7 @@ use godot::prelude::*;
 use std::collections::HashMap;
 use vr_arms_core::rig::bone_rename::plan_bone_renames;
 
-use crate::nodes::common::{descendants, skinned_to};
+use crate::shared::common::{descendants, skinned_to};
 
 /// Renames `skeleton`'s bones to the profile names of `bone_map` (whose profile must be a
 /// `SkeletonProfileHumanoid`), then rewrites the bone tracks of every `AnimationMixer` under

@@ -11,8 +11,8 @@ use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::pose;
-use crate::nodes::common::{HUMANOID_ARMS as ARMS, HUMANOID_SPINE as SPINE};
-use crate::nodes::lower_body_bind::{
+use crate::shared::common::{HUMANOID_ARMS as ARMS, HUMANOID_SPINE as SPINE};
+use crate::shared::lower_body_bind::{
     LowerBodyNames, add_lower_body, feet_hang_from_shins, lower_body_problems,
 };
 use crate::skeleton_tree::TreeBuilder;
@@ -179,11 +179,11 @@ pub(crate) fn bind_bones(
     let hand_rest = [left, right].map(|a| pose(&skeleton.get_bone_rest(a[3])));
     // Each hand's rest, read once: its palm frame bends the fingers and turns the hand bone.
     let hands = Side::BOTH.map(|side| {
-        crate::nodes::rest_measure::hand_rest(skeleton, [left, right][side.index()][3], side)
+        crate::shared::rest_measure::hand_rest(skeleton, [left, right][side.index()][3], side)
     });
     let measured = Side::BOTH.map(|side| {
         let frame = hands[side.index()].measure();
-        crate::nodes::rest_measure::finger_curls_in(skeleton, side, &frame)
+        crate::shared::rest_measure::finger_curls_in(skeleton, side, &frame)
     });
     let fingers = measured.map(|hand| hand.map(|f| f.map_or(-1, |(bone, _)| bone)));
     let curls = measured.map(|hand| hand.map(|f| f.map(|(_, curl)| curl)));

@@ -9,7 +9,7 @@ use vr_arms_core::rig::rest_facing::{RestBody, RestFacing};
 use vr_arms_core::rig::rig_names::auto_map_tree;
 
 use crate::convert::vec3;
-use crate::nodes::bone_map_apply::{apply_bone_map, apply_mapping};
+use crate::shared::bone_map_apply::{apply_bone_map, apply_mapping};
 
 /// A character ready for the body: its root, and how its bones were named.
 pub struct Prepared {

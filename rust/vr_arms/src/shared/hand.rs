@@ -58,7 +58,7 @@ impl Hand {
 }
 
 // A `hand` property set to a number that is no hand is one error and keeps its value.
-crate::nodes::int_enum::checked_int_var!(Hand);
+crate::shared::int_enum::checked_int_var!(Hand);
 
 /// Five finger curls (thumb, index, middle, ring, little) from a script: `Some(None)` for an
 /// empty array (hand tracking ends), `None` (with one error naming `who`) for any other length.

@@ -7,8 +7,9 @@ use vr_arms_core::body::body_pipeline::BodyOutput;
 use vr_arms_core::body::{Placement, Tracking};
 use vr_arms_core::{PerSide, Pose, Side};
 
-use crate::convert::{pose, vec3};
-use crate::nodes::remote_body_bones::Bound;
+use crate::convert::pose;
+use crate::nodes::vr_remote_body::bones::Bound;
+use crate::shared::core_frame::CoreFrame;
 
 /// Reads this frame's chain into `b.tree`: local poses, unless the chain's root is scaled this
 /// frame (a scaled bone above it, or an animated scale): then the engine's global poses.
@@ -74,71 +75,6 @@ pub(crate) fn gather_solved(b: &mut Bound, out: &BodyOutput) {
     }
 }
 
-/// The skeleton's placement in the core's frame: the world scaled by the skeleton's scale
-/// about the world's origin (lengths in the skeleton's units), so the skeleton is placed there
-/// without its scale; `skeleton_global * unscaled.affine_inverse()` takes the core's frame back
-/// to the world. The frame is still in the world as the body moves: a planted foot stays
-/// planted on a scaled avatar (scaled about the skeleton, the frame moved with it, and a
-/// planted foot slid by `1 - scale` of the body's motion).
-pub(crate) fn unscaled(skeleton_global: &Transform3D) -> Transform3D {
-    let scale = crate::nodes::common::uniform_scale(skeleton_global).max(1e-6);
-    Transform3D::new(
-        crate::nodes::common::rotation_of(&skeleton_global.basis),
-        skeleton_global.origin / scale,
-    )
-}
-
-/// The core's frame for a skeleton placed at `skeleton_global` ([`unscaled`]): world poses,
-/// points and the floor taken into it, the same way for every node that runs the core's body.
-pub(crate) struct CoreFrame {
-    /// World to core.
-    pub(crate) to_core: Transform3D,
-    /// The rotation part of `to_core` (poses turn by it).
-    turn: glam::Quat,
-    /// The skeleton placed in the core's frame (rigid).
-    pub(crate) skeleton: Pose,
-}
-
-impl CoreFrame {
-    pub(crate) fn new(skeleton_global: &Transform3D) -> Self {
-        let unscaled = unscaled(skeleton_global);
-        let to_core = unscaled * skeleton_global.affine_inverse();
-        let turn = crate::convert::quat(
-            crate::nodes::common::rotation_of(&to_core.basis).get_quaternion(),
-        );
-        Self {
-            to_core,
-            turn,
-            skeleton: pose(&unscaled),
-        }
-    }
-
-    /// A world point in the core's frame.
-    pub(crate) fn point(&self, p: glam::Vec3) -> glam::Vec3 {
-        vec3(self.to_core * crate::convert::to_vector3(p))
-    }
-
-    /// A world pose in the core's frame, as it is (not repaired: a non-finite pose must reach
-    /// the core's input checks as it is).
-    pub(crate) fn pose(&self, p: Pose) -> Pose {
-        Pose {
-            position: self.point(p.position),
-            rotation: self.turn * p.rotation,
-        }
-    }
-
-    /// A node's global transform in the core's frame.
-    pub(crate) fn transform(&self, t: &Transform3D) -> Pose {
-        pose(&(self.to_core * *t))
-    }
-
-    /// The height in the core's frame of a floor at world height `floor`, under a root at
-    /// `root_global`.
-    pub(crate) fn floor_y(&self, root_global: &Transform3D, floor: f32) -> f32 {
-        (self.to_core * Vector3::new(root_global.origin.x, floor, root_global.origin.z)).y
-    }
-}
-
 /// The body's second step (every bone) on a skeleton placed at `skeleton_global` under a root at
 /// `root_global` (`placed`), with the floor at world height `floor_y` (and the feet on what
 /// `ground`'s rays find, when given), from world poses: the chain read into the tree, the inputs
@@ -148,7 +84,7 @@ pub(crate) fn pose_pass(
     b: &mut Bound,
     skeleton: &Gd<Skeleton3D>,
     placed: (Transform3D, Transform3D),
-    (floor_y, ground): (f32, Option<crate::nodes::floor_ray::PhysicsGround>),
+    (floor_y, ground): (f32, Option<crate::shared::floor_ray::PhysicsGround>),
     tracking: &Tracking,
     dt: f32,
 ) -> BodyOutput {
@@ -156,8 +92,8 @@ pub(crate) fn pose_pass(
     let frame = CoreFrame::new(&skeleton_global);
     // The skeleton's units against the avatar's metres (0.01 for a centimetre skeleton under a
     // clean root): body-space settings, in metres, are that many core units.
-    let units = crate::nodes::common::uniform_scale(&skeleton_global)
-        / crate::nodes::common::uniform_scale(&root_global).max(1e-6);
+    let units = crate::shared::common::uniform_scale(&skeleton_global)
+        / crate::shared::common::uniform_scale(&root_global).max(1e-6);
     // Unrepaired: a non-finite or far pose must reach the body's input checks as it is (it
     // counts as lost there), not be repaired into a finite one on the way.
     let core = |p: Option<Pose>| p.map(|p| frame.pose(p));
@@ -181,7 +117,7 @@ pub(crate) fn pose_pass(
         // The input checks' limit is the world's.
         world_origin: frame.point(glam::Vec3::ZERO),
         units_per_world_metre: 1.0
-            / crate::nodes::common::uniform_scale(&skeleton_global).max(1e-6),
+            / crate::shared::common::uniform_scale(&skeleton_global).max(1e-6),
         floor_y: frame.floor_y(&root_global, floor_y),
         ..Default::default()
     };

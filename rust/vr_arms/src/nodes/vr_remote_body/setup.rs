@@ -3,9 +3,9 @@
 use godot::classes::{Node3D, Skeleton3D};
 use godot::prelude::*;
 
-use crate::nodes::common::HUMANOID_ARMS as ARMS;
-use crate::nodes::common::{alive, own_by};
 use crate::nodes::vr_remote_body::VRRemoteBody;
+use crate::shared::common::HUMANOID_ARMS as ARMS;
+use crate::shared::common::{alive, own_by};
 
 /// `VRArmsSetup.setup_remote`: a [VRRemoteBody] under `skeleton`, driven by `head`, `left` and
 /// `right` (a null one is created: a plain `Node3D` under a "RemoteTracking" node beside the
@@ -35,7 +35,7 @@ pub fn setup_remote(
     }
     // The avatar root (the node the body moves) must have a parent for the created tracking
     // nodes; checked before anything changes.
-    let scene = crate::nodes::character_root::body_root_for(&skeleton).get_parent();
+    let scene = crate::shared::character_root::body_root_for(&skeleton).get_parent();
     if scene.is_none() && points.iter().any(|p| alive(p).is_none()) {
         godot_error!(
             "VRArmsSetup.setup_remote: the avatar root (the skeleton's parent) has no parent to hold the created tracking nodes (under the avatar they would move with it); pass head, left_hand and right_hand, or give the avatar a parent"
@@ -45,7 +45,7 @@ pub fn setup_remote(
     // Humanoid names (a recognised rig's), and a clean root upright facing +Z, as the local
     // setup makes them: a remote avatar instanced from the same scene comes as the file has it.
     let mut skeleton = skeleton;
-    let prepared = match crate::nodes::character_root::prepare_character(
+    let prepared = match crate::shared::character_root::prepare_character(
         &mut skeleton,
         None,
         "VRArmsSetup.setup_remote",

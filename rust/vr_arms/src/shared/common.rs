@@ -176,7 +176,7 @@ macro_rules! settings_bridge {
     ($settings:ty { $($field:ident => $($path:ident).+),* $(,)? }) => {
         /// The inspector's values as the core stage's settings (validated).
         pub fn core_settings(&self) -> $settings {
-            use $crate::nodes::common::Bridge;
+            use $crate::shared::common::Bridge;
             let mut s = <$settings>::default();
             $( s.$($path).+ = Bridge::to_core(&self.$field); )*
             s.validate();
@@ -185,7 +185,7 @@ macro_rules! settings_bridge {
 
         /// Puts the core stage's settings into the inspector's properties.
         pub fn set_core_settings(&mut self, s: &$settings) {
-            use $crate::nodes::common::Bridge;
+            use $crate::shared::common::Bridge;
             $( self.$field = Bridge::from_core(&s.$($path).+); )*
         }
 
@@ -193,7 +193,7 @@ macro_rules! settings_bridge {
         /// stored value is the validated one (`node.response_time_s = -5` keeps the clamped
         /// value). Returns false for any other property (Godot then sets it as usual).
         pub fn set_validated(&mut self, property: &StringName, value: &Variant) -> bool {
-            use $crate::nodes::common::Bridge;
+            use $crate::shared::common::Bridge;
             $(
                 if *property == stringify!($field) {
                     let Ok(v) = value.try_to() else {
@@ -210,7 +210,7 @@ macro_rules! settings_bridge {
     };
 }
 
-pub use crate::nodes::profile_file::{apply_profile, load_profile, store_profile};
+pub use crate::shared::profile_file::{apply_profile, load_profile, store_profile};
 
 /// The (input, output) pair of one side.
 pub fn side_slots<'a>(

@@ -5,7 +5,7 @@ use godot::classes::{Node, Node3D, PackedScene, ResourceLoader};
 use godot::prelude::*;
 
 use crate::nodes::avatar_sync::VRAvatarSync;
-use crate::nodes::common::own_by;
+use crate::shared::common::own_by;
 
 /// Adds a `VRAvatarSync` beside the character set up in `setup` (`setup_skeleton`'s dictionary)
 /// sending its avatar, camera, controllers and whether its lower body sits, and records it there
