@@ -17,6 +17,7 @@ pub mod maths;
 pub mod net;
 pub mod revolver;
 pub mod rig;
+pub mod stage;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod toml_file;

@@ -6,8 +6,8 @@ use proptest::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::body::body_follow::{BodyFollow, BodyFollowInput};
 use vr_arms_core::maths::pose::Pose;
-use vr_arms_core::upper_body::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use vr_arms_core::upper_body::forearm_twist::ForearmTwist;
+use vr_arms_core::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
+use vr_arms_core::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput};
 use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow;
 
 fn wild() -> impl Strategy<Value = f32> {
@@ -50,16 +50,16 @@ proptest! {
 
     #[test]
     fn clavicle_is_finite(c in wild_vec(), cq in wild_quat(), pq in wild_quat(), s in wild_vec(), t in wild_vec(), len in wild(), up in wild_vec()) {
-        let out = ClavicleFollow::default().update(&ClavicleInput {
+        let out = ClavicleFollow::default().update(Side::Left, &ClavicleFollowInput {
             clavicle_position: c, clavicle_rotation: cq, parent_rotation: pq, shoulder: s, target: t, arm_length: len, up,
-        });
+        }, 0.0);
         prop_assert!(out.local_rotation.is_finite() && out.yaw.is_finite() && out.pitch.is_finite());
     }
 
     #[test]
     fn twist_is_finite(hand in wild_quat(), rest in wild_quat(), axis in wild_vec(), dt in wild()) {
         let mut t = ForearmTwist::default();
-        let out = t.update(Side::Right, hand, rest, axis, dt);
+        let out = t.update(Side::Right, &ForearmTwistInput { hand_local: hand, hand_rest_local: rest, axis }, dt);
         prop_assert!(out.distributed.is_finite() && out.wrist_twist.is_finite());
     }
 
@@ -69,9 +69,9 @@ proptest! {
     fn twist_distribution_sums_to_the_wrist_twist(angle in -1.5f32..1.5) {
         let mut t = ForearmTwist::default();
         let hand = Quat::from_rotation_y(angle);
-        let mut out = t.update(Side::Left, hand, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        let mut out = t.update(Side::Left, &ForearmTwistInput { hand_local: hand, hand_rest_local: Quat::IDENTITY, axis: Vec3::Y }, 1.0 / 90.0);
         for _ in 0..90 {
-            out = t.update(Side::Left, hand, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+            out = t.update(Side::Left, &ForearmTwistInput { hand_local: hand, hand_rest_local: Quat::IDENTITY, axis: Vec3::Y }, 1.0 / 90.0);
         }
         // Default shares: lower arm 0.5, so the wrist joint keeps the other half.
         prop_assert!((out.distributed - angle).abs() < 1e-3, "converged: {} vs {}", out.distributed, angle);

@@ -158,7 +158,7 @@ impl INode3D for BodyAvoidance {
             let Some(out) = frame.avoid(&mut self.stage, side, raw, dt) else {
                 continue;
             };
-            write_pose(&output, &out, false);
+            write_pose(&output, &out.target, false);
         }
     }
 

@@ -187,6 +187,8 @@ impl VRBodyDetail {
             body_radius_m: self.body_radius_m,
             fade_s: self.fade_s,
         };
-        (s.validated(), self.view_group.clone())
+        let mut s = s;
+        s.validate();
+        (s, self.view_group.clone())
     }
 }

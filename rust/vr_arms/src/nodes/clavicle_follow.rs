@@ -4,7 +4,7 @@ use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::upper_body::clavicle_follow::{
-    ClavicleFollow as Stage, ClavicleFollowSettings, ClavicleInput,
+    ClavicleFollow as Stage, ClavicleFollowInput, ClavicleFollowSettings,
 };
 
 use crate::convert::vec3;
@@ -157,7 +157,7 @@ impl ISkeletonModifier3D for ClavicleFollow {
             let cal = r.calibration(side)?;
             let upper = r.upper_arm_bone(side)?;
             drop(r);
-            let input = ClavicleInput::from_bones(
+            let input = ClavicleFollowInput::from_bones(
                 &mut SkeletonRead(&skeleton),
                 clavicle as usize,
                 upper as usize,
@@ -169,8 +169,15 @@ impl ISkeletonModifier3D for ClavicleFollow {
         });
         let mut solved = [(0, glam::Quat::IDENTITY); 2];
         let mut count = 0;
-        for (clavicle, input) in inputs.into_iter().flatten() {
-            solved[count] = (clavicle, self.stage.update(&input).local_rotation);
+        for (side, (clavicle, input)) in Side::BOTH
+            .into_iter()
+            .zip(inputs)
+            .filter_map(|(side, i)| Some((side, i?)))
+        {
+            solved[count] = (
+                clavicle,
+                self.stage.update(side, &input, 0.0).local_rotation,
+            );
             count += 1;
         }
         crate::shared::budget::write_solved(

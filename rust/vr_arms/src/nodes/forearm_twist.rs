@@ -4,7 +4,7 @@ use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::upper_body::forearm_twist::{
-    ForearmTwist as Stage, ForearmTwistSettings, share_twist, twist_rotation,
+    ForearmTwist as Stage, ForearmTwistInput, ForearmTwistSettings, share_twist, twist_rotation,
 };
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
@@ -144,9 +144,12 @@ impl ISkeletonModifier3D for ForearmTwist {
             let axis = vec3(hand_rest.origin);
             let hand_rest_local = pose(&hand_rest).rotation;
             let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
-            let out = self
-                .stage
-                .update(side, hand_local, hand_rest_local, axis, delta as f32);
+            let input = ForearmTwistInput {
+                hand_local,
+                hand_rest_local,
+                axis,
+            };
+            let out = self.stage.update(side, &input, delta as f32);
             let (elbow_name, wrist_name) = match side {
                 Side::Left => (&self.left_elbow_twist_bone, &self.left_wrist_twist_bone),
                 Side::Right => (&self.right_elbow_twist_bone, &self.right_wrist_twist_bone),

@@ -9,7 +9,7 @@ use glam::Vec3;
 use crate::arms::arm_solve::{ArmBones, ArmCalibration};
 use crate::arms::body_avoidance::TorsoShape;
 use crate::arms::body_avoidance::{
-    BodyAvoidance, BodyAvoidanceInput, BodyAvoidanceSettings, Torso,
+    BodyAvoidance, BodyAvoidanceInput, BodyAvoidanceOutput, BodyAvoidanceSettings, Torso,
 };
 use crate::arms::elbow_hint::{ElbowHintInput, ElbowHintOutput, ElbowHintSolver};
 use crate::arms::reach_clamp::{ReachClamp, ReachClampInput, ReachClampOutput};
@@ -70,7 +70,13 @@ impl ArmFrame {
     }
 
     /// Body avoidance: `raw` (world) kept out of the torso and within the arm's reach.
-    pub fn avoid(&self, stage: &mut BodyAvoidance, side: Side, raw: Pose, dt: f32) -> Option<Pose> {
+    pub fn avoid(
+        &self,
+        stage: &mut BodyAvoidance,
+        side: Side,
+        raw: Pose,
+        dt: f32,
+    ) -> Option<BodyAvoidanceOutput> {
         let arm = (*self.arms.get(side))?;
         let input = BodyAvoidanceInput {
             raw_target: raw,

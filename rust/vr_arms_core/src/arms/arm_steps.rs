@@ -14,15 +14,15 @@ use crate::arms::arm_solve::{
 };
 use crate::arms::body_avoidance::BodyAvoidance;
 use crate::arms::body_avoidance::BodyAvoidanceSettings;
-use crate::arms::controller_targets::ControllerTargets;
 use crate::arms::controller_targets::ControllerTargetsSettings;
+use crate::arms::controller_targets::{ControllerTargets, ControllerTargetsInput};
 use crate::arms::elbow_hint::ElbowHintSettings;
 use crate::arms::elbow_hint::ElbowHintSolver;
 use crate::arms::reach_clamp::ReachClamp;
 use crate::arms::reach_clamp::ReachClampSettings;
 use crate::arms::soft_ik::SoftIkSettings;
 use crate::arms::target_router::TargetRouterSettings;
-use crate::arms::target_router::{RouterEvent, TargetRouter};
+use crate::arms::target_router::{RouterEvent, TargetRouter, TargetRouterInput};
 use crate::arms::tracking_loss::{TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose};
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
@@ -77,9 +77,11 @@ pub fn raw_target(
     dt: f32,
     settings: &TrackingLossSettings,
 ) -> (Pose, Option<TrackingEvent>) {
-    let live = controller
-        .filter(Pose::is_finite)
-        .map(|c| targets.update(side, &c, dt));
+    let live = controller.filter(Pose::is_finite).map(|controller| {
+        targets
+            .update(side, &ControllerTargetsInput { controller }, dt)
+            .target
+    });
     let last = loss.last();
     let rest = || match body() {
         Some(b) => rest_pose(last, &b, rest_at),
@@ -215,13 +217,17 @@ impl ArmPipeline {
         frame: &ArmFrame,
         dt: f32,
     ) -> Option<ArmTargets> {
-        let avoided = frame.avoid(&mut self.body_avoidance, side, raw, dt)?;
+        let avoided = frame.avoid(&mut self.body_avoidance, side, raw, dt)?.target;
         let clamp = frame.clamp(&mut self.reach_clamp, side, avoided, dt)?;
-        let (target, router_event) = self.routers.get_mut(side).update(
-            &clamp.target,
-            input.overrides.get(side).as_ref(),
+        let routed = self.routers.get_mut(side).update(
+            side,
+            &TargetRouterInput {
+                target: clamp.target,
+                override_target: *input.overrides.get(side),
+            },
             dt,
         );
+        let (target, router_event) = (routed.target, routed.event);
         let torso = self.body_avoidance.settings;
         let hint = frame
             .hint(&mut self.elbow_hints, side, target, &torso, dt)?

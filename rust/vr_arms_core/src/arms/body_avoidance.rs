@@ -330,7 +330,18 @@ impl BodyAvoidance {
     }
 
     /// The avoided target for one arm; smooths that arm's correction over `dt` seconds.
-    pub fn update(&mut self, side: Side, input: &BodyAvoidanceInput, dt: f32) -> Pose {
+    pub fn update(
+        &mut self,
+        side: Side,
+        input: &BodyAvoidanceInput,
+        dt: f32,
+    ) -> BodyAvoidanceOutput {
+        BodyAvoidanceOutput {
+            target: self.avoided(side, input, dt),
+        }
+    }
+
+    fn avoided(&mut self, side: Side, input: &BodyAvoidanceInput, dt: f32) -> Pose {
         let raw = input.raw_target.sanitized(&Pose::IDENTITY);
         if !self.settings.enabled {
             *self.correction.get_mut(side) = Vec3::ZERO;
@@ -353,6 +364,28 @@ impl BodyAvoidance {
         *c += (wanted - *c) * alpha;
         *c = vec3_or(*c, Vec3::ZERO);
         Pose::new(body.to_world(local + *c), raw.rotation)
+    }
+}
+
+/// One hand's target (world) out of the torso and within the arm's reach.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodyAvoidanceOutput {
+    pub target: Pose,
+}
+
+impl crate::stage::StageSettings for BodyAvoidanceSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for BodyAvoidance {
+    type Settings = BodyAvoidanceSettings;
+    type Input = BodyAvoidanceInput;
+    type Output = BodyAvoidanceOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
     }
 }
 
@@ -381,7 +414,7 @@ mod tests {
     fn settle(stage: &mut BodyAvoidance, side: Side, i: &BodyAvoidanceInput) -> Pose {
         let mut out = Pose::IDENTITY;
         for _ in 0..200 {
-            out = stage.update(side, i, 1.0 / 90.0);
+            out = stage.avoided(side, i, 1.0 / 90.0);
         }
         out
     }
@@ -433,7 +466,7 @@ mod tests {
             Vec3::new(0.0, 1.42, 0.0),
             Vec3::new(0.0, 1.2, 0.34 * 0.25),
         ] {
-            let out = stage.update(Side::Left, &input(p), 1.0 / 90.0);
+            let out = stage.avoided(Side::Left, &input(p), 1.0 / 90.0);
             assert_eq!(out.position, p, "{p}");
         }
     }
@@ -542,7 +575,7 @@ mod tests {
     #[test]
     fn correction_engages_smoothly() {
         let mut stage = full_mode();
-        let first = stage.update(Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)), 1.0 / 90.0);
+        let first = stage.avoided(Side::Left, &input(Vec3::new(0.0, 1.2, 0.02)), 1.0 / 90.0);
         let full = 0.34 * 0.25 - 0.02;
         let alpha = exp_alpha(20.0, 1.0 / 90.0);
         assert!(
@@ -658,7 +691,7 @@ mod tests {
         settle(&mut stage, Side::Left, &i);
         stage.settings.enabled = false;
         assert_eq!(
-            stage.update(Side::Left, &i, 1.0 / 90.0).position,
+            stage.avoided(Side::Left, &i, 1.0 / 90.0).position,
             i.raw_target.position
         );
         assert_eq!(stage.correction.left, Vec3::ZERO);

@@ -200,7 +200,18 @@ impl ControllerTargets {
 
     /// The raw target for one hand from its controller's world pose; advances that hand's recoil
     /// by `dt` seconds.
-    pub fn update(&mut self, side: Side, controller: &Pose, dt: f32) -> Pose {
+    pub fn update(
+        &mut self,
+        side: Side,
+        input: &ControllerTargetsInput,
+        dt: f32,
+    ) -> ControllerTargetsOutput {
+        ControllerTargetsOutput {
+            target: self.raw_target(side, &input.controller, dt),
+        }
+    }
+
+    fn raw_target(&mut self, side: Side, controller: &Pose, dt: f32) -> Pose {
         let s = self.settings.recoil;
         let r = self.recoil.get_mut(side);
         // At rest (no kick, nothing applied) the decay changes nothing: skip its exponentials.
@@ -245,6 +256,35 @@ impl ControllerTargets {
     }
 }
 
+/// One hand's controller this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ControllerTargetsInput {
+    /// The controller's world pose.
+    pub controller: Pose,
+}
+
+/// One hand's raw target (world): the controller with the hand's calibration and its recoil.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ControllerTargetsOutput {
+    pub target: Pose,
+}
+
+impl crate::stage::StageSettings for ControllerTargetsSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ControllerTargets {
+    type Settings = ControllerTargetsSettings;
+    type Input = ControllerTargetsInput;
+    type Output = ControllerTargetsOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,10 +293,10 @@ mod tests {
     fn a_calibration_changed_after_construction_takes_effect() {
         let mut stage = ControllerTargets::default();
         let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
-        let before = stage.update(Side::Left, &controller, 0.01);
+        let before = stage.raw_target(Side::Left, &controller, 0.01);
         stage.settings.left.rotation_offset_deg = [-90.0, 0.0, 0.0];
         stage.settings.left.position_offset = [0.0, 0.05, 0.0];
-        let after = stage.update(Side::Left, &controller, 0.01);
+        let after = stage.raw_target(Side::Left, &controller, 0.01);
         assert!(
             after
                 .rotation
@@ -272,13 +312,13 @@ mod tests {
     fn a_recoil_of_only_a_rotation_or_only_a_position_still_moves_the_target() {
         let controller = Pose::from_position(Vec3::new(0.2, 1.0, 0.3));
         let mut stage = ControllerTargets::default();
-        let rest = stage.update(Side::Right, &controller, 0.01);
+        let rest = stage.raw_target(Side::Right, &controller, 0.01);
         stage.set_held_recoil(Side::Right, Vec3::ZERO, Vec3::new(0.3, 0.0, 0.0));
-        let turned = stage.update(Side::Right, &controller, 0.01);
+        let turned = stage.raw_target(Side::Right, &controller, 0.01);
         assert!((turned.rotation.angle_between(rest.rotation) - 0.3).abs() < 1e-4);
         assert!(turned.position.distance(rest.position) < 1e-6);
         stage.set_held_recoil(Side::Right, Vec3::new(0.0, 0.0, 0.04), Vec3::ZERO);
-        let moved = stage.update(Side::Right, &controller, 0.01);
+        let moved = stage.raw_target(Side::Right, &controller, 0.01);
         assert!((moved.position.distance(rest.position) - 0.04).abs() < 1e-5);
         assert!(moved.rotation.angle_between(rest.rotation) < 1e-5);
     }
@@ -290,7 +330,7 @@ mod tests {
             Vec3::new(0.2, 1.0, 0.3),
             Quat::from_euler(EulerRot::YXZ, 0.3, -0.5, 0.2),
         );
-        let raw = stage.update(Side::Left, &controller, 1.0 / 90.0);
+        let raw = stage.raw_target(Side::Left, &controller, 1.0 / 90.0);
         // The palm frame is the grip frame: fingers along the grip's -Z, thumb side +Y.
         assert!(raw.rotation.angle_between(controller.rotation) < 1e-5);
         assert!(raw.position.distance(controller.position) < 1e-6);
@@ -306,7 +346,7 @@ mod tests {
             Vec3::ZERO,
             Quat::from_rotation_y(std::f32::consts::FRAC_PI_2),
         );
-        let raw = stage.update(Side::Right, &controller, 0.01);
+        let raw = stage.raw_target(Side::Right, &controller, 0.01);
         assert!(raw.position.distance(Vec3::new(0.1, 0.0, 0.0)) < 1e-6);
     }
 
@@ -314,7 +354,7 @@ mod tests {
     fn recoil_kicks_out_then_returns_to_zero() {
         let mut stage = ControllerTargets::default();
         let controller = Pose::from_position(Vec3::new(0.0, 1.2, 0.4));
-        let rest = stage.update(Side::Right, &controller, 1.0 / 90.0);
+        let rest = stage.raw_target(Side::Right, &controller, 1.0 / 90.0);
         stage.add_recoil(
             Side::Right,
             Vec3::new(0.0, 0.0, 0.06),
@@ -323,12 +363,12 @@ mod tests {
         let mut peak: f32 = 0.0;
         let mut t = 0.0;
         while t < 2.0 {
-            let p = stage.update(Side::Right, &controller, 1.0 / 90.0);
+            let p = stage.raw_target(Side::Right, &controller, 1.0 / 90.0);
             peak = peak.max(p.position.distance(rest.position));
             t += 1.0 / 90.0;
         }
         assert!(peak > 0.03, "kicked out {peak}");
-        let end = stage.update(Side::Right, &controller, 1.0 / 90.0);
+        let end = stage.raw_target(Side::Right, &controller, 1.0 / 90.0);
         assert!(end.position.distance(rest.position) < 1e-4);
         assert!(end.rotation.angle_between(rest.rotation) < 1e-3);
         // The left hand never moved.
@@ -343,7 +383,7 @@ mod tests {
             let steps = (0.1 * hz).round() as usize;
             let mut p = Pose::IDENTITY;
             for _ in 0..steps {
-                p = stage.update(Side::Right, &Pose::IDENTITY, 1.0 / hz);
+                p = stage.raw_target(Side::Right, &Pose::IDENTITY, 1.0 / hz);
             }
             p.position
         };
@@ -357,7 +397,7 @@ mod tests {
     fn bad_input_gives_finite_targets() {
         let mut stage = ControllerTargets::default();
         stage.add_recoil(Side::Left, Vec3::NAN, Vec3::INFINITY);
-        let p = stage.update(
+        let p = stage.raw_target(
             Side::Left,
             &Pose::new(Vec3::NAN, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
             f32::NAN,
@@ -369,13 +409,13 @@ mod tests {
     fn a_held_recoil_offset_moves_the_target_in_controller_space_until_cleared() {
         let mut stage = ControllerTargets::default();
         let controller = Pose::new(Vec3::new(0.1, 1.2, -0.3), Quat::from_rotation_y(0.8));
-        let plain = stage.update(Side::Right, &controller, 0.01);
+        let plain = stage.raw_target(Side::Right, &controller, 0.01);
         stage.set_held_recoil(
             Side::Right,
             Vec3::new(0.0, 0.0, 0.05),
             Vec3::new(0.2, 0.0, 0.0),
         );
-        let held = stage.update(Side::Right, &controller, 0.01);
+        let held = stage.raw_target(Side::Right, &controller, 0.01);
         let want = plain.mul_pose(&Pose::new(
             Vec3::new(0.0, 0.0, 0.05),
             Quat::from_rotation_x(0.2),
@@ -387,13 +427,13 @@ mod tests {
             want.position
         );
         assert!(held.rotation.angle_between(want.rotation) < 1e-5);
-        let other = stage.update(Side::Left, &controller, 0.01);
+        let other = stage.raw_target(Side::Left, &controller, 0.01);
         assert!(
             other.position.distance(plain.position) < 1e-6,
             "the other hand is untouched"
         );
         stage.set_held_recoil(Side::Right, Vec3::NAN, Vec3::INFINITY);
-        let cleared = stage.update(Side::Right, &controller, 0.01);
+        let cleared = stage.raw_target(Side::Right, &controller, 0.01);
         assert!(
             cleared.position.distance(plain.position) < 1e-6,
             "non-finite counts as zero"
@@ -471,7 +511,7 @@ mod tests {
         let mut peak: f32 = 0.0;
         let mut first = None;
         for _ in 0..180 {
-            stage.update(Side::Right, &Pose::IDENTITY, 1.0 / 90.0);
+            stage.raw_target(Side::Right, &Pose::IDENTITY, 1.0 / 90.0);
             let x = stage.recoil.get(Side::Right).rotation.x;
             first.get_or_insert(x);
             peak = peak.max(x);
@@ -501,7 +541,7 @@ mod tests {
         // A rotation-only kick is active once it moves the hand.
         let mut stage = without_jitter();
         stage.add_recoil(Side::Left, Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0));
-        stage.update(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
+        stage.raw_target(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
         assert!(stage.recoil_active(Side::Left));
         // With the kick gone, a lingering position offset alone keeps it active.
         stage.recoil.get_mut(Side::Left).kick_rotation = Vec3::ZERO;
@@ -509,7 +549,7 @@ mod tests {
         stage.recoil.get_mut(Side::Left).position = Vec3::new(0.0, 0.001, 0.0);
         assert!(stage.recoil_active(Side::Left));
         for _ in 0..600 {
-            stage.update(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
+            stage.raw_target(Side::Left, &Pose::IDENTITY, 1.0 / 90.0);
         }
         assert!(!stage.recoil_active(Side::Left));
     }

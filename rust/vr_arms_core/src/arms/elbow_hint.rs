@@ -346,6 +346,22 @@ impl ElbowHintSolver {
     }
 }
 
+impl crate::stage::StageSettings for ElbowHintSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ElbowHintSolver {
+    type Settings = ElbowHintSettings;
+    type Input = ElbowHintInput;
+    type Output = ElbowHintOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

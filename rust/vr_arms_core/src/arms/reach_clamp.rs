@@ -327,6 +327,22 @@ impl ReachClamp {
     }
 }
 
+impl crate::stage::StageSettings for ReachClampSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ReachClamp {
+    type Settings = ReachClampSettings;
+    type Input = ReachClampInput;
+    type Output = ReachClampOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

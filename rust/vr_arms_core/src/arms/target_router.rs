@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::maths::finite::finite_clamp;
 use crate::maths::pose::Pose;
+use crate::maths::side::Side;
 
 /// Settings of [`TargetRouter`].
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -76,9 +77,20 @@ impl TargetRouter {
         self.engaged_transition()
     }
 
-    /// The routed target. `override_target` is `None` when the interaction has no target (then
-    /// the weight falls back as if cleared).
+    /// The routed target. The input's `override_target` is `None` when the interaction has no
+    /// target (then the weight falls back as if cleared). Each arm has its own router: `side`
+    /// names it.
     pub fn update(
+        &mut self,
+        _side: Side,
+        input: &TargetRouterInput,
+        dt: f32,
+    ) -> TargetRouterOutput {
+        let (target, event) = self.routed(&input.target, input.override_target.as_ref(), dt);
+        TargetRouterOutput { target, event }
+    }
+
+    fn routed(
         &mut self,
         default_target: &Pose,
         override_target: Option<&Pose>,
@@ -126,6 +138,38 @@ impl TargetRouter {
     }
 }
 
+/// One hand's targets this frame (world).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetRouterInput {
+    /// The target the stages before gave.
+    pub target: Pose,
+    /// The interaction's target, if it has one.
+    pub override_target: Option<Pose>,
+}
+
+/// The routed target (world), and an engage or release on this frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TargetRouterOutput {
+    pub target: Pose,
+    pub event: Option<RouterEvent>,
+}
+
+impl crate::stage::StageSettings for TargetRouterSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for TargetRouter {
+    type Settings = TargetRouterSettings;
+    type Input = TargetRouterInput;
+    type Output = TargetRouterOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -136,21 +180,21 @@ mod tests {
         let mut r = TargetRouter::default();
         let a = Pose::from_position(Vec3::ZERO);
         let b = Pose::from_position(Vec3::new(1.0, 0.0, 0.0));
-        let (out, ev) = r.update(&a, Some(&b), 0.1);
+        let (out, ev) = r.routed(&a, Some(&b), 0.1);
         assert_eq!(out.position, a.position);
         assert_eq!(ev, None);
         r.set_override();
-        let (out, _) = r.update(&a, Some(&b), 0.0625);
+        let (out, _) = r.routed(&a, Some(&b), 0.0625);
         assert!((out.position.x - 0.5).abs() < 1e-6);
-        let (out, ev) = r.update(&a, Some(&b), 0.0625);
+        let (out, ev) = r.routed(&a, Some(&b), 0.0625);
         assert_eq!(out.position, b.position);
         assert_eq!(ev, Some(RouterEvent::Engaged));
-        let (_, ev) = r.update(&a, Some(&b), 0.0625);
+        let (_, ev) = r.routed(&a, Some(&b), 0.0625);
         assert_eq!(ev, None, "engaged is reported once");
         r.clear_override();
-        let (_, ev) = r.update(&a, Some(&b), 0.0625);
+        let (_, ev) = r.routed(&a, Some(&b), 0.0625);
         assert_eq!(ev, None);
-        let (out, ev) = r.update(&a, Some(&b), 0.0625);
+        let (out, ev) = r.routed(&a, Some(&b), 0.0625);
         assert_eq!(out.position, a.position);
         assert_eq!(ev, Some(RouterEvent::Released));
     }
@@ -162,10 +206,10 @@ mod tests {
         let b = Pose::from_position(Vec3::ONE);
         r.set_override();
         for _ in 0..20 {
-            r.update(&a, Some(&b), 0.02);
+            r.routed(&a, Some(&b), 0.02);
         }
         assert_eq!(r.force_clear(), Some(RouterEvent::Released));
-        let (out, _) = r.update(&a, Some(&b), 0.0);
+        let (out, _) = r.routed(&a, Some(&b), 0.0);
         assert_eq!(out.position, Vec3::ZERO);
     }
 
@@ -173,7 +217,7 @@ mod tests {
     fn missing_override_target_falls_back() {
         let mut r = TargetRouter::default();
         r.set_override();
-        let (out, _) = r.update(&Pose::IDENTITY, None, 1.0);
+        let (out, _) = r.routed(&Pose::IDENTITY, None, 1.0);
         assert_eq!(out.position, Vec3::ZERO);
         assert_eq!(r.weight, 0.0);
     }
@@ -184,16 +228,16 @@ mod tests {
         r.set_override();
         let a = Pose::from_position(Vec3::ZERO);
         let b = Pose::from_position(Vec3::X);
-        r.update(&a, Some(&b), 0.05);
+        r.routed(&a, Some(&b), 0.05);
         let w = r.weight;
         assert!((w - 0.4).abs() < 1e-6, "8/s for 0.05 s: {w}");
         for dt in [-1.0, f32::NAN, f32::INFINITY, 0.0] {
-            r.update(&a, Some(&b), dt);
+            r.routed(&a, Some(&b), dt);
             assert_eq!(r.weight, w, "{dt}");
         }
         // An infinite speed (an unvalidated setting) with a step of no time moves nothing either.
         r.settings.blend_speed = f32::INFINITY;
-        r.update(&a, Some(&b), 0.0);
+        r.routed(&a, Some(&b), 0.0);
         assert_eq!(r.weight, w);
         for (speed, want) in [(-3.0, 0.0), (f32::NAN, 8.0), (1e9, 10_000.0)] {
             let r = TargetRouter::new(TargetRouterSettings { blend_speed: speed });
@@ -212,7 +256,7 @@ mod tests {
             Vec3::new(-0.2, 0.9, 0.1),
             glam::Quat::from_euler(glam::EulerRot::YXZ, -1.1, 0.4, 0.9),
         );
-        let (out, _) = r.update(&a, Some(&b), 1.0 / 90.0);
+        let (out, _) = r.routed(&a, Some(&b), 1.0 / 90.0);
         assert_eq!(out, a);
     }
 }

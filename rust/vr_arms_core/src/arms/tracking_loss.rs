@@ -32,7 +32,11 @@ impl Default for TrackingLossSettings {
 
 impl TrackingLossSettings {
     /// Settings with non-finite or negative times replaced by the defaults; at most 10 s.
-    pub fn sanitized(&self) -> Self {
+    pub fn validate(&mut self) {
+        *self = self.usable();
+    }
+
+    fn usable(&self) -> Self {
         let d = Self::default();
         let time = |x: f32, fallback: f32| {
             if x.is_finite() && x >= 0.0 {
@@ -132,7 +136,7 @@ impl TrackingLoss {
             self.last = Some(out);
             return (out, None);
         }
-        let s = settings.sanitized();
+        let s = settings.usable();
         let rest = rest().sanitized(&self.last.unwrap_or(Pose::IDENTITY));
         let mut event = None;
         match (self.state, live) {
@@ -328,13 +332,13 @@ mod tests {
             ease_to_rest_s: -1.0,
             regain_blend_s: f32::NAN,
         }
-        .sanitized();
+        .usable();
         assert_eq!(s, TrackingLossSettings::default());
         let s = TrackingLossSettings {
             ease_to_rest_s: 0.0,
             regain_blend_s: 60.0,
         }
-        .sanitized();
+        .usable();
         assert_eq!((s.ease_to_rest_s, s.regain_blend_s), (0.0, 10.0));
     }
 

@@ -33,8 +33,8 @@ use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::{PerSide, Side};
-use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleInput};
-use crate::upper_body::forearm_twist::{ForearmTwist, share_twist};
+use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
+use crate::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput, share_twist};
 use crate::upper_body::upper_body_follow::UpperBodyFollow;
 
 /// Where the stages' bones are in the [`PoseTree`] (indices into it).
@@ -329,7 +329,7 @@ impl BodyPipeline {
         let clavicles = Side::BOTH.map(|side| {
             let clavicle = (*b.clavicles.get(side)).filter(|_| self.steps.clavicles)?;
             let target = targets.get(side).as_ref()?;
-            let input = ClavicleInput::from_bones(
+            let input = ClavicleFollowInput::from_bones(
                 tree,
                 clavicle,
                 b.arms.get(side)[1],
@@ -337,7 +337,10 @@ impl BodyPipeline {
                 self.arms.calibration.get(side).arm_length(),
                 up,
             );
-            Some((clavicle, self.clavicles.update(&input).local_rotation))
+            Some((
+                clavicle,
+                self.clavicles.update(side, &input, dt).local_rotation,
+            ))
         });
         for (clavicle, local) in clavicles.into_iter().flatten() {
             write(tree, clavicle, local);
@@ -364,7 +367,15 @@ impl BodyPipeline {
             let rest = self.hand_rest.get(side);
             let share = self
                 .twist
-                .update(side, solve.hand_local, rest.rotation, rest.position, dt)
+                .update(
+                    side,
+                    &ForearmTwistInput {
+                        hand_local: solve.hand_local,
+                        hand_rest_local: rest.rotation,
+                        axis: rest.position,
+                    },
+                    dt,
+                )
                 .lower_arm;
             let (lower_local, hand_local) =
                 share_twist(solve.lower_local, solve.hand_local, rest.position, share);

@@ -97,7 +97,11 @@ impl Default for DetailSettings {
 impl DetailSettings {
     /// The settings made usable: non-negative, finite distances in order (a later one never
     /// before an earlier one), intervals 1..8, a radius and fade that are finite and not negative.
-    pub fn validated(self) -> Self {
+    pub fn validate(&mut self) {
+        *self = self.usable();
+    }
+
+    fn usable(self) -> Self {
         let m = |v: f32| if v.is_finite() { v.max(0.0) } else { 0.0 };
         let reduced = m(self.reduced_beyond_m);
         let low = m(self.low_beyond_m).max(reduced);
@@ -483,7 +487,7 @@ mod tests {
             low_interval_frames: 99,
             ..Default::default()
         }
-        .validated();
+        .usable();
         assert_eq!(
             (s.reduced_beyond_m, s.low_beyond_m, s.off_beyond_m),
             (10.0, 10.0, 10.0)

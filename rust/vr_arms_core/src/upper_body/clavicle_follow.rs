@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::maths::finite::finite_clamp;
 use crate::maths::finite::{direction, quat_or, vec3_or};
+use crate::maths::side::Side;
 use crate::maths::skeleton_bones::SkeletonBones;
 use crate::maths::smoothing::inverse_lerp_clamped;
 
@@ -92,7 +93,7 @@ impl ClavicleFollowSettings {
 
 /// One clavicle's input (skeleton space).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClavicleInput {
+pub struct ClavicleFollowInput {
     /// Clavicle bone position and rotation (before).
     pub clavicle_position: Vec3,
     pub clavicle_rotation: Quat,
@@ -108,7 +109,7 @@ pub struct ClavicleInput {
     pub up: Vec3,
 }
 
-impl ClavicleInput {
+impl ClavicleFollowInput {
     /// The input for `clavicle` of a skeleton's `bones` toward `target`: its arm's upper arm
     /// is `upper_arm` (the shoulder), `target` and the world's `up` are in skeleton space (`up`
     /// need not be unit length; a zero or non-finite one is the skeleton's +Y).
@@ -139,7 +140,7 @@ impl ClavicleInput {
 
 /// One clavicle's result.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ClavicleOutput {
+pub struct ClavicleFollowOutput {
     /// New clavicle-local rotation (relative to its parent).
     pub local_rotation: Quat,
     /// Engagement from the reach curve (0..1).
@@ -169,10 +170,21 @@ impl ClavicleFollow {
         inverse_lerp_clamped(s.start_at_reach, s.full_at_reach, reach_ratio)
     }
 
-    pub fn update(&self, input: &ClavicleInput) -> ClavicleOutput {
+    /// The clavicle's local rotation for one arm (`side` names it: the input carries its bones).
+    /// The clavicle follows the reach at once: `dt` changes nothing.
+    pub fn update(
+        &mut self,
+        _side: Side,
+        input: &ClavicleFollowInput,
+        _dt: f32,
+    ) -> ClavicleFollowOutput {
+        self.follow(input)
+    }
+
+    fn follow(&self, input: &ClavicleFollowInput) -> ClavicleFollowOutput {
         let parent = quat_or(input.parent_rotation, Quat::IDENTITY);
         let old = quat_or(input.clavicle_rotation, parent);
-        let keep = ClavicleOutput {
+        let keep = ClavicleFollowOutput {
             local_rotation: (parent.inverse() * old).normalize(),
             engagement: 0.0,
             rise: 0.0,
@@ -231,7 +243,7 @@ impl ClavicleFollow {
         let delta_p = Quat::from_rotation_arc(d, wanted.normalize());
         let new_global = (parent * delta_p * parent.inverse() * old).normalize();
         let followed = quat_or(parent.inverse() * new_global, keep.local_rotation);
-        ClavicleOutput {
+        ClavicleFollowOutput {
             // As a modifier's influence blends: the local rotation, from the input.
             // At full weight (the default) the followed rotation itself, without the slerp's
             // trigonometry.
@@ -263,6 +275,22 @@ impl ClavicleFollow {
     }
 }
 
+impl crate::stage::StageSettings for ClavicleFollowSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ClavicleFollow {
+    type Settings = ClavicleFollowSettings;
+    type Input = ClavicleFollowInput;
+    type Output = ClavicleFollowOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,7 +311,8 @@ mod tests {
             Pose::new(Vec3::new(0.2, 1.42, 0.0), Quat::IDENTITY),
         ]);
         let target = Vec3::new(0.5, 1.0, 0.3);
-        let i = ClavicleInput::from_bones(&mut t, 1, 2, target, 0.6, Vec3::new(0.0, 0.0, 3.0));
+        let i =
+            ClavicleFollowInput::from_bones(&mut t, 1, 2, target, 0.6, Vec3::new(0.0, 0.0, 3.0));
         assert!(i.clavicle_position.distance(clavicle.position) < 1e-6);
         assert!(i.clavicle_rotation.angle_between(clavicle.rotation) < 1e-5);
         assert!(i.parent_rotation.angle_between(chest) < 1e-5);
@@ -291,13 +320,13 @@ mod tests {
         assert_eq!((i.target, i.arm_length), (target, 0.6));
         assert!(i.up.distance(Vec3::Z) < 1e-6, "up made unit: {}", i.up);
         // A root clavicle's parent is the identity; no usable up is the skeleton's +Y.
-        let i = ClavicleInput::from_bones(&mut t, 0, 2, target, 0.6, Vec3::ZERO);
+        let i = ClavicleFollowInput::from_bones(&mut t, 0, 2, target, 0.6, Vec3::ZERO);
         assert_eq!(i.parent_rotation, Quat::IDENTITY);
         assert_eq!(i.up, Vec3::Y);
     }
 
-    fn input(target: Vec3) -> ClavicleInput {
-        ClavicleInput {
+    fn input(target: Vec3) -> ClavicleFollowInput {
+        ClavicleFollowInput {
             clavicle_position: Vec3::new(0.03, 1.41, 0.0),
             clavicle_rotation: Quat::IDENTITY,
             parent_rotation: Quat::IDENTITY,
@@ -314,16 +343,16 @@ mod tests {
     #[test]
     fn a_hanging_hand_does_not_drop_the_shoulder_unless_asked() {
         let hanging = input(Vec3::new(0.17, 1.41 - 0.51, 0.02));
-        let relaxed = ClavicleFollow::default().update(&hanging);
+        let relaxed = ClavicleFollow::default().follow(&hanging);
         assert_eq!(relaxed.engagement, 1.0, "a straight arm is a full reach");
         assert!(relaxed.pitch.abs() < 1e-6, "{}", relaxed.pitch);
-        let shoulder = |out: &ClavicleOutput| out.local_rotation * Vec3::new(0.14, 0.0, 0.0);
+        let shoulder = |out: &ClavicleFollowOutput| out.local_rotation * Vec3::new(0.14, 0.0, 0.0);
         assert!(shoulder(&relaxed).y.abs() < 1e-5, "{}", shoulder(&relaxed));
         let dropping = ClavicleFollow::new(ClavicleFollowSettings {
             max_lower_deg: 15.0,
             ..Default::default()
         })
-        .update(&hanging);
+        .follow(&hanging);
         assert!(
             (dropping.pitch + 15f32.to_radians()).abs() < 1e-4,
             "{}",
@@ -332,7 +361,7 @@ mod tests {
         assert!(shoulder(&dropping).y < -0.03, "{}", shoulder(&dropping));
         // Out of reach below (reaching for the floor, 10 % beyond the arm): the shoulder drops
         // by the follow's own limit.
-        let floor = ClavicleFollow::default().update(&input(Vec3::new(0.17, 1.41 - 0.58, 0.08)));
+        let floor = ClavicleFollow::default().follow(&input(Vec3::new(0.17, 1.41 - 0.58, 0.08)));
         assert!(
             (floor.pitch + 25f32.to_radians()).abs() < 1e-3,
             "{}",
@@ -343,7 +372,7 @@ mod tests {
             max_lower_deg: 60.0,
             ..Default::default()
         })
-        .update(&hanging);
+        .follow(&hanging);
         assert!((capped.pitch + 25f32.to_radians()).abs() < 1e-4);
     }
 
@@ -366,7 +395,7 @@ mod tests {
                 weight,
                 ..Default::default()
             });
-            let out = s.update(&input(Vec3::new(0.2, 1.45, 0.55)));
+            let out = s.follow(&input(Vec3::new(0.2, 1.45, 0.55)));
             out.local_rotation.angle_between(Quat::IDENTITY)
         };
         let full = at(1.0);
@@ -378,14 +407,14 @@ mod tests {
             weight: 0.0,
             ..Default::default()
         })
-        .update(&input(Vec3::new(0.2, 1.45, 0.55)));
+        .follow(&input(Vec3::new(0.2, 1.45, 0.55)));
         assert_eq!((off.engagement, off.yaw, off.pitch), (0.0, 0.0, 0.0));
     }
 
     #[test]
     fn far_forward_reach_turns_the_clavicle_forward() {
         let s = ClavicleFollow::default();
-        let out = s.update(&input(Vec3::new(0.2, 1.45, 0.55)));
+        let out = s.follow(&input(Vec3::new(0.2, 1.45, 0.55)));
         assert_eq!(out.engagement, 1.0);
         let dir = out.local_rotation
             * (Vec3::new(0.17, 1.41, 0.0) - Vec3::new(0.03, 1.41, 0.0)).normalize();
@@ -408,8 +437,8 @@ mod tests {
             let k = -b + (b * b - o.length_squared() + (r * 0.52).powi(2)).sqrt();
             c + dir * k
         };
-        let half = s.update(&input(at_ratio(0.725)));
-        let full = s.update(&input(at_ratio(1.2)));
+        let half = s.follow(&input(at_ratio(0.725)));
+        let full = s.follow(&input(at_ratio(1.2)));
         assert!((half.engagement - 0.5).abs() < 1e-4, "{}", half.engagement);
         assert_eq!(full.engagement, 1.0);
         assert!(full.yaw.abs() > 0.05 && full.yaw.abs() < 25f32.to_radians());
@@ -432,7 +461,7 @@ mod tests {
         let s = ClavicleFollow::default();
         let mut i = input(Vec3::new(0.2, 1.45, 0.55));
         i.arm_length = 1e-4;
-        let out = s.update(&i);
+        let out = s.follow(&i);
         assert_eq!(out.engagement, 0.0);
         assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
     }
@@ -449,7 +478,7 @@ mod tests {
     #[test]
     fn near_low_hands_leave_the_clavicle_alone() {
         let s = ClavicleFollow::default();
-        let out = s.update(&input(Vec3::new(0.2, 1.2, 0.1)));
+        let out = s.follow(&input(Vec3::new(0.2, 1.2, 0.1)));
         assert_eq!((out.engagement, out.rise), (0.0, 0.0));
         assert!(out.local_rotation.angle_between(Quat::IDENTITY) < 1e-6);
     }
@@ -471,7 +500,7 @@ mod tests {
         assert_eq!(s.rise(Vec3::ZERO, up), 0.0);
         // A near hand level ahead (reach ratio 0.3: the reach curve is not engaged).
         let shoulder = Vec3::new(0.17, 1.41, 0.0);
-        let out = s.update(&input(shoulder + Vec3::Z * 0.156));
+        let out = s.follow(&input(shoulder + Vec3::Z * 0.156));
         assert_eq!(out.engagement, 0.0);
         assert!(
             (out.pitch.to_degrees() - 19.8).abs() < 0.01,
@@ -486,7 +515,7 @@ mod tests {
         // Off, nothing.
         assert_eq!(
             reach_only()
-                .update(&input(shoulder + Vec3::Z * 0.156))
+                .follow(&input(shoulder + Vec3::Z * 0.156))
                 .pitch,
             0.0
         );
@@ -495,7 +524,7 @@ mod tests {
     #[test]
     fn overhead_reach_raises_the_shoulder() {
         let s = ClavicleFollow::default();
-        let out = s.update(&input(Vec3::new(0.2, 1.95, 0.05)));
+        let out = s.follow(&input(Vec3::new(0.2, 1.95, 0.05)));
         assert!(out.pitch > 0.2, "{}", out.pitch);
         // The shoulder end of the clavicle goes up, not down.
         let dir = out.local_rotation * Vec3::X;
@@ -508,18 +537,18 @@ mod tests {
         let mut i = input(Vec3::NAN);
         i.parent_rotation = Quat::from_xyzw(0.0, 0.0, 0.0, 0.0);
         i.arm_length = f32::INFINITY;
-        assert!(s.update(&i).local_rotation.is_finite());
+        assert!(s.follow(&i).local_rotation.is_finite());
     }
 
     /// A tilted clavicle (its shoulder 15.9 degrees above it) and a far target 10 degrees of yaw
     /// and 35 degrees of elevation away from it, seen from the clavicle.
-    fn tilted_reach(yaw_deg: f32) -> (ClavicleInput, Vec3, Vec3) {
+    fn tilted_reach(yaw_deg: f32) -> (ClavicleFollowInput, Vec3, Vec3) {
         let c = Vec3::new(0.03, 1.40, 0.0);
         let shoulder = Vec3::new(0.17, 1.44, 0.0);
         let (yaw, elev) = (yaw_deg.to_radians(), 35f32.to_radians());
         // +X turned about +Y by `yaw`, then raised by `elev`.
         let t = Vec3::new(elev.cos() * yaw.cos(), elev.sin(), -elev.cos() * yaw.sin());
-        let i = ClavicleInput {
+        let i = ClavicleFollowInput {
             clavicle_position: c,
             clavicle_rotation: Quat::IDENTITY,
             parent_rotation: Quat::IDENTITY,
@@ -535,7 +564,7 @@ mod tests {
     fn yaw_and_pitch_are_measured_from_the_clavicle_rest_direction() {
         let s = reach_only();
         let (i, rest, t) = tilted_reach(10.0);
-        let out = s.update(&i);
+        let out = s.follow(&i);
         assert_eq!(out.engagement, 1.0);
         let rest_elevation = rest.y.asin();
         assert!(
@@ -559,7 +588,7 @@ mod tests {
         let s = ClavicleFollow::default();
         for (yaw, want) in [(40.0f32, 25.0f32), (-40.0, -25.0)] {
             let (i, _, _) = tilted_reach(yaw);
-            let out = s.update(&i);
+            let out = s.follow(&i);
             assert!(
                 (out.yaw.to_degrees() - want).abs() < 1e-3,
                 "{yaw}: {}",

@@ -82,7 +82,7 @@ pub struct ForearmTwist {
 
 /// The twist to apply this frame (radians about the forearm axis), after limits and smoothing.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TwistOutput {
+pub struct ForearmTwistOutput {
     /// The hand's raw twist relative to rest.
     pub wrist_twist: f32,
     /// Limited and smoothed twist that is distributed.
@@ -110,14 +110,19 @@ impl ForearmTwist {
     /// now, `hand_rest_local` at rest, `axis` the forearm axis (elbow to wrist) in the lower
     /// arm's space. Positive twist about the axis counts as supination for the right arm and
     /// pronation for the left (mirror images).
-    pub fn update(
+    pub fn update(&mut self, side: Side, input: &ForearmTwistInput, dt: f32) -> ForearmTwistOutput {
+        let i = *input;
+        self.twist(side, i.hand_local, i.hand_rest_local, i.axis, dt)
+    }
+
+    fn twist(
         &mut self,
         side: Side,
         hand_local: Quat,
         hand_rest_local: Quat,
         axis: Vec3,
         dt: f32,
-    ) -> TwistOutput {
+    ) -> ForearmTwistOutput {
         let s = self.settings;
         let axis = direction(axis).unwrap_or(Vec3::Y);
         let delta = quat_or(hand_local, Quat::IDENTITY)
@@ -142,7 +147,7 @@ impl ForearmTwist {
         );
         let distributed = value.clamp(-neg_limit.to_radians(), pos_limit.to_radians());
         let lower_arm = distributed * s.lower_arm_weight;
-        TwistOutput {
+        ForearmTwistOutput {
             wrist_twist: twist,
             distributed,
             lower_arm,
@@ -172,6 +177,32 @@ pub fn share_twist(lower_local: Quat, hand_local: Quat, axis: Vec3, angle: f32) 
     let hand = (share.inverse() * hand_local).normalize();
     let hand = if hand.w < 0.0 { -hand } else { hand };
     ((lower_local * share).normalize(), hand)
+}
+
+/// One arm's hand and forearm this frame, in the lower arm's space.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ForearmTwistInput {
+    /// The hand's rotation relative to the lower arm now, and at rest.
+    pub hand_local: Quat,
+    pub hand_rest_local: Quat,
+    /// The forearm's axis, elbow to wrist.
+    pub axis: Vec3,
+}
+
+impl crate::stage::StageSettings for ForearmTwistSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ForearmTwist {
+    type Settings = ForearmTwistSettings;
+    type Input = ForearmTwistInput;
+    type Output = ForearmTwistOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
 }
 
 #[cfg(test)]
@@ -208,7 +239,7 @@ mod tests {
     #[test]
     fn twist_converges_and_respects_limits() {
         let mut t = ForearmTwist::default();
-        let mut out = t.update(
+        let mut out = t.twist(
             Side::Right,
             Quat::IDENTITY,
             Quat::IDENTITY,
@@ -216,7 +247,7 @@ mod tests {
             1.0 / 90.0,
         );
         for _ in 0..90 {
-            out = t.update(
+            out = t.twist(
                 Side::Right,
                 Quat::from_rotation_y(2.5),
                 Quat::IDENTITY,
@@ -236,9 +267,9 @@ mod tests {
     fn ninety_degree_roll_is_shared_with_the_forearm() {
         let mut t = ForearmTwist::default();
         let roll = Quat::from_rotation_y(90f32.to_radians());
-        let mut out = t.update(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+        let mut out = t.twist(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
         for _ in 0..60 {
-            out = t.update(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
+            out = t.twist(Side::Left, roll, Quat::IDENTITY, Vec3::Y, 1.0 / 90.0);
         }
         // The default shares: the lower arm 0.5, the twist bones 0.25 (elbow side) and 0.5
         // (wrist side) of the converged 90 degrees.
@@ -259,7 +290,7 @@ mod tests {
     #[test]
     fn garbage_is_finite() {
         let mut t = ForearmTwist::default();
-        let out = t.update(
+        let out = t.twist(
             Side::Left,
             Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
             Quat::IDENTITY,

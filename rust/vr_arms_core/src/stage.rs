@@ -1,0 +1,192 @@
+//! The shape of a stage: its settings (validated in one place), an input, an output, and one
+//! `update(side, &input, dt)`. Every target stage of the arms and the upper body's bone writers
+//! have it; the contract the types cannot hold (nothing non-finite comes out, a time step of 0,
+//! below 0 or not a number changes no state) is checked for each in this file's tests.
+
+use crate::maths::side::Side;
+
+/// A stage's settings: one `validate` brings every field into its range (a profile's, the
+/// inspector's or a script's values), a value that is not a number to its default.
+pub trait StageSettings {
+    fn validate(&mut self);
+}
+
+/// A stage of the body.
+pub trait Stage {
+    type Settings: StageSettings;
+    type Input;
+    type Output;
+
+    /// One frame of `dt` seconds for the arm (or side) `side`.
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output;
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::{Quat, Vec3};
+
+    use super::*;
+    use crate::arms::body_avoidance::{BodyAvoidance, BodyAvoidanceInput, Torso};
+    use crate::arms::controller_targets::{ControllerTargets, ControllerTargetsInput};
+    use crate::arms::elbow_hint::{ElbowHintInput, ElbowHintSolver};
+    use crate::arms::reach_clamp::{ReachClamp, ReachClampInput};
+    use crate::arms::target_router::{TargetRouter, TargetRouterInput};
+    use crate::maths::body_frame::BodyFrame;
+    use crate::maths::pose::Pose;
+    use crate::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput};
+
+    /// Checks the contract on `stage` for a usable `input` and a `hostile` one (not finite):
+    /// every output `finite`, and a step of 0, -1 or NaN leaves the state as it was (the next
+    /// real step gives what it gives from the untouched stage).
+    fn holds_the_contract<S>(
+        stage: S,
+        input: S::Input,
+        hostile: S::Input,
+        finite: impl Fn(&S::Output) -> bool,
+    ) where
+        S: Stage + Clone,
+        S::Output: PartialEq + std::fmt::Debug,
+    {
+        let mut warm = stage.clone();
+        for _ in 0..5 {
+            warm.update(Side::Left, &input, 1.0 / 90.0);
+        }
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let mut touched = warm.clone();
+            let out = touched.update(Side::Left, &input, bad);
+            assert!(finite(&out), "dt {bad}: {out:?}");
+            let next = touched.update(Side::Left, &input, 1.0 / 90.0);
+            let untouched = warm.clone().update(Side::Left, &input, 1.0 / 90.0);
+            if bad != f32::INFINITY {
+                assert_eq!(next, untouched, "dt {bad} changed the state");
+            }
+        }
+        let mut s = warm.clone();
+        for dt in [1.0 / 90.0, f32::NAN, 0.5] {
+            let out = s.update(Side::Right, &hostile, dt);
+            assert!(finite(&out), "hostile input, dt {dt}: {out:?}");
+        }
+    }
+
+    fn pose(x: f32, y: f32, z: f32) -> Pose {
+        Pose::new(Vec3::new(x, y, z), Quat::from_rotation_x(0.3))
+    }
+
+    fn nan_pose() -> Pose {
+        Pose::new(Vec3::NAN, Quat::from_xyzw(f32::NAN, 0.0, 0.0, 0.0))
+    }
+
+    fn body() -> BodyFrame {
+        BodyFrame::new(Pose::IDENTITY)
+    }
+
+    #[test]
+    fn the_controller_targets_hold_the_contract() {
+        let mut stage = ControllerTargets::new(Default::default());
+        stage.add_recoil(
+            Side::Left,
+            Vec3::new(0.0, 0.02, -0.05),
+            Vec3::new(8.0, 0.0, 0.0),
+        );
+        holds_the_contract(
+            stage,
+            ControllerTargetsInput {
+                controller: pose(0.3, 1.2, 0.4),
+            },
+            ControllerTargetsInput {
+                controller: nan_pose(),
+            },
+            |o| o.target.is_finite(),
+        );
+    }
+
+    #[test]
+    fn the_body_avoidance_holds_the_contract() {
+        let torso = Torso::from_shoulders(
+            Vec3::new(0.17, 1.4, 0.0),
+            Vec3::new(-0.17, 1.4, 0.0),
+            &body(),
+        );
+        let input = |raw: Pose| BodyAvoidanceInput {
+            raw_target: raw,
+            shoulder: Vec3::new(0.17, 1.4, 0.0),
+            arm_length: 0.55,
+            torso,
+            body: body(),
+        };
+        holds_the_contract(
+            BodyAvoidance::new(Default::default()),
+            input(pose(-0.05, 1.1, 0.05)),
+            input(nan_pose()),
+            |o| o.target.is_finite(),
+        );
+    }
+
+    #[test]
+    fn the_reach_clamp_holds_the_contract() {
+        let input = |target: Pose| ReachClampInput {
+            target,
+            shoulder: Vec3::new(0.17, 1.4, 0.0),
+            arm_length: 0.55,
+            body: body(),
+            up: Vec3::Y,
+        };
+        let stage = ReachClamp::new(crate::arms::reach_clamp::ReachClampSettings {
+            exact_hands_mode: false,
+            ..Default::default()
+        });
+        holds_the_contract(stage, input(pose(0.3, 2.2, 0.9)), input(nan_pose()), |o| {
+            o.target.is_finite() && o.guard_weight.is_finite()
+        });
+    }
+
+    #[test]
+    fn the_target_router_holds_the_contract() {
+        let mut stage = TargetRouter::new(Default::default());
+        stage.set_override();
+        let input = |target: Pose| TargetRouterInput {
+            target,
+            override_target: Some(pose(0.1, 1.0, 0.3)),
+        };
+        holds_the_contract(stage, input(pose(0.3, 1.2, 0.4)), input(nan_pose()), |o| {
+            o.target.is_finite()
+        });
+    }
+
+    #[test]
+    fn the_elbow_hint_holds_the_contract() {
+        let input = |hand: Pose| ElbowHintInput {
+            shoulder: Vec3::new(0.17, 1.4, 0.0),
+            hand,
+            upper_length: 0.28,
+            lower_length: 0.26,
+            body: body(),
+            torso: None,
+        };
+        holds_the_contract(
+            ElbowHintSolver::new(Default::default()),
+            input(pose(0.3, 1.1, 0.35)),
+            input(nan_pose()),
+            |o| o.hint.is_finite(),
+        );
+    }
+
+    #[test]
+    fn the_forearm_twist_holds_the_contract() {
+        let input = |hand_local: Quat| ForearmTwistInput {
+            hand_local,
+            hand_rest_local: Quat::IDENTITY,
+            axis: Vec3::Y,
+        };
+        holds_the_contract(
+            ForearmTwist::new(Default::default()),
+            input(Quat::from_rotation_y(1.2)),
+            input(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            |o| {
+                [o.wrist_twist, o.distributed, o.lower_arm, o.wrist_joint]
+                    .iter()
+                    .all(|v| v.is_finite())
+            },
+        );
+    }
+}
