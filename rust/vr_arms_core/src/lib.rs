@@ -24,6 +24,6 @@ pub mod toml_file;
 pub mod upper_body;
 
 pub use arms::arm_solve::{ArmBones, ArmCalibration, ArmGoal, ArmSolve, solve_arm};
-pub use arms::two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone};
+pub use arms::two_bone_ik::{LimbPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone};
 pub use maths::pose::Pose;
 pub use maths::side::{PerSide, Side};

@@ -14,7 +14,7 @@
 
 use glam::{Quat, Vec3};
 use vr_arms_core::arms::soft_ik::min_bend_reach;
-use vr_arms_core::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::arms::two_bone_ik::{LimbPose, TwoBoneGoal, solve_two_bone};
 use vr_arms_core::body::Tracking;
 use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::maths::angles::head_yaw;
@@ -334,7 +334,7 @@ fn bones_from_clavicle(
 /// An exact two-bone solve of the arm toward `target` with the elbow toward `pole` (a direction
 /// from the shoulder): elbow and wrist.
 fn two_bone(bones: &ArmBones, cal: &ArmCalibration, target: Vec3, pole: Vec3) -> (Vec3, Vec3) {
-    let pose = ArmPose {
+    let pose = LimbPose {
         shoulder: bones.upper.position,
         elbow: bones.lower.position,
         wrist: bones.hand.position,

@@ -7,7 +7,7 @@
 use glam::{Quat, Vec3};
 
 use crate::arms::soft_ik::{SoftIk, SoftIkSettings};
-use crate::arms::two_bone_ik::{ArmPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone_with_reach};
+use crate::arms::two_bone_ik::{LimbPose, TwoBoneGoal, TwoBoneSolution, solve_two_bone_with_reach};
 use crate::hands::hand_frame::HandRest;
 use crate::maths::finite::direction;
 use crate::maths::pose::Pose;
@@ -151,7 +151,7 @@ pub fn solve_arm(bones: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal)
 fn solve_sanitized(b: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -> ArmSolve {
     let target = goal.target;
     let hinge = b.upper.rotation * calibration.hinge_in_upper;
-    let pose = ArmPose {
+    let pose = LimbPose {
         shoulder: b.upper.position,
         elbow: b.lower.position,
         wrist: b.hand.position,

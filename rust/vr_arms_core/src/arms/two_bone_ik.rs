@@ -1,6 +1,6 @@
 //! Analytic two-bone IK: shoulder -> elbow -> wrist, with a pole (elbow hint) direction.
 //!
-//! Shape after ozz-animation's `IKTwoBoneJob`: explicit inputs ([`ArmPose`], [`TwoBoneGoal`]),
+//! Shape after ozz-animation's `IKTwoBoneJob`: explicit inputs ([`LimbPose`], [`TwoBoneGoal`]),
 //! explicit output ([`TwoBoneSolution`]), no hidden state. All positions and directions are in one
 //! space of the caller's choice (the skeleton's space in the Godot glue), in metres.
 //!
@@ -16,14 +16,15 @@ use crate::maths::finite::vec3_or;
 /// Bones shorter than this (metres) are treated as zero length.
 const MIN_BONE: f32 = 1e-5;
 
-/// Current pose of one arm, before the solve.
+/// Current pose of one two-bone limb, before the solve: an arm (shoulder, elbow, wrist) or a
+/// leg (hip, knee, ankle), named as the arm's joints.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ArmPose {
-    /// Upper-arm joint position (metres).
+pub struct LimbPose {
+    /// The limb's root joint: the upper arm's (shoulder) or the thigh's (hip) (metres).
     pub shoulder: Vec3,
-    /// Lower-arm (elbow) joint position (metres).
+    /// The middle joint: the elbow or the knee (metres).
     pub elbow: Vec3,
-    /// Hand (wrist) joint position (metres).
+    /// The end joint: the wrist or the ankle (metres).
     pub wrist: Vec3,
     /// The elbow's hinge axis as it is now: flexing the forearm is a positive rotation about it,
     /// turning the forearm direction toward the inside of the bend. Need not be unit length.
@@ -66,7 +67,7 @@ pub struct TwoBoneSolution {
 
 /// Solves one arm. Total: degenerate input (target at the shoulder, pole along the arm,
 /// zero-length bones, non-finite values) gives a finite, sensible answer.
-pub fn solve_two_bone(pose: &ArmPose, goal: &TwoBoneGoal) -> TwoBoneSolution {
+pub fn solve_two_bone(pose: &LimbPose, goal: &TwoBoneGoal) -> TwoBoneSolution {
     solve_two_bone_with_reach(pose, goal, None)
 }
 
@@ -74,7 +75,7 @@ pub fn solve_two_bone(pose: &ArmPose, goal: &TwoBoneGoal) -> TwoBoneSolution {
 /// shoulder->target direction instead of at the target's own distance (used by soft IK, which
 /// eases the effective distance near full extension). `None` uses the target's distance.
 pub fn solve_two_bone_with_reach(
-    pose: &ArmPose,
+    pose: &LimbPose,
     goal: &TwoBoneGoal,
     reach: Option<f32>,
 ) -> TwoBoneSolution {
@@ -239,8 +240,8 @@ mod tests {
 
     /// A left arm in T-pose: shoulder at the origin, arm along +X, body facing +Z, so the elbow
     /// flexes the forearm toward +Z about the hinge -Y.
-    fn t_pose() -> ArmPose {
-        ArmPose {
+    fn t_pose() -> LimbPose {
+        LimbPose {
             shoulder: Vec3::ZERO,
             elbow: Vec3::new(0.28, 0.0, 0.0),
             wrist: Vec3::new(0.52, 0.0, 0.0),
@@ -249,7 +250,7 @@ mod tests {
     }
 
     /// Applies a solution to the bone vectors, as the Godot glue does to bone rotations.
-    fn applied(pose: &ArmPose, s: &TwoBoneSolution) -> (Vec3, Vec3) {
+    fn applied(pose: &LimbPose, s: &TwoBoneSolution) -> (Vec3, Vec3) {
         let elbow = pose.shoulder + s.upper_delta * (pose.elbow - pose.shoulder);
         let wrist = elbow + s.lower_delta * (s.upper_delta * (pose.wrist - pose.elbow));
         (elbow, wrist)
@@ -313,7 +314,7 @@ mod tests {
     #[test]
     fn a_target_at_the_shoulder_keeps_the_heading_of_the_current_wrist() {
         // A bent arm off the origin: shoulder (1, 1, 0), wrist up and forward of it.
-        let pose = ArmPose {
+        let pose = LimbPose {
             shoulder: Vec3::new(1.0, 1.0, 0.0),
             elbow: Vec3::new(1.28, 1.0, 0.0),
             wrist: Vec3::new(1.28, 1.1, 0.2),
@@ -340,7 +341,7 @@ mod tests {
     fn a_pole_along_the_target_keeps_the_current_bend() {
         // Shoulder off the origin, elbow bent toward +Z; the given hinge (-Y) would bend the
         // other way (-Z): the current bend wins.
-        let pose = ArmPose {
+        let pose = LimbPose {
             shoulder: Vec3::new(1.0, 1.0, 0.0),
             elbow: Vec3::new(1.2, 1.0, 0.19),
             wrist: Vec3::new(1.44, 1.0, 0.19),
@@ -440,7 +441,7 @@ mod tests {
         let (_, wrist) = applied(&pose, &s);
         assert!(wrist.normalize().dot(Vec3::new(0.1, 0.2, 0.1).normalize()) > 0.999);
 
-        let collapsed = ArmPose {
+        let collapsed = LimbPose {
             shoulder: Vec3::ONE,
             elbow: Vec3::ONE,
             wrist: Vec3::ONE,
@@ -504,7 +505,7 @@ mod tests {
             upper in 0.1f32..0.4, lower in 0.1f32..0.4,
             bend in -0.5f32..0.5,
         ) {
-            let pose = ArmPose {
+            let pose = LimbPose {
                 shoulder: Vec3::new(0.1, 1.4, 0.0),
                 elbow: Vec3::new(0.1 + upper, 1.4, 0.0),
                 wrist: Vec3::new(0.1 + upper + lower * bend.cos(), 1.4, lower * bend.sin()),

@@ -7,7 +7,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone_with_reach};
+use crate::arms::two_bone_ik::{LimbPose, TwoBoneGoal, solve_two_bone_with_reach};
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
 
@@ -293,7 +293,7 @@ pub fn solve_leg(
     // (as this frame's animation placed it), else its rest place on the shin (a foot bone
     // hanging from elsewhere stays behind when the body moves).
     let carried = tree.parent(fi) == Some(li);
-    let pose = ArmPose {
+    let pose = LimbPose {
         shoulder: u.position,
         elbow: l.position,
         wrist: if carried {

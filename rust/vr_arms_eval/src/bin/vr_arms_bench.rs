@@ -13,7 +13,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::{Quat, Vec3};
-use vr_arms_core::arms::two_bone_ik::{ArmPose, TwoBoneGoal, solve_two_bone};
+use vr_arms_core::arms::two_bone_ik::{LimbPose, TwoBoneGoal, solve_two_bone};
 use vr_arms_core::body::body_pipeline::{HandInput, Steps};
 use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
@@ -231,7 +231,7 @@ fn main() {
         black_box(sink);
         return;
     }
-    let pose = ArmPose {
+    let pose = LimbPose {
         shoulder: Vec3::new(0.17, 1.41, 0.0),
         elbow: Vec3::new(0.45, 1.41, 0.0),
         wrist: Vec3::new(0.69, 1.41, 0.0),
@@ -258,7 +258,7 @@ fn main() {
     // plain two-bone solve of each leg costs.
     let mut lower = Lower::new();
     let lower_body = measure(31, 5_000, |i| lower.frame(at(i)));
-    let leg = |x: f32| ArmPose {
+    let leg = |x: f32| LimbPose {
         shoulder: Vec3::new(x, 0.9, 0.0),
         elbow: Vec3::new(x, 0.48, 0.0),
         wrist: Vec3::new(x, 0.06, 0.0),
