@@ -4,7 +4,7 @@ use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::upper_body::forearm_twist::{
-    ForearmTwist as Stage, ForearmTwistInput, ForearmTwistSettings, share_twist, twist_rotation,
+    ForearmTwist as Stage, ForearmTwistSettings, share_twist, twist_rotation,
 };
 
 use crate::convert::{pose, quat, to_quaternion, vec3};
@@ -142,14 +142,10 @@ impl ISkeletonModifier3D for ForearmTwist {
             let (hand_rest, hand_parent) =
                 (skeleton.get_bone_rest(hand), skeleton.get_bone_parent(hand));
             let axis = vec3(hand_rest.origin);
-            let hand_rest_local = pose(&hand_rest).rotation;
             let hand_local = quat(skeleton.get_bone_pose_rotation(hand));
-            let input = ForearmTwistInput {
-                hand_local,
-                hand_rest_local,
-                axis,
-            };
-            let out = self.stage.update(side, &input, delta as f32);
+            let out = self
+                .stage
+                .twist_hand(side, hand_local, pose(&hand_rest), delta as f32);
             let (elbow_name, wrist_name) = match side {
                 Side::Left => (&self.left_elbow_twist_bone, &self.left_wrist_twist_bone),
                 Side::Right => (&self.right_elbow_twist_bone, &self.right_wrist_twist_bone),

@@ -3,9 +3,7 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
-use vr_arms_core::arms::target_router::{
-    RouterEvent, TargetRouter as Stage, TargetRouterInput, TargetRouterSettings,
-};
+use vr_arms_core::arms::target_router::{RouterEvent, TargetRouter as Stage, TargetRouterSettings};
 
 use crate::nodes::vr_arm_rig::links::slot_problems;
 use crate::problems::ProblemReport;
@@ -102,11 +100,7 @@ impl INode3D for TargetRouter {
             let override_pose = read_pose(&self.overrides[side.index()]);
             let router = &mut self.routers[side.index()];
             router.settings = settings;
-            let input = TargetRouterInput {
-                target: default,
-                override_target: override_pose,
-            };
-            let out = router.update(side, &input, delta as f32);
+            let out = router.route(side, default, override_pose, delta as f32);
             write_pose(&output, &out.target, false);
             self.emit(side, out.event);
         }

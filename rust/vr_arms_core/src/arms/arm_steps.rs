@@ -22,7 +22,7 @@ use crate::arms::reach_clamp::ReachClamp;
 use crate::arms::reach_clamp::ReachClampSettings;
 use crate::arms::soft_ik::SoftIkSettings;
 use crate::arms::target_router::TargetRouterSettings;
-use crate::arms::target_router::{RouterEvent, TargetRouter, TargetRouterInput};
+use crate::arms::target_router::{RouterEvent, TargetRouter};
 use crate::arms::tracking_loss::{TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose};
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
@@ -219,14 +219,10 @@ impl ArmPipeline {
     ) -> Option<ArmTargets> {
         let avoided = frame.avoid(&mut self.body_avoidance, side, raw, dt)?.target;
         let clamp = frame.clamp(&mut self.reach_clamp, side, avoided, dt)?;
-        let routed = self.routers.get_mut(side).update(
-            side,
-            &TargetRouterInput {
-                target: clamp.target,
-                override_target: *input.overrides.get(side),
-            },
-            dt,
-        );
+        let routed =
+            self.routers
+                .get_mut(side)
+                .route(side, clamp.target, *input.overrides.get(side), dt);
         let (target, router_event) = (routed.target, routed.event);
         let torso = self.body_avoidance.settings;
         let hint = frame

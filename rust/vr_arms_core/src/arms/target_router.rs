@@ -90,6 +90,22 @@ impl TargetRouter {
         TargetRouterOutput { target, event }
     }
 
+    /// The routing step as the body and the `TargetRouter` node take it: `target` from the
+    /// stages before, `override_target` the interaction's, if any (world).
+    pub fn route(
+        &mut self,
+        side: Side,
+        target: Pose,
+        override_target: Option<Pose>,
+        dt: f32,
+    ) -> TargetRouterOutput {
+        let input = TargetRouterInput {
+            target,
+            override_target,
+        };
+        self.update(side, &input, dt)
+    }
+
     fn routed(
         &mut self,
         default_target: &Pose,

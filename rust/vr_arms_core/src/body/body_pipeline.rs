@@ -34,7 +34,7 @@ use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::{PerSide, Side};
 use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
-use crate::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput, share_twist};
+use crate::upper_body::forearm_twist::{ForearmTwist, share_twist};
 use crate::upper_body::upper_body_follow::UpperBodyFollow;
 
 /// Where the stages' bones are in the [`PoseTree`] (indices into it).
@@ -367,15 +367,7 @@ impl BodyPipeline {
             let rest = self.hand_rest.get(side);
             let share = self
                 .twist
-                .update(
-                    side,
-                    &ForearmTwistInput {
-                        hand_local: solve.hand_local,
-                        hand_rest_local: rest.rotation,
-                        axis: rest.position,
-                    },
-                    dt,
-                )
+                .twist_hand(side, solve.hand_local, *rest, dt)
                 .lower_arm;
             let (lower_local, hand_local) =
                 share_twist(solve.lower_local, solve.hand_local, rest.position, share);

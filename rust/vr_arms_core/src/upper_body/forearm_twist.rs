@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::maths::finite::finite_clamp;
 use crate::maths::finite::{direction, quat_or};
+use crate::maths::pose::Pose;
 use crate::maths::side::{PerSide, Side};
 use crate::maths::spring::{CriticalSpring, omega_for_90_percent};
 
@@ -113,6 +114,24 @@ impl ForearmTwist {
     pub fn update(&mut self, side: Side, input: &ForearmTwistInput, dt: f32) -> ForearmTwistOutput {
         let i = *input;
         self.twist(side, i.hand_local, i.hand_rest_local, i.axis, dt)
+    }
+
+    /// The twist step as the body and the `ForearmTwist` node take it: the hand's rotation
+    /// relative to the lower arm now (`hand_local`) and its rest pose in the lower arm
+    /// (`hand_rest`: its position is the forearm's axis, elbow to wrist).
+    pub fn twist_hand(
+        &mut self,
+        side: Side,
+        hand_local: Quat,
+        hand_rest: Pose,
+        dt: f32,
+    ) -> ForearmTwistOutput {
+        let input = ForearmTwistInput {
+            hand_local,
+            hand_rest_local: hand_rest.rotation,
+            axis: hand_rest.position,
+        };
+        self.update(side, &input, dt)
     }
 
     fn twist(
