@@ -10,7 +10,7 @@ use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
-use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
+use crate::shared::common::{read_pose, side_slots, write_pose};
 
 /// Stage 2 of the arm target pipeline: keeps each raw wrist target out of the torso.
 ///
@@ -169,27 +169,6 @@ impl INode3D for BodyAvoidance {
 
 #[godot_api]
 impl BodyAvoidance {
-    /// Loads the `[body_avoidance]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("BodyAvoidance", &path, |p| {
-            self.set_core_settings(&p.body_avoidance)
-        })
-    }
-
-    /// Saves these settings into the `[body_avoidance]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("BodyAvoidance", &path, |p| p.body_avoidance = s)
-    }
-
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
     settings_bridge!(BodyAvoidanceSettings {
         enabled => enabled,
         exact_hands => exact_hands,
@@ -254,3 +233,12 @@ impl BodyAvoidance {
         })
     }
 }
+
+crate::stage_node_api!(
+    BodyAvoidance,
+    "BodyAvoidance",
+    body_avoidance,
+    load: "Loads the `[body_avoidance]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[body_avoidance]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

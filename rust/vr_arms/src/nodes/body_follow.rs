@@ -9,7 +9,6 @@ use crate::convert::{to_quaternion, to_vector3};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
 use crate::shared::common::{alive, read_pose, read_raw};
-use crate::shared::common::{apply_profile, store_profile};
 
 /// Moves the avatar root under the player: horizontally under the headset (slightly behind the
 /// head, on the XR origin's floor) and turned by a yaw that never follows the headset's pitch.
@@ -208,27 +207,6 @@ impl BodyFollow {
     #[signal]
     fn head_tracking_changed(tracked: bool);
 
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
-    /// Loads the `[body_follow]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("BodyFollow", &path, |p| {
-            self.set_core_settings(&p.body_follow)
-        })
-    }
-
-    /// Saves these settings into the `[body_follow]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("BodyFollow", &path, |p| p.body_follow = s)
-    }
-
     settings_bridge!(BodyFollowSettings {
         response_time_s => response_time_s,
         max_turn_speed_deg_per_s => max_turn_speed_deg_per_s,
@@ -261,6 +239,15 @@ impl BodyFollow {
         out
     }
 }
+
+crate::stage_node_api!(
+    BodyFollow,
+    "BodyFollow",
+    body_follow,
+    load: "Loads the `[body_follow]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[body_follow]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);
 
 /// The floor's height: the XR origin's, else the head's parent's (the origin it moves in), else 0.
 pub fn floor_height(origin: &Option<Gd<Node3D>>, head: &Option<Gd<Node3D>>) -> f32 {

@@ -15,9 +15,7 @@ use crate::convert::vec3;
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
-use crate::shared::common::{
-    DebugMarkers, alive, apply_profile, colors, read_tracked, store_profile, write_pose,
-};
+use crate::shared::common::{DebugMarkers, alive, colors, read_tracked, write_pose};
 use crate::shared::hand::Hand;
 
 /// Stage 1 of the arm target pipeline: writes each controller's pose, mapped onto the hand bone by
@@ -287,28 +285,6 @@ impl ControllerTargets {
         self.stage.set_held_recoil(side, position, rotation);
     }
 
-    /// Loads the `[controller_targets]` section of a TOML profile. On error (named line) the
-    /// settings stay as they were and false is returned.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("ControllerTargets", &path, |p| {
-            self.set_core_settings(&p.controller_targets)
-        })
-    }
-
-    /// Saves this node's settings into the `[controller_targets]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("ControllerTargets", &path, |p| p.controller_targets = s)
-    }
-
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
     settings_bridge!(ControllerTargetsSettings {
         left_position_offset => left.position_offset,
         left_rotation_offset_deg => left.rotation_offset_deg,
@@ -382,3 +358,12 @@ impl ControllerTargets {
         self.markers.sync(self.debug_draw, owner, &STYLES, shown);
     }
 }
+
+crate::stage_node_api!(
+    ControllerTargets,
+    "ControllerTargets",
+    controller_targets,
+    load: "Loads the `[controller_targets]` section of a TOML profile. On error (named line) the settings stay as they were and false is returned.",
+    save: "Saves this node's settings into the `[controller_targets]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

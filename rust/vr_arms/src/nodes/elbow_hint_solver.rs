@@ -11,7 +11,7 @@ use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
-use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile};
+use crate::shared::common::{read_pose, side_slots};
 
 /// Stage 5 of the arm target pipeline: places each elbow hint (the pole the arm solve bends
 /// toward) in a stable torso frame, never driven by wrist roll.
@@ -216,27 +216,6 @@ impl INode3D for ElbowHintSolver {
 
 #[godot_api]
 impl ElbowHintSolver {
-    /// Loads the `[elbow_hint]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("ElbowHintSolver", &path, |p| {
-            self.set_core_settings(&p.elbow_hint)
-        })
-    }
-
-    /// Saves these settings into the `[elbow_hint]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("ElbowHintSolver", &path, |p| p.elbow_hint = s)
-    }
-
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
     settings_bridge!(ElbowHintSettings {
         along_arm_factor => along_arm_factor,
         hint_distance_m => hint_distance_m,
@@ -288,3 +267,12 @@ impl ElbowHintSolver {
         )
     }
 }
+
+crate::stage_node_api!(
+    ElbowHintSolver,
+    "ElbowHintSolver",
+    elbow_hint,
+    load: "Loads the `[elbow_hint]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[elbow_hint]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

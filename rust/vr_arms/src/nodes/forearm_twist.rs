@@ -12,9 +12,7 @@ use crate::nodes::vr_arm_rig::VRArmRig;
 use crate::nodes::vr_arm_rig::links::rig_problem;
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
-use crate::shared::common::{
-    alive, apply_profile, missing_bones, parent_skeleton, skip_in_editor, store_profile,
-};
+use crate::shared::common::{alive, missing_bones, parent_skeleton, skip_in_editor};
 use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 
 /// Spreads the hand's twist about the forearm over the forearm, so a rolled wrist does not
@@ -204,27 +202,6 @@ impl ISkeletonModifier3D for ForearmTwist {
 
 #[godot_api]
 impl ForearmTwist {
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
-    /// Loads the `[forearm_twist]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("ForearmTwist", &path, |p| {
-            self.set_core_settings(&p.forearm_twist)
-        })
-    }
-
-    /// Saves these settings into the `[forearm_twist]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("ForearmTwist", &path, |p| p.forearm_twist = s)
-    }
-
     settings_bridge!(ForearmTwistSettings {
         elbow_twist_weight => elbow_twist_weight,
         wrist_twist_weight => wrist_twist_weight,
@@ -259,3 +236,12 @@ impl ForearmTwist {
         out
     }
 }
+
+crate::stage_node_api!(
+    ForearmTwist,
+    "ForearmTwist",
+    forearm_twist,
+    load: "Loads the `[forearm_twist]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[forearm_twist]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

@@ -10,9 +10,7 @@ use crate::nodes::vr_arm_rig::links::{arm_frame, slot_problems};
 use crate::problems::ProblemReport;
 use crate::relay::release_rewired_output;
 use crate::settings_bridge;
-use crate::shared::common::{
-    DebugMarkers, apply_profile, colors, read_pose, side_slots, store_profile, write_pose,
-};
+use crate::shared::common::{DebugMarkers, colors, read_pose, side_slots, write_pose};
 
 /// Stage 3 of the arm target pipeline: reach clamp and overhead guard.
 ///
@@ -207,27 +205,6 @@ impl INode3D for ReachClamp {
 
 #[godot_api]
 impl ReachClamp {
-    /// Loads the `[reach_clamp]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("ReachClamp", &path, |p| {
-            self.set_core_settings(&p.reach_clamp)
-        })
-    }
-
-    /// Saves these settings into the `[reach_clamp]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("ReachClamp", &path, |p| p.reach_clamp = s)
-    }
-
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
     settings_bridge!(ReachClampSettings {
         exact_hands_mode => exact_hands_mode,
         hard_clamp_ratio => hard_clamp_ratio,
@@ -275,3 +252,12 @@ impl ReachClamp {
         )
     }
 }
+
+crate::stage_node_api!(
+    ReachClamp,
+    "ReachClamp",
+    reach_clamp,
+    load: "Loads the `[reach_clamp]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[reach_clamp]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

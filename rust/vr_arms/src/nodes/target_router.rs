@@ -7,7 +7,7 @@ use vr_arms_core::arms::target_router::{RouterEvent, TargetRouter as Stage, Targ
 
 use crate::nodes::vr_arm_rig::links::slot_problems;
 use crate::problems::ProblemReport;
-use crate::shared::common::{apply_profile, read_pose, side_slots, store_profile, write_pose};
+use crate::shared::common::{read_pose, side_slots, write_pose};
 use crate::shared::hand::Hand;
 
 /// Stage 4 of the arm target pipeline: per arm, blends the default target with an interaction
@@ -148,33 +148,18 @@ impl TargetRouter {
         self.routers[hand.side().index()].weight
     }
 
-    /// Loads the `[target_router]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("TargetRouter", &path, |p| {
-            self.blend_speed = p.target_router.blend_speed
-        })
-    }
-
-    /// Saves these settings into the `[target_router]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("TargetRouter", &path, |p| p.target_router = s)
-    }
-
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
     fn core_settings(&self) -> TargetRouterSettings {
         let mut s = TargetRouterSettings {
             blend_speed: self.blend_speed,
         };
         s.validate();
         s
+    }
+
+    /// Puts a profile's settings into the inspector's properties (as loaded, unvalidated: the
+    /// next frame validates them).
+    fn set_core_settings(&mut self, s: &TargetRouterSettings) {
+        self.blend_speed = s.blend_speed;
     }
 
     fn emit(&mut self, side: Side, event: Option<RouterEvent>) {
@@ -213,3 +198,12 @@ impl TargetRouter {
         )
     }
 }
+
+crate::stage_node_api!(
+    TargetRouter,
+    "TargetRouter",
+    target_router,
+    load: "Loads the `[target_router]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[target_router]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

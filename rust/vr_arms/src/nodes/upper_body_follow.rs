@@ -9,8 +9,8 @@ use vr_arms_core::upper_body::upper_body_follow::{
 use crate::convert::{pose, to_quaternion};
 use crate::problems::ProblemReport;
 use crate::settings_bridge;
+use crate::shared::common::missing_bones;
 use crate::shared::common::{alive, parent_skeleton, read_pose, read_tracked, skip_in_editor};
-use crate::shared::common::{apply_profile, missing_bones, store_profile};
 use crate::shared::modifier_order::{RigOrder, rig_order_problem};
 use crate::skeleton_read::SkeletonRead;
 
@@ -192,27 +192,6 @@ impl ISkeletonModifier3D for UpperBodyFollow {
 
 #[godot_api]
 impl UpperBodyFollow {
-    /// What is wrong with the setup (the editor's configuration warnings).
-    #[func]
-    fn get_setup_problems(&self) -> PackedStringArray {
-        self.problems().iter().map(GString::from).collect()
-    }
-
-    /// Loads the `[upper_body_follow]` section of a TOML profile; on error the settings stay.
-    #[func]
-    fn load_profile(&mut self, path: GString) -> bool {
-        apply_profile("UpperBodyFollow", &path, |p| {
-            self.set_core_settings(&p.upper_body_follow)
-        })
-    }
-
-    /// Saves these settings into the `[upper_body_follow]` section of a TOML profile.
-    #[func]
-    fn save_profile(&self, path: GString) -> bool {
-        let s = self.core_settings();
-        store_profile("UpperBodyFollow", &path, |p| p.upper_body_follow = s)
-    }
-
     settings_bridge!(UpperBodyFollowSettings {
         yaw_weights => yaw_weights,
         pitch_weights => pitch_weights,
@@ -250,3 +229,12 @@ impl UpperBodyFollow {
         out
     }
 }
+
+crate::stage_node_api!(
+    UpperBodyFollow,
+    "UpperBodyFollow",
+    upper_body_follow,
+    load: "Loads the `[upper_body_follow]` section of a TOML profile; on error the settings stay.",
+    save: "Saves these settings into the `[upper_body_follow]` section of a TOML profile.",
+    problems: "What is wrong with the setup (the editor's configuration warnings)."
+);

@@ -210,6 +210,40 @@ macro_rules! settings_bridge {
     };
 }
 
+/// The functions every stage node has, in a secondary `#[godot_api]` block: `load_profile(path)`
+/// and `save_profile(path)` for the node's `$section` of a TOML profile (`$class` names the node
+/// in errors), and `get_setup_problems()`. Each function's documentation (the editor's help) is
+/// given with it.
+#[macro_export]
+macro_rules! stage_node_api {
+    ($node:ident, $class:tt, $section:ident,
+     load: $load_doc:tt, save: $save_doc:tt, problems: $problems_doc:tt) => {
+        #[godot_api(secondary)]
+        impl $node {
+            #[doc = $load_doc]
+            #[func]
+            fn load_profile(&mut self, path: GString) -> bool {
+                $crate::shared::profile_file::apply_profile($class, &path, |p| {
+                    self.set_core_settings(&p.$section)
+                })
+            }
+
+            #[doc = $save_doc]
+            #[func]
+            fn save_profile(&self, path: GString) -> bool {
+                let s = self.core_settings();
+                $crate::shared::profile_file::store_profile($class, &path, |p| p.$section = s)
+            }
+
+            #[doc = $problems_doc]
+            #[func]
+            fn get_setup_problems(&self) -> PackedStringArray {
+                self.problems().iter().map(GString::from).collect()
+            }
+        }
+    };
+}
+
 pub use crate::shared::profile_file::{apply_profile, load_profile, store_profile};
 
 /// The (input, output) pair of one side.
