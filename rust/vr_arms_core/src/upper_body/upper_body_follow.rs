@@ -146,8 +146,8 @@ impl UpperBodyFollow {
     /// `head` the headset's rotation in skeleton space, `chest_parent` the chest's parent global
     /// rotation and `bones` the chest, neck and head global rotations (skeleton space, before).
     /// A missing bone (`None`) is skipped; its share is not moved to another bone. Each bone's
-    /// parent is taken to be the chain bone before it: see [`UpperBodyFollow::solve_in_chain`]
-    /// for a chain with bones in between. Upright: no low stance.
+    /// parent is taken to be the chain bone before it: [`UpperBodyFollow::solve_on`] takes a
+    /// chain with bones in between. Upright: no low stance.
     pub fn solve(
         &self,
         body: Quat,
@@ -165,7 +165,7 @@ impl UpperBodyFollow {
     /// it turns with the chain bone above it, and the locals returned put each chain bone where
     /// the follow wants it under it. `drop_m`: how far the head is below its standing height
     /// (avatar metres; see [`UpperBodyFollowSettings::yaw_weights_at`]).
-    pub fn solve_in_chain(
+    fn solve_in_chain(
         &self,
         body: Quat,
         head: Quat,
@@ -210,7 +210,7 @@ impl UpperBodyFollow {
     /// rotations in skeleton space, `drop_m` how far the head is below its standing height
     /// (avatar metres; 0 upright). Returns each spine bone with its new local rotation.
     ///
-    /// Measures the chain as [`UpperBodyFollow::solve_in_chain`] wants it: the chest's parent,
+    /// Measures the chain as `solve_in_chain` wants it: the chest's parent,
     /// and each later bone's own parent where it is not the chain bone before it (a humanoid's
     /// UpperChest between Chest and Neck).
     pub fn solve_on(
