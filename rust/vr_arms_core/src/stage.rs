@@ -33,6 +33,7 @@ mod tests {
     use crate::arms::target_router::{TargetRouter, TargetRouterInput};
     use crate::maths::body_frame::BodyFrame;
     use crate::maths::pose::Pose;
+    use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
     use crate::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput};
 
     /// Checks the contract on `stage` for a usable `input` and a `hostile` one (not finite):
@@ -168,6 +169,25 @@ mod tests {
             input(pose(0.3, 1.1, 0.35)),
             input(nan_pose()),
             |o| o.hint.is_finite(),
+        );
+    }
+
+    #[test]
+    fn the_clavicle_follow_holds_the_contract() {
+        let input = |target: Vec3| ClavicleFollowInput {
+            clavicle_position: Vec3::new(0.03, 1.41, 0.0),
+            clavicle_rotation: Quat::IDENTITY,
+            parent_rotation: Quat::IDENTITY,
+            shoulder: Vec3::new(0.17, 1.41, 0.0),
+            target,
+            arm_length: 0.52,
+            up: Vec3::Y,
+        };
+        holds_the_contract(
+            ClavicleFollow::new(Default::default()),
+            input(Vec3::new(0.9, 1.9, 0.3)),
+            input(Vec3::NAN),
+            |o| o.local_rotation.is_finite() && o.yaw.is_finite() && o.pitch.is_finite(),
         );
     }
 

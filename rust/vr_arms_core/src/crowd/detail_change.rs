@@ -16,14 +16,19 @@ pub const HEAD_OVER_ROOT_M: f32 = 1.6;
 /// its smoothing then settles at once rather than over the whole gap.
 pub const LONGEST_CATCH_UP_S: f32 = 1.0;
 
-/// The centre of the sphere a body at `scale` is culled by: its chest, under the head at `head`
-/// (world), else under where a standing head is over its root at `root`; `None` with neither.
-pub fn body_sphere_center(head: Option<Vec3>, root: Option<Vec3>, scale: f32) -> Option<Vec3> {
-    let scale = if scale.is_finite() && scale > 0.0 {
+/// An avatar's scale as the culling sphere takes it: 1 when it is not finite or not above 0.
+pub fn usable_scale(scale: f32) -> f32 {
+    if scale.is_finite() && scale > 0.0 {
         scale
     } else {
         1.0
-    };
+    }
+}
+
+/// The centre of the sphere a body at `scale` is culled by: its chest, under the head at `head`
+/// (world), else under where a standing head is over its root at `root`; `None` with neither.
+pub fn body_sphere_center(head: Option<Vec3>, root: Option<Vec3>, scale: f32) -> Option<Vec3> {
+    let scale = usable_scale(scale);
     let head = head.filter(|h| h.is_finite()).or_else(|| {
         root.filter(|r| r.is_finite())
             .map(|r| r + Vec3::Y * HEAD_OVER_ROOT_M * scale)

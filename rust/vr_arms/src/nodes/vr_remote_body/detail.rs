@@ -8,7 +8,7 @@ use vr_arms_core::crowd::crowd_detail::{
     DetailLevel, DetailSettings, LevelFade, seen_and_distance,
 };
 use vr_arms_core::crowd::detail_change::{
-    CatchUp, LevelChange, LevelChoice, Sight, body_sphere_center, choose_level,
+    CatchUp, LevelChange, LevelChoice, Sight, body_sphere_center, choose_level, usable_scale,
 };
 
 use super::VRRemoteBody;
@@ -79,12 +79,7 @@ impl VRRemoteBody {
             let Some(center) = body_sphere_center(head, root, self.lod.scale) else {
                 return;
             };
-            let radius = settings.body_radius_m
-                * if self.lod.scale > 0.0 {
-                    self.lod.scale
-                } else {
-                    1.0
-                };
+            let radius = settings.body_radius_m * usable_scale(self.lod.scale);
             let node = self.base().clone().upcast::<Node>();
             let (seen, distance_m) = crate::shared::views::with_views(&node, &group, |views| {
                 seen_and_distance(views, center, radius)
