@@ -11,7 +11,7 @@ fn readme() -> String {
 }
 
 /// The figures of a text: runs of digits with the dots and commas inside them ("2.77",
-/// "42,394"); "7 of 10" stays one figure, as the pages write a count of targets.
+/// "42,394"); "7 of 10" and "1 of the 5" stay one figure, as the pages write a count of a whole.
 fn figures(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let chars: Vec<char> = text.chars().collect();
@@ -31,16 +31,20 @@ fn figures(text: &str) -> Vec<String> {
                 i += 1;
             }
             let figure: String = chars[start..i].iter().collect();
-            let of: String = chars[i..].iter().take(4).collect();
             match joined.take() {
-                Some(at) if at == start => {
+                Some((at, words)) if at == start => {
                     let last = out.pop().unwrap_or_default();
-                    out.push(format!("{last} of {figure}"));
+                    out.push(format!("{last}{words}{figure}"));
                 }
                 _ => out.push(figure),
             }
-            if of == " of " {
-                joined = Some(i + 4);
+            // "7 of 10", "1 of the 5": a count of a whole, one figure.
+            let after: String = chars[i..].iter().take(8).collect();
+            for words in [" of the ", " of "] {
+                if after.starts_with(words) {
+                    joined = Some((i + words.len(), words));
+                    break;
+                }
             }
         } else {
             i += 1;
@@ -157,7 +161,7 @@ fn every_figure_in_the_readmes_status_is_the_linked_pages() {
 fn figures_are_read_whole() {
     assert_eq!(
         figures("7 of 10 met, 2.77 cm, 42,394 in x86_64; 1 of the 5, 12000."),
-        ["7 of 10", "2.77", "42,394", "1", "5", "12000"]
+        ["7 of 10", "2.77", "42,394", "1 of the 5", "12000"]
     );
     assert!(holds("took 42394 instructions", "42394"));
     assert!(!holds("took 142394 instructions", "42394"));

@@ -1,4 +1,6 @@
-//! One Godot class per file.
+//! The Godot classes: each in the file of its name (a few small ones beside the class they go
+//! with: `holster.rs` holds `HolsterZone` and `HolsterBelt`), a class's own parts in a folder
+//! of its name. What several classes share is in `crate::shared`.
 
 pub mod avatar_calibrator;
 pub mod avatar_sync;

@@ -1,5 +1,5 @@
 //! The core's frame for a skeleton: the world without the skeleton's scale, in which the core
-//! works in metres; poses, points and the floor converted into it.
+//! works with lengths in the skeleton's units; poses, points and the floor converted into it.
 
 use godot::prelude::*;
 use vr_arms_core::Pose;

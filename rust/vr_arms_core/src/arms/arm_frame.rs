@@ -2,7 +2,9 @@
 //! shoulders and each arm's shoulder and measures, built once a frame and shared by the arms'
 //! target steps after the controller: body avoidance, the reach clamp and the elbow hint. The
 //! core's arm pipeline and the node graph's stage nodes both take each step through it, so the
-//! two build every stage's input the same way.
+//! two build every stage's input the same way. One difference stays: the elbow hint keeps out
+//! of a torso sized by the body avoidance's settings, which the pipeline has and the
+//! `ElbowHintSolver` node does not (it sizes the torso by the defaults).
 
 use glam::Vec3;
 

@@ -1,6 +1,6 @@
 //! How a stage links to its skeleton's `VRArmRig`: the rig's arm measurements and body frame
-//! for the stages that share them, and the configuration warnings about a missing, freed or
-//! misplaced rig.
+//! for the stages that share them, and the configuration warnings about a missing or freed rig
+//! (a bone writer on the wrong side of the rig: `shared/modifier_order.rs`).
 
 use godot::classes::Node3D;
 use godot::prelude::*;
