@@ -209,4 +209,52 @@ mod tests {
             },
         );
     }
+
+    /// `StageSettings::validate` makes each stage's settings usable: a field that is not a
+    /// number comes back finite (its default or its range's end).
+    #[test]
+    fn each_stages_settings_validate_through_the_trait() {
+        fn validated<S: StageSettings>(mut s: S) -> S {
+            StageSettings::validate(&mut s);
+            s
+        }
+        use crate::arms::body_avoidance::BodyAvoidanceSettings;
+        use crate::arms::controller_targets::ControllerTargetsSettings;
+        use crate::arms::elbow_hint::ElbowHintSettings;
+        use crate::arms::reach_clamp::ReachClampSettings;
+        use crate::arms::target_router::TargetRouterSettings;
+        use crate::upper_body::clavicle_follow::ClavicleFollowSettings;
+        use crate::upper_body::forearm_twist::ForearmTwistSettings;
+        let nan = f32::NAN;
+        let mut c = ControllerTargetsSettings::default();
+        c.recoil.out_speed = nan;
+        assert!(validated(c).recoil.out_speed.is_finite());
+        let b = BodyAvoidanceSettings {
+            torso_half_width_ratio: nan,
+            ..Default::default()
+        };
+        assert!(validated(b).torso_half_width_ratio.is_finite());
+        let r = ReachClampSettings {
+            hard_clamp_ratio: nan,
+            ..Default::default()
+        };
+        assert!(validated(r).hard_clamp_ratio.is_finite());
+        let t = TargetRouterSettings { blend_speed: nan };
+        assert!(validated(t).blend_speed.is_finite());
+        let e = ElbowHintSettings {
+            hint_distance_m: nan,
+            ..Default::default()
+        };
+        assert!(validated(e).hint_distance_m.is_finite());
+        let k = ClavicleFollowSettings {
+            max_follow_deg: nan,
+            ..Default::default()
+        };
+        assert!(validated(k).max_follow_deg.is_finite());
+        let f = ForearmTwistSettings {
+            elbow_twist_weight: nan,
+            ..Default::default()
+        };
+        assert!(validated(f).elbow_twist_weight.is_finite());
+    }
 }
