@@ -47,39 +47,44 @@ fn module_of(src: &Path, file: &Path) -> Module {
 /// `text` without comments, string contents and `#[cfg(test)]` items.
 fn code_of(text: &str) -> String {
     let mut out = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '/' if chars.peek() == Some(&'/') => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        out.push('\n');
-                        break;
-                    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let next = chars.get(i + 1).copied();
+        match chars[i] {
+            '/' if next == Some('/') => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
                 }
+                continue;
             }
-            '/' if chars.peek() == Some(&'*') => {
-                let mut last = ' ';
-                for c in chars.by_ref() {
-                    if last == '*' && c == '/' {
-                        break;
-                    }
-                    last = c;
+            '/' if next == Some('*') => {
+                i += 2;
+                while i < chars.len() && !(chars[i - 1] == '*' && chars[i] == '/') {
+                    i += 1;
                 }
             }
             '"' => {
-                out.push('"');
+                out.push_str("\"\"");
+                i += 1;
                 let mut escaped = false;
-                for c in chars.by_ref() {
-                    if !escaped && c == '"' {
-                        break;
-                    }
-                    escaped = !escaped && c == '\\';
+                while i < chars.len() && (escaped || chars[i] != '"') {
+                    escaped = !escaped && chars[i] == '\\';
+                    i += 1;
                 }
-                out.push('"');
             }
-            _ => out.push(c),
+            // A character literal ('"', '\''), not a lifetime ('a): left out whole, so a quote
+            // in it starts no string.
+            '\'' if next == Some('\\') || chars.get(i + 2) == Some(&'\'') => {
+                // Past the escape, or onto the closing quote of a plain one.
+                i += if next == Some('\\') { 3 } else { 2 };
+                while i < chars.len() && chars[i] != '\'' {
+                    i += 1;
+                }
+            }
+            c => out.push(c),
         }
+        i += 1;
     }
     drop_test_items(&out)
 }
@@ -429,4 +434,7 @@ fn a_use_tree_names_every_path() {
     );
     let code = code_of("use x; // crate::no\nlet s = \"crate::no\"; crate::yes::Z;\n");
     assert_eq!(paths_in(&code), ["x", "crate::yes::Z"]);
+    // A quote in a character literal starts no string; a lifetime is no character literal.
+    let code = code_of("let q = '\"'; let e = '\\''; fn f<'a>(x: &'a str) { crate::seen::Y; }");
+    assert_eq!(paths_in(&code), ["crate::seen::Y"]);
 }
