@@ -86,8 +86,10 @@ pub fn choose_level(
 /// What a change of level does, in order, outside the modifier pass.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LevelChange {
-    /// Keep the skeleton's own finger pose: the fingers stop following the hands.
-    pub keep_fingers: bool,
+    /// The fingers stop following the hands: keep the skeleton's own finger pose first, and
+    /// after the body's pose write the fingers' last shown pose outside the pass (it persists
+    /// while they hold it).
+    pub stop_fingers: bool,
     /// Keep the skeleton's own pose of every body bone, then write the pose last shown over it
     /// (it persists: the body holds it until it solves again).
     pub keep_outside_pose: bool,
@@ -95,8 +97,6 @@ pub struct LevelChange {
     pub put_back_outside_pose: bool,
     /// Put the skeleton's own finger pose back: the fingers follow the hands again.
     pub put_back_fingers: bool,
-    /// Write the fingers' last shown pose outside the pass (it persists while they hold it).
-    pub hold_fingers: bool,
     /// Fade from the pose shown into the new level's.
     pub fade: bool,
 }
@@ -105,13 +105,11 @@ impl LevelChange {
     /// The change from `from` to `to` for a body that was off unseen (`was_unseen`): nobody saw
     /// its old pose, so it comes back without a fade, as it does into off.
     pub fn between(from: DetailLevel, to: DetailLevel, was_unseen: bool) -> Self {
-        let fingers_stop = from.fingers_live() && !to.fingers_live();
         Self {
-            keep_fingers: fingers_stop,
+            stop_fingers: from.fingers_live() && !to.fingers_live(),
             keep_outside_pose: from.writes_in_pass() && !to.writes_in_pass(),
             put_back_outside_pose: !from.writes_in_pass() && to.writes_in_pass(),
             put_back_fingers: !from.fingers_live() && to.fingers_live(),
-            hold_fingers: fingers_stop,
             fade: from != to && to != DetailLevel::Off && !(from == DetailLevel::Off && was_unseen),
         }
     }
@@ -230,13 +228,13 @@ mod tests {
     #[test]
     fn a_change_of_level_keeps_and_puts_back_what_it_must() {
         let down = LevelChange::between(Full, Low, false);
-        assert!(down.keep_fingers && down.hold_fingers && down.keep_outside_pose && down.fade);
+        assert!(down.stop_fingers && down.keep_outside_pose && down.fade);
         assert!(!down.put_back_outside_pose && !down.put_back_fingers);
         let up = LevelChange::between(Low, Full, false);
         assert!(up.put_back_outside_pose && up.put_back_fingers && up.fade);
-        assert!(!up.keep_fingers && !up.keep_outside_pose);
+        assert!(!up.stop_fingers && !up.keep_outside_pose);
         let reduced = LevelChange::between(Full, Reduced, false);
-        assert!(reduced.keep_fingers && !reduced.keep_outside_pose);
+        assert!(reduced.stop_fingers && !reduced.keep_outside_pose);
         assert!(!LevelChange::between(Full, Off, false).fade);
         assert!(!LevelChange::between(Off, Full, true).fade);
         assert!(LevelChange::between(Off, Full, false).fade);

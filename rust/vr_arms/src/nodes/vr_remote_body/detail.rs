@@ -179,7 +179,7 @@ impl VRRemoteBody {
         let Some(b) = self.bound.as_mut() else {
             return;
         };
-        if change.keep_fingers {
+        if change.stop_fingers {
             keep_fingers(skeleton, b);
         }
         if change.keep_outside_pose {
@@ -195,7 +195,7 @@ impl VRRemoteBody {
         if change.put_back_fingers {
             put_back_fingers(b);
         }
-        if change.hold_fingers {
+        if change.stop_fingers {
             // The fingers hold their last pose, outside the pass (it persists).
             write_rotations(skeleton, &b.shown[b.tree_solved.min(b.shown.len())..]);
         }
