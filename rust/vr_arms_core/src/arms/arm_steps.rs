@@ -130,8 +130,9 @@ pub struct ArmPipeline {
 }
 
 impl ArmPipeline {
-    /// A pipeline with the stages' settings `p` (validated: [`crate::body::profile::ArmProfile::arms`])
-    /// for a rig whose rest arm bones (skeleton space) are `rest`.
+    /// A pipeline with the stages' settings `p` (each stage validates its own:
+    /// [`crate::body::profile::ArmProfile::arms`] gives them) for a rig whose rest arm bones
+    /// (skeleton space) are `rest`.
     pub fn new(p: &ArmSettings, rest: &PerSide<ArmBones>) -> Self {
         let forward =
             body_forward_from_rest(rest.left.upper.position, rest.right.upper.position, Vec3::Y);

@@ -43,17 +43,15 @@ pub struct ArmProfile {
 }
 
 impl ArmProfile {
-    /// The arm stages' settings, validated.
+    /// The arm stages' settings (each stage validates its own when it is made).
     pub fn arms(&self) -> crate::arms::arm_steps::ArmSettings {
-        let mut p = *self;
-        p.validate();
         crate::arms::arm_steps::ArmSettings {
-            controller_targets: p.controller_targets,
-            body_avoidance: p.body_avoidance,
-            reach_clamp: p.reach_clamp,
-            target_router: p.target_router,
-            elbow_hint: p.elbow_hint,
-            soft_ik: p.soft_ik,
+            controller_targets: self.controller_targets,
+            body_avoidance: self.body_avoidance,
+            reach_clamp: self.reach_clamp,
+            target_router: self.target_router,
+            elbow_hint: self.elbow_hint,
+            soft_ik: self.soft_ik,
         }
     }
 
