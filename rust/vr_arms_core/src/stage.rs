@@ -3,6 +3,7 @@
 //! have it; the contract the types cannot hold (nothing non-finite comes out, a time step of 0,
 //! below 0 or not a number changes no state) is checked for each in this file's tests.
 
+use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::Side;
 
 /// A stage's settings: one `validate` brings every field into its range (a profile's, the
@@ -21,6 +22,23 @@ pub trait Stage {
     fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output;
 }
 
+/// A stage that poses the bones of a skeleton (the lower body: hips, spine and legs): the same
+/// shape, with the bones it reads and writes in place beside the input.
+pub trait BoneStage {
+    type Settings: StageSettings;
+    type Input<'a>;
+    type Output;
+
+    /// One frame of `dt` seconds for `side` on `bones`.
+    fn update(
+        &mut self,
+        side: Side,
+        bones: &mut PoseTree,
+        input: &Self::Input<'_>,
+        dt: f32,
+    ) -> Self::Output;
+}
+
 #[cfg(test)]
 mod tests {
     use glam::{Quat, Vec3};
@@ -31,10 +49,13 @@ mod tests {
     use crate::arms::elbow_hint::{ElbowHintInput, ElbowHintSolver};
     use crate::arms::reach_clamp::{ReachClamp, ReachClampInput};
     use crate::arms::target_router::{TargetRouter, TargetRouterInput};
+    use crate::arms::tracking_loss::{TrackingLoss, TrackingLossInput};
+    use crate::body::body_follow::{BodyFollow, BodyFollowInput};
     use crate::maths::body_frame::BodyFrame;
     use crate::maths::pose::Pose;
     use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
     use crate::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput};
+    use crate::upper_body::upper_body_follow::{UpperBodyFollow, UpperBodyFollowInput};
 
     /// Checks the contract on `stage` for a usable `input` and a `hostile` one (not finite):
     /// every output `finite`, and a step of 0, -1 or NaN leaves the state as it was (the next
@@ -210,6 +231,92 @@ mod tests {
         );
     }
 
+    #[test]
+    fn the_arm_solver_holds_the_contract() {
+        use crate::arms::arm_solve::{ArmBones, ArmCalibration, ArmSolver, ArmSolverInput};
+        let along_x = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
+        let at = |x: f32| Pose::new(Vec3::new(x, 1.4, 0.0), along_x);
+        let bones = ArmBones {
+            parent: at(0.03),
+            upper: at(0.17),
+            lower: at(0.45),
+            hand: at(0.69),
+        };
+        let input = |target: Pose| ArmSolverInput {
+            bones,
+            calibration: ArmCalibration::from_rest(&bones, Vec3::Z),
+            target,
+            hint: Vec3::new(0.4, 1.0, -0.3),
+            apply_hand_rotation: true,
+        };
+        // A target past the reach: soft IK holds state (straight or not) from frame to frame.
+        holds_the_contract(
+            ArmSolver::new(Default::default()),
+            input(pose(0.9, 1.5, 0.3)),
+            input(nan_pose()),
+            |o| {
+                [o.upper_local, o.lower_local, o.hand_local]
+                    .iter()
+                    .all(|q| q.is_finite())
+                    && [o.upper, o.lower, o.hand].iter().all(Pose::is_finite)
+            },
+        );
+    }
+
+    #[test]
+    fn the_upper_body_follow_holds_the_contract() {
+        let input = |head: Quat| UpperBodyFollowInput {
+            drop_m: 0.3,
+            ..UpperBodyFollowInput::chain(
+                Quat::IDENTITY,
+                head,
+                Quat::from_rotation_x(0.1),
+                [Some(Quat::IDENTITY), None, Some(Quat::from_rotation_y(0.2))],
+            )
+        };
+        holds_the_contract(
+            UpperBodyFollow::new(Default::default()),
+            input(Quat::from_rotation_y(0.7) * Quat::from_rotation_x(0.3)),
+            input(Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0)),
+            |o| o.local_rotations.iter().flatten().all(|q| q.is_finite()),
+        );
+    }
+
+    #[test]
+    fn the_body_follow_holds_the_contract() {
+        let input = |head: Pose| BodyFollowInput {
+            head,
+            left_hand: Some(Vec3::new(0.3, 1.1, 0.4)),
+            right_hand: Some(Vec3::new(-0.2, 1.0, 0.5)),
+            left_grip: Some(Quat::IDENTITY),
+            right_grip: None,
+            floor_y: 0.0,
+        };
+        holds_the_contract(
+            BodyFollow::new(Default::default()),
+            input(Pose::new(
+                Vec3::new(0.1, 1.6, 0.0),
+                Quat::from_rotation_y(2.0),
+            )),
+            input(nan_pose()),
+            |o| o.root.is_finite() && o.yaw.is_finite() && o.hands_weight.is_finite(),
+        );
+    }
+
+    #[test]
+    fn the_tracking_loss_holds_the_contract() {
+        let input = |live: Option<Pose>| TrackingLossInput {
+            live,
+            rest: Some(pose(0.2, 0.8, 0.05)),
+        };
+        // Lost after a tracked frame, so the warm stage is easing toward rest.
+        let mut stage = TrackingLoss::new(Default::default());
+        stage.update(Side::Left, &input(Some(pose(0.3, 1.2, 0.4))), 1.0 / 90.0);
+        holds_the_contract(stage, input(None), input(Some(nan_pose())), |o| {
+            o.target.is_finite()
+        });
+    }
+
     /// `StageSettings::validate` makes each stage's settings usable: a field that is not a
     /// number comes back finite (its default or its range's end).
     #[test]
@@ -223,8 +330,11 @@ mod tests {
         use crate::arms::elbow_hint::ElbowHintSettings;
         use crate::arms::reach_clamp::ReachClampSettings;
         use crate::arms::target_router::TargetRouterSettings;
+        use crate::arms::tracking_loss::TrackingLossSettings;
+        use crate::body::body_follow::BodyFollowSettings;
         use crate::upper_body::clavicle_follow::ClavicleFollowSettings;
         use crate::upper_body::forearm_twist::ForearmTwistSettings;
+        use crate::upper_body::upper_body_follow::UpperBodyFollowSettings;
         let nan = f32::NAN;
         let mut c = ControllerTargetsSettings::default();
         c.recoil.out_speed = nan;
@@ -256,5 +366,25 @@ mod tests {
             ..Default::default()
         };
         assert!(validated(f).elbow_twist_weight.is_finite());
+        let u = UpperBodyFollowSettings {
+            max_yaw_deg: nan,
+            ..Default::default()
+        };
+        assert!(validated(u).max_yaw_deg.is_finite());
+        let y = BodyFollowSettings {
+            response_time_s: nan,
+            ..Default::default()
+        };
+        assert!(validated(y).response_time_s.is_finite());
+        let a = crate::arms::soft_ik::SoftIkSettings {
+            min_elbow_bend_deg: nan,
+            ..Default::default()
+        };
+        assert!(validated(a).min_elbow_bend_deg.is_finite());
+        let l = TrackingLossSettings {
+            ease_to_rest_s: nan,
+            ..Default::default()
+        };
+        assert!(validated(l).ease_to_rest_s.is_finite());
     }
 }

@@ -8,6 +8,7 @@
 use glam::{Quat, Vec3};
 use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
+use vr_arms_core::lower_body::ground::FlatFloor;
 use vr_arms_core::testing::reference_body::{reference_whole_body, reference_whole_pipeline};
 use vr_arms_core::{PerSide, Pose, Side};
 
@@ -80,7 +81,7 @@ fn run(
             ..Default::default()
         };
         let mut tree = rest.clone();
-        let out = body.update(&tracking, &mut placement, &mut tree, 1.0 / HZ);
+        let out = body.update(&tracking, &mut placement, &mut tree, 1.0 / HZ, &FlatFloor);
         let skeleton = placement.skeleton();
         for side in Side::BOTH {
             let [_, upper, lower, hand] = *bones.arms.get(side);

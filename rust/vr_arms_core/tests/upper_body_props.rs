@@ -8,7 +8,7 @@ use vr_arms_core::body::body_follow::{BodyFollow, BodyFollowInput};
 use vr_arms_core::maths::pose::Pose;
 use vr_arms_core::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
 use vr_arms_core::upper_body::forearm_twist::{ForearmTwist, ForearmTwistInput};
-use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow;
+use vr_arms_core::upper_body::upper_body_follow::{UpperBodyFollow, UpperBodyFollowInput};
 
 fn wild() -> impl Strategy<Value = f32> {
     prop_oneof![
@@ -35,14 +35,15 @@ proptest! {
     fn body_follow_is_finite(head_p in wild_vec(), head_q in wild_quat(), l in wild_vec(), r in wild_vec(), floor in wild(), dt in wild()) {
         let mut b = BodyFollow::default();
         for _ in 0..3 {
-            let out = b.update(&BodyFollowInput { head: Pose::new(head_p, head_q), left_hand: Some(l), right_hand: Some(r), left_grip: None, right_grip: None, floor_y: floor }, dt);
+            let out = b.update(Side::Left, &BodyFollowInput { head: Pose::new(head_p, head_q), left_hand: Some(l), right_hand: Some(r), left_grip: None, right_grip: None, floor_y: floor }, dt);
             prop_assert!(out.root.is_finite() && out.yaw.is_finite() && out.hands_weight.is_finite());
         }
     }
 
     #[test]
     fn upper_body_is_finite(body in wild_quat(), head in wild_quat(), parent in wild_quat(), a in wild_quat(), b in wild_quat()) {
-        let out = UpperBodyFollow::default().solve(body, head, parent, [Some(a), None, Some(b)]);
+        let input = UpperBodyFollowInput::chain(body, head, parent, [Some(a), None, Some(b)]);
+        let out = UpperBodyFollow::default().update(Side::Left, &input, 0.0).local_rotations;
         for q in out.into_iter().flatten() {
             prop_assert!(q.is_finite() && (q.length() - 1.0).abs() < 1e-3);
         }

@@ -161,8 +161,13 @@ impl ClipBody {
     /// One frame of the whole body, from the rest pose, the root following the headset.
     pub fn full_frame(&mut self, tracking: &Tracking, dt: f32) -> BodyOutput {
         self.tree.set_globals(&self.rest);
-        self.body
-            .update(tracking, &mut self.placement, &mut self.tree, dt)
+        self.body.update(
+            tracking,
+            &mut self.placement,
+            &mut self.tree,
+            dt,
+            &vr_arms_core::lower_body::ground::FlatFloor,
+        )
     }
 
     /// One frame of the arms on given bones: the root at `root`, the chest, neck and head at
@@ -186,8 +191,13 @@ impl ClipBody {
             *g = to_skeleton.mul_pose(g);
         }
         self.tree.set_globals(&globals);
-        self.body
-            .pose_bones(tracking, &self.placement, &mut self.tree, dt)
+        self.body.pose_bones(
+            tracking,
+            &self.placement,
+            &mut self.tree,
+            dt,
+            &vr_arms_core::lower_body::ground::FlatFloor,
+        )
     }
 
     /// A tree bone's world position now.

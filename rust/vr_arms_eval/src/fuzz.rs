@@ -156,13 +156,14 @@ fn fuzz_lower_body(
         scale: rng.value(2.0),
         origin: rng.next().is_multiple_of(2).then(|| rng.pose()),
         hands: Default::default(),
+        ground: &vr_arms_core::lower_body::ground::FlatFloor,
     };
     // The game seats and stands the player at random moments.
     if rng.next().is_multiple_of(5) {
         lower.settings.seated = !lower.settings.seated;
     }
     tree.clone_from(template);
-    let out = lower.update(tree, &input, rng.dt());
+    let out = lower.update(vr_arms_core::Side::Left, tree, &input, rng.dt());
     let mut bad = u64::from(!(out.head_miss.is_finite() || out.hips.is_none()));
     bad += u64::from(!(0.0..=1.0).contains(&out.walk_animation_share));
     bad += u64::from(out.hips.is_some_and(|h| !finite_pose(&h)));
@@ -374,7 +375,13 @@ pub fn run(frames: u64, seed: u64) -> FuzzReport {
                 tree.set_local_rotation((drop as usize / 19) % tree.len(), hand_q);
             }
             let before = placement.root;
-            let out = body.update(&tracking, &mut placement, &mut tree, dt);
+            let out = body.update(
+                &tracking,
+                &mut placement,
+                &mut tree,
+                dt,
+                &vr_arms_core::lower_body::ground::FlatFloor,
+            );
             bad += bad_body(&out, &mut tree, &placement, &before);
             bad += fuzz_tree(&mut rng);
             bad += fuzz_network(&mut rng, &mut buffer, &mut clock);

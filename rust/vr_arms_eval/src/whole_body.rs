@@ -55,7 +55,7 @@ pub struct WholeClipBody {
 struct PlaneGround(FloorPlane);
 
 impl Ground for PlaneGround {
-    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+    fn height_at(&self, at: Vec3, _lowest: f32) -> Option<f32> {
         Some(self.0.at(at.x, at.z))
     }
 }
@@ -148,12 +148,12 @@ impl WholeClipBody {
         if let Some(root) = self.body.place_root(tracking, &self.placement, dt) {
             self.placement.root = root;
         }
-        self.body.pose_bones_on(
+        self.body.pose_bones(
             tracking,
             &self.placement,
             &mut self.tree,
             dt,
-            &mut PlaneGround(self.floor),
+            &PlaneGround(self.floor),
         );
         let s = self.placement.skeleton();
         let mut at = |i: usize| s.transform_point(self.tree.global(i).position);

@@ -4,7 +4,7 @@ use godot::classes::{ISkeletonModifier3D, SkeletonModifier3D};
 use godot::prelude::*;
 use vr_arms_core::Side;
 use vr_arms_core::upper_body::clavicle_follow::{
-    ClavicleFollow as Stage, ClavicleFollowInput, ClavicleFollowSettings,
+    ClavicleArm, ClavicleFollow as Stage, ClavicleFollowSettings,
 };
 
 use crate::convert::vec3;
@@ -150,33 +150,29 @@ impl ISkeletonModifier3D for ClavicleFollow {
         let up = vec3(to_skeleton.basis * Vector3::UP);
         // Both sides are read before either is written (a read after a write recomputes every
         // bone under the written one).
-        let inputs = Side::BOTH.map(|side| {
-            let clavicle = self.bones[side.index()]?;
-            let mut r = rig.bind_mut();
-            let target = r.target_global_position(side)?;
-            let cal = r.calibration(side)?;
-            let upper = r.upper_arm_bone(side)?;
-            drop(r);
-            let input = ClavicleFollowInput::from_bones(
-                &mut SkeletonRead(&skeleton),
-                clavicle as usize,
-                upper as usize,
-                vec3(to_skeleton * crate::convert::to_vector3(target)),
-                cal.arm_length(),
-                up,
-            );
-            Some((clavicle, input))
-        });
         let mut solved = [(0, glam::Quat::IDENTITY); 2];
         let mut count = 0;
-        for (side, (clavicle, input)) in Side::BOTH
-            .into_iter()
-            .zip(inputs)
-            .filter_map(|(side, i)| Some((side, i?)))
-        {
+        for side in Side::BOTH {
+            let Some(clavicle) = self.bones[side.index()] else {
+                continue;
+            };
+            let mut r = rig.bind_mut();
+            let mut measure = || Some((r.target_global_position(side)?, r.calibration(side)?));
+            let (Some((target, cal)), Some(upper)) = (measure(), r.upper_arm_bone(side)) else {
+                continue;
+            };
+            drop(r);
+            let arm = ClavicleArm {
+                clavicle: clavicle as usize,
+                upper_arm: upper as usize,
+                arm_length: cal.arm_length(),
+            };
+            let target = vec3(to_skeleton * crate::convert::to_vector3(target));
+            let mut read = SkeletonRead(&skeleton);
             solved[count] = (
                 clavicle,
-                self.stage.update(side, &input, 0.0).local_rotation,
+                self.stage
+                    .follow_bones(side, &mut read, arm, target, up, 0.0),
             );
             count += 1;
         }

@@ -104,7 +104,7 @@ pub struct ControllerTargets {
     debug_draw: bool,
 
     stage: Stage,
-    loss: [TrackingLoss; 2],
+    loss: TrackingLoss,
     guards: [InputGuard; 2],
     /// Input counts already reported, per hand.
     reported_counts: [u64; 2],
@@ -146,7 +146,7 @@ impl INode3D for ControllerTargets {
             tracking_regain_blend_s: TrackingLossSettings::default().regain_blend_s,
             debug_draw: false,
             stage: Stage::default(),
-            loss: [TrackingLoss::default(); 2],
+            loss: TrackingLoss::default(),
             guards: [InputGuard::default(); 2],
             reported_counts: [0; 2],
             markers: DebugMarkers::default(),
@@ -174,7 +174,7 @@ impl INode3D for ControllerTargets {
         self.stage.settings = self.core_settings();
         let dt = delta as f32;
         let mut shown = [None; 4];
-        let loss_settings = TrackingLossSettings {
+        self.loss.settings = TrackingLossSettings {
             ease_to_rest_s: self.tracking_loss_ease_s,
             regain_blend_s: self.tracking_regain_blend_s,
         };
@@ -193,9 +193,9 @@ impl INode3D for ControllerTargets {
             });
             let body_root = &self.body_root;
             // The body's first arm step, as the core composes it.
-            let (raw, event) = vr_arms_core::arms::arm_steps::raw_target(
+            let out = vr_arms_core::arms::arm_steps::raw_target(
                 &mut self.stage,
-                &mut self.loss[i],
+                &mut self.loss,
                 side,
                 live,
                 || {
@@ -209,10 +209,10 @@ impl INode3D for ControllerTargets {
                 },
                 rest_at,
                 dt,
-                &loss_settings,
             );
+            let raw = out.target;
             write_pose(&output, &raw, self.debug_draw);
-            if let Some(e) = event {
+            if let Some(e) = out.event {
                 self.signals()
                     .tracking_changed()
                     .emit(Hand::of(side), e == TrackingEvent::Regained);
@@ -254,8 +254,7 @@ impl ControllerTargets {
     /// Whether a hand's controller is tracked now (after the tracking-loss rules).
     #[func]
     fn is_hand_tracked(&self, hand: Hand) -> bool {
-        self.loss[hand.side().index()].state()
-            != vr_arms_core::arms::tracking_loss::TrackingState::Lost
+        self.loss.state(hand.side()) != vr_arms_core::arms::tracking_loss::TrackingState::Lost
     }
 
     /// Kicks one hand (`VRArms.Hand`): `position_kick` in metres and

@@ -7,7 +7,7 @@ use godot::classes::{
 use godot::prelude::*;
 use vr_arms_core::Pose;
 use vr_arms_core::lower_body::walk_blend::blend_leg;
-use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, LowerBodySettings};
+use vr_arms_core::lower_body::{LowerBody, LowerBodySettings};
 use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::upper_body::upper_body_follow::UpperBodyFollow as FollowStage;
 

@@ -171,7 +171,7 @@ impl ISkeletonModifier3D for UpperBodyFollow {
         let spine = [&self.chest_bone, &self.neck_bone, &self.head_bone]
             .map(|n| usize::try_from(skeleton.find_bone(n)).ok());
         let stage = Stage::new(self.core_settings());
-        let locals = stage.solve_on(
+        let locals = stage.follow_bones(
             &mut SkeletonRead(&skeleton),
             spine,
             to_skeleton * body.rotation,

@@ -2,7 +2,7 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::arms::arm_solve::{ArmSolver, body_forward_from_rest};
+use vr_arms_core::arms::arm_solve::{ArmSolver, ArmSolverInput, body_forward_from_rest};
 use vr_arms_core::arms::soft_ik::SoftIkSettings;
 use vr_arms_core::maths::body_frame::BodyFrame;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
@@ -140,7 +140,7 @@ pub struct VRArmRig {
     /// Per arm: the bones below the upper arm down to the hand, with their rest offsets (what
     /// `arm_length_scale` stretches).
     chains: [Vec<(i32, Vector3)>; 2],
-    solvers: [ArmSolver; 2],
+    solver: ArmSolver,
     budget: Budget,
     /// Per arm: the last two solves' rotations, replayed between solves.
     held: [HeldRotations; 2],
@@ -234,7 +234,7 @@ impl ISkeletonModifier3D for VRArmRig {
             debug_draw: false,
             arms: [None, None],
             chains: Default::default(),
-            solvers: [ArmSolver::default(); 2],
+            solver: ArmSolver::default(),
             markers: DebugMarkers::default(),
             bound_to: Default::default(),
             frame: None,
@@ -329,16 +329,15 @@ impl ISkeletonModifier3D for VRArmRig {
                 Some(p) => vec3(to_skeleton * to_vector3(p)),
                 None => bones.upper.position + arm.calibration.default_pole,
             };
-            let solver = &mut self.solvers[side];
-            solver.soft_ik.settings = settings;
-            let solved = solver.solve(
-                &bones,
-                &arm.calibration,
-                &target,
+            self.solver.settings = settings;
+            let input = ArmSolverInput {
+                bones,
+                calibration: arm.calibration,
+                target,
                 hint,
-                self.apply_hand_rotation,
-                dt,
-            );
+                apply_hand_rotation: self.apply_hand_rotation,
+            };
+            let solved = self.solver.update(Side::BOTH[side], &input, dt);
             crate::shared::budget::write_solved(
                 &mut skeleton,
                 &mut self.held[side],
@@ -435,7 +434,7 @@ impl VRArmRig {
     /// bend direction), for example after a teleport.
     #[func]
     pub fn reset(&mut self) {
-        self.solvers = [ArmSolver::default(); 2];
+        self.solver = ArmSolver::default();
     }
 
     /// What is wrong with the setup (the same list the editor shows as configuration

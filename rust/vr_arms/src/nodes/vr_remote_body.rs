@@ -513,7 +513,7 @@ impl VRRemoteBody {
             return false;
         };
         b.body.pipeline.rest_positions = PerSide::new(rest[0], rest[1]);
-        b.body.pipeline.tracking_loss = loss;
+        b.body.pipeline.tracking_loss.settings = loss;
         let global = skeleton.get_global_transform();
         let floor = floor_height(&None, &self.head);
         if let Some(l) = b.body.pipeline.lower_body.as_mut() {

@@ -136,15 +136,23 @@ impl PhysicsGround {
     }
 }
 
+/// The physics ground when there is one, else the flat floor.
+pub(crate) fn or_flat(physics: Option<&PhysicsGround>) -> &dyn Ground {
+    match physics {
+        Some(p) => p,
+        None => &vr_arms_core::lower_body::ground::FlatFloor,
+    }
+}
+
 impl Ground for PhysicsGround {
-    fn height_at(&mut self, at: glam::Vec3, lowest: f32) -> Option<f32> {
+    fn height_at(&self, at: glam::Vec3, lowest: f32) -> Option<f32> {
         let to_world = self.to_core.affine_inverse();
         let from = to_world * to_vector3(at);
         let to = to_world * to_vector3(glam::Vec3::new(at.x, lowest, at.z));
         let mut query = PhysicsRayQueryParameters3D::create(from, to)?;
         query.set_collision_mask(self.mask);
         query.set_exclude(&self.exclude);
-        let hit = self.space.intersect_ray(&query);
+        let hit = self.space.clone().intersect_ray(&query);
         let p = hit.get("position")?.try_to::<Vector3>().ok()?;
         Some(vec3(self.to_core * p).y)
     }

@@ -184,41 +184,51 @@ fn solve_sanitized(b: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -
     }
 }
 
-/// One arm's solve with soft IK: what `VRArmRig` runs per arm each frame, and what the core
-/// pipeline runs. All positions in the skeleton's space.
+/// One frame's input for one arm (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmSolverInput {
+    /// The arm's bones as they came in.
+    pub bones: ArmBones,
+    pub calibration: ArmCalibration,
+    /// Wrist target: position, and the palm frame's rotation.
+    pub target: Pose,
+    /// Elbow hint (pole) position; not finite: the calibration's default pole.
+    pub hint: Vec3,
+    /// Whether the hand bone takes the target's rotation (else it keeps its pose relative to
+    /// the forearm).
+    pub apply_hand_rotation: bool,
+}
+
+/// Both arms' solves with soft IK: what `VRArmRig` runs each frame, and what the core pipeline
+/// runs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ArmSolver {
-    pub soft_ik: SoftIk,
+    pub settings: SoftIkSettings,
+    soft_ik: [SoftIk; 2],
 }
 
 impl ArmSolver {
-    pub fn new(settings: SoftIkSettings) -> Self {
+    pub fn new(mut settings: SoftIkSettings) -> Self {
+        settings.validate();
         Self {
-            soft_ik: SoftIk::new(settings),
+            settings,
+            soft_ik: [SoftIk::new(settings); 2],
         }
     }
 
-    /// Solves the arm toward `target` with the elbow toward `hint`, through soft IK. A step of
-    /// no time (`dt <= 0`, as Godot's immediate update after a skeleton is set up) solves but
-    /// changes no state, so stale targets at start-up leave no trace.
-    pub fn solve(
-        &mut self,
-        bones: &ArmBones,
-        calibration: &ArmCalibration,
-        target: &Pose,
-        hint: Vec3,
-        apply_hand_rotation: bool,
-        dt: f32,
-    ) -> ArmSolve {
-        let b = sanitize_bones(bones);
-        let target = target.sanitized(&b.hand);
-        let hint = crate::maths::finite::vec3_or(hint, b.upper.position + calibration.default_pole);
-        let mut preview = self.soft_ik;
-        let soft_ik = if dt > 0.0 {
-            &mut self.soft_ik
-        } else {
-            &mut preview
-        };
+    /// Solves `side`'s arm toward the target with the elbow toward the hint, through soft IK.
+    /// A step of no time (`dt <= 0`, as Godot's immediate update after a skeleton is set up)
+    /// solves but changes no state, so stale targets at start-up leave no trace.
+    pub fn update(&mut self, side: Side, input: &ArmSolverInput, dt: f32) -> ArmSolve {
+        let calibration = &input.calibration;
+        let b = sanitize_bones(&input.bones);
+        let target = input.target.sanitized(&b.hand);
+        let hint =
+            crate::maths::finite::vec3_or(input.hint, b.upper.position + calibration.default_pole);
+        let state = &mut self.soft_ik[side.index()];
+        state.settings = self.settings;
+        let mut preview = *state;
+        let soft_ik = if dt > 0.0 { state } else { &mut preview };
         let soft = soft_ik.update(
             b.upper.position,
             target.position,
@@ -229,10 +239,26 @@ impl ArmSolver {
         let goal = ArmGoal {
             target,
             hint: b.upper.position + soft.pole,
-            apply_hand_rotation,
+            apply_hand_rotation: input.apply_hand_rotation,
             reach: Some(soft.reach),
         };
         solve_sanitized(&b, calibration, &goal)
+    }
+}
+
+impl crate::stage::StageSettings for SoftIkSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for ArmSolver {
+    type Settings = SoftIkSettings;
+    type Input = ArmSolverInput;
+    type Output = ArmSolve;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
     }
 }
 
@@ -252,6 +278,26 @@ fn sanitize_bones(bones: &ArmBones) -> ArmBones {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The left arm's solve.
+    fn solve(
+        solver: &mut ArmSolver,
+        bones: &ArmBones,
+        calibration: &ArmCalibration,
+        target: &Pose,
+        hint: Vec3,
+        apply_hand_rotation: bool,
+        dt: f32,
+    ) -> ArmSolve {
+        let input = ArmSolverInput {
+            bones: *bones,
+            calibration: *calibration,
+            target: *target,
+            hint,
+            apply_hand_rotation,
+        };
+        solver.update(Side::Left, &input, dt)
+    }
 
     fn left_t_pose() -> ArmBones {
         // Bone +Y along the bone (Godot humanoid convention): rotate +Y onto +X.
@@ -279,8 +325,7 @@ mod tests {
         let target = Pose::from_position(Vec3::new(0.25, 1.25, 0.3));
         let elbow = |hint: Vec3| {
             let mut solver = ArmSolver::new(SoftIkSettings::default());
-            solver
-                .solve(&bones, &cal, &target, hint, false, 1.0 / 90.0)
+            solve(&mut solver, &bones, &cal, &target, hint, false, 1.0 / 90.0)
                 .lower
                 .position
         };
@@ -409,7 +454,7 @@ mod tests {
             assert!(bend.distance(expected) < 1e-3, "{hint}: {bend}");
             // The solver with soft IK bends the same way.
             let mut solver = ArmSolver::default();
-            let s = solver.solve(&bones, &cal, &target, hint, true, 1.0 / 90.0);
+            let s = solve(&mut solver, &bones, &cal, &target, hint, true, 1.0 / 90.0);
             let bend = elbow_bend_direction(&s);
             assert!(bend.distance(expected) < 1e-3, "solver {hint}: {bend}");
         }
@@ -446,7 +491,15 @@ mod tests {
         let cal = ArmCalibration::from_rest(&bones, Vec3::Z);
         let target = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
         let mut solver = ArmSolver::default();
-        let s = solver.solve(&bones, &cal, &target, Vec3::NAN, true, 1.0 / 90.0);
+        let s = solve(
+            &mut solver,
+            &bones,
+            &cal,
+            &target,
+            Vec3::NAN,
+            true,
+            1.0 / 90.0,
+        );
         let bend = elbow_bend_direction(&s);
         // Down and back, as far as the arm's line lets it.
         let axis = (s.hand.position - s.upper.position).normalize();
@@ -462,10 +515,18 @@ mod tests {
         let far = Pose::from_position(Vec3::new(0.72, 1.4, 0.0));
         let near = Pose::from_position(Vec3::new(0.45, 1.4, 0.2));
         let mut solver = ArmSolver::default();
-        solver.solve(&bones, &cal, &far, hint, true, 0.0);
+        solve(&mut solver, &bones, &cal, &far, hint, true, 0.0);
         assert_eq!(solver.soft_ik, ArmSolver::default().soft_ik);
-        let after = solver.solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
-        let fresh = ArmSolver::default().solve(&bones, &cal, &near, hint, true, 1.0 / 90.0);
+        let after = solve(&mut solver, &bones, &cal, &near, hint, true, 1.0 / 90.0);
+        let fresh = solve(
+            &mut ArmSolver::default(),
+            &bones,
+            &cal,
+            &near,
+            hint,
+            true,
+            1.0 / 90.0,
+        );
         assert_eq!(after, fresh);
         // A real step does keep state (the smoothed bend).
         assert_ne!(solver.soft_ik, ArmSolver::default().soft_ik);

@@ -10,7 +10,7 @@ use glam::Vec3;
 
 use crate::arms::arm_frame::ArmFrame;
 use crate::arms::arm_solve::{
-    ArmBones, ArmCalibration, ArmSolve, ArmSolver, body_forward_from_rest,
+    ArmBones, ArmCalibration, ArmSolve, ArmSolver, ArmSolverInput, body_forward_from_rest,
 };
 use crate::arms::body_avoidance::BodyAvoidance;
 use crate::arms::body_avoidance::BodyAvoidanceSettings;
@@ -23,7 +23,7 @@ use crate::arms::reach_clamp::ReachClampSettings;
 use crate::arms::soft_ik::SoftIkSettings;
 use crate::arms::target_router::TargetRouterSettings;
 use crate::arms::target_router::{RouterEvent, TargetRouter};
-use crate::arms::tracking_loss::{TrackingEvent, TrackingLoss, TrackingLossSettings, rest_pose};
+use crate::arms::tracking_loss::{TrackingLoss, TrackingLossInput, TrackingLossOutput, rest_pose};
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::side::{PerSide, Side};
@@ -66,7 +66,6 @@ pub struct ArmOutput {
 /// holds, eases to rest at `rest_at` in the body's frame and blends back when tracking returns.
 /// `body` gives that frame, asked only while the hand is not tracked (`None`: the hand only
 /// holds). The body's first arm step; the `ControllerTargets` node runs it as it is.
-#[allow(clippy::too_many_arguments)]
 pub fn raw_target(
     targets: &mut ControllerTargets,
     loss: &mut TrackingLoss,
@@ -75,19 +74,18 @@ pub fn raw_target(
     body: impl FnOnce() -> Option<BodyFrame>,
     rest_at: Vec3,
     dt: f32,
-    settings: &TrackingLossSettings,
-) -> (Pose, Option<TrackingEvent>) {
+) -> TrackingLossOutput {
     let live = controller.filter(Pose::is_finite).map(|controller| {
         targets
             .update(side, &ControllerTargetsInput { controller }, dt)
             .target
     });
-    let last = loss.last();
-    let rest = || match body() {
+    let last = loss.last(side);
+    let rest = loss.needs_rest(side, live).then(|| match body() {
         Some(b) => rest_pose(last, &b, rest_at),
         None => last.unwrap_or(Pose::IDENTITY),
-    };
-    loss.update_with(live, rest, dt, settings)
+    });
+    loss.update(side, &TrackingLossInput { live, rest }, dt)
 }
 
 /// What the target stages produced for one arm (world), before the solve.
@@ -123,7 +121,7 @@ pub struct ArmPipeline {
     pub reach_clamp: ReachClamp,
     pub routers: PerSide<TargetRouter>,
     pub elbow_hints: ElbowHintSolver,
-    pub solvers: PerSide<ArmSolver>,
+    pub solver: ArmSolver,
     pub calibration: PerSide<ArmCalibration>,
     /// Whether hand bones take the target's rotation.
     pub apply_hand_rotation: bool,
@@ -145,7 +143,7 @@ impl ArmPipeline {
                 TargetRouter::new(p.target_router),
             ),
             elbow_hints: ElbowHintSolver::new(p.elbow_hint),
-            solvers: PerSide::new(ArmSolver::new(p.soft_ik), ArmSolver::new(p.soft_ik)),
+            solver: ArmSolver::new(p.soft_ik),
             calibration: PerSide::new(
                 ArmCalibration::from_rest(&rest.left, forward),
                 ArmCalibration::from_rest(&rest.right, forward),
@@ -176,15 +174,14 @@ impl ArmPipeline {
         to_skeleton: &Pose,
         dt: f32,
     ) -> ArmSolve {
-        let cal = *self.calibration.get(side);
-        self.solvers.get_mut(side).solve(
-            bones,
-            &cal,
-            &to_skeleton.mul_pose(&targets.target),
-            to_skeleton.transform_point(targets.hint),
-            self.apply_hand_rotation,
-            dt,
-        )
+        let input = ArmSolverInput {
+            bones: *bones,
+            calibration: *self.calibration.get(side),
+            target: to_skeleton.mul_pose(&targets.target),
+            hint: to_skeleton.transform_point(targets.hint),
+            apply_hand_rotation: self.apply_hand_rotation,
+        };
+        self.solver.update(side, &input, dt)
     }
 
     /// The target stages after [`ControllerTargets`], from each arm's raw target (world; `None`

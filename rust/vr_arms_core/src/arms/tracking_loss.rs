@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::maths::finite::{direction, f32_or};
 use crate::maths::pose::Pose;
+use crate::maths::side::Side;
 
 /// Timing of the tracking-loss behaviour.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,9 +71,29 @@ pub enum TrackingEvent {
     Regained,
 }
 
-/// One hand's tracking-loss state.
+/// One frame's input for one hand.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TrackingLossInput {
+    /// The controller's pose when it is tracked and usable (`None` otherwise; a pose that is
+    /// not finite counts as lost).
+    pub live: Option<Pose>,
+    /// The relaxed pose to ease to while lost; `None`: the hand holds its last pose. Needed
+    /// only when [`TrackingLoss::needs_rest`] says so.
+    pub rest: Option<Pose>,
+}
+
+/// One frame's output for one hand.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrackingLossOutput {
+    /// The hand's target this frame.
+    pub target: Pose,
+    /// The transition that happened this frame, if any.
+    pub event: Option<TrackingEvent>,
+}
+
+/// One hand's place in the cycle.
 #[derive(Clone, Copy, Debug)]
-pub struct TrackingLoss {
+struct Hand {
     state: TrackingState,
     /// Seconds since the last transition.
     since: f32,
@@ -82,7 +103,7 @@ pub struct TrackingLoss {
     last: Option<Pose>,
 }
 
-impl Default for TrackingLoss {
+impl Default for Hand {
     fn default() -> Self {
         Self {
             state: TrackingState::Tracked,
@@ -93,84 +114,113 @@ impl Default for TrackingLoss {
     }
 }
 
+/// The stage: both hands' tracking-loss state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TrackingLoss {
+    pub settings: TrackingLossSettings,
+    hands: [Hand; 2],
+}
+
 impl TrackingLoss {
-    pub fn state(&self) -> TrackingState {
-        self.state
-    }
-
-    /// The last pose given out, if any.
-    pub fn last(&self) -> Option<Pose> {
-        self.last
-    }
-
-    /// The target for this frame. `live` is the controller's pose when it is tracked and usable
-    /// (None otherwise); `rest` is the relaxed pose to ease to. A `dt` that is not a positive
-    /// finite number advances nothing; a huge one only completes the blend.
-    pub fn update(
-        &mut self,
-        live: Option<Pose>,
-        rest: &Pose,
-        dt: f32,
-        settings: &TrackingLossSettings,
-    ) -> (Pose, Option<TrackingEvent>) {
-        self.update_with(live, || *rest, dt, settings)
-    }
-
-    /// [`TrackingLoss::update`] with the rest pose worked out by `rest` only when it is needed:
-    /// not while the controller is tracked and stays so.
-    pub fn update_with(
-        &mut self,
-        live: Option<Pose>,
-        rest: impl FnOnce() -> Pose,
-        dt: f32,
-        settings: &TrackingLossSettings,
-    ) -> (Pose, Option<TrackingEvent>) {
-        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
-        let live = live.filter(Pose::is_finite);
-        if self.state == TrackingState::Tracked
-            && let Some(p) = live
-            && let Some(rotation) = crate::maths::finite::unit_quat(p.rotation)
-        {
-            self.since += dt;
-            let out = Pose::new(p.position, rotation);
-            self.last = Some(out);
-            return (out, None);
+    pub fn new(mut settings: TrackingLossSettings) -> Self {
+        settings.validate();
+        Self {
+            settings,
+            hands: Default::default(),
         }
-        let s = settings.usable();
-        let rest = rest().sanitized(&self.last.unwrap_or(Pose::IDENTITY));
+    }
+
+    pub fn state(&self, side: Side) -> TrackingState {
+        self.hands[side.index()].state
+    }
+
+    /// The last pose given out for `side`, if any.
+    pub fn last(&self, side: Side) -> Option<Pose> {
+        self.hands[side.index()].last
+    }
+
+    /// Whether this frame's update for `side` with the controller at `live` uses a rest pose:
+    /// not while the controller is tracked and stays so (a caller works the rest pose out only
+    /// when it is needed).
+    pub fn needs_rest(&self, side: Side, live: Option<Pose>) -> bool {
+        self.followed(side, live).is_none()
+    }
+
+    /// The live pose made rigid, when the hand is tracked and stays so.
+    fn followed(&self, side: Side, live: Option<Pose>) -> Option<Pose> {
+        let p = live.filter(Pose::is_finite)?;
+        let rotation = crate::maths::finite::unit_quat(p.rotation)?;
+        (self.hands[side.index()].state == TrackingState::Tracked)
+            .then(|| Pose::new(p.position, rotation))
+    }
+
+    /// The target for this frame of `side`'s hand. A `dt` that is not a positive finite number
+    /// advances nothing; a huge one only completes the blend.
+    pub fn update(&mut self, side: Side, input: &TrackingLossInput, dt: f32) -> TrackingLossOutput {
+        let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
+        let followed = self.followed(side, input.live);
+        let hand = &mut self.hands[side.index()];
+        if let Some(out) = followed {
+            hand.since += dt;
+            hand.last = Some(out);
+            return TrackingLossOutput {
+                target: out,
+                event: None,
+            };
+        }
+        let live = input.live.filter(Pose::is_finite);
+        let s = self.settings.usable();
+        let held = hand.last.unwrap_or(Pose::IDENTITY);
+        let rest = input.rest.unwrap_or(held).sanitized(&held);
         let mut event = None;
-        match (self.state, live) {
+        match (hand.state, live) {
             (TrackingState::Tracked, None) | (TrackingState::Regaining, None) => {
-                self.state = TrackingState::Lost;
-                self.since = 0.0;
-                self.from = self.last.unwrap_or(rest);
+                hand.state = TrackingState::Lost;
+                hand.since = 0.0;
+                hand.from = hand.last.unwrap_or(rest);
                 event = Some(TrackingEvent::Lost);
             }
             (TrackingState::Lost, Some(_)) => {
-                self.state = TrackingState::Regaining;
-                self.since = 0.0;
-                self.from = self.last.unwrap_or(rest);
+                hand.state = TrackingState::Regaining;
+                hand.since = 0.0;
+                hand.from = hand.last.unwrap_or(rest);
                 event = Some(TrackingEvent::Regained);
             }
-            _ => self.since += dt,
+            _ => hand.since += dt,
         }
-        let out = match (self.state, live) {
+        let out = match (hand.state, live) {
             (TrackingState::Tracked, Some(p)) => p,
             (TrackingState::Lost, _) => {
-                blend(&self.from, &rest, progress(self.since, s.ease_to_rest_s))
+                blend(&hand.from, &rest, progress(hand.since, s.ease_to_rest_s))
             }
             (TrackingState::Regaining, Some(p)) => {
-                let t = progress(self.since, s.regain_blend_s);
+                let t = progress(hand.since, s.regain_blend_s);
                 if t >= 1.0 {
-                    self.state = TrackingState::Tracked;
+                    hand.state = TrackingState::Tracked;
                 }
-                blend(&self.from, &p, t)
+                blend(&hand.from, &p, t)
             }
-            (_, None) => self.last.unwrap_or(rest),
+            (_, None) => hand.last.unwrap_or(rest),
         };
         let out = out.sanitized(&rest);
-        self.last = Some(out);
-        (out, event)
+        hand.last = Some(out);
+        TrackingLossOutput { target: out, event }
+    }
+}
+
+impl crate::stage::StageSettings for TrackingLossSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for TrackingLoss {
+    type Settings = TrackingLossSettings;
+    type Input = TrackingLossInput;
+    type Output = TrackingLossOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
     }
 }
 
@@ -224,6 +274,23 @@ pub fn hanging_rotation(held: Quat, finger_axis: Vec3, down: Vec3) -> Quat {
 mod tests {
     use super::*;
 
+    /// One frame of the left hand: the target and the event.
+    fn step(
+        t: &mut TrackingLoss,
+        live: Option<Pose>,
+        rest: &Pose,
+        dt: f32,
+        s: &TrackingLossSettings,
+    ) -> (Pose, Option<TrackingEvent>) {
+        t.settings = *s;
+        let input = TrackingLossInput {
+            live,
+            rest: Some(*rest),
+        };
+        let out = t.update(Side::Left, &input, dt);
+        (out.target, out.event)
+    }
+
     fn pose(x: f32) -> Pose {
         Pose::new(Vec3::new(x, 1.0, 0.3), Quat::from_rotation_y(x))
     }
@@ -234,9 +301,9 @@ mod tests {
         let mut t = TrackingLoss::default();
         let rest = Pose::new(Vec3::new(0.2, 0.8, 0.0), Quat::IDENTITY);
         let live = pose(0.5);
-        let (out, e) = t.update(Some(live), &rest, 0.01, &s);
+        let (out, e) = step(&mut t, Some(live), &rest, 0.01, &s);
         assert_eq!((out, e), (live, None));
-        let (out, e) = t.update(None, &rest, 0.01, &s);
+        let (out, e) = step(&mut t, None, &rest, 0.01, &s);
         assert_eq!(e, Some(TrackingEvent::Lost));
         assert!(
             out.position.distance(live.position) < 1e-6,
@@ -245,7 +312,7 @@ mod tests {
         let mut last = out;
         let mut biggest_step: f32 = 0.0;
         for _ in 0..60 {
-            let (out, e) = t.update(None, &rest, 0.01, &s);
+            let (out, e) = step(&mut t, None, &rest, 0.01, &s);
             assert_eq!(e, None);
             biggest_step = biggest_step.max(out.position.distance(last.position));
             last = out;
@@ -256,18 +323,18 @@ mod tests {
         );
         assert!(biggest_step < 0.02, "eased, never a jump ({biggest_step})");
         let back = pose(-0.3);
-        let (out, e) = t.update(Some(back), &rest, 0.01, &s);
+        let (out, e) = step(&mut t, Some(back), &rest, 0.01, &s);
         assert_eq!(e, Some(TrackingEvent::Regained));
         assert!(
             out.position.distance(rest.position) < 1e-3,
             "starts from where it was"
         );
-        assert_eq!(t.state(), TrackingState::Regaining);
+        assert_eq!(t.state(Side::Left), TrackingState::Regaining);
         for _ in 0..30 {
-            t.update(Some(back), &rest, 0.01, &s);
+            step(&mut t, Some(back), &rest, 0.01, &s);
         }
-        assert_eq!(t.state(), TrackingState::Tracked);
-        assert_eq!(t.update(Some(back), &rest, 0.01, &s).0, back);
+        assert_eq!(t.state(Side::Left), TrackingState::Tracked);
+        assert_eq!(step(&mut t, Some(back), &rest, 0.01, &s).0, back);
     }
 
     #[test]
@@ -276,14 +343,14 @@ mod tests {
         let rest = Pose::new(Vec3::new(0.2, 0.8, 0.0), Quat::IDENTITY);
         for dt in [0.0, -1.0, f32::NAN, f32::INFINITY, 1.0, 1e30] {
             let mut t = TrackingLoss::default();
-            t.update(Some(pose(0.5)), &rest, 0.01, &s);
-            let (held, _) = t.update(None, &rest, dt, &s);
+            step(&mut t, Some(pose(0.5)), &rest, 0.01, &s);
+            let (held, _) = step(&mut t, None, &rest, dt, &s);
             assert!(held.is_finite());
             assert!(
                 held.position.distance(pose(0.5).position) < 1e-6,
                 "dt {dt}: the loss frame holds"
             );
-            let (next, _) = t.update(None, &rest, dt, &s);
+            let (next, _) = step(&mut t, None, &rest, dt, &s);
             assert!(next.is_finite());
             // A huge step completes the ease (never past the rest pose); a bad one stays put.
             let gap = pose(0.5).position.distance(rest.position);
@@ -296,13 +363,13 @@ mod tests {
         let s = TrackingLossSettings::default();
         let rest = Pose::IDENTITY;
         let mut t = TrackingLoss::default();
-        t.update(Some(pose(0.5)), &rest, 0.01, &s);
-        t.update(None, &rest, 0.01, &s);
+        step(&mut t, Some(pose(0.5)), &rest, 0.01, &s);
+        step(&mut t, None, &rest, 0.01, &s);
         for _ in 0..20 {
-            t.update(None, &rest, 0.01, &s);
+            step(&mut t, None, &rest, 0.01, &s);
         }
-        let (mid, _) = t.update(Some(pose(1.0)), &rest, 0.05, &s);
-        let (again, e) = t.update(None, &rest, 0.01, &s);
+        let (mid, _) = step(&mut t, Some(pose(1.0)), &rest, 0.05, &s);
+        let (again, e) = step(&mut t, None, &rest, 0.01, &s);
         assert_eq!(e, Some(TrackingEvent::Lost));
         assert!(again.position.distance(mid.position) < 1e-6);
     }
@@ -311,9 +378,9 @@ mod tests {
     fn non_finite_live_pose_counts_as_lost() {
         let s = TrackingLossSettings::default();
         let mut t = TrackingLoss::default();
-        t.update(Some(pose(0.2)), &Pose::IDENTITY, 0.01, &s);
+        step(&mut t, Some(pose(0.2)), &Pose::IDENTITY, 0.01, &s);
         let bad = Pose::new(Vec3::NAN, Quat::IDENTITY);
-        let (out, e) = t.update(Some(bad), &Pose::IDENTITY, 0.01, &s);
+        let (out, e) = step(&mut t, Some(bad), &Pose::IDENTITY, 0.01, &s);
         assert_eq!(e, Some(TrackingEvent::Lost));
         assert!(out.is_finite());
     }
@@ -346,16 +413,16 @@ mod tests {
     fn the_last_pose_given_out_is_kept_and_bad_steps_do_not_advance() {
         let s = TrackingLossSettings::default();
         let mut t = TrackingLoss::default();
-        assert_eq!(t.last(), None);
+        assert_eq!(t.last(Side::Left), None);
         let rest = Pose::new(Vec3::new(0.2, 0.8, 0.0), Quat::IDENTITY);
-        let (out, _) = t.update(Some(pose(0.5)), &rest, 0.01, &s);
-        assert_eq!(t.last(), Some(out));
-        t.update(None, &rest, 0.01, &s);
-        t.update(None, &rest, 0.3, &s);
-        let before = t.last().unwrap();
+        let (out, _) = step(&mut t, Some(pose(0.5)), &rest, 0.01, &s);
+        assert_eq!(t.last(Side::Left), Some(out));
+        step(&mut t, None, &rest, 0.01, &s);
+        step(&mut t, None, &rest, 0.3, &s);
+        let before = t.last(Side::Left).unwrap();
         // Negative or unknown steps: the ease toward rest does not move.
         for dt in [-1.0, f32::NAN] {
-            let (out, _) = t.update(None, &rest, dt, &s);
+            let (out, _) = step(&mut t, None, &rest, dt, &s);
             assert_eq!(out, before, "{dt}");
         }
     }

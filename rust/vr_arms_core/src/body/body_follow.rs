@@ -18,6 +18,7 @@ use crate::maths::angles::{head_yaw, wrap_angle, yaw_of};
 use crate::maths::finite::finite_clamp;
 use crate::maths::finite::{direction, unit_axis, vec3_or};
 use crate::maths::pose::Pose;
+use crate::maths::side::Side;
 use crate::maths::smoothing::inverse_lerp_clamped;
 use crate::maths::spring::{CriticalSpring, omega_for_90_percent};
 
@@ -299,8 +300,8 @@ impl BodyFollow {
         self.walk = other.walk;
     }
 
-    /// Advances by `dt` seconds.
-    pub fn update(&mut self, input: &BodyFollowInput, dt: f32) -> BodyFollowOutput {
+    /// Advances by `dt` seconds. One body: `side` changes nothing.
+    pub fn update(&mut self, _side: Side, input: &BodyFollowInput, dt: f32) -> BodyFollowOutput {
         let s = self.settings;
         let head = input
             .head
@@ -368,6 +369,22 @@ impl BodyFollow {
     }
 }
 
+impl crate::stage::StageSettings for BodyFollowSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for BodyFollow {
+    type Settings = BodyFollowSettings;
+    type Input = BodyFollowInput;
+    type Output = BodyFollowOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -387,9 +404,9 @@ mod tests {
         seconds: f32,
         hz: f32,
     ) -> BodyFollowOutput {
-        let mut out = body.update(input, 1.0 / hz);
+        let mut out = body.update(Side::Left, input, 1.0 / hz);
         for _ in 1..(seconds * hz) as usize {
-            out = body.update(input, 1.0 / hz);
+            out = body.update(Side::Left, input, 1.0 / hz);
         }
         out
     }
@@ -407,7 +424,7 @@ mod tests {
             floor_y: 0.0,
         };
         let mut body = BodyFollow::new(BodyFollowSettings::default());
-        let first = body.update(&input, 1.0 / 90.0);
+        let first = body.update(Side::Left, &input, 1.0 / 90.0);
         let later = run(&mut body, &input, 1.0, 90.0);
         assert!(
             first.yaw.abs() > 0.05,
@@ -539,7 +556,7 @@ mod tests {
                 right_grip: None,
                 floor_y: 0.0,
             };
-            let out = body.update(&input, 1.0 / 90.0);
+            let out = body.update(Side::Left, &input, 1.0 / 90.0);
             widest = widest.max(out.yaw.abs());
         }
         assert!(widest < 0.01, "the body turned {} deg", widest.to_degrees());
@@ -608,7 +625,7 @@ mod tests {
             right_grip: None,
             floor_y: f32::NAN,
         };
-        let out = body.update(&input, f32::NAN);
+        let out = body.update(Side::Left, &input, f32::NAN);
         assert!(out.root.is_finite() && out.yaw.is_finite());
     }
 
@@ -717,7 +734,7 @@ mod tests {
                 right_grip: None,
                 floor_y: 0.0,
             };
-            body.update(&input, 1.0 / 90.0)
+            body.update(Side::Left, &input, 1.0 / 90.0)
         };
         let lost = at(Vec3::NAN);
         let fallback = at(Vec3::new(0.0, 1.6, 0.0));
@@ -736,7 +753,7 @@ mod tests {
             right_grip: None,
             floor_y: 0.1,
         };
-        let out = body.update(&input, 1.0 / 90.0);
+        let out = body.update(Side::Left, &input, 1.0 / 90.0);
         assert!(
             out.root.position.distance(Vec3::new(0.3, 0.1, 0.2 - 0.08)) < 1e-5,
             "{}",
@@ -757,7 +774,7 @@ mod tests {
                 right_grip: None,
                 floor_y: 0.0,
             };
-            let out = body.update(&input, 1.0 / 90.0);
+            let out = body.update(Side::Left, &input, 1.0 / 90.0);
             assert!(out.yaw.abs() <= std::f32::consts::PI + 1e-5);
         }
         // The spring's own (unwrapped) value is re-centred now and then.
@@ -917,7 +934,7 @@ mod tests {
             floor_y: 0.0,
         };
         let mut old = BodyFollow::default();
-        old.update(&input, 0.1);
+        old.update(Side::Left, &input, 0.1);
         // The head turns; the old stage starts turning after it.
         let turned = BodyFollowInput {
             head: Pose::new(
@@ -926,14 +943,14 @@ mod tests {
             ),
             ..input
         };
-        let moving = old.update(&turned, 0.02).yaw;
+        let moving = old.update(Side::Left, &turned, 0.02).yaw;
         let mut again = BodyFollow::new(old.settings);
         again.state_from(&old);
         let mut fresh = BodyFollow::new(old.settings);
         let (a, f, o) = (
-            again.update(&turned, 0.02).yaw,
-            fresh.update(&turned, 0.02).yaw,
-            old.update(&turned, 0.02).yaw,
+            again.update(Side::Left, &turned, 0.02).yaw,
+            fresh.update(Side::Left, &turned, 0.02).yaw,
+            old.update(Side::Left, &turned, 0.02).yaw,
         );
         assert!((a - o).abs() < 1e-6, "goes on as the old one: {a} vs {o}");
         assert!(

@@ -20,20 +20,18 @@ use glam::{Quat, Vec3};
 
 use crate::arms::arm_solve::{ArmBones, ArmSolve};
 use crate::arms::arm_steps::{ArmOutput, ArmPipeline, ArmTargets, PipelineInput, raw_target};
-use crate::arms::tracking_loss::{
-    DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss, TrackingLossSettings,
-};
+use crate::arms::tracking_loss::{DEFAULT_REST_POSITIONS, TrackingEvent, TrackingLoss};
 use crate::body::profile::ArmProfile;
-use crate::body::spine_and_legs::{SpineStep, spine_then_lower_body};
+use crate::body::spine_and_legs::{SpineStep, StandFrame};
 pub use crate::hands::finger_step::{FINGERS, HandInput};
 use crate::hands::hand_pose::{FingerCurl, HandPoseSettings};
-use crate::lower_body::ground::{FlatFloor, Ground};
-use crate::lower_body::{LowerBody, LowerBodyInput, LowerBodyOutput};
+use crate::lower_body::ground::Ground;
+use crate::lower_body::{LowerBody, LowerBodyOutput};
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::{PerSide, Side};
-use crate::upper_body::clavicle_follow::{ClavicleFollow, ClavicleFollowInput};
+use crate::upper_body::clavicle_follow::{ClavicleArm, ClavicleFollow};
 use crate::upper_body::forearm_twist::{ForearmTwist, share_twist};
 use crate::upper_body::upper_body_follow::UpperBodyFollow;
 
@@ -150,14 +148,13 @@ pub struct BodyPipeline {
     pub clavicles: ClavicleFollow,
     pub twist: ForearmTwist,
     pub hand_pose: HandPoseSettings,
-    pub tracking_loss: TrackingLossSettings,
+    pub tracking_loss: TrackingLoss,
     /// Where a lost hand rests, in the avatar root's frame.
     pub rest_positions: PerSide<Vec3>,
     /// Which of the upper body's steps run (all by default).
     pub steps: Steps,
     /// The hips, spine bend and legs, for a rig that has them ([`BodyPipeline::with_lower_body`]).
     pub lower_body: Option<LowerBody>,
-    loss: PerSide<TrackingLoss>,
     bones: BodyBones,
     /// Each hand bone's rest (local): its twist reference, and the forearm axis (its position).
     hand_rest: PerSide<Pose>,
@@ -188,11 +185,10 @@ impl BodyPipeline {
             clavicles: ClavicleFollow::new(p.clavicle_follow),
             twist: ForearmTwist::new(p.forearm_twist),
             hand_pose: p.hand_pose,
-            tracking_loss: TrackingLossSettings::default(),
+            tracking_loss: TrackingLoss::default(),
             rest_positions: PerSide::new(DEFAULT_REST_POSITIONS[0], DEFAULT_REST_POSITIONS[1]),
             steps: Steps::default(),
             lower_body: None,
-            loss: PerSide::default(),
             bones,
             hand_rest,
             curls,
@@ -213,19 +209,14 @@ impl BodyPipeline {
     }
 
     /// Runs one frame of `dt` seconds on `tree` (this frame's bones, as they came in), writing
-    /// the solved bones into it. The feet stand on the flat floor (`input.floor_y`).
-    pub fn update(&mut self, input: &BodyInput, tree: &mut PoseTree, dt: f32) -> BodyOutput {
-        self.update_on(input, tree, dt, &mut FlatFloor)
-    }
-
-    /// [`BodyPipeline::update`] with the feet on `ground` (steps and ramps found under each
-    /// foot's place, as [`LowerBody::update_on`]; the flat floor where nothing is found).
-    pub fn update_on(
+    /// the solved bones into it. The feet stand on `ground` (steps and ramps found under each
+    /// foot's place; [`crate::lower_body::ground::FlatFloor`]: the floor at `input.floor_y`).
+    pub fn update(
         &mut self,
         input: &BodyInput,
         tree: &mut PoseTree,
         dt: f32,
-        ground: &mut dyn Ground,
+        ground: &dyn Ground,
     ) -> BodyOutput {
         let b = self.bones;
         let skeleton = input.skeleton.sanitized(&Pose::IDENTITY);
@@ -241,18 +232,17 @@ impl BodyPipeline {
         // Controller targets, then the tracking-loss hold, then the other target stages.
         let mut tracking = PerSide::new(None, None);
         let raw = Side::BOTH.map(|side| {
-            let (raw, event) = raw_target(
+            let out = raw_target(
                 &mut self.arms.controller_targets,
-                self.loss.get_mut(side),
+                &mut self.tracking_loss,
                 side,
                 *input.controllers.get(side),
                 || Some(input.body),
                 *self.rest_positions.get(side),
                 dt,
-                &self.tracking_loss,
             );
-            *tracking.get_mut(side) = event;
-            Some(raw)
+            *tracking.get_mut(side) = out.event;
+            Some(out.target)
         });
         // The arms as they came in: what the target stages measure when no lower body moves them.
         let bones_in = Side::BOTH.map(|side| arm_bones(tree, side));
@@ -265,17 +255,9 @@ impl BodyPipeline {
         // tracked headset, then the hips, the spine's bend and the legs from where the headset
         // puts the head.
         let spine = self.steps.spine.then_some(self.last_head).flatten();
-        let lower_input = LowerBodyInput {
-            headset: input.head,
-            root: input.body.root(),
-            skeleton,
-            floor_y: input.floor_y,
-            scale: input.body.scale(),
-            // No walk animation to blend with outside the node graph.
-            origin: None,
-            hands: PerSide::new(raw[0].map(|r| r.position), raw[1].map(|r| r.position)),
-        };
-        let (spine_written, lower) = spine_then_lower_body(
+        let stand = StandFrame::of_body(&input.body, skeleton, input.floor_y, input.head);
+        // No walk animation to blend with outside the node graph: no XR origin.
+        let (spine_written, lower) = stand.spine_then_lower_body(
             tree,
             spine.map(|head| SpineStep {
                 follow: &self.upper_body,
@@ -283,7 +265,7 @@ impl BodyPipeline {
                 head,
             }),
             self.lower_body.as_mut().filter(|_| self.steps.lower_body),
-            &lower_input,
+            PerSide::new(raw[0].map(|r| r.position), raw[1].map(|r| r.position)),
             dt,
             ground,
         );
@@ -329,17 +311,15 @@ impl BodyPipeline {
         let clavicles = Side::BOTH.map(|side| {
             let clavicle = (*b.clavicles.get(side)).filter(|_| self.steps.clavicles)?;
             let target = targets.get(side).as_ref()?;
-            let input = ClavicleFollowInput::from_bones(
-                tree,
+            let arm = ClavicleArm {
                 clavicle,
-                b.arms.get(side)[1],
-                to_skeleton.transform_point(target.target.position),
-                self.arms.calibration.get(side).arm_length(),
-                up,
-            );
+                upper_arm: b.arms.get(side)[1],
+                arm_length: self.arms.calibration.get(side).arm_length(),
+            };
+            let to = to_skeleton.transform_point(target.target.position);
             Some((
                 clavicle,
-                self.clavicles.update(side, &input, dt).local_rotation,
+                self.clavicles.follow_bones(side, tree, arm, to, up, dt),
             ))
         });
         for (clavicle, local) in clavicles.into_iter().flatten() {

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::hands::hand_pose::HandPoseState;
+use crate::lower_body::ground::FlatFloor;
 use crate::testing::reference_body::{
     reference_body, reference_pipeline, reference_whole_body, reference_whole_pipeline,
 };
@@ -47,7 +48,7 @@ fn run(p: &mut BodyPipeline, input: &BodyInput, frames: usize) -> (PoseTree, Bod
     let mut last = None;
     for _ in 0..frames {
         let (mut t, _) = tree();
-        let out = p.update(input, &mut t, 1.0 / 90.0);
+        let out = p.update(input, &mut t, 1.0 / 90.0, &FlatFloor);
         last = Some((t, out));
     }
     last.unwrap()
@@ -207,7 +208,7 @@ fn spine_after(tree: &PoseTree, bones: BodyBones, input: &BodyInput) -> [Quat; 3
     let mut t = tree.clone();
     for _ in 0..30 {
         t = tree.clone();
-        p.update(input, &mut t, 1.0 / 90.0);
+        p.update(input, &mut t, 1.0 / 90.0, &FlatFloor);
     }
     bones.spine.map(|b| t.global(b.unwrap()).rotation)
 }
@@ -354,7 +355,7 @@ fn a_skeleton_turned_on_its_side_gives_the_same_body_in_the_world() {
         for _ in 0..60 {
             t = plain.clone();
             t.set_globals(&globals);
-            p.update(&i, &mut t, 1.0 / 90.0);
+            p.update(&i, &mut t, 1.0 / 90.0, &FlatFloor);
         }
         let [clavicle, _, _, hand] = bones.arms.left;
         let mut on = |k: usize| i.skeleton.mul_pose(&t.global(k));
@@ -488,7 +489,7 @@ fn picking_off_the_floor_the_hand_reaches_the_controller_from_the_crouched_shoul
     let mut last = None;
     for _ in 0..120 {
         let mut t = reference_whole_body().0;
-        let out = p.update(&input, &mut t, 1.0 / 90.0);
+        let out = p.update(&input, &mut t, 1.0 / 90.0, &FlatFloor);
         last = Some((t, out));
     }
     let (mut t, out) = last.unwrap();
@@ -534,7 +535,7 @@ fn reaching_up_in_a_crouch_the_overhead_guard_bends_the_elbow_as_standing() {
             ..input(0.0, None)
         };
         let mut t = reference_whole_body().0;
-        p.update(&still, &mut t, 1.0 / 90.0);
+        p.update(&still, &mut t, 1.0 / 90.0, &FlatFloor);
         let shoulder = t.global(upper).position;
         let controller = Pose::new(
             shoulder + Vec3::new(0.0, 0.42, 0.25).normalize() * 0.56,
@@ -547,7 +548,7 @@ fn reaching_up_in_a_crouch_the_overhead_guard_bends_the_elbow_as_standing() {
         let mut last = None;
         for _ in 0..180 {
             let mut t = reference_whole_body().0;
-            let out = p.update(&reach, &mut t, 1.0 / 90.0);
+            let out = p.update(&reach, &mut t, 1.0 / 90.0, &FlatFloor);
             last = Some((t, out));
         }
         let (mut t, out) = last.unwrap();
@@ -585,7 +586,7 @@ fn the_lower_bodys_bones_are_among_the_written_ones() {
         )),
         ..input(0.0, None)
     };
-    let out = p.update(&crouch, &mut t, 1.0 / 90.0);
+    let out = p.update(&crouch, &mut t, 1.0 / 90.0, &FlatFloor);
     let legs = lower
         .legs
         .left
@@ -664,7 +665,7 @@ fn chest_and_head_yaw(height: f32, yaw: f32) -> (f32, f32) {
     let mut last = None;
     for _ in 0..60 {
         let mut t = reference_whole_body().0;
-        p.update(&base, &mut t, 1.0 / 90.0);
+        p.update(&base, &mut t, 1.0 / 90.0, &FlatFloor);
         last = Some(t);
     }
     let mut t = last.unwrap();
@@ -728,7 +729,7 @@ fn bowing_the_whole_body_keeps_the_eyes_on_the_headset() {
     let mut worst = 0.0f32;
     for frame in 0..120 {
         let mut t = reference_whole_body().0;
-        let out = p.update(&input, &mut t, 1.0 / 90.0);
+        let out = p.update(&input, &mut t, 1.0 / 90.0, &FlatFloor);
         assert!(out.lower.hips.is_some(), "the lower body ran");
         let eyes_now = t.global(lower.head).transform_point(eyes_in_head);
         if frame >= 60 {

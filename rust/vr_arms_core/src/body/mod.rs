@@ -30,7 +30,7 @@ use glam::Vec3;
 use crate::body::body_follow::{BodyFollow, BodyFollowInput, BodyFollowSettings};
 use crate::body::body_pipeline::{BodyInput, BodyOutput, BodyPipeline, HandInput};
 use crate::body::input_guard::{InputCounts, InputGuard};
-use crate::lower_body::ground::{FlatFloor, Ground};
+use crate::lower_body::ground::Ground;
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
@@ -159,6 +159,7 @@ impl FollowStep {
         let settings = self.stage.settings;
         self.stage.settings = settings.in_avatar_units(placement.scale);
         let out = self.stage.update(
+            crate::maths::side::Side::Left,
             &BodyFollowInput {
                 head,
                 left_hand: t.controllers.left.map(|p| p.position),
@@ -224,26 +225,15 @@ impl Body {
     }
 
     /// Step 2: every bone, on `tree` (this frame's bones as they came in, skeleton space); the
-    /// feet on the flat floor (`placement.floor_y`).
+    /// feet on `ground`, steps and ramps under each foot's place
+    /// ([`crate::lower_body::ground::FlatFloor`]: the flat floor at `placement.floor_y`).
     pub fn pose_bones(
         &mut self,
         tracking: &Tracking,
         placement: &Placement,
         tree: &mut PoseTree,
         dt: f32,
-    ) -> BodyOutput {
-        self.pose_bones_on(tracking, placement, tree, dt, &mut FlatFloor)
-    }
-
-    /// [`Body::pose_bones`] with the feet on `ground` (steps and ramps under each foot's place;
-    /// the flat floor where nothing is found).
-    pub fn pose_bones_on(
-        &mut self,
-        tracking: &Tracking,
-        placement: &Placement,
-        tree: &mut PoseTree,
-        dt: f32,
-        ground: &mut dyn Ground,
+        ground: &dyn Ground,
     ) -> BodyOutput {
         let t = self.pose_guards.check(tracking, placement);
         let input = BodyInput {
@@ -256,21 +246,23 @@ impl Body {
             hands: t.hands,
             floor_y: placement.floor_y,
         };
-        self.pipeline.update_on(&input, tree, dt, ground)
+        self.pipeline.update(&input, tree, dt, ground)
     }
 
-    /// Both steps: the root placed (written into `placement`), then every bone.
+    /// Both steps: the root placed (written into `placement`), then every bone, the feet on
+    /// `ground`.
     pub fn update(
         &mut self,
         tracking: &Tracking,
         placement: &mut Placement,
         tree: &mut PoseTree,
         dt: f32,
+        ground: &dyn Ground,
     ) -> BodyOutput {
         if let Some(root) = self.place_root(tracking, placement, dt) {
             placement.root = root;
         }
-        self.pose_bones(tracking, placement, tree, dt)
+        self.pose_bones(tracking, placement, tree, dt, ground)
     }
 
     /// Inputs rejected or repaired so far by either step's checks.
@@ -283,6 +275,7 @@ impl Body {
 mod tests {
     use super::*;
     use crate::body::profile::ArmProfile;
+    use crate::lower_body::ground::FlatFloor;
     use crate::testing::reference_body::{reference_body, reference_pipeline};
     use glam::Quat;
 
@@ -317,7 +310,10 @@ mod tests {
         let mut out = None;
         for _ in 0..60 {
             let (mut tree, _) = reference_body();
-            out = Some((b.update(&t, &mut placement, &mut tree, 1.0 / 90.0), tree));
+            out = Some((
+                b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor),
+                tree,
+            ));
         }
         let (out, mut tree) = out.unwrap();
         let root = placement.root.position;
@@ -336,7 +332,7 @@ mod tests {
     struct Crate;
 
     impl Ground for Crate {
-        fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+        fn height_at(&self, at: Vec3, _lowest: f32) -> Option<f32> {
             (at.x > 0.0).then_some(0.2)
         }
     }
@@ -365,9 +361,9 @@ mod tests {
                     placement.root = root;
                 }
                 if on_crate {
-                    b.pose_bones_on(&t, &placement, &mut tree, 1.0 / 90.0, &mut Crate);
+                    b.pose_bones(&t, &placement, &mut tree, 1.0 / 90.0, &Crate);
                 } else {
-                    b.pose_bones(&t, &placement, &mut tree, 1.0 / 90.0);
+                    b.pose_bones(&t, &placement, &mut tree, 1.0 / 90.0, &FlatFloor);
                 }
             }
             let s = placement.skeleton();
@@ -421,7 +417,7 @@ mod tests {
         let mut last = None;
         for _ in 0..180 {
             let mut tree = rest.clone();
-            let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+            let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor);
             last = Some((out, tree));
         }
         let (out, tree) = last.expect("frames");
@@ -529,7 +525,7 @@ mod tests {
         let mut out = None;
         for _ in 0..180 {
             let mut tree = rest.clone();
-            out = Some(b.update(&t, &mut placement, &mut tree, 1.0 / 90.0));
+            out = Some(b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor));
         }
         let hips = out.unwrap().lower.hips.expect("hips").position;
         assert!(hips.z < at.z - 0.02, "the hips {hips} behind the head {at}");
@@ -557,7 +553,7 @@ mod tests {
             let mut tree = rest.clone();
             for _ in 0..90 {
                 tree = rest.clone();
-                b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+                b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor);
             }
             trees.push(tree);
         }
@@ -574,13 +570,13 @@ mod tests {
         let mut placement = Placement::default();
         let mut t = tracking(Vec3::new(0.0, 1.7, 0.0));
         let (mut tree, _) = reference_body();
-        b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+        b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor);
         assert_eq!(b.input_counts().total(), 0);
         t.controllers.left = Some(Pose::from_position(Vec3::new(f32::NAN, 0.0, 0.0)));
         t.head = Some(Pose::from_position(Vec3::splat(5000.0)));
         let before = placement.root;
         let (mut tree, _) = reference_body();
-        let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0);
+        let out = b.update(&t, &mut placement, &mut tree, 1.0 / 90.0, &FlatFloor);
         let c = b.input_counts();
         assert_eq!((c.non_finite, c.too_far), (2, 2), "{c:?}");
         assert_eq!(placement.root, before, "a far head does not move the root");
@@ -602,6 +598,7 @@ mod tests {
             &mut placement,
             &mut tree,
             0.1,
+            &FlatFloor,
         );
         assert_eq!(placement.root, start);
     }
@@ -619,8 +616,8 @@ mod tests {
         let t = tracking(Vec3::new(0.0, 1.7, 0.0));
         let (mut ta, _) = reference_body();
         let (mut tb, _) = reference_body();
-        a.update(&t, &mut pa, &mut ta, 0.1);
-        b.update(&t, &mut pb, &mut tb, 0.1);
+        a.update(&t, &mut pa, &mut ta, 0.1, &FlatFloor);
+        b.update(&t, &mut pb, &mut tb, 0.1, &FlatFloor);
         let head = Vec3::new(0.0, 0.0, 0.0);
         let da = Vec3::new(pa.root.position.x, 0.0, pa.root.position.z).distance(head);
         let db = Vec3::new(pb.root.position.x, 0.0, pb.root.position.z).distance(head);

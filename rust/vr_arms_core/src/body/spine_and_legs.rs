@@ -2,14 +2,16 @@
 //! (as low as the lower body will put the body), then the hips, the spine's bend and the legs.
 //! The core's body and the node graph's `LowerBodyRig` (which poses the spine as its
 //! `UpperBodyFollow` sibling will, to stand the legs under it) both take it through
-//! [`spine_then_lower_body`].
+//! [`StandFrame::spine_then_lower_body`].
 
-use glam::Quat;
+use glam::{Quat, Vec3};
 
 use crate::lower_body::ground::Ground;
 use crate::lower_body::{LowerBody, LowerBodyInput, LowerBodyOutput};
+use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
+use crate::maths::side::{PerSide, Side};
 use crate::upper_body::upper_body_follow::UpperBodyFollow;
 
 /// The spine's part of the step: the follow, its chest, neck and head bones in the tree, and the
@@ -20,16 +22,72 @@ pub struct SpineStep<'a> {
     pub head: Pose,
 }
 
-/// The spine toward `spine`'s headset (if given), then the lower body (if given) on `input`,
-/// in `tree`. Returns the spine's bones and the local rotations written to them, and the lower
-/// body's output.
-pub fn spine_then_lower_body(
+/// Where the body stands this frame (world), built once a frame by whoever poses the body (the
+/// core's [`crate::body::body_pipeline::BodyPipeline`], the node graph's `LowerBodyRig`): the
+/// frame the spine-then-lower-body step measures in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StandFrame {
+    /// The headset (a camera: it looks along its -Z); `None` while it is not tracked.
+    pub headset: Option<Pose>,
+    /// The avatar root: on the floor, turned by the body's yaw, +Z forward.
+    pub root: Pose,
+    /// The skeleton node (rigid).
+    pub skeleton: Pose,
+    pub floor_y: f32,
+    /// World units per avatar metre.
+    pub scale: f32,
+    /// The XR origin, when the game moves one (the legs blend toward its walk animation).
+    pub origin: Option<Pose>,
+}
+
+impl StandFrame {
+    /// The frame of `body` (its root and scale) with the skeleton at `skeleton`, the floor at
+    /// `floor_y` and no XR origin.
+    pub fn of_body(body: &BodyFrame, skeleton: Pose, floor_y: f32, headset: Option<Pose>) -> Self {
+        Self {
+            headset,
+            root: body.root(),
+            skeleton,
+            floor_y,
+            scale: body.scale(),
+            origin: None,
+        }
+    }
+
+    /// The body's middle step in `tree`: the spine toward `spine`'s headset (if given), then
+    /// the lower body (if given) with the hands reaching for `hands` (world; `None`: that hand
+    /// does not bend the body), the feet on `ground`. Returns the spine's bones and the local
+    /// rotations written to them, and the lower body's output.
+    pub fn spine_then_lower_body(
+        &self,
+        tree: &mut PoseTree,
+        spine: Option<SpineStep<'_>>,
+        lower: Option<&mut LowerBody>,
+        hands: PerSide<Option<Vec3>>,
+        dt: f32,
+        ground: &dyn Ground,
+    ) -> ([Option<(usize, Quat)>; 3], Option<LowerBodyOutput>) {
+        let input = LowerBodyInput {
+            headset: self.headset,
+            root: self.root,
+            skeleton: self.skeleton,
+            floor_y: self.floor_y,
+            scale: self.scale,
+            origin: self.origin,
+            hands,
+            ground,
+        };
+        spine_then_lower_body(tree, spine, lower, &input, dt)
+    }
+}
+
+/// [`StandFrame::spine_then_lower_body`] on a lower body's whole `input`.
+fn spine_then_lower_body(
     tree: &mut PoseTree,
     spine: Option<SpineStep<'_>>,
     mut lower: Option<&mut LowerBody>,
     input: &LowerBodyInput,
     dt: f32,
-    ground: &mut dyn Ground,
 ) -> ([Option<(usize, Quat)>; 3], Option<LowerBodyOutput>) {
     let mut written = [None; 3];
     if let Some(s) = spine {
@@ -44,7 +102,7 @@ pub fn spine_then_lower_body(
                 input.scale,
             )
         });
-        written = s.follow.solve_on(
+        written = s.follow.follow_bones(
             tree,
             s.bones,
             to_skeleton * input.root.rotation,
@@ -55,7 +113,7 @@ pub fn spine_then_lower_body(
             tree.set_local_rotation(bone, local);
         }
     }
-    let out = lower.map(|lb| lb.update_on(tree, input, dt, ground));
+    let out = lower.map(|lb| lb.update(Side::Left, tree, input, dt));
     (written, out)
 }
 
@@ -68,7 +126,7 @@ mod tests {
     use crate::lower_body::{LowerBodySettings, reference_lower_body};
     use crate::upper_body::upper_body_follow::UpperBodyFollowSettings;
 
-    fn input(head: Pose) -> LowerBodyInput {
+    fn input(head: Pose) -> LowerBodyInput<'static> {
         LowerBodyInput {
             headset: Some(head),
             root: Pose::IDENTITY,
@@ -77,6 +135,7 @@ mod tests {
             scale: 1.0,
             origin: None,
             hands: Default::default(),
+            ground: &FlatFloor,
         }
     }
 
@@ -97,22 +156,15 @@ mod tests {
             bones: spine,
             head,
         };
-        let (written, out) = spine_then_lower_body(
-            &mut tree,
-            Some(step),
-            Some(&mut lower),
-            &input(head),
-            0.01,
-            &mut FlatFloor,
-        );
+        let (written, out) =
+            spine_then_lower_body(&mut tree, Some(step), Some(&mut lower), &input(head), 0.01);
         assert!(written.iter().flatten().count() >= 2, "{written:?}");
         for (bone, local) in written.into_iter().flatten() {
             assert!(tree.local(bone).rotation.angle_between(local) < 1e-4);
         }
         assert!(out.and_then(|o| o.hips).is_some(), "{out:?}");
         let (mut tree2, _, _) = reference_lower_body();
-        let (none, out2) =
-            spine_then_lower_body(&mut tree2, None, None, &input(head), 0.01, &mut FlatFloor);
+        let (none, out2) = spine_then_lower_body(&mut tree2, None, None, &input(head), 0.01);
         assert_eq!(none, [None; 3]);
         assert!(out2.is_none());
     }

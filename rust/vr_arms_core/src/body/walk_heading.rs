@@ -145,7 +145,7 @@ mod tests {
                     right_grip: None,
                     floor_y: 0.0,
                 };
-                yaw = body.update(&input, 1.0 / 90.0).yaw;
+                yaw = body.update(crate::Side::Left, &input, 1.0 / 90.0).yaw;
             }
             yaw
         };

@@ -162,26 +162,16 @@ impl Feet {
 
     /// One frame of `dt` seconds: `homes` are the feet's places under the body now, `scale`
     /// world units per avatar metre, `leg` the legs' length (world units: the hips' standing
-    /// height) for the walking gait.
+    /// height) for the walking gait. `on_ground` sets the feet's landings on the ground (a
+    /// place on the floor to the same place on the ground under it; `|p| p`: the flat floor): a
+    /// foot steps up or down onto it.
     pub fn update(
         &mut self,
         s: &LowerBodySettings,
         homes: PerSide<FootPlace>,
         (scale, leg): (f32, f32),
         dt: f32,
-    ) -> PerSide<FootTarget> {
-        self.update_on(s, homes, (scale, leg), dt, &mut |p| p)
-    }
-
-    /// [`Feet::update`] with the feet's landings set on the ground by `on_ground` (a place on
-    /// the floor to the same place on the ground under it): a foot steps up or down onto it.
-    pub fn update_on(
-        &mut self,
-        s: &LowerBodySettings,
-        homes: PerSide<FootPlace>,
-        (scale, leg): (f32, f32),
-        dt: f32,
-        on_ground: &mut dyn FnMut(Vec3) -> Vec3,
+        on_ground: &dyn Fn(Vec3) -> Vec3,
     ) -> PerSide<FootTarget> {
         let dt = if dt.is_finite() { dt.max(0.0) } else { 0.0 };
         let reach = s.step_distance_m * scale;

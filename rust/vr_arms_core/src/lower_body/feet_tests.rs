@@ -21,7 +21,7 @@ fn run_with(
     frames: usize,
 ) -> Vec<PerSide<FootTarget>> {
     (0..frames)
-        .map(|_| feet.update(s, h, (1.0, 0.9), 1.0 / 90.0))
+        .map(|_| feet.update(s, h, (1.0, 0.9), 1.0 / 90.0, &|p| p))
         .collect()
 }
 
@@ -108,7 +108,7 @@ fn a_teleport_plants_the_feet_at_once_and_bad_time_steps_are_no_time() {
     assert!(t.left.planted && (t.left.place.position.x - 30.1).abs() < 1e-4);
     let s = LowerBodySettings::default();
     let before = f;
-    let t = f.update(&s, homes(30.0, 0.5, 0.0), (1.0, 0.9), f32::NAN);
+    let t = f.update(&s, homes(30.0, 0.5, 0.0), (1.0, 0.9), f32::NAN, &|p| p);
     assert!(t.left.place.position.is_finite());
     assert_ne!(f, before, "a step starts");
     assert!((angle_between(0.1, std::f32::consts::TAU) - 0.1).abs() < 1e-5);
@@ -128,7 +128,7 @@ fn a_body_walking_briskly_keeps_its_feet_under_it() {
         let mut worst = 0.0f32;
         for k in 0..270 {
             let z = 1.2 * k as f32 / 90.0;
-            let t = f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
+            let t = f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
             let between = (t.left.place.position + t.right.place.position) * 0.5;
             if k > 45 {
                 worst = worst.max((between.z - z).abs());
@@ -162,7 +162,7 @@ fn step_onto(rise: f32) -> (Vec<Vec3>, Vec3) {
         step_lead: 0.0,
         ..Default::default()
     };
-    let mut ground = |p: Vec3| {
+    let ground = |p: Vec3| {
         if p.z > 0.2 {
             Vec3::new(p.x, rise.max(0.0), p.z)
         } else {
@@ -170,23 +170,11 @@ fn step_onto(rise: f32) -> (Vec<Vec3>, Vec3) {
         }
     };
     let mut f = Feet::default();
-    f.update_on(
-        &s,
-        homes(0.0, 0.0, 0.0),
-        (1.0, 0.9),
-        1.0 / 90.0,
-        &mut ground,
-    );
+    f.update(&s, homes(0.0, 0.0, 0.0), (1.0, 0.9), 1.0 / 90.0, &ground);
     let from = f.place(Side::Left).unwrap().position;
     let mut path = Vec::new();
     for _ in 0..60 {
-        let t = f.update_on(
-            &s,
-            homes(0.0, 0.4, 0.0),
-            (1.0, 0.9),
-            1.0 / 90.0,
-            &mut ground,
-        );
+        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0, &ground);
         if !t.left.planted {
             path.push(t.left.place.position);
         }
@@ -242,9 +230,9 @@ fn a_bigger_avatar_steps_further_and_lifts_higher() {
         h
     };
     let mut f = Feet::default();
-    f.update(&s, at(0.0, 0.0), (2.0, 1.8), 1.0 / 90.0);
+    f.update(&s, at(0.0, 0.0), (2.0, 1.8), 1.0 / 90.0, &|p| p);
     for _ in 0..60 {
-        let t = f.update(&s, at(0.0, 0.4), (2.0, 1.8), 1.0 / 90.0);
+        let t = f.update(&s, at(0.0, 0.4), (2.0, 1.8), 1.0 / 90.0, &|p| p);
         assert!(
             t.left.planted && t.right.planted,
             "40 cm is short of 2 x 25 cm"
@@ -252,7 +240,7 @@ fn a_bigger_avatar_steps_further_and_lifts_higher() {
     }
     let mut highest = 0.0f32;
     for _ in 0..90 {
-        let t = f.update(&s, at(0.0, 0.8), (2.0, 1.8), 1.0 / 90.0);
+        let t = f.update(&s, at(0.0, 0.8), (2.0, 1.8), 1.0 / 90.0, &|p| p);
         highest = highest
             .max(t.left.place.position.y)
             .max(t.right.place.position.y);
@@ -268,7 +256,13 @@ fn the_center_replanting_and_stepping_are_what_they_say() {
     assert_eq!(f.center(), None);
     let mut h = homes(0.0, 0.0, 0.0);
     h.right.position = Vec3::new(-0.3, 0.0, 0.2);
-    f.update(&LowerBodySettings::default(), h, (1.0, 0.9), 1.0 / 90.0);
+    f.update(
+        &LowerBodySettings::default(),
+        h,
+        (1.0, 0.9),
+        1.0 / 90.0,
+        &|p| p,
+    );
     let c = f.center().unwrap();
     assert!(c.distance(Vec3::new(-0.1, 0.0, 0.1)) < 1e-6, "{c}");
     // Replanted (within a step distance of its place): there; a strain asked before is
@@ -280,7 +274,13 @@ fn the_center_replanting_and_stepping_are_what_they_say() {
     };
     f.replant(Side::Left, kneel);
     assert_eq!(f.place(Side::Left), Some(kneel));
-    let t = f.update(&LowerBodySettings::default(), h, (1.0, 0.9), 1.0 / 90.0);
+    let t = f.update(
+        &LowerBodySettings::default(),
+        h,
+        (1.0, 0.9),
+        1.0 / 90.0,
+        &|p| p,
+    );
     assert!(
         t.left.planted && !f.stepping(Side::Left),
         "no step on the spot"
@@ -303,7 +303,13 @@ fn the_center_replanting_and_stepping_are_what_they_say() {
     assert_eq!(f.place(Side::Left), Some(kneel));
     // The body walks off: the left foot (further) steps; while it does it is not replanted.
     let far = homes(0.0, 0.5, 0.0);
-    let t = f.update(&LowerBodySettings::default(), far, (1.0, 0.9), 1.0 / 90.0);
+    let t = f.update(
+        &LowerBodySettings::default(),
+        far,
+        (1.0, 0.9),
+        1.0 / 90.0,
+        &|p| p,
+    );
     assert!(f.stepping(Side::Left) && !f.stepping(Side::Right));
     assert!(!t.left.planted);
     f.replant(
@@ -333,13 +339,14 @@ fn a_teleport_or_a_frame_without_time_leaves_no_velocity_behind() {
             homes(0.0, 1.2 * k as f32 / 90.0, 0.0),
             (1.0, 0.9),
             1.0 / 90.0,
+            &|p| p,
         );
     }
     assert!(f.velocity.z > 1.0, "walking: {}", f.velocity);
     let v = f.velocity;
-    f.update(&s, homes(0.0, 1.2, 0.0), (1.0, 0.9), 0.0);
+    f.update(&s, homes(0.0, 1.2, 0.0), (1.0, 0.9), 0.0, &|p| p);
     assert_eq!(f.velocity, v, "no time, no change");
-    f.update(&s, homes(30.0, 1.2, 0.0), (1.0, 0.9), 1.0 / 90.0);
+    f.update(&s, homes(30.0, 1.2, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
     assert_eq!(f.velocity, Vec3::ZERO, "a teleport");
 }
 
@@ -351,7 +358,7 @@ fn steps_walking(s: &LowerBodySettings, speed: f32) -> (usize, f32) {
     let mut was = (false, false);
     for k in 0..450 {
         let z = speed * k as f32 / 90.0;
-        f.update(s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
+        f.update(s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
         let now = (f.stepping(Side::Left), f.stepping(Side::Right));
         if k >= 90 {
             count += usize::from(now.0 && !was.0) + usize::from(now.1 && !was.1);
@@ -410,7 +417,7 @@ fn a_foot_out_of_reach_ahead_of_a_walking_body_is_not_stepped_again() {
     let walk = |f: &mut Feet, from: usize, to: usize| {
         for k in from..to {
             let z = 1.2 * k as f32 / 90.0;
-            f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0);
+            f.update(&s, homes(0.0, z, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
         }
     };
     let mut f = Feet::default();
@@ -467,7 +474,7 @@ fn least_apart_turning(degrees: f32, seconds: f32, pivot: f32) -> f32 {
         let yaw = degrees.to_radians() * (k.min(frames) as f32 / frames as f32);
         // Between the feet: `pivot` behind the turning point, along the body's forward.
         let h = homes(-pivot * yaw.sin(), pivot - pivot * yaw.cos(), yaw);
-        let t = f.update(&s, h, (1.0, 0.9), dt);
+        let t = f.update(&s, h, (1.0, 0.9), dt, &|p| p);
         let across = (h.left.position - h.right.position).normalize();
         least = least.min((t.left.place.position - t.right.place.position).dot(across));
     }
@@ -542,7 +549,7 @@ fn a_stranded_foot_steps_while_the_other_is_in_the_air() {
         let mut f = Feet::default();
         run_with(&s, &mut f, homes(0.0, 0.0, 0.0), 1);
         // The body moves on: one foot steps.
-        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0);
+        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
         let stepping = if t.left.planted {
             Side::Left
         } else {
@@ -560,7 +567,7 @@ fn a_stranded_foot_steps_while_the_other_is_in_the_air() {
         } else {
             f.strain(still);
         }
-        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0);
+        let t = f.update(&s, homes(0.0, 0.4, 0.0), (1.0, 0.9), 1.0 / 90.0, &|p| p);
         (t.left.planted, t.right.planted)
     };
     assert_eq!(step(true), (false, false), "both feet in the air");

@@ -7,7 +7,7 @@ use glam::Vec3;
 pub trait Ground {
     /// The ground's height under `at`'s x and z, looking from `at.y` down to `lowest`; `None`:
     /// nothing there (the flat floor is used).
-    fn height_at(&mut self, at: Vec3, lowest: f32) -> Option<f32>;
+    fn height_at(&self, at: Vec3, lowest: f32) -> Option<f32>;
 }
 
 /// The flat floor alone: nothing found anywhere.
@@ -15,7 +15,7 @@ pub trait Ground {
 pub struct FlatFloor;
 
 impl Ground for FlatFloor {
-    fn height_at(&mut self, _at: Vec3, _lowest: f32) -> Option<f32> {
+    fn height_at(&self, _at: Vec3, _lowest: f32) -> Option<f32> {
         None
     }
 }
@@ -32,7 +32,7 @@ pub const ABOVE_FLOOR_M: f32 = 0.4;
 /// hips), at most [`ABOVE_FLOOR_M`] over the floor, down to [`BELOW_FLOOR_M`] under it; the floor when nothing (or nothing finite,
 /// or nothing in that span) is found.
 pub struct OnGround<'a> {
-    pub ground: &'a mut dyn Ground,
+    pub ground: &'a dyn Ground,
     pub floor_y: f32,
     pub from_y: f32,
     pub scale: f32,
@@ -40,7 +40,7 @@ pub struct OnGround<'a> {
 
 impl OnGround<'_> {
     /// `p` moved onto the ground under it.
-    pub fn place(&mut self, p: Vec3) -> Vec3 {
+    pub fn place(&self, p: Vec3) -> Vec3 {
         let lowest = self.floor_y - BELOW_FLOOR_M * self.scale;
         let top = self
             .from_y
@@ -62,7 +62,7 @@ mod tests {
     /// A 20 cm step for x > 0, and a ray that answers garbage for z > 5.
     struct Step;
     impl Ground for Step {
-        fn height_at(&mut self, at: Vec3, lowest: f32) -> Option<f32> {
+        fn height_at(&self, at: Vec3, lowest: f32) -> Option<f32> {
             assert!(at.y > lowest);
             if at.z > 5.0 {
                 return Some(f32::NAN);
@@ -73,9 +73,9 @@ mod tests {
 
     #[test]
     fn places_go_onto_what_is_found_within_the_span_else_the_floor() {
-        let mut step = Step;
+        let step = Step;
         let mut on = OnGround {
-            ground: &mut step,
+            ground: &step,
             floor_y: 0.0,
             from_y: 0.9,
             scale: 1.0,
@@ -101,9 +101,9 @@ mod tests {
         );
         on.floor_y = -0.15;
         assert_eq!(on.place(Vec3::new(0.3, 0.0, 1.0)), Vec3::new(0.3, 0.2, 1.0));
-        let mut flat = FlatFloor;
-        let mut on = OnGround {
-            ground: &mut flat,
+        let flat = FlatFloor;
+        let on = OnGround {
+            ground: &flat,
             floor_y: 1.5,
             from_y: 2.4,
             scale: 1.0,
@@ -112,13 +112,13 @@ mod tests {
         // Looked for down to half a metre under the floor, in proportion (twice the size: 1 m).
         struct Deep;
         impl Ground for Deep {
-            fn height_at(&mut self, _at: Vec3, lowest: f32) -> Option<f32> {
+            fn height_at(&self, _at: Vec3, lowest: f32) -> Option<f32> {
                 Some(lowest + 0.01)
             }
         }
-        let mut deep = Deep;
-        let mut on = OnGround {
-            ground: &mut deep,
+        let deep = Deep;
+        let on = OnGround {
+            ground: &deep,
             floor_y: 1.0,
             from_y: 2.0,
             scale: 2.0,

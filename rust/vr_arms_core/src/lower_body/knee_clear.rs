@@ -177,7 +177,7 @@ mod tests {
                 scale: size,
                 ..input(headset(at, 0.87 * down))
             };
-            b.update(&mut t, &i, 1.0 / 90.0);
+            b.update(Side::Left, &mut t, &i, 1.0 / 90.0);
             knelt |= b.kneel.pose().is_some_and(|(_, w)| w >= 1.0);
             for leg in legs {
                 lowest = lowest.min(t.global(leg[1]).position.y);

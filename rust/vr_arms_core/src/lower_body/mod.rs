@@ -60,8 +60,8 @@ pub struct LowerBodyBones {
 }
 
 /// One frame's input (world).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LowerBodyInput {
+#[derive(Clone, Copy)]
+pub struct LowerBodyInput<'g> {
     /// The headset (a camera: it looks along its -Z); `None` while it is not tracked (the last
     /// tracked one is kept).
     pub headset: Option<Pose>,
@@ -80,6 +80,23 @@ pub struct LowerBodyInput {
     /// [`LowerBody::with_arms`]: a target out of reach bends the body toward it
     /// (`reach_bend_max_deg`). `None`: that hand does not bend the body.
     pub hands: PerSide<Option<Vec3>>,
+    /// The ground under the feet: steps and ramps found under each foot's place
+    /// ([`ground::FlatFloor`]: the floor at `floor_y` everywhere).
+    pub ground: &'g dyn ground::Ground,
+}
+
+impl std::fmt::Debug for LowerBodyInput<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LowerBodyInput")
+            .field("headset", &self.headset)
+            .field("root", &self.root)
+            .field("skeleton", &self.skeleton)
+            .field("floor_y", &self.floor_y)
+            .field("scale", &self.scale)
+            .field("origin", &self.origin)
+            .field("hands", &self.hands)
+            .finish_non_exhaustive()
+    }
 }
 
 /// What a frame did.
@@ -236,16 +253,6 @@ impl LowerBody {
         self.last_headset = None;
     }
 
-    /// One frame of `dt` seconds on `tree` (this frame's bones after the upper body's follow).
-    pub fn update(
-        &mut self,
-        tree: &mut PoseTree,
-        input: &LowerBodyInput,
-        dt: f32,
-    ) -> LowerBodyOutput {
-        self.update_on(tree, input, dt, &mut ground::FlatFloor)
-    }
-
     /// How far the head bone is below its standing height (avatar metres; negative above it)
     /// with the headset at `headset`, the avatar root at `root` and the skeleton at `skeleton`
     /// (world), the floor at `floor_y`, `scale` world units per avatar metre: what
@@ -273,14 +280,14 @@ impl LowerBody {
         crate::maths::finite::f32_or(drop, 0.0)
     }
 
-    /// [`LowerBody::update`] with the feet on `surface` (steps and ramps found under each
-    /// foot's place; the flat floor where nothing is found).
-    pub fn update_on(
+    /// One frame of `dt` seconds on `tree` (this frame's bones after the upper body's follow),
+    /// written in place. Both legs: `side` changes nothing.
+    pub fn update(
         &mut self,
+        _side: Side,
         tree: &mut PoseTree,
         input: &LowerBodyInput,
         dt: f32,
-        surface: &mut dyn ground::Ground,
     ) -> LowerBodyOutput {
         // Rigid poses only: a finite position and a rotation that can be made unit.
         let rigid = |p: Pose| {
@@ -310,6 +317,7 @@ impl LowerBody {
             },
             origin: input.origin,
             hands: input.hands,
+            ground: input.ground,
         };
         let to_root = input.root.inverse().mul_pose(&input.skeleton);
         let m = *self.rest.measures(&to_root);
@@ -536,19 +544,17 @@ impl LowerBody {
         if walk_animation_share > 0.0 {
             self.feet.reset();
         }
-        let mut on = ground::OnGround {
-            ground: surface,
+        let on = ground::OnGround {
+            ground: input.ground,
             floor_y: input.floor_y,
             from_y: hips.y,
             scale: input.scale,
         };
-        let targets = self.feet.update_on(
-            &s,
-            homes,
-            (input.scale, m.pelvis.hips_height),
-            dt,
-            &mut |p| on.place(p),
-        );
+        let targets = self
+            .feet
+            .update(&s, homes, (input.scale, m.pelvis.hips_height), dt, &|p| {
+                on.place(p)
+            });
         // The hips no higher than the planted feet let the legs reach (`sink.rs`).
         let lift_max = s.max_heel_lift_m * input.scale;
         let (cap, leg_caps) = self.reach_feet(
@@ -596,6 +602,28 @@ impl LowerBody {
             feet,
             walk_animation_share,
         }
+    }
+}
+
+impl crate::stage::StageSettings for LowerBodySettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::BoneStage for LowerBody {
+    type Settings = LowerBodySettings;
+    type Input<'a> = LowerBodyInput<'a>;
+    type Output = LowerBodyOutput;
+
+    fn update(
+        &mut self,
+        side: Side,
+        bones: &mut PoseTree,
+        input: &Self::Input<'_>,
+        dt: f32,
+    ) -> Self::Output {
+        Self::update(self, side, bones, input, dt)
     }
 }
 

@@ -66,7 +66,7 @@ fn told_first_then_sitting_down_the_hips_come_down_onto_the_seat() {
     for k in 0..45 {
         let eyes = Vec3::new(0.0, 1.65, 0.09).lerp(SEATED_EYES, k as f32 / 45.0);
         let mut t = rest.clone();
-        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        b.update(Side::Left, &mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
     }
     let (mut t, out) = run(&mut b, &input(headset(SEATED_EYES, 0.0)), 90);
     assert!(out.head_miss < 0.01, "head {} off", out.head_miss);
@@ -97,7 +97,7 @@ fn standing_up_from_the_seat_is_smooth() {
         let rise = (k as f32 / 90.0).min(1.0);
         let eyes = SEATED_EYES.lerp(Vec3::new(0.0, 1.65, 0.09), rise);
         let mut t = rest.clone();
-        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        b.update(Side::Left, &mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
         let hips = t.global(bones.hips).position;
         if let Some(l) = last {
             worst = worst.max(l.distance(hips));
@@ -162,7 +162,7 @@ fn sitting_down_is_seen_from_the_headset_when_asked() {
         for k in 0..360 {
             let eyes = standing.lerp(SEATED_EYES, (k as f32 / 90.0).min(1.0));
             let mut t = rest.clone();
-            b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+            b.update(Side::Left, &mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
             for side in Side::BOTH {
                 let knee = bones.legs.get(side).unwrap()[1];
                 lowest_knee = lowest_knee.min(t.global(knee).position.y);
@@ -184,7 +184,12 @@ fn sitting_down_is_seen_from_the_headset_when_asked() {
     let (rest, _, _) = reference_lower_body();
     for k in 0..90 {
         let eyes = SEATED_EYES.lerp(standing, k as f32 / 90.0);
-        b.update(&mut rest.clone(), &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        b.update(
+            Side::Left,
+            &mut rest.clone(),
+            &input(headset(eyes, 0.0)),
+            1.0 / 90.0,
+        );
     }
     assert!(!b.sitting(), "stood up");
     let (mut t, _) = run(&mut b, &input(headset(standing, 0.0)), 90);
@@ -238,7 +243,7 @@ fn a_seated_twist_turns_the_torso_not_the_feet() {
         let mut last = None;
         for _ in 0..frames {
             let mut t = rest.clone();
-            let out = b.update(&mut t, &turned(deg), 1.0 / 90.0);
+            let out = b.update(Side::Left, &mut t, &turned(deg), 1.0 / 90.0);
             last = Some((t, out));
         }
         last.expect("a frame")
@@ -316,7 +321,7 @@ fn rising_from_a_kneel_to_a_seats_height_eases_the_knee_up() {
         for k in 1..=frames {
             let eyes = from.lerp(to, k as f32 / frames as f32);
             let mut t = rest.clone();
-            b.update(&mut t, &input(headset(eyes, 0.3)), 1.0 / 90.0);
+            b.update(Side::Left, &mut t, &input(headset(eyes, 0.3)), 1.0 / 90.0);
             let lowest = Side::BOTH
                 .map(|side| t.global(bones.legs.get(side).unwrap()[1]).position.y)
                 .into_iter()

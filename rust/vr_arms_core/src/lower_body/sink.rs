@@ -114,6 +114,7 @@ mod tests {
             let ahead = (k.max(90) - 90) as f32 / 90.0 * speed;
             let mut t = rest.clone();
             let out = b.update(
+                Side::Left,
                 &mut t,
                 &input(headset(start + Vec3::Z * ahead, 0.0)),
                 1.0 / 90.0,

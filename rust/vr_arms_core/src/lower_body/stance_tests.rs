@@ -18,7 +18,7 @@ fn stand(
     let mut last = None;
     for _ in 0..90 {
         let mut t = rest.clone();
-        let out = b.update(&mut t, &i, 1.0 / 90.0);
+        let out = b.update(Side::Left, &mut t, &i, 1.0 / 90.0);
         last = Some((t, out));
     }
     last.expect("frames")

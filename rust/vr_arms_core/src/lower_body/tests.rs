@@ -8,7 +8,7 @@ pub(super) fn headset(eyes: Vec3, pitch: f32) -> Pose {
     )
 }
 
-pub(super) fn input(headset: Pose) -> LowerBodyInput {
+pub(super) fn input(headset: Pose) -> LowerBodyInput<'static> {
     LowerBodyInput {
         headset: Some(headset),
         root: Pose::IDENTITY,
@@ -17,6 +17,7 @@ pub(super) fn input(headset: Pose) -> LowerBodyInput {
         scale: 1.0,
         origin: None,
         hands: Default::default(),
+        ground: &ground::FlatFloor,
     }
 }
 
@@ -30,7 +31,7 @@ pub(super) fn run(
     let mut last = None;
     for _ in 0..frames {
         let mut t = rest.clone();
-        let out = body.update(&mut t, i, 1.0 / 90.0);
+        let out = body.update(Side::Left, &mut t, i, 1.0 / 90.0);
         last = Some((t, out));
     }
     last.expect("at least one frame")
@@ -194,7 +195,7 @@ fn turning_in_place_steps_the_feet_round_without_sliding_a_planted_one() {
             .map(|h| Pose::new(h.position, Quat::from_rotation_y(yaw) * h.rotation));
         i.root = Pose::new(Vec3::ZERO, Quat::from_rotation_y(yaw));
         let mut t = rest.clone();
-        let out = b.update(&mut t, &i, 1.0 / 90.0);
+        let out = b.update(Side::Left, &mut t, &i, 1.0 / 90.0);
         if let Some(prev) = last {
             for side in Side::BOTH {
                 let (a, p) = (out.feet.get(side).unwrap(), prev.feet.get(side).unwrap());
@@ -358,7 +359,7 @@ fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
                 ..input(headset(Vec3::new(0.0, 1.65, 0.09 + z), 0.0))
             };
             let mut t = tree.clone();
-            let out = b.update(&mut t, &i, 1.0 / 90.0);
+            let out = b.update(Side::Left, &mut t, &i, 1.0 / 90.0);
             if k == 89 {
                 last_share = out.walk_animation_share;
             }
@@ -389,7 +390,7 @@ fn walking_with_the_thumbstick_hands_the_legs_to_the_walk_animation() {
 /// A 15 cm step up for z > 0.4 (world), found "by a ray" under each foot's place.
 struct StepUp;
 impl ground::Ground for StepUp {
-    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+    fn height_at(&self, at: Vec3, _lowest: f32) -> Option<f32> {
         (at.z > 0.4).then_some(0.15)
     }
 }
@@ -416,9 +417,17 @@ fn the_feet_step_up_onto_the_ground_found_under_them() {
             let i = input(headset(Vec3::new(0.0, 1.65 + up, 0.09 + z), 0.0));
             let mut t = rest.clone();
             let out = if found {
-                b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepUp)
+                b.update(
+                    Side::Left,
+                    &mut t,
+                    &LowerBodyInput {
+                        ground: &StepUp,
+                        ..i
+                    },
+                    1.0 / 90.0,
+                )
             } else {
-                b.update(&mut t, &i, 1.0 / 90.0)
+                b.update(Side::Left, &mut t, &i, 1.0 / 90.0)
             };
             for (foot, leg) in [out.feet.left, out.feet.right]
                 .into_iter()
@@ -498,7 +507,7 @@ fn hold(b: &mut LowerBody, eyes: Vec3, seconds: f32) -> (PoseTree, LowerBodyOutp
     let mut last = None;
     for _ in 0..(seconds * 90.0) as usize {
         let mut t = rest.clone();
-        let out = b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        let out = b.update(Side::Left, &mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
         for leg in [bones.legs.left, bones.legs.right].into_iter().flatten() {
             lowest = lowest.min(t.global(leg[1]).position.y);
         }
@@ -600,7 +609,7 @@ fn staying_low_kneels_on_one_knee_a_quick_duck_squats() {
 /// 15 cm down for z > 0.4 (world).
 struct StepDown;
 impl ground::Ground for StepDown {
-    fn height_at(&mut self, at: Vec3, _lowest: f32) -> Option<f32> {
+    fn height_at(&self, at: Vec3, _lowest: f32) -> Option<f32> {
         (at.z > 0.4).then_some(-0.15)
     }
 }
@@ -619,7 +628,15 @@ fn the_feet_step_down_and_stand_still_there() {
         let z = (k as f32 / 180.0).min(1.0);
         let i = input(headset(Vec3::new(0.0, 1.5, 0.09 + z), 0.0));
         let mut t = rest.clone();
-        let out = b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepDown);
+        let out = b.update(
+            Side::Left,
+            &mut t,
+            &LowerBodyInput {
+                ground: &StepDown,
+                ..i
+            },
+            1.0 / 90.0,
+        );
         if k > 300 {
             for foot in [out.feet.left, out.feet.right].into_iter().flatten() {
                 steps_standing += usize::from(!foot.planted);
@@ -652,6 +669,7 @@ fn a_crouched_walk_does_not_kneel() {
         let z = 0.6 * k as f32 / 90.0;
         let mut t = rest.clone();
         b.update(
+            Side::Left,
             &mut t,
             &input(headset(Vec3::new(0.0, 1.10, 0.09 + z), 0.0)),
             1.0 / 90.0,
@@ -682,7 +700,15 @@ fn a_knee_kneels_on_the_ground_its_foot_stands_on() {
         let eyes_y = if k < 450 { 1.5 } else { 0.95 };
         let i = input(headset(Vec3::new(0.0, eyes_y, 0.09 + z), 0.0));
         let mut t = rest.clone();
-        b.update_on(&mut t, &i, 1.0 / 90.0, &mut StepDown);
+        b.update(
+            Side::Left,
+            &mut t,
+            &LowerBodyInput {
+                ground: &StepDown,
+                ..i
+            },
+            1.0 / 90.0,
+        );
         last = Some(t);
     }
     let mut t = last.unwrap();
@@ -724,7 +750,7 @@ fn a_kneeling_foot_bends_its_toes_flat_on_the_floor() {
     let mut b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
     let frame = |b: &mut LowerBody, eyes: Vec3| {
         let mut t = rest.clone();
-        b.update(&mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
+        b.update(Side::Left, &mut t, &input(headset(eyes, 0.0)), 1.0 / 90.0);
         t
     };
     for _ in 0..45 {
@@ -884,6 +910,7 @@ fn easing_into_and_out_of_a_kneel_keeps_the_toes_out_of_the_floor() {
         let y = if (45..225).contains(&k) { 1.10 } else { 1.65 };
         let mut t = rest.clone();
         b.update(
+            Side::Left,
             &mut t,
             &input(headset(Vec3::new(0.0, y, 0.09), 0.0)),
             1.0 / 90.0,
@@ -923,7 +950,7 @@ fn a_knee_bends_the_way_the_hips_face_over_a_foot_turned_out() {
                 .replant(Side::Left, feet::FootPlace { yaw: 0.7, ..p });
         }
         t = rest.clone();
-        b.update(&mut t, &i, 1.0 / 90.0);
+        b.update(Side::Left, &mut t, &i, 1.0 / 90.0);
     }
     let [hip, knee, ankle] = leg.map(|bone| t.global(bone).position);
     assert!(knee_bend(&mut t, leg) > 0.5, "the knee bends");

@@ -7,6 +7,7 @@ use crate::arms::arm_steps::ArmOutput;
 use crate::body::body_pipeline::Steps;
 use crate::body::profile::ArmProfile;
 use crate::body::{Body, Placement, Tracking};
+use crate::lower_body::ground::FlatFloor;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::PerSide;
@@ -48,7 +49,7 @@ impl ReferenceArms {
             ..Default::default()
         };
         self.body
-            .pose_bones(tracking, &placement, &mut self.tree, dt)
+            .pose_bones(tracking, &placement, &mut self.tree, dt, &FlatFloor)
             .arms()
     }
 }

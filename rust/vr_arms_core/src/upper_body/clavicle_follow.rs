@@ -91,6 +91,16 @@ impl ClavicleFollowSettings {
     }
 }
 
+/// One arm as the follow sees it in a skeleton: its bones and its length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClavicleArm {
+    pub clavicle: usize,
+    /// The upper arm (its position is the shoulder).
+    pub upper_arm: usize,
+    /// Upper arm + forearm length.
+    pub arm_length: f32,
+}
+
 /// One clavicle's input (skeleton space).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClavicleFollowInput {
@@ -113,7 +123,7 @@ impl ClavicleFollowInput {
     /// The input for `clavicle` of a skeleton's `bones` toward `target`: its arm's upper arm
     /// is `upper_arm` (the shoulder), `target` and the world's `up` are in skeleton space (`up`
     /// need not be unit length; a zero or non-finite one is the skeleton's +Y).
-    pub fn from_bones(
+    fn from_bones(
         bones: &mut impl SkeletonBones,
         clavicle: usize,
         upper_arm: usize,
@@ -162,6 +172,29 @@ impl ClavicleFollow {
     pub fn new(mut settings: ClavicleFollowSettings) -> Self {
         settings.validate();
         Self { settings }
+    }
+
+    /// The step on a skeleton's bones: `arm`'s clavicle toward `target`, with the world's `up`
+    /// (both in skeleton space; `up` need not be unit length). Returns the clavicle's new local
+    /// rotation. Measures the bones before anything is written: take both sides, then write.
+    pub fn follow_bones(
+        &mut self,
+        side: Side,
+        bones: &mut impl SkeletonBones,
+        arm: ClavicleArm,
+        target: Vec3,
+        up: Vec3,
+        dt: f32,
+    ) -> Quat {
+        let input = ClavicleFollowInput::from_bones(
+            bones,
+            arm.clavicle,
+            arm.upper_arm,
+            target,
+            arm.arm_length,
+            up,
+        );
+        self.update(side, &input, dt).local_rotation
     }
 
     /// The reach curve: 0 below `start_at_reach`, 1 from `full_at_reach`.

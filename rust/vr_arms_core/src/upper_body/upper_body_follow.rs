@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::maths::angles::head_yaw;
 use crate::maths::finite::finite_clamp;
+use crate::maths::side::Side;
 use crate::maths::skeleton_bones::SkeletonBones;
 
 /// Settings of [`UpperBodyFollow`].
@@ -105,6 +106,43 @@ pub fn head_yaw_pitch(body: Quat, head: Quat) -> (f32, f32) {
     (head_yaw(&rel), forward.y.clamp(-1.0, 1.0).asin())
 }
 
+/// One frame of the chain (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UpperBodyFollowInput {
+    /// The avatar root's rotation.
+    pub body: Quat,
+    /// The headset's rotation.
+    pub head: Quat,
+    /// Each chain bone's own parent's global rotation before the follow: `parents[0]` the
+    /// chest's parent; `None` for a later bone: the chain bone before it is its parent (and for
+    /// the chest: the identity).
+    pub parents: [Option<Quat>; 3],
+    /// The chest's, neck's and head's global rotations before the follow (`None`: no bone).
+    pub bones: [Option<Quat>; 3],
+    /// How far the head is below its standing height (avatar metres; 0 upright; see
+    /// [`UpperBodyFollowSettings::yaw_weights_at`]).
+    pub drop_m: f32,
+}
+
+impl UpperBodyFollowInput {
+    /// Upright, each bone's parent the chain bone before it, the chest's `chest_parent`.
+    pub fn chain(body: Quat, head: Quat, chest_parent: Quat, bones: [Option<Quat>; 3]) -> Self {
+        Self {
+            body,
+            head,
+            parents: [Some(chest_parent), None, None],
+            bones,
+            drop_m: 0.0,
+        }
+    }
+}
+
+/// The chain's new local rotations (relative to each bone's own parent; `None`: no bone).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct UpperBodyFollowOutput {
+    pub local_rotations: [Option<Quat>; 3],
+}
+
 /// The stage (stateless).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct UpperBodyFollow {
@@ -142,37 +180,30 @@ impl UpperBodyFollow {
         out
     }
 
-    /// New bone-local rotations for the chain. `body` is the body's rotation in skeleton space,
-    /// `head` the headset's rotation in skeleton space, `chest_parent` the chest's parent global
-    /// rotation and `bones` the chest, neck and head global rotations (skeleton space, before).
-    /// A missing bone (`None`) is skipped; its share is not moved to another bone. Each bone's
-    /// parent is taken to be the chain bone before it: [`UpperBodyFollow::solve_on`] takes a
-    /// chain with bones in between. Upright: no low stance.
-    pub fn solve(
-        &self,
-        body: Quat,
-        head: Quat,
-        chest_parent: Quat,
-        bones: [Option<Quat>; 3],
-    ) -> [Option<Quat>; 3] {
-        self.solve_in_chain(body, head, [Some(chest_parent), None, None], bones, 0.0)
+    /// New bone-local rotations for the chain (see [`UpperBodyFollowInput`]). A missing bone
+    /// is skipped; its share is not moved to another bone. A bone in between chain members (a
+    /// humanoid's UpperChest between Chest and Neck) keeps its local rotation: it turns with
+    /// the chain bone above it, and the locals returned put each chain bone where the follow
+    /// wants it under it. The follow is stateless: `side` and `dt` change nothing.
+    pub fn update(
+        &mut self,
+        _side: Side,
+        input: &UpperBodyFollowInput,
+        _dt: f32,
+    ) -> UpperBodyFollowOutput {
+        UpperBodyFollowOutput {
+            local_rotations: self.solve_in_chain(input),
+        }
     }
 
-    /// As [`UpperBodyFollow::solve`] for a chain with bones in between its members (a humanoid's
-    /// UpperChest between Chest and Neck): `parents[i]` is bone `i`'s own parent's global
-    /// rotation before the solve (`parents[0]` the chest's parent; `None`: the chain bone
-    /// before it, or the identity for the chest). A bone in between keeps its local rotation:
-    /// it turns with the chain bone above it, and the locals returned put each chain bone where
-    /// the follow wants it under it. `drop_m`: how far the head is below its standing height
-    /// (avatar metres; see [`UpperBodyFollowSettings::yaw_weights_at`]).
-    fn solve_in_chain(
-        &self,
-        body: Quat,
-        head: Quat,
-        parents: [Option<Quat>; 3],
-        bones: [Option<Quat>; 3],
-        drop_m: f32,
-    ) -> [Option<Quat>; 3] {
+    fn solve_in_chain(&self, input: &UpperBodyFollowInput) -> [Option<Quat>; 3] {
+        let UpperBodyFollowInput {
+            body,
+            head,
+            parents,
+            bones,
+            drop_m,
+        } = *input;
         let body = crate::maths::finite::quat_or(body, Quat::IDENTITY);
         let head = crate::maths::finite::quat_or(head, body);
         let (yaw, pitch) = head_yaw_pitch(body, head);
@@ -210,10 +241,10 @@ impl UpperBodyFollow {
     /// rotations in skeleton space, `drop_m` how far the head is below its standing height
     /// (avatar metres; 0 upright). Returns each spine bone with its new local rotation.
     ///
-    /// Measures the chain as `solve_in_chain` wants it: the chest's parent,
+    /// Measures the chain as [`UpperBodyFollowInput`] wants it: the chest's parent,
     /// and each later bone's own parent where it is not the chain bone before it (a humanoid's
     /// UpperChest between Chest and Neck).
-    pub fn solve_on(
+    pub fn follow_bones(
         &self,
         bones: &mut impl SkeletonBones,
         spine: [Option<usize>; 3],
@@ -238,8 +269,14 @@ impl UpperBodyFollow {
             }
             before = bone;
         }
-        let globals = spine.map(|b| b.map(|b| bones.global(b).rotation));
-        let locals = self.solve_in_chain(body, head, parents, globals, drop_m);
+        let input = UpperBodyFollowInput {
+            body,
+            head,
+            parents,
+            bones: spine.map(|b| b.map(|b| bones.global(b).rotation)),
+            drop_m,
+        };
+        let locals = self.solve_in_chain(&input);
         let mut out = [None; 3];
         for ((slot, bone), local) in out.iter_mut().zip(spine).zip(locals) {
             if let (Some(bone), Some(local)) = (bone, local) {
@@ -250,26 +287,57 @@ impl UpperBodyFollow {
     }
 }
 
+impl crate::stage::StageSettings for UpperBodyFollowSettings {
+    fn validate(&mut self) {
+        Self::validate(self);
+    }
+}
+
+impl crate::stage::Stage for UpperBodyFollow {
+    type Settings = UpperBodyFollowSettings;
+    type Input = UpperBodyFollowInput;
+    type Output = UpperBodyFollowOutput;
+
+    fn update(&mut self, side: Side, input: &Self::Input, dt: f32) -> Self::Output {
+        Self::update(self, side, input, dt)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The follow on a chain whose bones are each other's parents (upright).
+    fn solve(
+        stage: &mut UpperBodyFollow,
+        body: Quat,
+        head: Quat,
+        chest_parent: Quat,
+        bones: [Option<Quat>; 3],
+    ) -> [Option<Quat>; 3] {
+        let input = UpperBodyFollowInput::chain(body, head, chest_parent, bones);
+        stage.update(Side::Left, &input, 0.0).local_rotations
+    }
+
     #[test]
     fn a_bone_between_chest_and_neck_does_not_turn_the_neck_away() {
-        let stage = UpperBodyFollow::default();
+        let mut stage = UpperBodyFollow::default();
         let (body, head) = (Quat::IDENTITY, camera(0.5, 0.3));
         let chest = Quat::from_rotation_x(0.1);
         let neck = Quat::from_rotation_x(-0.2) * Quat::from_rotation_y(0.1);
         let head_bone = neck * Quat::from_rotation_x(0.05);
         let bones = [Some(chest), Some(neck), Some(head_bone)];
         // The neck directly under the chest.
-        let direct = stage.solve(body, head, Quat::IDENTITY, bones);
+        let direct = solve(&mut stage, body, head, Quat::IDENTITY, bones);
         let chest_new = direct[0].unwrap();
         let neck_direct = chest_new * direct[1].unwrap();
         // The same chain with an upper chest between, turned 0.4 rad from the chest.
         let between = Quat::from_rotation_x(0.4);
         let upper_chest = chest * between;
-        let out = stage.solve_in_chain(body, head, [None, Some(upper_chest), None], bones, 0.0);
+        let out = stage.solve_in_chain(&UpperBodyFollowInput {
+            parents: [None, Some(upper_chest), None],
+            ..UpperBodyFollowInput::chain(body, head, Quat::IDENTITY, bones)
+        });
         assert!(out[0].unwrap().angle_between(direct[0].unwrap()) < 1e-5);
         // The upper chest keeps its local rotation under the turned chest.
         let neck_new = out[0].unwrap() * between * out[1].unwrap();
@@ -300,9 +368,10 @@ mod tests {
 
     #[test]
     fn shares_accumulate_to_the_head() {
-        let stage = UpperBodyFollow::default();
+        let mut stage = UpperBodyFollow::default();
         let yaw = 60f32.to_radians();
-        let locals = stage.solve(
+        let locals = solve(
+            &mut stage,
             Quat::IDENTITY,
             camera(yaw, 0.0),
             Quat::IDENTITY,
@@ -323,8 +392,9 @@ mod tests {
 
     #[test]
     fn pitch_up_tilts_the_head_up() {
-        let stage = UpperBodyFollow::default();
-        let locals = stage.solve(
+        let mut stage = UpperBodyFollow::default();
+        let locals = solve(
+            &mut stage,
             Quat::IDENTITY,
             camera(0.0, 0.4),
             Quat::IDENTITY,
@@ -336,10 +406,11 @@ mod tests {
 
     #[test]
     fn limits_and_garbage() {
-        let stage = UpperBodyFollow::default();
+        let mut stage = UpperBodyFollow::default();
         let a = stage.cumulative_angles(3.0, f32::NAN, f32::NAN);
         assert!((a[2].0 - 90f32.to_radians()).abs() < 1e-5 && a[2].1 == 0.0);
-        let out = stage.solve(
+        let out = solve(
+            &mut stage,
             Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
             Quat::from_xyzw(f32::NAN, 0.0, 0.0, 1.0),
             Quat::IDENTITY,

@@ -18,10 +18,11 @@ use vr_arms_core::body::body_pipeline::{HandInput, Steps};
 use vr_arms_core::body::profile::ArmProfile;
 use vr_arms_core::body::{Body, Placement, Tracking};
 use vr_arms_core::hands::hand_pose::HandPoseState;
+use vr_arms_core::lower_body::ground::FlatFloor;
 use vr_arms_core::lower_body::{LowerBody, LowerBodyInput, reference_lower_body};
 use vr_arms_core::maths::pose_tree::PoseTree;
 use vr_arms_core::testing::reference_body::{reference_whole_body, reference_whole_pipeline};
-use vr_arms_core::{PerSide, Pose};
+use vr_arms_core::{PerSide, Pose, Side};
 
 /// One avatar's whole body, [`Body`], as `VRRemoteBody` runs it: the body follow, then every
 /// bone-writing stage on the bones as they come in each frame (the engine restores them).
@@ -79,9 +80,13 @@ impl Avatar {
             hands: PerSide::new(hand(m.grip), hand(0.7)),
             ..Default::default()
         };
-        let out = self
-            .body
-            .update(&tracking, &mut self.placement, &mut self.tree, dt);
+        let out = self.body.update(
+            &tracking,
+            &mut self.placement,
+            &mut self.tree,
+            dt,
+            &FlatFloor,
+        );
         let fingers: f32 = out.fingers.left.iter().flatten().map(|q| q.z).sum();
         fingers
             + self.tree.global(self.hands[0]).position.x
@@ -192,6 +197,7 @@ impl Lower {
         self.tree.clone_from(&self.rest);
         self.stage
             .update(
+                Side::Left,
                 &mut self.tree,
                 &LowerBodyInput {
                     headset: Some(m.head),
@@ -201,6 +207,7 @@ impl Lower {
                     scale: 1.0,
                     origin: None,
                     hands: Default::default(),
+                    ground: &FlatFloor,
                 },
                 1.0 / 90.0,
             )

@@ -5,7 +5,7 @@
 use super::*;
 use crate::convert::vec3;
 use vr_arms_core::PerSide;
-use vr_arms_core::body::spine_and_legs::{SpineStep, spine_then_lower_body};
+use vr_arms_core::body::spine_and_legs::{SpineStep, StandFrame};
 
 /// The stage bound to a skeleton's bones.
 pub(super) struct Bound {
@@ -211,7 +211,7 @@ impl LowerBodyRig {
         let scale = crate::shared::common::uniform_scale(&root_global)
             / crate::shared::common::uniform_scale(&skeleton_global).max(1e-6);
 
-        let mut physics = if self.floor_ray {
+        let physics = if self.floor_ray {
             crate::shared::floor_ray::PhysicsGround::of(
                 &self.to_gd().upcast(),
                 self.floor_collision_mask,
@@ -224,11 +224,7 @@ impl LowerBodyRig {
             None
         };
         // Steps and ramps under the feet (`floor_ray`), else the flat floor.
-        let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
-        let surface: &mut dyn vr_arms_core::lower_body::ground::Ground = match physics.as_mut() {
-            Some(p) => p,
-            None => &mut flat,
-        };
+        let surface = crate::shared::floor_ray::or_flat(physics.as_ref());
         // The hands' raw targets, this frame's (`ControllerTargets` ran before).
         let hand = |t: &Option<Gd<Node3D>>| crate::relay::read_position(t).map(|p| frame.point(p));
         let hands = PerSide::new(hand(&self.left_hand_target), hand(&self.right_hand_target));
@@ -252,26 +248,21 @@ impl LowerBodyRig {
         if stage.is_some() {
             mask |= b.follow_mask;
         }
-        let (_, out) = spine_then_lower_body(
-            &mut b.tree,
-            stage.as_ref().map(|(follow, bones)| SpineStep {
-                follow,
-                bones: *bones,
-                head,
-            }),
-            Some(&mut b.stage),
-            &LowerBodyInput {
-                headset: Some(head),
-                root: root_core,
-                skeleton: skeleton_core,
-                floor_y,
-                scale,
-                origin: origin.map(|o| frame.pose(o)),
-                hands,
-            },
-            dt,
-            surface,
-        );
+        let stand = StandFrame {
+            headset: Some(head),
+            root: root_core,
+            skeleton: skeleton_core,
+            floor_y,
+            scale,
+            origin: origin.map(|o| frame.pose(o)),
+        };
+        let spine = stage.as_ref().map(|(follow, bones)| SpineStep {
+            follow,
+            bones: *bones,
+            head,
+        });
+        let (_, out) =
+            stand.spine_then_lower_body(&mut b.tree, spine, Some(&mut b.stage), hands, dt, surface);
         let out = out?;
         out.hips?;
         // The core's frame is the world without the skeleton's scale: in metres again.

@@ -123,15 +123,11 @@ pub(crate) fn pose_pass(
     };
     read_chain(skeleton, b);
     // Steps and ramps under the feet (`floor_ray`), else the flat floor.
-    let mut physics = ground.map(|g| g.in_frame(frame.to_core));
-    let mut flat = vr_arms_core::lower_body::ground::FlatFloor;
-    let surface: &mut dyn vr_arms_core::lower_body::ground::Ground = match physics.as_mut() {
-        Some(p) => p,
-        None => &mut flat,
-    };
+    let physics = ground.map(|g| g.in_frame(frame.to_core));
+    let surface = crate::shared::floor_ray::or_flat(physics.as_ref());
     let out = b
         .body
-        .pose_bones_on(&tracking, &placement, &mut b.tree, dt, surface);
+        .pose_bones(&tracking, &placement, &mut b.tree, dt, surface);
     gather_solved(b, &out);
     out
 }
