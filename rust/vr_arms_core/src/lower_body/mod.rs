@@ -99,6 +99,17 @@ impl std::fmt::Debug for LowerBodyInput<'_> {
     }
 }
 
+/// A foot that hangs from another bone than its lower leg, where the solve put it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LooseFoot {
+    pub foot: usize,
+    /// Its place relative to its own parent.
+    pub local_position: Vec3,
+    pub lower: usize,
+    /// The ankle in the lower leg's space.
+    pub ankle_in_lower: Vec3,
+}
+
 /// What a frame did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LowerBodyOutput {
@@ -203,15 +214,43 @@ impl LowerBody {
     /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head, legs and toes.
     pub fn bones_mask(&self) -> u32 {
         let b = self.bones;
-        let legs = b.legs.left.into_iter().chain(b.legs.right).flatten();
-        let toes = [b.toes.left, b.toes.right].into_iter().flatten();
         [b.hips, b.head]
             .into_iter()
             .chain(b.spine.into_iter().flatten())
-            .chain(legs)
-            .chain(toes)
+            .filter(|&i| i < 32)
+            .fold(self.legs_mask(), |m, i| m | (1 << i))
+    }
+
+    /// The legs' tree bones (bit `i` for tree bone `i`): upper legs, lower legs, feet and toes,
+    /// the bones the walk animation's share blends toward the animation.
+    pub fn legs_mask(&self) -> u32 {
+        let b = self.bones;
+        let legs = b.legs.left.into_iter().chain(b.legs.right).flatten();
+        let toes = [b.toes.left, b.toes.right].into_iter().flatten();
+        legs.chain(toes)
             .filter(|&i| i < 32)
             .fold(0, |m, i| m | (1 << i))
+    }
+
+    /// Each foot that hangs from another bone than its lower leg (a rig whose feet are not the
+    /// shins' children), as `tree` poses it now: it must be moved with the shin, so its place is
+    /// written too.
+    pub fn loose_feet(&self, tree: &mut PoseTree) -> PerSide<Option<LooseFoot>> {
+        let mut foot = |leg: Option<LegBones>| {
+            let [_, lower, foot] = leg?;
+            if tree.parent(foot) == Some(lower) {
+                return None;
+            }
+            let ankle = tree.global(foot).position;
+            Some(LooseFoot {
+                foot,
+                local_position: tree.local(foot).position,
+                lower,
+                ankle_in_lower: tree.global(lower).inverse().transform_point(ankle),
+            })
+        };
+        let left = foot(self.bones.legs.left);
+        PerSide::new(left, foot(self.bones.legs.right))
     }
 
     /// How many of the spine's bones, hips side first, carry the shoulders: up to the one the

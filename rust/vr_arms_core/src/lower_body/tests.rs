@@ -961,3 +961,53 @@ fn a_knee_bends_the_way_the_hips_face_over_a_foot_turned_out() {
         "the knee {out} m out of line with the hip and ankle"
     );
 }
+
+/// The legs' mask holds the upper legs, lower legs and feet and nothing of the hips, spine or
+/// head; the whole mask holds those too.
+#[test]
+fn the_legs_mask_is_the_legs_and_the_bones_mask_the_rest_too() {
+    let b = body();
+    let legs: u32 = (5..=10).fold(0, |m, i| m | 1 << i);
+    assert_eq!(b.legs_mask(), legs);
+    assert_eq!(b.bones_mask(), legs | 0b11111);
+}
+
+/// A foot that hangs from the hips, not its shin, is given with where the solve put it; a foot
+/// under its shin is not.
+#[test]
+fn a_foot_hanging_from_elsewhere_than_its_shin_is_loose() {
+    let (rest, bones, eyes) = reference_lower_body();
+    let mut shin_feet = rest.clone();
+    let b = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
+    assert_eq!(b.loose_feet(&mut shin_feet), PerSide::new(None, None));
+    let mut rest = rest;
+    let mut parents: Vec<Option<usize>> = (0..rest.len()).map(|i| rest.parent(i)).collect();
+    let globals: Vec<Pose> = (0..rest.len()).map(|i| rest.global(i)).collect();
+    parents[10] = Some(0);
+    let mut tree = PoseTree::new(&parents).unwrap();
+    tree.set_globals(&globals);
+    let mut b = LowerBody::new(LowerBodySettings::default(), bones, &tree, Some(eyes));
+    b.update(
+        Side::Left,
+        &mut tree,
+        &input(headset(eyes, 0.0)),
+        1.0 / 90.0,
+    );
+    let loose = b.loose_feet(&mut tree);
+    assert_eq!(loose.left, None);
+    let r = loose.right.expect("the right foot hangs from the hips");
+    assert_eq!((r.foot, r.lower), (10, 9));
+    let ankle = tree.global(10).position;
+    assert!(
+        r.local_position
+            .distance(tree.global(0).inverse().transform_point(ankle))
+            < 1e-5
+    );
+    assert!(
+        tree.global(9)
+            .transform_point(r.ankle_in_lower)
+            .distance(ankle)
+            < 1e-5
+    );
+    assert!((r.ankle_in_lower.length() - 0.42).abs() < 0.01, "{r:?}");
+}

@@ -269,44 +269,30 @@ impl LowerBodyRig {
         self.last_miss =
             out.head_miss * crate::shared::common::uniform_scale(&skeleton_global).max(0.0);
         mask |= b.stage.bones_mask();
-        let bones = b.stage.bones();
-        let legs = bones
-            .legs
-            .left
-            .into_iter()
-            .chain(bones.legs.right)
-            .flatten();
-        let toes = [bones.toes.left, bones.toes.right].into_iter().flatten();
-        let leg_mask = legs.chain(toes).fold(0u64, |m, i| m | 1 << i.min(63));
+        let legs = b.stage.legs_mask();
         s.rotations.clear();
         s.rotations.extend(
             (0..b.tree.len())
                 .filter(|&i| i < 32 && mask & (1 << i) != 0)
-                .map(|i| (b.bones[i], b.tree.local_rotation(i), leg_mask & 1 << i != 0)),
+                .map(|i| (b.bones[i], b.tree.local_rotation(i), legs & 1 << i != 0)),
         );
         // A foot hanging from elsewhere than its shin moves with it: its place is written too.
         s.positions.clear();
-        for [_, l, f] in [bones.legs.left, bones.legs.right].into_iter().flatten() {
-            if b.tree.parent(f) == Some(l) {
-                continue;
-            }
-            let ankle = b.tree.global(f).position;
-            let in_lower = b.tree.global(l).inverse().transform_point(ankle);
+        let loose = b.stage.loose_feet(&mut b.tree);
+        for f in [loose.left, loose.right].into_iter().flatten() {
             s.positions.push((
-                b.bones[f],
-                to_vector3(b.tree.local(f).position),
-                b.bones[l],
-                to_vector3(in_lower),
+                b.bones[f.foot],
+                to_vector3(f.local_position),
+                b.bones[f.lower],
+                to_vector3(f.ankle_in_lower),
             ));
         }
         s.after.clear();
         s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));
         s.frame = now;
         s.walk_share = out.walk_animation_share;
-        s.hips = (
-            b.bones[bones.hips],
-            to_vector3(b.tree.local(bones.hips).position),
-        );
+        let hips = b.stage.bones().hips;
+        s.hips = (b.bones[hips], to_vector3(b.tree.local(hips).position));
         Some(s)
     }
 
