@@ -246,7 +246,7 @@ mod tests {
             bones,
             calibration: ArmCalibration::from_rest(&bones, Vec3::Z),
             target,
-            hint: Vec3::new(0.4, 1.0, -0.3),
+            hint: Some(Vec3::new(0.4, 1.0, -0.3)),
             apply_hand_rotation: true,
         };
         // A target past the reach: soft IK holds state (straight or not) from frame to frame.

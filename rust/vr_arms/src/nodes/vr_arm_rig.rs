@@ -325,6 +325,7 @@ impl ISkeletonModifier3D for VRArmRig {
             };
             self.posed[side] = true;
             let target = pose(&(to_skeleton * to_transform(&target)));
+            // The hint node, else the default pole (drawn where the solve takes it).
             let hint = match crate::relay::read_position(&self.valid_hint(side)) {
                 Some(p) => vec3(to_skeleton * to_vector3(p)),
                 None => bones.upper.position + arm.calibration.default_pole,
@@ -334,7 +335,7 @@ impl ISkeletonModifier3D for VRArmRig {
                 bones,
                 calibration: arm.calibration,
                 target,
-                hint,
+                hint: Some(hint),
                 apply_hand_rotation: self.apply_hand_rotation,
             };
             let solved = self.solver.update(Side::BOTH[side], &input, dt);

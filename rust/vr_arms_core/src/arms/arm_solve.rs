@@ -192,8 +192,8 @@ pub struct ArmSolverInput {
     pub calibration: ArmCalibration,
     /// Wrist target: position, and the palm frame's rotation.
     pub target: Pose,
-    /// Elbow hint (pole) position; not finite: the calibration's default pole.
-    pub hint: Vec3,
+    /// Elbow hint (pole) position; `None` or not finite: the calibration's default pole.
+    pub hint: Option<Vec3>,
     /// Whether the hand bone takes the target's rotation (else it keeps its pose relative to
     /// the forearm).
     pub apply_hand_rotation: bool,
@@ -223,8 +223,10 @@ impl ArmSolver {
         let calibration = &input.calibration;
         let b = sanitize_bones(&input.bones);
         let target = input.target.sanitized(&b.hand);
-        let hint =
-            crate::maths::finite::vec3_or(input.hint, b.upper.position + calibration.default_pole);
+        let hint = crate::maths::finite::vec3_or(
+            input.hint.unwrap_or(Vec3::NAN),
+            b.upper.position + calibration.default_pole,
+        );
         let state = &mut self.soft_ik[side.index()];
         state.settings = self.settings;
         let mut preview = *state;
@@ -293,7 +295,7 @@ mod tests {
             bones: *bones,
             calibration: *calibration,
             target: *target,
-            hint,
+            hint: Some(hint),
             apply_hand_rotation,
         };
         solver.update(Side::Left, &input, dt)

@@ -178,7 +178,7 @@ impl ArmPipeline {
             bones: *bones,
             calibration: *self.calibration.get(side),
             target: to_skeleton.mul_pose(&targets.target),
-            hint: to_skeleton.transform_point(targets.hint),
+            hint: Some(to_skeleton.transform_point(targets.hint)),
             apply_hand_rotation: self.apply_hand_rotation,
         };
         self.solver.update(side, &input, dt)
