@@ -2,7 +2,7 @@
 
 use godot::classes::{ISkeletonModifier3D, Node3D, Skeleton3D, SkeletonModifier3D};
 use godot::prelude::*;
-use vr_arms_core::arms::arm_solve::{ArmSolver, ArmSolverInput, body_forward_from_rest};
+use vr_arms_core::arms::arm_solve::{ArmAim, ArmChain, ArmSolver, body_forward_from_rest};
 use vr_arms_core::arms::soft_ik::SoftIkSettings;
 use vr_arms_core::maths::body_frame::BodyFrame;
 use vr_arms_core::{ArmBones, ArmCalibration, Pose, Side};
@@ -15,6 +15,7 @@ use crate::shared::common::{
     DebugMarkers, alive, apply_profile, colors, parent_skeleton, skip_in_editor, store_profile,
 };
 use crate::shared::hand::Hand;
+use crate::skeleton_read::SkeletonRead;
 use vr_arms_core::crowd::budget::{Budget, HeldRotations};
 
 mod bind;
@@ -174,6 +175,19 @@ struct BoundArm {
     calibration: ArmCalibration,
 }
 
+impl BoundArm {
+    /// The arm as the core's solve takes it.
+    fn chain(&self) -> ArmChain {
+        ArmChain {
+            parent: usize::try_from(self.parent).ok(),
+            upper: self.upper as usize,
+            lower: self.lower as usize,
+            hand: self.hand as usize,
+            calibration: self.calibration,
+        }
+    }
+}
+
 const LEFT: usize = 0;
 const RIGHT: usize = 1;
 
@@ -304,41 +318,31 @@ impl ISkeletonModifier3D for VRArmRig {
         let settings = self.core_settings();
         let dt = budget.step(delta as f32);
         let mut shown = [None; 4];
-        // Both arms' bones are read before either is written: a read after a write makes the
+        self.solver.settings = settings;
+        // Both arms are solved before either is written: a read after a write makes the
         // skeleton recompute every bone under the written one (the fingers too).
-        let read = [LEFT, RIGHT].map(|side| {
+        let solved = [LEFT, RIGHT].map(|side| {
             let arm = self.arms[side]?;
             let target = crate::relay::read(&self.valid_target(side))?;
-            let bones = ArmBones {
-                parent: bone_pose(&skeleton, arm.parent),
-                upper: bone_pose(&skeleton, arm.upper),
-                lower: bone_pose(&skeleton, arm.lower),
-                hand: bone_pose(&skeleton, arm.hand),
+            let aim = ArmAim {
+                target: pose(&(to_skeleton * to_transform(&target))),
+                hint: crate::relay::read_position(&self.valid_hint(side))
+                    .map(|p| vec3(to_skeleton * to_vector3(p))),
+                apply_hand_rotation: self.apply_hand_rotation,
             };
-            Some((arm, target, bones))
+            let mut bones = SkeletonRead(&skeleton);
+            let solved =
+                self.solver
+                    .solve_bones(Side::BOTH[side], &mut bones, &arm.chain(), &aim, dt);
+            Some((arm, solved))
         });
-        for (side, read) in read.into_iter().enumerate() {
-            let Some((arm, target, bones)) = read else {
+        for (side, solved) in solved.into_iter().enumerate() {
+            let Some((arm, solved)) = solved else {
                 // Not solved: nothing of an earlier solve may be replayed over the animation.
                 self.held[side].clear();
                 continue;
             };
             self.posed[side] = true;
-            let target = pose(&(to_skeleton * to_transform(&target)));
-            // The hint node, else the default pole (drawn where the solve takes it).
-            let hint = match crate::relay::read_position(&self.valid_hint(side)) {
-                Some(p) => vec3(to_skeleton * to_vector3(p)),
-                None => bones.upper.position + arm.calibration.default_pole,
-            };
-            self.solver.settings = settings;
-            let input = ArmSolverInput {
-                bones,
-                calibration: arm.calibration,
-                target,
-                hint: Some(hint),
-                apply_hand_rotation: self.apply_hand_rotation,
-            };
-            let solved = self.solver.update(Side::BOTH[side], &input, dt);
             crate::shared::budget::write_solved(
                 &mut skeleton,
                 &mut self.held[side],
@@ -350,7 +354,7 @@ impl ISkeletonModifier3D for VRArmRig {
                 &budget,
             );
             shown[side * 2] = Some(vec3(skeleton_global * to_vector3(solved.hand.position)));
-            shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(hint)));
+            shown[side * 2 + 1] = Some(vec3(skeleton_global * to_vector3(solved.hint)));
         }
         self.draw(&shown);
     }
@@ -509,10 +513,3 @@ impl VRArmRig {
 /// The rig processes before the target stages (-1000 and up) and after `BodyFollow` (-1100),
 /// which moves the body.
 pub const PROCESS_PRIORITY: i32 = crate::shared::priorities::ARM_RIG;
-
-fn bone_pose(skeleton: &Gd<Skeleton3D>, bone: i32) -> Pose {
-    if bone < 0 {
-        return Pose::IDENTITY;
-    }
-    pose(&skeleton.get_bone_global_pose(bone))
-}

@@ -1,8 +1,11 @@
 //! One arm's bones from a target and a hint: the bridge between bone transforms and
 //! [`solve_two_bone`](crate::arms::two_bone_ik::solve_two_bone).
 //!
-//! The Godot `VRArmRig` node and the core pipeline both call [`solve_arm`], so the engine and
-//! the tests solve bones with the same code. All poses are in the skeleton's space.
+//! [`ArmSolver`] is the stage: soft IK, then the two-bone solve ([`solve_arm`] is the solve
+//! alone, without soft IK). The Godot `VRArmRig` node takes it through
+//! [`ArmSolver::solve_bones`] on the skeleton's bones, the core pipeline through
+//! [`ArmSolver::update`], so the engine and the tests solve bones with the same code. All poses
+//! are in the skeleton's space.
 
 use glam::{Quat, Vec3};
 
@@ -12,6 +15,7 @@ use crate::hands::hand_frame::HandRest;
 use crate::maths::finite::direction;
 use crate::maths::pose::Pose;
 use crate::maths::side::Side;
+use crate::maths::skeleton_bones::SkeletonBones;
 
 /// Global poses (skeleton space) of the bones one arm solve reads, before the solve.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,6 +25,40 @@ pub struct ArmBones {
     pub upper: Pose,
     pub lower: Pose,
     pub hand: Pose,
+}
+
+impl ArmBones {
+    /// `chain`'s bones as `bones` poses them now (no parent: the identity).
+    pub fn read(bones: &mut impl SkeletonBones, chain: &ArmChain) -> Self {
+        Self {
+            parent: chain.parent.map_or(Pose::IDENTITY, |p| bones.global(p)),
+            upper: bones.global(chain.upper),
+            lower: bones.global(chain.lower),
+            hand: bones.global(chain.hand),
+        }
+    }
+}
+
+/// One arm of a skeleton: its bones (indices) and its measures.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmChain {
+    /// The upper arm's parent (`None`: the upper arm is a root bone).
+    pub parent: Option<usize>,
+    pub upper: usize,
+    pub lower: usize,
+    pub hand: usize,
+    pub calibration: ArmCalibration,
+}
+
+/// Where an arm reaches this frame (skeleton space).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ArmAim {
+    /// Wrist target: position, and the palm frame's rotation.
+    pub target: Pose,
+    /// Elbow hint (pole) position; `None`: the calibration's default pole.
+    pub hint: Option<Vec3>,
+    /// Whether the hand bone takes the target's rotation.
+    pub apply_hand_rotation: bool,
 }
 
 /// What the solve needs to know about the rig, measured once from the rest pose.
@@ -135,6 +173,8 @@ pub struct ArmSolve {
     pub lower: Pose,
     pub hand: Pose,
     pub ik: TwoBoneSolution,
+    /// The elbow hint the solve was given (its default pole when it had none), before soft IK.
+    pub hint: Vec3,
 }
 
 /// Solves one arm. Total: finite output for any input.
@@ -181,6 +221,7 @@ fn solve_sanitized(b: &ArmBones, calibration: &ArmCalibration, goal: &ArmGoal) -
         lower: Pose::new(ik.elbow, lower_rot),
         hand: Pose::new(ik.wrist, hand_rot),
         ik,
+        hint: goal.hint,
     }
 }
 
@@ -244,7 +285,30 @@ impl ArmSolver {
             apply_hand_rotation: input.apply_hand_rotation,
             reach: Some(soft.reach),
         };
-        solve_sanitized(&b, calibration, &goal)
+        ArmSolve {
+            hint,
+            ..solve_sanitized(&b, calibration, &goal)
+        }
+    }
+
+    /// The step on a skeleton's bones: `arm`'s bones read from `bones` as they are now (nothing
+    /// is written), solved toward `aim`. Read both arms before writing either.
+    pub fn solve_bones(
+        &mut self,
+        side: Side,
+        bones: &mut impl SkeletonBones,
+        arm: &ArmChain,
+        aim: &ArmAim,
+        dt: f32,
+    ) -> ArmSolve {
+        let input = ArmSolverInput {
+            bones: ArmBones::read(bones, arm),
+            calibration: arm.calibration,
+            target: aim.target,
+            hint: aim.hint,
+            apply_hand_rotation: aim.apply_hand_rotation,
+        };
+        self.update(side, &input, dt)
     }
 }
 
@@ -578,5 +642,69 @@ mod tests {
         assert!(cal.hand_from_palm.angle_between(Quat::IDENTITY) > 0.1);
         // Elbow bends toward the hint (down and back).
         assert!(lower.position.y < 1.4 && lower.position.z < 0.3);
+    }
+
+    /// The step on a skeleton's bones reads the chain's bones from the skeleton and solves as
+    /// the stage does on them; a root upper arm reads as under the identity; no hint gives the
+    /// default pole, and the solve says which hint it took.
+    #[test]
+    fn the_step_on_the_bones_reads_the_chain_and_solves_as_the_stage() {
+        let arm = left_t_pose();
+        // 0 chest (the root), 1 clavicle, 2 upper arm, 3 forearm, 4 hand.
+        let mut tree =
+            crate::maths::pose_tree::PoseTree::new(&[None, Some(0), Some(1), Some(2), Some(3)])
+                .unwrap();
+        let chest = Pose::new(Vec3::new(0.0, 1.3, 0.0), Quat::from_rotation_y(0.2));
+        tree.set_globals(&[chest, arm.parent, arm.upper, arm.lower, arm.hand]);
+        let calibration = ArmCalibration::from_rest(&arm, Vec3::Z);
+        let chain = ArmChain {
+            parent: Some(1),
+            upper: 2,
+            lower: 3,
+            hand: 4,
+            calibration,
+        };
+        let aim = ArmAim {
+            target: Pose::from_position(Vec3::new(0.4, 1.2, 0.3)),
+            hint: None,
+            apply_hand_rotation: false,
+        };
+        let read = ArmBones::read(&mut tree, &chain);
+        let near = |a: Pose, b: Pose| {
+            a.position.distance(b.position) < 1e-6 && a.rotation.angle_between(b.rotation) < 1e-5
+        };
+        assert!(near(read.parent, arm.parent) && near(read.upper, arm.upper));
+        assert!(near(read.lower, arm.lower) && near(read.hand, arm.hand));
+        let mut stage = ArmSolver::default();
+        let solved = ArmSolver::default().solve_bones(Side::Left, &mut tree, &chain, &aim, 0.01);
+        let input = ArmSolverInput {
+            bones: read,
+            calibration,
+            target: aim.target,
+            hint: None,
+            apply_hand_rotation: false,
+        };
+        assert_eq!(solved, stage.update(Side::Left, &input, 0.01));
+        assert!(
+            solved
+                .hint
+                .distance(arm.upper.position + calibration.default_pole)
+                < 1e-6
+        );
+        let given = Vec3::new(0.3, 0.9, -0.4);
+        let with_hint = stage.update(
+            Side::Left,
+            &ArmSolverInput {
+                hint: Some(given),
+                ..input
+            },
+            0.01,
+        );
+        assert_eq!(with_hint.hint, given);
+        let rootless = ArmChain {
+            parent: None,
+            ..chain
+        };
+        assert_eq!(ArmBones::read(&mut tree, &rootless).parent, Pose::IDENTITY);
     }
 }
