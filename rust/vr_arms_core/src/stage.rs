@@ -1,7 +1,9 @@
 //! The shape of a stage: its settings (validated in one place), an input, an output, and one
-//! `update(side, &input, dt)`. Every target stage of the arms and the upper body's bone writers
-//! have it; the contract the types cannot hold (nothing non-finite comes out, a time step of 0,
-//! below 0 or not a number changes no state) is checked for each in this file's tests.
+//! `update(side, &input, dt)`. Every stage of the body has it: the arms' target stages and
+//! solve, the upper body's bone writers and the body follow ([`Stage`]), and the lower body,
+//! which poses a whole skeleton, with the bones it poses beside its input ([`BoneStage`]). The
+//! contract the types cannot hold (nothing non-finite comes out, a time step of 0, below 0 or
+//! not a number changes no state) is checked for each in this file's tests.
 
 use crate::maths::pose_tree::PoseTree;
 use crate::maths::side::Side;
@@ -315,6 +317,65 @@ mod tests {
         holds_the_contract(stage, input(None), input(Some(nan_pose())), |o| {
             o.target.is_finite()
         });
+    }
+
+    /// The lower body, on the reference body's tree (set back to its rest pose every frame, as
+    /// the engine does): the same contract, its bones' local rotations included.
+    #[test]
+    fn the_lower_body_holds_the_contract() {
+        use crate::lower_body::ground::FlatFloor;
+        use crate::lower_body::{LowerBody, LowerBodyInput, reference_lower_body};
+        let (rest, bones, eyes) = reference_lower_body();
+        let input = |head: Pose| LowerBodyInput {
+            headset: Some(head),
+            root: Pose::IDENTITY,
+            skeleton: Pose::IDENTITY,
+            floor_y: 0.0,
+            scale: 1.0,
+            origin: None,
+            hands: Default::default(),
+            ground: &FlatFloor,
+        };
+        // Walking forward and crouching a little: the feet step and the hips sink.
+        let walking = |k: usize| {
+            let turn = Quat::from_rotation_y(std::f32::consts::PI);
+            input(Pose::new(
+                eyes + Vec3::new(0.0, -0.2, 0.01 * k as f32),
+                turn,
+            ))
+        };
+        let frame = |stage: &mut LowerBody, i: &LowerBodyInput, dt: f32| {
+            let mut tree = rest.clone();
+            let out = BoneStage::update(stage, Side::Left, &mut tree, i, dt);
+            let locals: Vec<Quat> = (0..tree.len()).map(|b| tree.local_rotation(b)).collect();
+            (out, locals)
+        };
+        let mut warm = LowerBody::new(Default::default(), bones, &rest, Some(eyes));
+        for k in 0..30 {
+            frame(&mut warm, &walking(k), 1.0 / 90.0);
+        }
+        // The last frame's input again with a bad step, then the next frame.
+        let (last, next) = (walking(29), walking(30));
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let mut touched = warm.clone();
+            let (out, locals) = frame(&mut touched, &last, bad);
+            assert!(out.head_miss.is_finite() && out.hips.is_none_or(|h| h.is_finite()));
+            assert!(locals.iter().all(|q| q.is_finite()), "dt {bad}");
+            if bad != f32::INFINITY {
+                let after = frame(&mut touched, &next, 1.0 / 90.0);
+                let untouched = frame(&mut warm.clone(), &next, 1.0 / 90.0);
+                assert_eq!(after, untouched, "dt {bad} changed the state");
+            }
+        }
+        let mut hostile = warm.clone();
+        for dt in [1.0 / 90.0, f32::NAN, 0.5] {
+            let (out, locals) = frame(&mut hostile, &input(nan_pose()), dt);
+            assert!(out.head_miss.is_finite() && out.hips.is_none_or(|h| h.is_finite()));
+            assert!(
+                locals.iter().all(|q| q.is_finite()),
+                "hostile input, dt {dt}"
+            );
+        }
     }
 
     /// `StageSettings::validate` makes each stage's settings usable: a field that is not a
