@@ -62,10 +62,12 @@ pub enum Task {
     ExportTest,
     Package,
     PackageTest,
-    /// `check`: only check the exclusions; `files`: only these files.
+    /// `check`: only check the exclusions; `files`: only these files; `since`: only the lines
+    /// changed since this revision.
     Mutants {
         check: bool,
         files: Vec<String>,
+        since: Option<String>,
     },
     NetTest,
     NetBench,
@@ -160,15 +162,20 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
             frames: optional_number(&mut p, 10_000_000)?,
         },
         "mutants" => {
-            let (mut check, mut files) = (false, Vec::new());
+            let (mut check, mut files, mut since) = (false, Vec::new(), None);
             while let Some(arg) = p.next()? {
                 match arg {
                     Long("check") => check = true,
+                    Long("since") => since = Some(p.value()?.string()?),
                     Value(v) => files.push(v.string()?),
                     _ => return Err(arg.unexpected()),
                 }
             }
-            Task::Mutants { check, files }
+            Task::Mutants {
+                check,
+                files,
+                since,
+            }
         }
         "bench" => {
             let (mut json, mut part) = (None, BenchPart::All);
@@ -323,7 +330,16 @@ mod tests {
             task("mutants --check src/a.rs"),
             Ok(Task::Mutants {
                 check: true,
-                files: vec!["src/a.rs".into()]
+                files: vec!["src/a.rs".into()],
+                since: None,
+            })
+        );
+        assert_eq!(
+            task("mutants --since abc123"),
+            Ok(Task::Mutants {
+                check: false,
+                files: vec![],
+                since: Some("abc123".into()),
             })
         );
     }

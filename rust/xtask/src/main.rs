@@ -83,7 +83,11 @@ fn run_task(task: Task) -> Result<(), String> {
         Task::ExportTest => export::run_export_test(),
         Task::Package => package::run_package().map(|_| ()),
         Task::PackageTest => package_check::run_package_test(),
-        Task::Mutants { check, files } => mutants::run_mutants(check, &files),
+        Task::Mutants {
+            check,
+            files,
+            since,
+        } => mutants::run_mutants(check, &files, since.as_deref()),
         Task::NetTest => net::run_net_test(true),
         Task::NetBench => net_bench::run_net_bench(),
         Task::Test { filter } => test_all(filter.as_deref()),
@@ -156,7 +160,9 @@ const HELP: &str = "usage: cargo xtask <command>
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
   package            stripped debug and release builds into addons/vr_arms/bin, and target/package/vr_arms-VERSION.zip
   package-test       package, unzip into a fresh project, import, export a pack and run its smoke scene (both libraries)
-  mutants [files...] mutation testing of the core with cargo-mutants (all of it by default), write docs/testing.md
+  mutants [--since REV] [files...]
+                     mutation testing of the core with cargo-mutants (all of it by default; --since:
+                     only the lines changed since REV), write docs/testing.md
   net-test           a headless host, a client playing the autopilot and a hostile peer over ENet on 127.0.0.1,
                      clean and lossy; write the figures in docs/multiplayer.md
   net-bench          CPU per remote avatar as VRAvatarSync shows them (100 avatars), write docs/multiplayer.md
