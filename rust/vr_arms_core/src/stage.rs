@@ -364,6 +364,7 @@ mod tests {
             if bad != f32::INFINITY {
                 let after = frame(&mut touched, &next, 1.0 / 90.0);
                 let untouched = frame(&mut warm.clone(), &next, 1.0 / 90.0);
+                assert!(after.0.hips.is_some(), "a real step solves");
                 assert_eq!(after, untouched, "dt {bad} changed the state");
             }
         }
@@ -442,6 +443,11 @@ mod tests {
             ..Default::default()
         };
         assert!(validated(a).min_elbow_bend_deg.is_finite());
+        let b = crate::lower_body::LowerBodySettings {
+            step_distance_m: nan,
+            ..Default::default()
+        };
+        assert!(validated(b).step_distance_m.is_finite());
         let l = TrackingLossSettings {
             ease_to_rest_s: nan,
             ..Default::default()

@@ -161,7 +161,8 @@ impl TrackingLoss {
         let followed = self.followed(side, input.live);
         let hand = &mut self.hands[side.index()];
         if let Some(out) = followed {
-            hand.since += dt;
+            // Tracked and staying so: only the pose given out changes (the time since the last
+            // transition starts again at the next one).
             hand.last = Some(out);
             return TrackingLossOutput {
                 target: out,
@@ -425,5 +426,37 @@ mod tests {
             let (out, _) = step(&mut t, None, &rest, dt, &s);
             assert_eq!(out, before, "{dt}");
         }
+    }
+
+    /// A tracked hand needs no rest pose while it stays tracked; a lost or returning one does.
+    /// The live pose comes out with its rotation made unit.
+    #[test]
+    fn a_tracked_hand_needs_no_rest_and_gives_a_unit_rotation() {
+        let mut t = TrackingLoss::default();
+        let live = Pose::new(
+            Vec3::new(0.3, 1.2, 0.4),
+            Quat::from_xyzw(0.0, 0.0, 0.0, 2.0),
+        );
+        assert!(!t.needs_rest(Side::Left, Some(live)));
+        assert!(t.needs_rest(Side::Left, None));
+        assert!(t.needs_rest(Side::Left, Some(Pose::new(Vec3::NAN, Quat::IDENTITY))));
+        let out = t.update(
+            Side::Left,
+            &TrackingLossInput {
+                live: Some(live),
+                rest: None,
+            },
+            0.01,
+        );
+        assert_eq!(out.target, Pose::new(live.position, Quat::IDENTITY));
+        t.update(Side::Left, &TrackingLossInput::default(), 0.01);
+        assert!(
+            t.needs_rest(Side::Left, Some(live)),
+            "lost: the way back blends from rest"
+        );
+        assert!(
+            !t.needs_rest(Side::Right, Some(live)),
+            "the other hand is still tracked"
+        );
     }
 }

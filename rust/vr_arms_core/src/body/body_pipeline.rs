@@ -26,7 +26,7 @@ use crate::body::spine_and_legs::{SpineStep, StandFrame};
 pub use crate::hands::finger_step::{FINGERS, HandInput};
 use crate::hands::hand_pose::{FingerCurl, HandPoseSettings};
 use crate::lower_body::ground::Ground;
-use crate::lower_body::{LowerBody, LowerBodyOutput};
+use crate::lower_body::{LowerBody, LowerBodyOutput, mask_of};
 use crate::maths::body_frame::BodyFrame;
 use crate::maths::pose::Pose;
 use crate::maths::pose_tree::PoseTree;
@@ -270,10 +270,7 @@ impl BodyPipeline {
             ground,
         );
         // The spine's bones count as written (the step set them).
-        let mut written = spine_written
-            .into_iter()
-            .flatten()
-            .fold(0u32, |mask, (bone, _)| mask | 1 << bone);
+        let mut written = mask_of(spine_written.into_iter().flatten().map(|(bone, _)| bone));
         let mut write = |tree: &mut PoseTree, bone: usize, rotation: Quat| {
             tree.set_local_rotation(bone, rotation);
             written |= 1 << bone;

@@ -173,7 +173,13 @@ fn the_arm_steps_alone_write_only_the_arm_bones_as_the_solve_left_them() {
         0,
         "all steps write the clavicle"
     );
-    assert_ne!(out_all.written & 1, 0, "and the chest");
+    for bone in tree().1.spine.into_iter().flatten() {
+        assert_ne!(
+            out_all.written & (1 << bone),
+            0,
+            "and the spine's bone {bone}"
+        );
+    }
     assert!(
         out.fingers.left.iter().all(Option::is_none),
         "no finger written"
@@ -607,6 +613,24 @@ fn the_lower_bodys_bones_are_among_the_written_ones() {
         lower_bits |= 1 << b;
     }
     assert_eq!(p.lower_body.as_ref().unwrap().bones_mask(), lower_bits);
+    // Before a first tracked headset the lower body poses nothing, and nothing of it counts
+    // as written.
+    let mut fresh = reference_whole_pipeline(&ArmProfile::default());
+    let mut t = reference_whole_body().0;
+    let headless = BodyInput {
+        head: None,
+        ..input(0.0, None)
+    };
+    let out = fresh.update(&headless, &mut t, 1.0 / 90.0, &FlatFloor);
+    let [Some([upper_leg, ..]), _] = [lower.legs.left, lower.legs.right] else {
+        panic!("legs");
+    };
+    assert_eq!(
+        out.written & (1 << upper_leg | 1 << lower.hips),
+        0,
+        "{:b}",
+        out.written
+    );
 }
 
 /// Reaching straight up: the shoulder rises with the arm (the clavicle, as a shoulder girdle

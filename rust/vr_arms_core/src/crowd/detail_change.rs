@@ -221,6 +221,40 @@ mod tests {
                 unseen: true
             }
         );
+        // Off because it is far, but seen: not unseen (it comes back with a fade). Near and
+        // unseen without the cull: not off, so not unseen either.
+        let far = DetailSettings {
+            off_beyond_m: 30.0,
+            ..s
+        };
+        let seen_far = Sight::Views {
+            seen: true,
+            distance_m: 40.0,
+        };
+        assert_eq!(
+            choose_level(&far, seen_far, Low, false),
+            LevelChoice {
+                level: Off,
+                unseen: false
+            }
+        );
+        let no_cull = DetailSettings {
+            cull_unseen: false,
+            ..s
+        };
+        assert!(!choose_level(&no_cull, behind, Full, false).unseen);
+    }
+
+    /// The settings made usable through `validate`: a distance that is not a number is 0.
+    #[test]
+    fn validate_makes_the_settings_usable() {
+        let mut s = DetailSettings {
+            low_beyond_m: f32::NAN,
+            fade_s: f32::INFINITY,
+            ..DetailSettings::default()
+        };
+        s.validate();
+        assert!(s.low_beyond_m.is_finite() && s.fade_s.is_finite(), "{s:?}");
     }
 
     /// Each change keeps or puts back what the levels write outside the pass, and fades unless

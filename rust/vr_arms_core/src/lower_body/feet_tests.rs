@@ -574,3 +574,23 @@ fn a_stranded_foot_steps_while_the_other_is_in_the_air() {
     let (l, r) = step(false);
     assert!(l != r, "one foot at a time");
 }
+
+/// The body's velocity follows its walk with the time constant: after each frame it has gone
+/// `1 - exp(-t / VELOCITY_TIME_S)` of the way from rest to the walk's speed.
+#[test]
+fn the_bodys_velocity_eases_to_the_walk_with_its_time_constant() {
+    let mut f = Feet::default();
+    let s = LowerBodySettings::default();
+    let dt = 1.0 / 90.0;
+    for k in 0..10 {
+        f.update(&s, homes(0.0, 0.01 * k as f32, 0.0), (1.0, 0.9), dt, &|p| p);
+    }
+    // The first frame only finds where the body is: nine frames of walking at 0.9 m/s.
+    let expected = 0.9 * (1.0 - (-9.0 * dt / VELOCITY_TIME_S).exp());
+    assert!(
+        (f.velocity.z - expected).abs() < 1e-3,
+        "{} vs {expected}",
+        f.velocity.z
+    );
+    assert!(f.velocity.x.abs() < 1e-6 && f.velocity.y == 0.0);
+}

@@ -99,6 +99,12 @@ impl std::fmt::Debug for LowerBodyInput<'_> {
     }
 }
 
+/// Bit `i` set for each tree bone `i` of `bones` (a bone listed twice once; 32 and above have
+/// no bit).
+pub fn mask_of(bones: impl Iterator<Item = usize>) -> u32 {
+    bones.filter(|&i| i < 32).fold(0, |m, i| m | (1 << i))
+}
+
 /// A foot that hangs from another bone than its lower leg, where the solve put it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LooseFoot {
@@ -214,11 +220,10 @@ impl LowerBody {
     /// The tree bones it writes (bit `i` for tree bone `i`): hips, spine, head, legs and toes.
     pub fn bones_mask(&self) -> u32 {
         let b = self.bones;
-        [b.hips, b.head]
+        let trunk = [b.hips, b.head]
             .into_iter()
-            .chain(b.spine.into_iter().flatten())
-            .filter(|&i| i < 32)
-            .fold(self.legs_mask(), |m, i| m | (1 << i))
+            .chain(b.spine.into_iter().flatten());
+        self.legs_mask() | mask_of(trunk)
     }
 
     /// The legs' tree bones (bit `i` for tree bone `i`): upper legs, lower legs, feet and toes,
@@ -227,9 +232,7 @@ impl LowerBody {
         let b = self.bones;
         let legs = b.legs.left.into_iter().chain(b.legs.right).flatten();
         let toes = [b.toes.left, b.toes.right].into_iter().flatten();
-        legs.chain(toes)
-            .filter(|&i| i < 32)
-            .fold(0, |m, i| m | (1 << i))
+        mask_of(legs.chain(toes))
     }
 
     /// Each foot that hangs from another bone than its lower leg (a rig whose feet are not the

@@ -1011,3 +1011,35 @@ fn a_foot_hanging_from_elsewhere_than_its_shin_is_loose() {
     );
     assert!((r.ankle_in_lower.length() - 0.42).abs() < 0.01, "{r:?}");
 }
+
+/// A bone listed twice has its bit once; bones from 32 on have none.
+#[test]
+fn a_mask_has_one_bit_a_bone_and_none_past_31() {
+    assert_eq!(mask_of([3, 3, 31, 32, 40].into_iter()), 1 << 3 | 1 << 31);
+    assert_eq!(mask_of(std::iter::empty()), 0);
+}
+
+/// The head's drop is in avatar metres: the same place on a body twice the size (twice the
+/// world units per avatar metre) is half as far down.
+#[test]
+fn the_heads_drop_is_in_avatar_metres() {
+    let mut b = body();
+    let (_, _, eyes) = reference_lower_body();
+    let low = headset(eyes - Vec3::Y * 0.3, 0.0);
+    let at = |b: &mut LowerBody, scale: f32| {
+        b.head_drop_m(low, Pose::IDENTITY, Pose::IDENTITY, 0.0, scale)
+    };
+    let one = at(&mut b, 1.0);
+    assert!((one - 0.3).abs() < 0.02, "{one}");
+    assert!((at(&mut b, 2.0) - one / 2.0).abs() < 1e-5);
+}
+
+/// The input's debug text names what it holds (the ground is left out).
+#[test]
+fn the_input_prints_its_fields() {
+    let text = format!("{:?}", input(Pose::IDENTITY));
+    assert!(
+        text.contains("floor_y: 0.0") && text.contains("scale: 1.0"),
+        "{text}"
+    );
+}
