@@ -260,6 +260,7 @@ impl ArmSolver {
     /// Solves `side`'s arm toward the target with the elbow toward the hint, through soft IK.
     /// A step of no time (`dt <= 0`, as Godot's immediate update after a skeleton is set up)
     /// solves but changes no state, so stale targets at start-up leave no trace.
+    #[inline]
     pub fn update(&mut self, side: Side, input: &ArmSolverInput, dt: f32) -> ArmSolve {
         let calibration = &input.calibration;
         let b = sanitize_bones(&input.bones);

@@ -66,6 +66,7 @@ pub struct ArmOutput {
 /// holds, eases to rest at `rest_at` in the body's frame and blends back when tracking returns.
 /// `body` gives that frame, asked only while the hand is not tracked (`None`: the hand only
 /// holds). The body's first arm step; the `ControllerTargets` node runs it as it is.
+#[inline]
 pub fn raw_target(
     targets: &mut ControllerTargets,
     loss: &mut TrackingLoss,

@@ -142,11 +142,13 @@ impl TrackingLoss {
     /// Whether this frame's update for `side` with the controller at `live` uses a rest pose:
     /// not while the controller is tracked and stays so (a caller works the rest pose out only
     /// when it is needed).
+    #[inline]
     pub fn needs_rest(&self, side: Side, live: Option<Pose>) -> bool {
         self.followed(side, live).is_none()
     }
 
     /// The live pose made rigid, when the hand is tracked and stays so.
+    #[inline]
     fn followed(&self, side: Side, live: Option<Pose>) -> Option<Pose> {
         let p = live.filter(Pose::is_finite)?;
         let rotation = crate::maths::finite::unit_quat(p.rotation)?;
@@ -156,6 +158,7 @@ impl TrackingLoss {
 
     /// The target for this frame of `side`'s hand. A `dt` that is not a positive finite number
     /// advances nothing; a huge one only completes the blend.
+    #[inline]
     pub fn update(&mut self, side: Side, input: &TrackingLossInput, dt: f32) -> TrackingLossOutput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
         let followed = self.followed(side, input.live);

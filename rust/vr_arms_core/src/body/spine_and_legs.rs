@@ -58,6 +58,7 @@ impl StandFrame {
     /// the lower body (if given) with the hands reaching for `hands` (world; `None`: that hand
     /// does not bend the body), the feet on `ground`. Returns the spine's bones and the local
     /// rotations written to them, and the lower body's output.
+    #[inline]
     pub fn spine_then_lower_body(
         &self,
         tree: &mut PoseTree,
@@ -82,6 +83,7 @@ impl StandFrame {
 }
 
 /// [`StandFrame::spine_then_lower_body`] on a lower body's whole `input`.
+#[inline]
 fn spine_then_lower_body(
     tree: &mut PoseTree,
     spine: Option<SpineStep<'_>>,

@@ -123,6 +123,7 @@ impl ClavicleFollowInput {
     /// The input for `clavicle` of a skeleton's `bones` toward `target`: its arm's upper arm
     /// is `upper_arm` (the shoulder), `target` and the world's `up` are in skeleton space (`up`
     /// need not be unit length; a zero or non-finite one is the skeleton's +Y).
+    #[inline]
     fn from_bones(
         bones: &mut impl SkeletonBones,
         clavicle: usize,
@@ -177,6 +178,7 @@ impl ClavicleFollow {
     /// The step on a skeleton's bones: `arm`'s clavicle toward `target`, with the world's `up`
     /// (both in skeleton space; `up` need not be unit length). Returns the clavicle's new local
     /// rotation. Measures the bones before anything is written: take both sides, then write.
+    #[inline]
     pub fn follow_bones(
         &mut self,
         side: Side,

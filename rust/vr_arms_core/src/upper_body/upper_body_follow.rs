@@ -244,6 +244,7 @@ impl UpperBodyFollow {
     /// Measures the chain as [`UpperBodyFollowInput`] wants it: the chest's parent,
     /// and each later bone's own parent where it is not the chain bone before it (a humanoid's
     /// UpperChest between Chest and Neck).
+    #[inline]
     pub fn follow_bones(
         &self,
         bones: &mut impl SkeletonBones,
