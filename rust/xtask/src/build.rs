@@ -1,6 +1,7 @@
 //! Builds the GDExtension and places it into `addons/vr_arms/bin/` atomically.
 
 use std::path::PathBuf;
+use std::process::Command;
 
 use crate::{cargo, repo_root, run};
 
@@ -13,26 +14,42 @@ pub fn build_extension(release: bool) -> Result<PathBuf, String> {
 /// library under the name the `.gdextension` gives it ([`godot_library_name`]). A cross build
 /// needs that target's standard library and linker (docs/install.md).
 pub fn build_extension_for(release: bool, target: Option<&str>) -> Result<PathBuf, String> {
-    let mut cmd = cargo();
-    cmd.args(["build", "--package", "vr_arms"]);
-    if release {
-        cmd.arg("--release");
-    }
-    if let Some(t) = target {
-        cmd.args(["--target", t]);
-    }
-    run(&mut cmd)?;
-
     let profile = if release { "release" } else { "debug" };
     let platform = match target {
         Some(t) => Platform::from_triple(t)?,
         None => Platform::host()?,
     };
-    let mut built = target_dir();
-    if let Some(t) = target {
-        built.push(t);
+    let built = if target == Some(crate::windows::TARGET) && !has_target(crate::windows::TARGET) {
+        // No Windows standard library for this compiler here: Debian's, from source.
+        crate::windows::Toolchain::provision()?.cargo_build(release)?
+    } else {
+        let mut cmd = cargo();
+        cmd.args(["build", "--package", "vr_arms"]);
+        if release {
+            cmd.arg("--release");
+        }
+        if let Some(t) = target {
+            cmd.args(["--target", t]);
+        }
+        run(&mut cmd)?;
+        let mut built = target_dir();
+        if let Some(t) = target {
+            built.push(t);
+        }
+        built.join(profile).join(platform.cargo_library_name())
+    };
+    if platform.os == "windows" {
+        let bytes =
+            std::fs::read(&built).map_err(|e| format!("cannot read {}: {e}", built.display()))?;
+        let problems = crate::pe::library_problems(&bytes, "gdext_rust_init");
+        if !problems.is_empty() {
+            return Err(format!("{}: {}", built.display(), problems.join("; ")));
+        }
+        eprintln!(
+            "xtask: {} exports gdext_rust_init and imports only Windows DLLs",
+            built.display()
+        );
     }
-    let built = built.join(profile).join(platform.cargo_library_name());
     let bin = repo_root().join("addons/vr_arms/bin");
     std::fs::create_dir_all(&bin).map_err(|e| format!("cannot create {}: {e}", bin.display()))?;
     let dest = bin.join(godot_library_name(platform, profile));
@@ -129,6 +146,25 @@ pub fn install_library(from: &std::path::Path, dest: &std::path::Path) -> Result
         .map_err(|e| format!("cannot rename {} to {}: {e}", tmp.display(), dest.display()))?;
     eprintln!("xtask: installed {}", dest.display());
     Ok(())
+}
+
+/// Whether the default compiler has the standard library for `target` (rustup's target list).
+fn has_target(target: &str) -> bool {
+    Command::new("rustc")
+        .args(["--print", "target-libdir", "--target", target])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .is_some_and(|dir| dir.join("libstd.rlib").exists() || has_std_in(&dir))
+}
+
+/// Whether `dir` holds a `libstd-*.rlib`.
+fn has_std_in(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().starts_with("libstd-"))
+    })
 }
 
 fn target_dir() -> PathBuf {

@@ -3,7 +3,7 @@
 use lexopt::prelude::*;
 
 /// Every command, as typed after `cargo xtask`.
-pub const COMMANDS: [&str; 21] = [
+pub const COMMANDS: [&str; 23] = [
     "help",
     "build",
     "godot",
@@ -20,6 +20,8 @@ pub const COMMANDS: [&str; 21] = [
     "package",
     "package-test",
     "mutants",
+    "actionlint",
+    "test-windows",
     "net-test",
     "net-bench",
     "eval",
@@ -60,8 +62,14 @@ pub enum Task {
     },
     HotReloadTest,
     ExportTest,
-    Package,
-    PackageTest,
+    /// `all_platforms`: the other platforms' libraries taken from `bin/` (the release workflow).
+    Package {
+        all_platforms: bool,
+    },
+    /// `libraries_only`: only the zip's libraries checked, every platform's (no Godot run).
+    PackageTest {
+        libraries_only: bool,
+    },
     /// `check`: only check the exclusions; `files`: only these files; `since`: only the lines
     /// changed since this revision.
     Mutants {
@@ -69,6 +77,8 @@ pub enum Task {
         files: Vec<String>,
         since: Option<String>,
     },
+    Actionlint,
+    TestWindows,
     NetTest,
     NetBench,
     Test {
@@ -218,6 +228,29 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
                 .map(|a| a.into_string().map_err(lexopt::Error::from))
                 .collect::<Result<_, _>>()?,
         },
+        "package" | "package-test" => {
+            let mut flag = false;
+            let wanted = if command == "package" {
+                "all-platforms"
+            } else {
+                "libraries-only"
+            };
+            while let Some(arg) = p.next()? {
+                match arg {
+                    Long(f) if f == wanted => flag = true,
+                    _ => return Err(arg.unexpected()),
+                }
+            }
+            if command == "package" {
+                Task::Package {
+                    all_platforms: flag,
+                }
+            } else {
+                Task::PackageTest {
+                    libraries_only: flag,
+                }
+            }
+        }
         simple => {
             if let Some(arg) = p.next()? {
                 return Err(arg.unexpected());
@@ -228,8 +261,8 @@ fn parse_lexopt(args: &[String]) -> Result<Task, lexopt::Error> {
                 "xr-test" => Task::XrTest,
                 "hot-reload-test" => Task::HotReloadTest,
                 "export-test" => Task::ExportTest,
-                "package" => Task::Package,
-                "package-test" => Task::PackageTest,
+                "actionlint" => Task::Actionlint,
+                "test-windows" => Task::TestWindows,
                 "net-test" => Task::NetTest,
                 "net-bench" => Task::NetBench,
                 other => {
@@ -334,6 +367,25 @@ mod tests {
                 since: None,
             })
         );
+        assert_eq!(
+            task("package --all-platforms"),
+            Ok(Task::Package {
+                all_platforms: true
+            })
+        );
+        assert_eq!(
+            task("package-test"),
+            Ok(Task::PackageTest {
+                libraries_only: false
+            })
+        );
+        assert_eq!(
+            task("package-test --libraries-only"),
+            Ok(Task::PackageTest {
+                libraries_only: true
+            })
+        );
+        assert!(task("package --libraries-only").is_err());
         assert_eq!(
             task("mutants --since abc123"),
             Ok(Task::Mutants {

@@ -175,6 +175,7 @@ pub fn provision(packages: &[&str]) -> Result<PathBuf, String> {
         .filter(|p| p.extension().is_some_and(|x| x == "deb"))
         .collect();
     debs.sort();
+    let debs = newest_of_each(debs);
     std::fs::create_dir_all(&root).map_err(|e| format!("cannot create {}: {e}", root.display()))?;
     for deb in &debs {
         let status = Command::new("dpkg")
@@ -191,6 +192,33 @@ pub fn provision(packages: &[&str]) -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot write {}: {e}", marker.display()))?;
     eprintln!("xtask: extracted {} packages", debs.len());
     Ok(root)
+}
+
+/// The newest of each package among `debs` (`name_version_arch.deb`; the archive keeps the
+/// versions of earlier fetches, and an older one unpacked after a newer would overwrite it).
+fn newest_of_each(debs: Vec<PathBuf>) -> Vec<PathBuf> {
+    let part = |p: &Path, i: usize| -> String {
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        name.split('_').nth(i).unwrap_or("").replace("%3a", ":")
+    };
+    let newer = |a: &str, b: &str| {
+        Command::new("dpkg")
+            .args(["--compare-versions", a, "gt", b])
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    let mut kept: Vec<PathBuf> = Vec::new();
+    for deb in debs {
+        match kept.iter_mut().find(|k| part(k, 0) == part(&deb, 0)) {
+            Some(k) => {
+                if newer(&part(&deb, 1), &part(k, 1)) {
+                    *k = deb;
+                }
+            }
+            None => kept.push(deb),
+        }
+    }
+    kept
 }
 
 /// Writes a private apt configuration under `dir` whose only source is Debian unstable on the
@@ -294,7 +322,28 @@ pub fn which(name: &str) -> Option<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use super::mirror_in;
+    use super::{PathBuf, mirror_in, newest_of_each};
+
+    /// Of two versions of a package the newer is kept (by dpkg's order: -10 after -9), each
+    /// package once, in the order first seen.
+    #[test]
+    fn the_newest_version_of_each_package_is_unpacked() {
+        let debs = [
+            "a_1.0-9_amd64.deb",
+            "a_1.0-10_amd64.deb",
+            "b_1%3a2_all.deb",
+            "b_1%3a1_all.deb",
+        ]
+        .map(PathBuf::from)
+        .to_vec();
+        assert_eq!(
+            newest_of_each(debs),
+            [
+                PathBuf::from("a_1.0-10_amd64.deb"),
+                PathBuf::from("b_1%3a2_all.deb")
+            ]
+        );
+    }
 
     #[test]
     fn finds_the_mirror_in_deb822_and_one_line_sources() {

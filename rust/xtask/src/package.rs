@@ -1,21 +1,25 @@
 //! `cargo xtask package`: the addon as a user installs it. A debug and a release build of the
-//! extension, each stripped with its debug information split off beside it in
-//! `target/package/debug/`, placed in `addons/vr_arms/bin/`, and `target/package/vr_arms-VERSION.zip`
-//! laid out for the Asset Library: `addons/vr_arms/` with the LICENSE, the addon README, the
-//! plugin, icons, profiles and the two libraries.
+//! extension for Linux x86_64 and for Windows x86_64, each stripped with its debug information
+//! split off beside it in `target/package/debug/`, placed in `addons/vr_arms/bin/`, and
+//! `target/package/vr_arms-VERSION.zip` laid out for the Asset Library: `addons/vr_arms/` with
+//! the LICENSE, the addon README, the plugin, icons, profiles and the libraries.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::build::{build_extension, install_library};
+use crate::build::{build_extension, build_extension_for, install_library};
 use crate::{repo_root, run};
 
 /// The version in the zip's name (the workspace's).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// `cargo xtask package`: builds, strips and zips; returns the zip's path.
-pub fn run_package() -> Result<PathBuf, String> {
+/// `cargo xtask package`: builds, strips and zips; returns the zip's path. The Linux x86_64 and
+/// Windows x86_64 libraries are built here (debug and release). With `all_platforms` (the
+/// release workflow, which downloads the other platforms' libraries into `bin/` first) the
+/// Windows and every other library the `.gdextension` names are taken from `bin/` instead, and
+/// each must be there. Every library is checked against its entry before it is zipped.
+pub fn run_package(all_platforms: bool) -> Result<PathBuf, String> {
     let out = repo_root().join("target/package");
     let debug_dir = out.join("debug");
     std::fs::create_dir_all(&debug_dir)
@@ -23,8 +27,51 @@ pub fn run_package() -> Result<PathBuf, String> {
     let mut libraries = Vec::new();
     for release in [false, true] {
         let lib = build_extension(release)?;
-        split_debug_info(&lib, &debug_dir)?;
+        split_debug_info(&lib, &debug_dir, None)?;
         libraries.push(lib);
+    }
+    let bin = repo_root().join("addons/vr_arms/bin");
+    let named = crate::libraries::entries(
+        &std::fs::read_to_string(repo_root().join("addons/vr_arms/vr_arms.gdextension"))
+            .map_err(|e| e.to_string())?,
+    );
+    if all_platforms {
+        let built: Vec<PathBuf> = libraries.clone();
+        for entry in &named {
+            let path = bin.join(&entry.file);
+            if built.contains(&path) {
+                continue;
+            }
+            if !path.exists() {
+                return Err(format!(
+                    "{} is not in addons/vr_arms/bin (--all-platforms takes every library the .gdextension names)",
+                    entry.file
+                ));
+            }
+            libraries.push(path);
+        }
+    } else {
+        let objcopy = crate::windows::Toolchain::provision()?
+            .wrap
+            .join("bin/x86_64-w64-mingw32-objcopy");
+        for release in [false, true] {
+            let lib = build_extension_for(release, Some(crate::windows::TARGET))?;
+            split_debug_info(&lib, &debug_dir, Some(&objcopy))?;
+            libraries.push(lib);
+        }
+    }
+    let mut problems = Vec::new();
+    for lib in &libraries {
+        let name = lib.file_name().unwrap_or_default().to_string_lossy();
+        let Some(entry) = named.iter().find(|e| e.file == name) else {
+            return Err(format!("{name} is not named in the .gdextension"));
+        };
+        let bytes =
+            std::fs::read(lib).map_err(|e| format!("cannot read {}: {e}", lib.display()))?;
+        problems.extend(crate::libraries::format_problems(entry, &bytes));
+    }
+    if !problems.is_empty() {
+        return Err(problems.join("; "));
     }
     let zip = out.join(format!("vr_arms-{VERSION}.zip"));
     write_zip(&zip, &libraries)?;
@@ -42,9 +89,9 @@ pub fn run_package() -> Result<PathBuf, String> {
 
 /// Strips `lib` in place (through a renamed copy, so an open editor is not crashed), its debug
 /// information kept in `debug_dir` and linked from the library (`gdb` and `perf` find it there).
-/// On Linux and Android builds with binutils' `objcopy`; elsewhere the library stays as built,
-/// and says so.
-fn split_debug_info(lib: &Path, debug_dir: &Path) -> Result<(), String> {
+/// On Linux and Android builds with binutils' `objcopy` (`objcopy`: another one, the MinGW
+/// one for a Windows library); elsewhere the library stays as built, and says so.
+fn split_debug_info(lib: &Path, debug_dir: &Path, objcopy: Option<&Path>) -> Result<(), String> {
     if !cfg!(target_os = "linux") {
         eprintln!(
             "xtask: {} not stripped: only Linux builds are stripped here (docs/install.md)",
@@ -58,7 +105,10 @@ fn split_debug_info(lib: &Path, debug_dir: &Path) -> Result<(), String> {
         .ok_or_else(|| format!("odd library path {}", lib.display()))?;
     let debug = debug_dir.join(format!("{name}.debug"));
     let stripped = debug_dir.join(format!("{name}.stripped"));
-    let objcopy = || Command::new(std::env::var("OBJCOPY").unwrap_or_else(|_| "objcopy".into()));
+    let objcopy = || match objcopy {
+        Some(p) => Command::new(p),
+        None => Command::new(std::env::var("OBJCOPY").unwrap_or_else(|_| "objcopy".into())),
+    };
     run(objcopy().arg("--only-keep-debug").arg(lib).arg(&debug))?;
     // The link names the debug file by its file name (found beside the library or in
     // target/package/debug by `gdb -iex "set debug-file-directory ..."`).

@@ -43,9 +43,23 @@ const FIXTURE: &[(&str, &str)] = &[
 /// at setup is something every user of the package would see.
 const WARNING_PATTERNS: &[&str] = &["WARNING:", "godot-rust v0.6 will change"];
 
-pub fn run_package_test() -> Result<(), String> {
-    let zip = run_package()?;
-    let godot = find_or_fetch()?;
+pub fn run_package_test(libraries_only: bool) -> Result<(), String> {
+    // The libraries alone: the zip `cargo xtask package --all-platforms` made, no Godot.
+    let zip = if libraries_only {
+        let zip = repo_root().join(format!(
+            "target/package/vr_arms-{}.zip",
+            crate::package::VERSION
+        ));
+        if !zip.exists() {
+            return Err(format!(
+                "no {}: run cargo xtask package first",
+                zip.display()
+            ));
+        }
+        zip
+    } else {
+        run_package(false)?
+    };
     let dir = repo_root().join("target/package-test");
     if dir.exists() {
         std::fs::remove_dir_all(&dir)
@@ -65,6 +79,14 @@ pub fn run_package_test() -> Result<(), String> {
             return Err(format!("the zip has no {needed}"));
         }
     }
+    check_libraries(&dir, &names, libraries_only)?;
+    if libraries_only {
+        println!(
+            "package-test: every library the .gdextension names is in the zip, each its entry's format"
+        );
+        return Ok(());
+    }
+    let godot = find_or_fetch()?;
     for (name, text) in FIXTURE {
         write(&dir.join(name), text.as_bytes())?;
     }
@@ -118,6 +140,34 @@ pub fn run_package_test() -> Result<(), String> {
         zip.display()
     );
     Ok(())
+}
+
+/// Every library of the unzipped `.gdextension` that this repository builds (Linux x86_64 and
+/// Windows x86_64; with `every_platform`, all of them) is in the zip, in its entry's format.
+fn check_libraries(dir: &Path, names: &[String], every_platform: bool) -> Result<(), String> {
+    let addon = dir.join("addons/vr_arms");
+    let text =
+        std::fs::read_to_string(addon.join("vr_arms.gdextension")).map_err(|e| e.to_string())?;
+    let mut problems = Vec::new();
+    for entry in crate::libraries::entries(&text) {
+        let built_here =
+            entry.os() == "windows" || (entry.os() == "linux" && entry.key.ends_with("x86_64"));
+        if !(built_here || every_platform) {
+            continue;
+        }
+        let name = format!("addons/vr_arms/bin/{}", entry.file);
+        if !names.contains(&name) {
+            problems.push(format!("the zip has no {name}"));
+            continue;
+        }
+        let bytes = std::fs::read(dir.join(&name)).map_err(|e| e.to_string())?;
+        problems.extend(crate::libraries::format_problems(&entry, &bytes));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
 }
 
 fn minutes(n: u64) -> Duration {
