@@ -323,19 +323,9 @@ mod tests {
     /// the engine does): the same contract, its bones' local rotations included.
     #[test]
     fn the_lower_body_holds_the_contract() {
-        use crate::lower_body::ground::FlatFloor;
         use crate::lower_body::{LowerBody, LowerBodyInput, reference_lower_body};
         let (rest, bones, eyes) = reference_lower_body();
-        let input = |head: Pose| LowerBodyInput {
-            headset: Some(head),
-            root: Pose::IDENTITY,
-            skeleton: Pose::IDENTITY,
-            floor_y: 0.0,
-            scale: 1.0,
-            origin: None,
-            hands: Default::default(),
-            ground: &FlatFloor,
-        };
+        let input = LowerBodyInput::at_origin;
         // Walking forward and crouching a little: the feet step and the hips sink.
         let walking = |k: usize| {
             let turn = Quat::from_rotation_y(std::f32::consts::PI);

@@ -124,21 +124,11 @@ mod tests {
     use glam::Vec3;
 
     use super::*;
-    use crate::lower_body::ground::FlatFloor;
     use crate::lower_body::{LowerBodySettings, reference_lower_body};
     use crate::upper_body::upper_body_follow::UpperBodyFollowSettings;
 
     fn input(head: Pose) -> LowerBodyInput<'static> {
-        LowerBodyInput {
-            headset: Some(head),
-            root: Pose::IDENTITY,
-            skeleton: Pose::IDENTITY,
-            floor_y: 0.0,
-            scale: 1.0,
-            origin: None,
-            hands: Default::default(),
-            ground: &FlatFloor,
-        }
+        LowerBodyInput::at_origin(head)
     }
 
     /// The head turned to the side: the spine turns toward it, and then the lower body stands

@@ -85,6 +85,23 @@ pub struct LowerBodyInput<'g> {
     pub ground: &'g dyn ground::Ground,
 }
 
+impl LowerBodyInput<'static> {
+    /// The headset over a body whose root and skeleton are at the world's origin, unscaled, on
+    /// the flat floor at height 0, with no XR origin and no hand reaching.
+    pub fn at_origin(headset: Pose) -> Self {
+        Self {
+            headset: Some(headset),
+            root: Pose::IDENTITY,
+            skeleton: Pose::IDENTITY,
+            floor_y: 0.0,
+            scale: 1.0,
+            origin: None,
+            hands: PerSide::new(None, None),
+            ground: &ground::FlatFloor,
+        }
+    }
+}
+
 impl std::fmt::Debug for LowerBodyInput<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LowerBodyInput")

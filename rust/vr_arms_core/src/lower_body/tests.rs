@@ -9,16 +9,7 @@ pub(super) fn headset(eyes: Vec3, pitch: f32) -> Pose {
 }
 
 pub(super) fn input(headset: Pose) -> LowerBodyInput<'static> {
-    LowerBodyInput {
-        headset: Some(headset),
-        root: Pose::IDENTITY,
-        skeleton: Pose::IDENTITY,
-        floor_y: 0.0,
-        scale: 1.0,
-        origin: None,
-        hands: Default::default(),
-        ground: &ground::FlatFloor,
-    }
+    LowerBodyInput::at_origin(headset)
 }
 
 /// Runs `frames` frames at 90 Hz, each from the rest pose; the last frame's tree and output.

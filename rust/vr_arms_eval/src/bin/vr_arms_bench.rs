@@ -199,16 +199,7 @@ impl Lower {
             .update(
                 Side::Left,
                 &mut self.tree,
-                &LowerBodyInput {
-                    headset: Some(m.head),
-                    root: Pose::IDENTITY,
-                    skeleton: Pose::IDENTITY,
-                    floor_y: 0.0,
-                    scale: 1.0,
-                    origin: None,
-                    hands: Default::default(),
-                    ground: &FlatFloor,
-                },
+                &LowerBodyInput::at_origin(m.head),
                 1.0 / 90.0,
             )
             .head_miss
