@@ -156,15 +156,13 @@ fn has_target(target: &str) -> bool {
         .ok()
         .filter(|o| o.status.success())
         .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
-        .is_some_and(|dir| dir.join("libstd.rlib").exists() || has_std_in(&dir))
-}
-
-/// Whether `dir` holds a `libstd-*.rlib`.
-fn has_std_in(dir: &std::path::Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|rd| {
-        rd.filter_map(|e| e.ok())
-            .any(|e| e.file_name().to_string_lossy().starts_with("libstd-"))
-    })
+        .is_some_and(|dir| {
+            // The standard library's rlib, `libstd-HASH.rlib`.
+            std::fs::read_dir(dir).is_ok_and(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .any(|e| e.file_name().to_string_lossy().starts_with("libstd-"))
+            })
+        })
 }
 
 fn target_dir() -> PathBuf {
@@ -208,17 +206,9 @@ mod tests {
     fn the_gdextension_names_exactly_the_files_the_builds_produce() {
         let text = std::fs::read_to_string(repo_root().join("addons/vr_arms/vr_arms.gdextension"))
             .unwrap();
-        let section = text.split("[libraries]").nth(1).unwrap();
-        let section = section.split("\n[").next().unwrap();
-        let mut listed: Vec<String> = section
-            .lines()
-            .filter_map(|l| l.split_once('='))
-            .map(|(_, v)| {
-                v.trim()
-                    .trim_matches('"')
-                    .trim_start_matches("res://addons/vr_arms/bin/")
-                    .to_string()
-            })
+        let mut listed: Vec<String> = crate::libraries::entries(&text)
+            .into_iter()
+            .map(|e| e.file)
             .collect();
         listed.sort();
         let mut produced: Vec<String> = DOCUMENTED

@@ -36,10 +36,9 @@ pub fn run_package(all_platforms: bool) -> Result<PathBuf, String> {
             .map_err(|e| e.to_string())?,
     );
     if all_platforms {
-        let built: Vec<PathBuf> = libraries.clone();
         for entry in &named {
             let path = bin.join(&entry.file);
-            if built.contains(&path) {
+            if libraries.contains(&path) {
                 continue;
             }
             if !path.exists() {
@@ -73,7 +72,7 @@ pub fn run_package(all_platforms: bool) -> Result<PathBuf, String> {
     if !problems.is_empty() {
         return Err(problems.join("; "));
     }
-    let zip = out.join(format!("vr_arms-{VERSION}.zip"));
+    let zip = zip_path();
     write_zip(&zip, &libraries)?;
     for lib in &libraries {
         let size = std::fs::metadata(lib).map(|m| m.len()).unwrap_or(0);
@@ -85,6 +84,11 @@ pub fn run_package(all_platforms: bool) -> Result<PathBuf, String> {
     }
     println!("package: {}", zip.display());
     Ok(zip)
+}
+
+/// The release zip `cargo xtask package` writes.
+pub fn zip_path() -> PathBuf {
+    repo_root().join(format!("target/package/vr_arms-{VERSION}.zip"))
 }
 
 /// Strips `lib` in place (through a renamed copy, so an open editor is not crashed), its debug

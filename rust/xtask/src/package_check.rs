@@ -46,10 +46,7 @@ const WARNING_PATTERNS: &[&str] = &["WARNING:", "godot-rust v0.6 will change"];
 pub fn run_package_test(libraries_only: bool) -> Result<(), String> {
     // The libraries alone: the zip `cargo xtask package --all-platforms` made, no Godot.
     let zip = if libraries_only {
-        let zip = repo_root().join(format!(
-            "target/package/vr_arms-{}.zip",
-            crate::package::VERSION
-        ));
+        let zip = crate::package::zip_path();
         if !zip.exists() {
             return Err(format!(
                 "no {}: run cargo xtask package first",

@@ -84,7 +84,7 @@ impl Toolchain {
     /// A `cargo` of the toolchain for the Windows target, building into `target/windows` (its
     /// own directory: another compiler than the host build's), tests run by `runner` (Wine).
     fn cargo(&self, runner: Option<&Path>) -> Result<Command, String> {
-        let target_dir = repo_root().join("target/windows");
+        let target_dir = target_dir();
         let w = &self.wrap;
         let mut config = format!(
             "[unstable]\nhost-config = true\ntarget-applies-to-host = true\n\
@@ -141,11 +141,7 @@ impl Toolchain {
         }
         crate::run(&mut cmd)?;
         let profile = if release { "release" } else { "debug" };
-        Ok(repo_root()
-            .join("target/windows")
-            .join(TARGET)
-            .join(profile)
-            .join("vr_arms.dll"))
+        Ok(target_dir().join(TARGET).join(profile).join("vr_arms.dll"))
     }
 
     /// The core's unit and integration tests built for Windows and run under Wine.
@@ -210,6 +206,11 @@ impl Toolchain {
     }
 }
 
+/// Where this toolchain builds: its own directory (another compiler than the host build's).
+fn target_dir() -> PathBuf {
+    repo_root().join("target/windows")
+}
+
 /// Packages of Wine from this machine's own Debian release: they run with its C library.
 const WINE_PACKAGES: &[&str] = &["wine", "wine64", "libwine", "libz-mingw-w64"];
 
@@ -263,6 +264,51 @@ fn wine_runner() -> Result<PathBuf, String> {
         ),
     )?;
     Ok(runner)
+}
+
+/// A GCC of the cache root: its version directory (`collect2`, `cc1`, `lto-wrapper`), the
+/// linker and assembler it calls, and its driver's path under `usr/` without the version.
+struct Gcc {
+    version_dir: PathBuf,
+    ld: PathBuf,
+    assembler: PathBuf,
+    driver_prefix: &'static str,
+}
+
+impl Gcc {
+    /// Writes the driver's wrapper `to` (with `args` after the `-B` of `sub`) and the wrappers of
+    /// its subprograms into `sub`.
+    fn wrap(
+        &self,
+        usr: &Path,
+        run_in_root: &Path,
+        to: &Path,
+        sub: &Path,
+        args: &[String],
+    ) -> Result<(), String> {
+        for (name, program) in [
+            ("collect2", self.version_dir.join("collect2")),
+            ("lto-wrapper", self.version_dir.join("lto-wrapper")),
+            ("cc1", self.version_dir.join("cc1")),
+            ("ld", self.ld.clone()),
+            ("as", self.assembler.clone()),
+        ] {
+            script(&sub.join(name), run_in_root, &program, &[])?;
+        }
+        let version = self
+            .version_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let mut all = vec![format!("-B{}/", sub.display())];
+        all.extend_from_slice(args);
+        script(
+            to,
+            run_in_root,
+            &usr.join(format!("{}{version}", self.driver_prefix)),
+            &all,
+        )
+    }
 }
 
 /// A shell script that runs `program` with `args` first, then its own arguments.
@@ -338,52 +384,33 @@ fn write_wrappers(root: &Path, wrap: &Path) -> Result<(), String> {
             &[],
         )?;
     }
-    // The MinGW-w64 driver, its subprograms first through -B.
-    let mingw = gcc_dir(root, "usr/lib/gcc/x86_64-w64-mingw32", "-win32")?;
-    let mingw_sub = wrap.join("mingw");
-    for (name, program) in [
-        ("collect2", mingw.join("collect2")),
-        ("lto-wrapper", mingw.join("lto-wrapper")),
-        ("cc1", mingw.join("cc1")),
-        ("ld", usr.join("x86_64-w64-mingw32/bin/ld")),
-        ("as", usr.join("x86_64-w64-mingw32/bin/as")),
-    ] {
-        script(&mingw_sub.join(name), &run_in_root, &program, &[])?;
-    }
-    let version = mingw
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default()
-        .to_string();
-    script(
+    // The MinGW-w64 driver, then the host driver for build scripts (the root's C library and
+    // loader), each with its subprograms found first through -B.
+    let mingw = Gcc {
+        version_dir: gcc_dir(root, "usr/lib/gcc/x86_64-w64-mingw32", "-win32")?,
+        ld: usr.join("x86_64-w64-mingw32/bin/ld"),
+        assembler: usr.join("x86_64-w64-mingw32/bin/as"),
+        driver_prefix: "bin/x86_64-w64-mingw32-gcc-",
+    };
+    mingw.wrap(
+        &usr,
+        &run_in_root,
         &wrap.join("x86_64-w64-mingw32-gcc"),
-        &run_in_root,
-        &usr.join(format!("bin/x86_64-w64-mingw32-gcc-{version}")),
-        &[format!("-B{}/", mingw_sub.display())],
+        &wrap.join("mingw"),
+        &[],
     )?;
-    // The host driver for build scripts: the root's C library and loader.
-    let host = gcc_dir(root, "usr/libexec/gcc/x86_64-linux-gnu", "")?;
-    let host_sub = wrap.join("native");
-    for (name, program) in [
-        ("collect2", host.join("collect2")),
-        ("lto-wrapper", host.join("lto-wrapper")),
-        ("cc1", host.join("cc1")),
-        ("ld", usr.join("bin/ld.bfd")),
-        ("as", usr.join("bin/as")),
-    ] {
-        script(&host_sub.join(name), &run_in_root, &program, &[])?;
-    }
-    let host_version = host
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default()
-        .to_string();
-    script(
-        &wrap.join("host-cc"),
+    let host = Gcc {
+        version_dir: gcc_dir(root, "usr/libexec/gcc/x86_64-linux-gnu", "")?,
+        ld: usr.join("bin/ld.bfd"),
+        assembler: usr.join("bin/as"),
+        driver_prefix: "bin/gcc-",
+    };
+    host.wrap(
+        &usr,
         &run_in_root,
-        &usr.join(format!("bin/gcc-{host_version}")),
+        &wrap.join("host-cc"),
+        &wrap.join("native"),
         &[
-            format!("-B{}/", host_sub.display()),
             format!("--sysroot={}", root.display()),
             format!(
                 "-Wl,--dynamic-linker={}",
