@@ -235,7 +235,7 @@ mod tests {
 
     #[test]
     fn the_arm_solver_holds_the_contract() {
-        use crate::arms::arm_solve::{ArmBones, ArmCalibration, ArmSolver, ArmSolverInput};
+        use crate::arms::arm_solve::{ArmAim, ArmBones, ArmCalibration, ArmSolver, ArmSolverInput};
         let along_x = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
         let at = |x: f32| Pose::new(Vec3::new(x, 1.4, 0.0), along_x);
         let bones = ArmBones {
@@ -247,9 +247,11 @@ mod tests {
         let input = |target: Pose| ArmSolverInput {
             bones,
             calibration: ArmCalibration::from_rest(&bones, Vec3::Z),
-            target,
-            hint: Some(Vec3::new(0.4, 1.0, -0.3)),
-            apply_hand_rotation: true,
+            aim: ArmAim {
+                target,
+                hint: Some(Vec3::new(0.4, 1.0, -0.3)),
+                apply_hand_rotation: true,
+            },
         };
         // A target past the reach: soft IK holds state (straight or not) from frame to frame.
         holds_the_contract(

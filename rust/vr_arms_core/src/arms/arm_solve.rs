@@ -55,9 +55,10 @@ pub struct ArmChain {
 pub struct ArmAim {
     /// Wrist target: position, and the palm frame's rotation.
     pub target: Pose,
-    /// Elbow hint (pole) position; `None`: the calibration's default pole.
+    /// Elbow hint (pole) position; `None` or not finite: the calibration's default pole.
     pub hint: Option<Vec3>,
-    /// Whether the hand bone takes the target's rotation.
+    /// Whether the hand bone takes the target's rotation (else it keeps its pose relative to
+    /// the forearm).
     pub apply_hand_rotation: bool,
 }
 
@@ -231,13 +232,8 @@ pub struct ArmSolverInput {
     /// The arm's bones as they came in.
     pub bones: ArmBones,
     pub calibration: ArmCalibration,
-    /// Wrist target: position, and the palm frame's rotation.
-    pub target: Pose,
-    /// Elbow hint (pole) position; `None` or not finite: the calibration's default pole.
-    pub hint: Option<Vec3>,
-    /// Whether the hand bone takes the target's rotation (else it keeps its pose relative to
-    /// the forearm).
-    pub apply_hand_rotation: bool,
+    /// Where it reaches.
+    pub aim: ArmAim,
 }
 
 /// Both arms' solves with soft IK: what `VRArmRig` runs each frame, and what the core pipeline
@@ -264,9 +260,10 @@ impl ArmSolver {
     pub fn update(&mut self, side: Side, input: &ArmSolverInput, dt: f32) -> ArmSolve {
         let calibration = &input.calibration;
         let b = sanitize_bones(&input.bones);
-        let target = input.target.sanitized(&b.hand);
+        let aim = &input.aim;
+        let target = aim.target.sanitized(&b.hand);
         let hint = crate::maths::finite::vec3_or(
-            input.hint.unwrap_or(Vec3::NAN),
+            aim.hint.unwrap_or(Vec3::NAN),
             b.upper.position + calibration.default_pole,
         );
         let state = &mut self.soft_ik[side.index()];
@@ -283,7 +280,7 @@ impl ArmSolver {
         let goal = ArmGoal {
             target,
             hint: b.upper.position + soft.pole,
-            apply_hand_rotation: input.apply_hand_rotation,
+            apply_hand_rotation: aim.apply_hand_rotation,
             reach: Some(soft.reach),
         };
         ArmSolve {
@@ -305,9 +302,7 @@ impl ArmSolver {
         let input = ArmSolverInput {
             bones: ArmBones::read(bones, arm),
             calibration: arm.calibration,
-            target: aim.target,
-            hint: aim.hint,
-            apply_hand_rotation: aim.apply_hand_rotation,
+            aim: *aim,
         };
         self.update(side, &input, dt)
     }
@@ -359,9 +354,11 @@ mod tests {
         let input = ArmSolverInput {
             bones: *bones,
             calibration: *calibration,
-            target: *target,
-            hint: Some(hint),
-            apply_hand_rotation,
+            aim: ArmAim {
+                target: *target,
+                hint: Some(hint),
+                apply_hand_rotation,
+            },
         };
         solver.update(Side::Left, &input, dt)
     }
@@ -681,9 +678,7 @@ mod tests {
         let input = ArmSolverInput {
             bones: read,
             calibration,
-            target: aim.target,
-            hint: None,
-            apply_hand_rotation: false,
+            aim,
         };
         assert_eq!(solved, stage.update(Side::Left, &input, 0.01));
         assert!(
@@ -696,7 +691,10 @@ mod tests {
         let with_hint = stage.update(
             Side::Left,
             &ArmSolverInput {
-                hint: Some(given),
+                aim: ArmAim {
+                    hint: Some(given),
+                    ..aim
+                },
                 ..input
             },
             0.01,

@@ -10,7 +10,7 @@ use glam::Vec3;
 
 use crate::arms::arm_frame::ArmFrame;
 use crate::arms::arm_solve::{
-    ArmBones, ArmCalibration, ArmSolve, ArmSolver, ArmSolverInput, body_forward_from_rest,
+    ArmAim, ArmBones, ArmCalibration, ArmSolve, ArmSolver, ArmSolverInput, body_forward_from_rest,
 };
 use crate::arms::body_avoidance::BodyAvoidance;
 use crate::arms::body_avoidance::BodyAvoidanceSettings;
@@ -178,9 +178,11 @@ impl ArmPipeline {
         let input = ArmSolverInput {
             bones: *bones,
             calibration: *self.calibration.get(side),
-            target: to_skeleton.mul_pose(&targets.target),
-            hint: Some(to_skeleton.transform_point(targets.hint)),
-            apply_hand_rotation: self.apply_hand_rotation,
+            aim: ArmAim {
+                target: to_skeleton.mul_pose(&targets.target),
+                hint: Some(to_skeleton.transform_point(targets.hint)),
+                apply_hand_rotation: self.apply_hand_rotation,
+            },
         };
         self.solver.update(side, &input, dt)
     }
