@@ -81,8 +81,11 @@ pub fn raw_target(
             .update(side, &ControllerTargetsInput { controller }, dt)
             .target
     });
+    if let Some(followed) = loss.followed(side, live) {
+        return loss.follow(side, followed);
+    }
     let last = loss.last(side);
-    let rest = loss.needs_rest(side, live).then(|| match body() {
+    let rest = Some(match body() {
         Some(b) => rest_pose(last, &b, rest_at),
         None => last.unwrap_or(Pose::IDENTITY),
     });

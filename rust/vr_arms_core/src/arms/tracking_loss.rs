@@ -78,7 +78,7 @@ pub struct TrackingLossInput {
     /// not finite counts as lost).
     pub live: Option<Pose>,
     /// The relaxed pose to ease to while lost; `None`: the hand holds its last pose. Needed
-    /// only when [`TrackingLoss::needs_rest`] says so.
+    /// only when [`TrackingLoss::followed`] gives no pose.
     pub rest: Option<Pose>,
 }
 
@@ -139,21 +139,27 @@ impl TrackingLoss {
         self.hands[side.index()].last
     }
 
-    /// Whether this frame's update for `side` with the controller at `live` uses a rest pose:
-    /// not while the controller is tracked and stays so (a caller works the rest pose out only
-    /// when it is needed).
+    /// The live pose made rigid, when the hand is tracked and stays so: then this frame's
+    /// update for `side` with the controller at `live` is [`Self::follow`] of it and needs no
+    /// rest pose (a caller works the rest pose out only when it is needed).
     #[inline]
-    pub fn needs_rest(&self, side: Side, live: Option<Pose>) -> bool {
-        self.followed(side, live).is_none()
-    }
-
-    /// The live pose made rigid, when the hand is tracked and stays so.
-    #[inline]
-    fn followed(&self, side: Side, live: Option<Pose>) -> Option<Pose> {
+    pub fn followed(&self, side: Side, live: Option<Pose>) -> Option<Pose> {
         let p = live.filter(Pose::is_finite)?;
         let rotation = crate::maths::finite::unit_quat(p.rotation)?;
         (self.hands[side.index()].state == TrackingState::Tracked)
             .then(|| Pose::new(p.position, rotation))
+    }
+
+    /// The update of a hand tracked and staying so, `followed` being [`Self::followed`]'s pose:
+    /// only the pose given out changes (the time since the last transition starts again at the
+    /// next one).
+    #[inline]
+    pub fn follow(&mut self, side: Side, followed: Pose) -> TrackingLossOutput {
+        self.hands[side.index()].last = Some(followed);
+        TrackingLossOutput {
+            target: followed,
+            event: None,
+        }
     }
 
     /// The target for this frame of `side`'s hand. A `dt` that is not a positive finite number
@@ -161,17 +167,10 @@ impl TrackingLoss {
     #[inline]
     pub fn update(&mut self, side: Side, input: &TrackingLossInput, dt: f32) -> TrackingLossOutput {
         let dt = if dt.is_finite() && dt > 0.0 { dt } else { 0.0 };
-        let followed = self.followed(side, input.live);
-        let hand = &mut self.hands[side.index()];
-        if let Some(out) = followed {
-            // Tracked and staying so: only the pose given out changes (the time since the last
-            // transition starts again at the next one).
-            hand.last = Some(out);
-            return TrackingLossOutput {
-                target: out,
-                event: None,
-            };
+        if let Some(out) = self.followed(side, input.live) {
+            return self.follow(side, out);
         }
+        let hand = &mut self.hands[side.index()];
         let live = input.live.filter(Pose::is_finite);
         let s = self.settings.usable();
         let held = hand.last.unwrap_or(Pose::IDENTITY);
@@ -440,9 +439,12 @@ mod tests {
             Vec3::new(0.3, 1.2, 0.4),
             Quat::from_xyzw(0.0, 0.0, 0.0, 2.0),
         );
-        assert!(!t.needs_rest(Side::Left, Some(live)));
-        assert!(t.needs_rest(Side::Left, None));
-        assert!(t.needs_rest(Side::Left, Some(Pose::new(Vec3::NAN, Quat::IDENTITY))));
+        assert!(t.followed(Side::Left, Some(live)).is_some());
+        assert!(t.followed(Side::Left, None).is_none());
+        assert!(
+            t.followed(Side::Left, Some(Pose::new(Vec3::NAN, Quat::IDENTITY)))
+                .is_none()
+        );
         let out = t.update(
             Side::Left,
             &TrackingLossInput {
@@ -454,11 +456,11 @@ mod tests {
         assert_eq!(out.target, Pose::new(live.position, Quat::IDENTITY));
         t.update(Side::Left, &TrackingLossInput::default(), 0.01);
         assert!(
-            t.needs_rest(Side::Left, Some(live)),
+            t.followed(Side::Left, Some(live)).is_none(),
             "lost: the way back blends from rest"
         );
         assert!(
-            !t.needs_rest(Side::Right, Some(live)),
+            t.followed(Side::Right, Some(live)).is_some(),
             "the other hand is still tracked"
         );
     }
