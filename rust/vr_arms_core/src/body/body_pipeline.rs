@@ -244,8 +244,6 @@ impl BodyPipeline {
             *tracking.get_mut(side) = out.event;
             Some(out.target)
         });
-        // The arms as they came in: what the target stages measure when no lower body moves them.
-        let bones_in = Side::BOTH.map(|side| arm_bones(tree, side));
 
         // Chest, neck and head toward the headset (the last tracked one while it is lost).
         if let Some(head) = input.head.filter(Pose::is_finite) {
@@ -256,6 +254,14 @@ impl BodyPipeline {
         // puts the head.
         let spine = self.steps.spine.then_some(self.last_head).flatten();
         let stand = StandFrame::of_body(&input.body, skeleton, input.floor_y, input.head);
+        // The arms as they came in: what the target stages measure when no lower body moves
+        // them (not worked out when one will: they would be worked out again after it).
+        let legs_posed = self
+            .lower_body
+            .as_ref()
+            .filter(|_| self.steps.lower_body)
+            .is_some_and(|lb| stand.poses_legs(lb));
+        let bones_in = (!legs_posed).then(|| Side::BOTH.map(|side| arm_bones(tree, side)));
         // No walk animation to blend with outside the node graph: no XR origin.
         let (spine_written, lower) = stand.spine_then_lower_body(
             tree,
@@ -283,10 +289,9 @@ impl BodyPipeline {
 
         // The target stages measure the shoulders where the body put them: after the lower body
         // moved them (a crouch takes them down with the head), else as they came in.
-        let [left, right] = if lower_written != 0 {
-            Side::BOTH.map(|side| arm_bones(tree, side))
-        } else {
-            bones_in
+        let [left, right] = match bones_in {
+            Some(bones) if lower_written == 0 => bones,
+            _ => Side::BOTH.map(|side| arm_bones(tree, side)),
         };
         let targets = self.arms.targets_from_raw(
             &PipelineInput {

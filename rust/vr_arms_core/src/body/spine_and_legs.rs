@@ -54,6 +54,12 @@ impl StandFrame {
         }
     }
 
+    /// Whether `lower`'s step on this frame poses the legs (see [`LowerBody::poses`]).
+    #[inline]
+    pub fn poses_legs(&self, lower: &LowerBody) -> bool {
+        lower.poses(self.headset, self.root, self.skeleton)
+    }
+
     /// The body's middle step in `tree`: the spine toward `spine`'s headset (if given), then
     /// the lower body (if given) with the hands reaching for `hands` (world; `None`: that hand
     /// does not bend the body), the feet on `ground`. Returns the spine's bones and the local

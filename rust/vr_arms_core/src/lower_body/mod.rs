@@ -339,6 +339,27 @@ impl LowerBody {
         crate::maths::finite::f32_or(drop, 0.0)
     }
 
+    /// Whether a frame with this input's `headset`, `root` and `skeleton` poses the legs (its
+    /// output has hips): only after a tracked headset, and with a rigid root and skeleton.
+    pub fn poses(&self, headset: Option<Pose>, root: Pose, skeleton: Pose) -> bool {
+        self.stand_on(headset.and_then(Pose::rigid), root, skeleton)
+            .is_some()
+    }
+
+    /// The headset (`tracked`, this frame's made rigid, else the last tracked one), root and
+    /// skeleton a frame stands on, the last two made rigid (a finite position, a rotation
+    /// that can be made unit).
+    #[inline]
+    fn stand_on(
+        &self,
+        tracked: Option<Pose>,
+        root: Pose,
+        skeleton: Pose,
+    ) -> Option<(Pose, Pose, Pose)> {
+        let headset = tracked.or(self.last_headset)?;
+        Some((headset, root.rigid()?, skeleton.rigid()?))
+    }
+
     /// One frame of `dt` seconds on `tree` (this frame's bones after the upper body's follow),
     /// written in place. Both legs: `side` changes nothing.
     pub fn update(
@@ -348,17 +369,13 @@ impl LowerBody {
         input: &LowerBodyInput,
         dt: f32,
     ) -> LowerBodyOutput {
-        // Rigid poses only: a finite position and a rotation that can be made unit.
-        let rigid = |p: Pose| {
-            let q = crate::maths::finite::unit_quat(p.rotation)?;
-            p.position.is_finite().then(|| Pose::new(p.position, q))
-        };
-        if let Some(h) = input.headset.and_then(rigid) {
-            self.last_headset = Some(h);
+        let tracked = input.headset.and_then(Pose::rigid);
+        let stand = self.stand_on(tracked, input.root, input.skeleton);
+        // The headset is kept once tracked, whether or not this frame stands.
+        if tracked.is_some() {
+            self.last_headset = tracked;
         }
-        let (Some(headset), Some(root), Some(skeleton)) =
-            (self.last_headset, rigid(input.root), rigid(input.skeleton))
-        else {
+        let Some((headset, root, skeleton)) = stand else {
             return LowerBodyOutput::default();
         };
         let s = self.settings;

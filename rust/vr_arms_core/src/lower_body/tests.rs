@@ -226,6 +226,44 @@ fn a_lost_headset_holds_the_last_pose_and_none_before_does_nothing() {
     assert!(lost.global(0).position.distance(held.global(0).position) < 1e-4);
 }
 
+/// `poses` says beforehand whether a frame poses the legs (the body skips measuring the arms
+/// before the lower body when it will): before any headset, on a skeleton that cannot be
+/// used, after one tracked headset with the headset lost, and when tracked again.
+#[test]
+fn poses_says_beforehand_whether_a_frame_has_hips() {
+    let mut b = body();
+    let tracked = input(headset(Vec3::new(0.0, 1.25, 0.09), 0.0));
+    let lost = LowerBodyInput {
+        headset: None,
+        ..tracked
+    };
+    let broken = LowerBodyInput {
+        skeleton: Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        ..tracked
+    };
+    // A tracked headset on a broken skeleton is still kept for the frames after it.
+    let broken_root = LowerBodyInput {
+        root: Pose::new(Vec3::NAN, Quat::IDENTITY),
+        headset: Some(headset(Vec3::new(0.0, 1.5, 0.09), 0.0)),
+        ..lost
+    };
+    let frames = [
+        (&lost, false),
+        (&broken, false),
+        (&tracked, true),
+        (&lost, true),
+        (&broken, false),
+        (&broken_root, false),
+        (&lost, true),
+    ];
+    for (n, (i, expected)) in frames.into_iter().enumerate() {
+        let said = b.poses(i.headset, i.root, i.skeleton);
+        let (_, out) = run(&mut b, i, 1);
+        assert_eq!(said, expected, "frame {n}");
+        assert_eq!(out.hips.is_some(), expected, "frame {n}");
+    }
+}
+
 #[test]
 fn hostile_input_gives_finite_bones() {
     let mut b = body();

@@ -2,7 +2,7 @@
 
 use glam::{Quat, Vec3};
 
-use crate::maths::finite::{quat_or, vec3_or};
+use crate::maths::finite::{quat_or, unit_quat, vec3_or};
 
 /// Rotation then translation, no scale. Positions in metres.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -72,6 +72,16 @@ impl Pose {
 
     pub fn is_finite(&self) -> bool {
         self.position.is_finite() && self.rotation.is_finite()
+    }
+
+    /// The pose when rigid: a finite position and a rotation that can be made unit (then made
+    /// unit); `None` otherwise.
+    #[inline]
+    pub fn rigid(self) -> Option<Pose> {
+        let rotation = unit_quat(self.rotation)?;
+        self.position
+            .is_finite()
+            .then_some(Pose::new(self.position, rotation))
     }
 }
 
