@@ -334,7 +334,7 @@ impl LowerBody {
             1.0
         };
         let to_root = root.inverse().mul_pose(&skeleton);
-        let m = *self.rest.measures(&to_root);
+        let m = std::sync::Arc::clone(self.rest.measures(&to_root));
         let drop = head_drop(&m, head_bone_at(headset, &m), floor_y) / scale;
         crate::maths::finite::f32_or(drop, 0.0)
     }
@@ -396,7 +396,7 @@ impl LowerBody {
             ground: input.ground,
         };
         let to_root = input.root.inverse().mul_pose(&input.skeleton);
-        let m = *self.rest.measures(&to_root);
+        let m = std::sync::Arc::clone(self.rest.measures(&to_root));
         let to_skeleton = input.skeleton.inverse();
         let facing = input.root.rotation;
 

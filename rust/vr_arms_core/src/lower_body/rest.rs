@@ -41,7 +41,8 @@ pub struct LowerBodyRest {
     /// first measure), and that skin from then on.
     skins: PerSide<Option<LegVertices>>,
     knee_skins: PerSide<Option<f32>>,
-    measured: Option<(Pose, Measures)>,
+    /// Shared with the frame that reads them (a count, not a copy of the measures).
+    measured: Option<(Pose, std::sync::Arc<Measures>)>,
 }
 
 /// Whether two places are the same within 10 um and about 2e-5 rad. The rotations are compared
@@ -78,13 +79,13 @@ impl LowerBodyRest {
     }
 
     /// The measures with the skeleton at `to_root` in the avatar root.
-    pub fn measures(&mut self, to_root: &Pose) -> &Measures {
+    pub fn measures(&mut self, to_root: &Pose) -> &std::sync::Arc<Measures> {
         let stale = self
             .measured
             .as_ref()
             .is_none_or(|(at, _)| !same_place(at, to_root));
         if stale {
-            self.measured = Some((*to_root, self.measure(to_root)));
+            self.measured = Some((*to_root, std::sync::Arc::new(self.measure(to_root))));
         }
         &self.measured.as_ref().expect("measured above").1
     }
@@ -192,7 +193,7 @@ mod tests {
     /// offset and length, the ankles 16 cm up.
     #[test]
     fn the_legs_reach_is_measured_in_the_roots_frame() {
-        let m = *rest().measures(&Pose::IDENTITY);
+        let m = **rest().measures(&Pose::IDENTITY);
         let legs = m.pelvis.legs.expect("both legs");
         assert!(legs.hips_to_joints.distance(Vec3::new(0.0, -0.05, 0.0)) < 1e-5);
         assert!((legs.length - 0.84).abs() < 1e-5 && (legs.ankle_height - 0.06).abs() < 1e-5);
@@ -252,9 +253,9 @@ mod tests {
             "measured again on a rounding step"
         );
         let turned = Pose::new(Vec3::new(0.0, 0.0, 1e-3), Quat::from_rotation_y(1e-3));
-        let m = *r.measures(&turned);
+        let m = **r.measures(&turned);
         assert_eq!(r.measured.as_ref().unwrap().0, turned);
-        assert_eq!(m, *rest().measures(&turned));
+        assert_eq!(m, **rest().measures(&turned));
         // -q is the same turn as q.
         r.measures(&Pose::new(turned.position, -turned.rotation));
         assert_eq!(r.measured.as_ref().unwrap().0, turned);
