@@ -482,6 +482,62 @@ fn tracked_curls_pose_each_finger_over_the_controller_at_their_weight() {
 /// Picking something off a low table: the headset low and looking down, the controller 35 cm
 /// over the floor ahead, out of a standing arm's reach. The lower body takes the shoulders down
 /// and forward with the head, and the hand reaches the controller.
+/// Without a lower body the target stages measure the arms as the bones came in, before the
+/// spine's follow turns the chest (as the nodes read the skeleton before its modifiers run):
+/// the targets and the elbow hint are the same with the spine's step on as with it off, though
+/// the spine turned the shoulder.
+#[test]
+fn without_a_lower_body_the_targets_are_measured_on_the_bones_as_they_came_in() {
+    let run_with = |spine: bool| {
+        let (mut p, _) = pipeline(&ArmProfile::default());
+        p.steps.spine = spine;
+        p.steps.clavicles = false;
+        run(&mut p, &input(0.6, Some(left_controller(0.0))), 30)
+    };
+    let (mut turned, with_spine) = run_with(true);
+    let (mut still, without) = run_with(false);
+    let upper = tree().1.arms.left[1];
+    let moved = turned
+        .global(upper)
+        .position
+        .distance(still.global(upper).position);
+    assert!(moved > 0.01, "the spine moved the shoulder by {moved}");
+    // The elbow hint too, measured from the shoulder.
+    assert_eq!(with_spine.targets.left, without.targets.left);
+}
+
+/// The same with a lower body that poses no legs: a headset with no usable rotation (a zero
+/// quaternion) gives the lower body nothing to stand under, while the spine still follows it.
+#[test]
+fn with_no_legs_posed_the_targets_are_measured_on_the_bones_as_they_came_in() {
+    let unusable = Pose::new(
+        Vec3::new(0.0, 1.65, 0.05),
+        Quat::from_xyzw(0.0, 0.0, 0.0, 0.0),
+    );
+    let run_with = |spine: bool| {
+        let mut p = reference_whole_pipeline(&ArmProfile::default());
+        p.steps.spine = spine;
+        p.steps.clavicles = false;
+        let input = BodyInput {
+            head: Some(unusable),
+            ..input(0.0, Some(left_controller(0.0)))
+        };
+        let mut t = reference_whole_body().0;
+        let out = p.update(&input, &mut t, 1.0 / 90.0, &FlatFloor);
+        (t, out)
+    };
+    let (mut turned, with_spine) = run_with(true);
+    let (mut still, without) = run_with(false);
+    assert!(with_spine.lower.hips.is_none(), "no legs posed");
+    let upper = reference_whole_body().1.arms.left[1];
+    let moved = turned
+        .global(upper)
+        .position
+        .distance(still.global(upper).position);
+    assert!(moved > 0.01, "the spine moved the shoulder by {moved}");
+    assert_eq!(with_spine.targets.left, without.targets.left);
+}
+
 #[test]
 fn picking_off_the_floor_the_hand_reaches_the_controller_from_the_crouched_shoulder() {
     let mut p = reference_whole_pipeline(&ArmProfile::default());
