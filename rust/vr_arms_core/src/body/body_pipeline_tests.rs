@@ -479,9 +479,6 @@ fn tracked_curls_pose_each_finger_over_the_controller_at_their_weight() {
     }
 }
 
-/// Picking something off a low table: the headset low and looking down, the controller 35 cm
-/// over the floor ahead, out of a standing arm's reach. The lower body takes the shoulders down
-/// and forward with the head, and the hand reaches the controller.
 /// Without a lower body the target stages measure the arms as the bones came in, before the
 /// spine's follow turns the chest (as the nodes read the skeleton before its modifiers run):
 /// the targets and the elbow hint are the same with the spine's step on as with it off, though
@@ -494,15 +491,19 @@ fn without_a_lower_body_the_targets_are_measured_on_the_bones_as_they_came_in() 
         p.steps.clavicles = false;
         run(&mut p, &input(0.6, Some(left_controller(0.0))), 30)
     };
+    targets_as_the_bones_came_in(run_with, tree().1.arms.left[1]);
+}
+
+/// The spine's step (`run_with(true)`) moved the shoulder `upper`, yet the left arm's targets,
+/// the elbow hint measured from the shoulder too, are those without it (`run_with(false)`).
+fn targets_as_the_bones_came_in(run_with: impl Fn(bool) -> (PoseTree, BodyOutput), upper: usize) {
     let (mut turned, with_spine) = run_with(true);
     let (mut still, without) = run_with(false);
-    let upper = tree().1.arms.left[1];
     let moved = turned
         .global(upper)
         .position
         .distance(still.global(upper).position);
     assert!(moved > 0.01, "the spine moved the shoulder by {moved}");
-    // The elbow hint too, measured from the shoulder.
     assert_eq!(with_spine.targets.left, without.targets.left);
 }
 
@@ -526,18 +527,13 @@ fn with_no_legs_posed_the_targets_are_measured_on_the_bones_as_they_came_in() {
         let out = p.update(&input, &mut t, 1.0 / 90.0, &FlatFloor);
         (t, out)
     };
-    let (mut turned, with_spine) = run_with(true);
-    let (mut still, without) = run_with(false);
-    assert!(with_spine.lower.hips.is_none(), "no legs posed");
-    let upper = reference_whole_body().1.arms.left[1];
-    let moved = turned
-        .global(upper)
-        .position
-        .distance(still.global(upper).position);
-    assert!(moved > 0.01, "the spine moved the shoulder by {moved}");
-    assert_eq!(with_spine.targets.left, without.targets.left);
+    assert!(run_with(true).1.lower.hips.is_none(), "no legs posed");
+    targets_as_the_bones_came_in(run_with, reference_whole_body().1.arms.left[1]);
 }
 
+/// Picking something off a low table: the headset low and looking down, the controller 35 cm
+/// over the floor ahead, out of a standing arm's reach. The lower body takes the shoulders down
+/// and forward with the head, and the hand reaches the controller.
 #[test]
 fn picking_off_the_floor_the_hand_reaches_the_controller_from_the_crouched_shoulder() {
     let mut p = reference_whole_pipeline(&ArmProfile::default());
