@@ -396,6 +396,78 @@ func test_a_rig_whose_feet_hang_from_its_root_crouches_on_its_legs() -> void:
 	await _check_crouch(b)
 
 
+func _thighs_under_root(s: Skeleton3D) -> void:
+	var root := s.find_bone("root")
+	for name in ["upperleg.l", "upperleg.r"]:
+		var thigh := s.find_bone(name)
+		var rest := s.get_bone_global_rest(thigh)
+		var pose := s.get_bone_global_pose(thigh)
+		s.set_bone_parent(thigh, root)
+		s.set_bone_rest(thigh, s.get_bone_global_rest(root).affine_inverse() * rest)
+		var local := s.get_bone_global_pose(root).affine_inverse() * pose
+		s.set_bone_pose_position(thigh, local.origin)
+		s.set_bone_pose_rotation(thigh, local.basis.get_rotation_quaternion())
+
+
+## The test character `file`, changed by `before_setup`, set up as a remote body (`setup_remote`);
+## null when it cannot be.
+func _load_remote_of(file: String, before_setup: Callable) -> VRRemoteBody:
+	var character := load_test_avatar(file)
+	if character == null:
+		return null
+	var skeleton: Skeleton3D = character.find_children("*", "Skeleton3D", true, false)[0]
+	before_setup.call(skeleton)
+	var made := VRArmsSetup.setup_remote(skeleton, null, null, null)
+	if not check(not made.is_empty(), "%s: set up as a remote body" % file):
+		return null
+	await seconds(0.2)
+	return made.body
+
+
+## A rig whose thighs hang from its floor-level root beside the hips (Quaternius' game rigs:
+## `Root` > `Hips`, `Root` > `UpperLeg.L`): the thighs are carried with the hips, so in a crouch
+## each hip joint stays where the hips hold it, and the body crouches on bent legs. Before, the
+## hips went down 60 cm without the thighs, and the trousers stretched from the hips up to
+## the standing thighs. A remote body (rotations only) says it gives such a rig no lower body.
+func test_a_rig_whose_thighs_hang_from_its_root_crouches_with_them() -> void:
+	var b := await _load("manny_med_mod.gltf", false, _thighs_under_root)
+	if b.is_empty():
+		return
+	var s: Skeleton3D = b.skeleton
+	check(s.get_bone_parent(s.find_bone("LeftUpperLeg")) == s.find_bone("root"), "the left thigh hangs from the root")
+	if not check(b.get("lower_body") != null, "thighs under the root: the setup gives the body its legs"):
+		return
+	await seconds(1.0)
+	await s.skeleton_updated
+	var in_hips := func(side: String) -> Vector3:
+		var hips := s.global_transform * s.get_bone_global_pose(s.find_bone("Hips"))
+		return hips.affine_inverse() * bone_global_position(s, side + "UpperLeg")
+	var standing := {}
+	for side in ["Left", "Right"]:
+		standing[side] = in_hips.call(side)
+	var hips_standing := bone_global_position(s, "Hips")
+	(b.lower_body as LowerBodyRig).kneel = false
+	var sim: XRTrackingSimulator = b.simulator
+	var stand: Transform3D = (b.camera as Node3D).global_transform
+	var down := 0.25 * (bone_global_position(s, "Head").y - (b.origin as Node3D).global_position.y)
+	sim.set_head_pose(stand.translated(Vector3(0, -down, 0)))
+	await seconds(1.5)
+	await s.skeleton_updated
+	var hips_drop := hips_standing.y - bone_global_position(s, "Hips").y
+	check(hips_drop > 0.1, "thighs under the root, crouching: the hips come down (%.0f cm)" % (hips_drop * 100.0))
+	for side in ["Left", "Right"]:
+		var now: Vector3 = in_hips.call(side)
+		check(now.distance_to(standing[side]) < 0.002, "thighs under the root, crouching: the %s hip joint where the hips hold it (%.1f cm off)" % [side, now.distance_to(standing[side]) * 100.0])
+	sim.set_head_pose(stand)
+	await seconds(1.5)
+	await _check_crouch(b)
+	var remote := await _load_remote_of("manny_med_mod.gltf", _thighs_under_root)
+	if remote == null:
+		return
+	var problems := " ".join(remote.get_setup_problems())
+	check("upper legs do not hang from the hips" in problems, "a remote body says it gives the rig no lower body: %s" % problems)
+
+
 ## The same rig walked with the thumbstick while the user's walk animation has half of the legs
 ## (`walk_animation_share` 0.5; the animation bends the left knee 60 degrees): the shin is
 ## halfway between the two, and the foot, which hangs from the root, still ends it. Before, the

@@ -354,6 +354,9 @@ impl ISkeletonModifier3D for LowerBodyRig {
         };
         self.written_frame = Some(frame);
         skeleton.set_bone_pose_position(s.hips.0, s.hips.1);
+        for &(thigh, p) in &s.thighs {
+            skeleton.set_bone_pose_position(thigh, p);
+        }
         for &(bone, q, leg) in &s.rotations {
             // The legs toward the walk animation's pose (in the skeleton now: the animation
             // ran before the modifiers) while the game walks the player.

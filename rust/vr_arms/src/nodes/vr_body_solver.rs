@@ -11,7 +11,7 @@ use vr_arms_core::{PerSide, Pose, Side};
 
 use crate::convert::{pose, to_quaternion, to_vector3};
 use crate::nodes::vr_remote_body::bones::{
-    Bound, bind_bones, chain_problems, detached_feet_problem,
+    Bound, bind_bones, chain_problems, detached_legs_problem,
 };
 use crate::shared::common::apply_profile;
 use crate::shared::hand::Hand;
@@ -120,7 +120,7 @@ impl VRBodySolver {
             godot_error!("VRBodySolver.configure: {p}");
             return false;
         }
-        if let Some(p) = detached_feet_problem(&skeleton, self.lower_body) {
+        if let Some(p) = detached_legs_problem(&skeleton, self.lower_body) {
             godot_warn!("VRBodySolver.configure: {p}");
         }
         match bind_bones(&skeleton, &self.profile, self.lower_body) {

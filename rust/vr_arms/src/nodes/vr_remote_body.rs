@@ -730,7 +730,7 @@ impl VRRemoteBody {
         out.extend(crate::nodes::vr_remote_body::bones::chain_problems(
             &skeleton,
         ));
-        out.extend(crate::nodes::vr_remote_body::bones::detached_feet_problem(
+        out.extend(crate::nodes::vr_remote_body::bones::detached_legs_problem(
             &skeleton,
             self.lower_body,
         ));

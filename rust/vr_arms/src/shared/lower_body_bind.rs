@@ -77,6 +77,23 @@ pub fn feet_hang_from_shins(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -
     })
 }
 
+/// Whether each leg's upper leg hangs below the hips bone (at any depth). A game rig may hang
+/// its thighs from its floor-level root beside the hips: the core carries them with the hips
+/// and `LowerBodyRig` writes their places; the remote body writes rotations only and cannot.
+pub fn thighs_hang_from_hips(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -> bool {
+    let hips = skeleton.find_bone(names.hips.as_str());
+    names.legs.iter().all(|leg| {
+        let mut bone = skeleton.find_bone(leg[0].as_str());
+        for _ in 0..skeleton.get_bone_count() {
+            bone = skeleton.get_bone_parent(bone);
+            if bone < 0 || bone == hips {
+                break;
+            }
+        }
+        hips >= 0 && bone == hips
+    })
+}
+
 /// The lower body's bones added to `tree` (the hips first, so it is the tree's root when the
 /// tree is empty) and the rest pose's point between the eyes (skeleton space), if the rig has
 /// both eyes; `None` without a hips or head bone. A leg whose lower leg is not a child of its

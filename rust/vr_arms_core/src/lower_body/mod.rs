@@ -169,6 +169,8 @@ pub struct LowerBody {
     /// units), for the reach bend; `None`: not given.
     arms: PerSide<Option<(usize, f32)>>,
     last_headset: Option<Pose>,
+    /// Each upper leg that does not hang below the hips (found once, from the tree's shape).
+    loose_thighs: PerSide<Option<usize>>,
 }
 
 /// Where the head bone must be for the headset at `headset` (world).
@@ -195,7 +197,12 @@ impl LowerBody {
     ) -> Self {
         let mut settings = settings;
         settings.validate();
+        let thigh = |leg: Option<LegBones>| {
+            leg.map(|[upper, _, _]| upper)
+                .filter(|&upper| !hangs_below(rest_tree, upper, bones.hips))
+        };
         Self {
+            loose_thighs: PerSide::new(thigh(bones.legs.left), thigh(bones.legs.right)),
             settings,
             bones,
             spine: bones.spine.iter().flatten().copied().collect(),
@@ -271,6 +278,28 @@ impl LowerBody {
         };
         let left = foot(self.bones.legs.left);
         PerSide::new(left, foot(self.bones.legs.right))
+    }
+
+    /// Each upper leg that does not hang below the hips (a game rig whose thighs hang from its
+    /// floor-level root, beside the hips): its bone and its place in the hips' frame as `tree`
+    /// poses them now. Such a thigh is carried with the hips, so its place is written too
+    /// ([`Self::loose_thigh_bones`]).
+    #[cold]
+    fn loose_thighs(&self, tree: &mut PoseTree) -> PerSide<Option<(usize, Vec3)>> {
+        let loose = self.loose_thighs;
+        let hips = tree.global(self.bones.hips).inverse();
+        let mut place = |thigh: Option<usize>| {
+            let thigh = thigh?;
+            Some((thigh, hips.transform_point(tree.global(thigh).position)))
+        };
+        let left = place(loose.left);
+        PerSide::new(left, place(loose.right))
+    }
+
+    /// The upper legs the lower body carries with the hips, which do not hang below them: their
+    /// places (local positions) are written with their rotations.
+    pub fn loose_thigh_bones(&self) -> PerSide<Option<usize>> {
+        self.loose_thighs
     }
 
     /// How many of the spine's bones, hips side first, carry the shoulders: up to the one the
@@ -475,10 +504,17 @@ impl LowerBody {
             m.hips_level
         };
         let hips_turn = (facing * tilt * level * m.hips_in_root).normalize();
+        // Thighs that hang from a bone above the hips (a game rig's `Root`) are carried with
+        // the hips, where this frame's pose has them in the hips' frame.
+        let thighs =
+            (self.loose_thighs != PerSide::new(None, None)).then(|| self.loose_thighs(tree));
         tree.set_global(
             b.hips,
             to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
         );
+        if let Some(thighs) = thighs {
+            carry_thighs(tree, b.hips, thighs);
+        }
         // The pelvis levelled from a rest that was not (a combat stance): the spine above it
         // turns back, so the torso stands as at rest.
         if let Some(&first) = self.spine.first().filter(|_| level != Quat::IDENTITY) {
@@ -523,6 +559,9 @@ impl LowerBody {
         hips.y = pelvis::clamp_hips(hips.y, pelvis::hips_heights(&s, &m.pelvis, input.floor_y));
         // Only moved, not turned: what the tree has worked out under the hips moves along.
         tree.move_by(b.hips, to_skeleton.rotation * (hips - placed.hips));
+        if let Some(thighs) = thighs {
+            carry_thighs(tree, b.hips, thighs);
+        }
         // A hand out of reach below its shoulder: the torso turns about the head toward it.
         let head_pos = input.skeleton.transform_point(tree.global(b.head).position);
         let mut arm = |side: Side| {
@@ -569,6 +608,9 @@ impl LowerBody {
             hips = head_pos + q * (spine_at - head_pos) - pitch * (spine_at - hips);
             hips_turn = (pitch * hips_turn).normalize();
             tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+            if let Some(thighs) = thighs {
+                carry_thighs(tree, b.hips, thighs);
+            }
             if let Some((bone, before)) = first_spine {
                 let turn = to_skeleton.rotation * q * input.skeleton.rotation;
                 let now = tree.global(bone);
@@ -650,6 +692,9 @@ impl LowerBody {
         if cap < hips.y && cap.is_finite() {
             hips.y = cap.max(lowest);
             tree.set_global(b.hips, to_skeleton.mul_pose(&Pose::new(hips, hips_turn)));
+            if let Some(thighs) = thighs {
+                carry_thighs(tree, b.hips, thighs);
+            }
         }
         let head_miss = input
             .skeleton
@@ -744,3 +789,27 @@ mod seat_tests;
 mod stance_tests;
 #[cfg(test)]
 mod tests;
+
+/// Puts each of `thighs` (an upper leg that does not hang below the hips, and its place in the
+/// hips' frame) where `hips` carries it, its rotation kept.
+#[cold]
+fn carry_thighs(tree: &mut PoseTree, hips: usize, thighs: PerSide<Option<(usize, Vec3)>>) {
+    for (thigh, at) in [thighs.left, thighs.right].into_iter().flatten() {
+        let carried = tree.global(hips).transform_point(at);
+        let rotation = tree.global(thigh).rotation;
+        tree.set_global(thigh, Pose::new(carried, rotation));
+    }
+}
+
+/// Whether `bone` hangs below `ancestor` in `tree` (at any depth).
+fn hangs_below(tree: &PoseTree, bone: usize, ancestor: usize) -> bool {
+    let mut at = tree.parent(bone);
+    for _ in 0..tree.len() {
+        match at {
+            Some(p) if p == ancestor => return true,
+            Some(p) => at = tree.parent(p),
+            None => return false,
+        }
+    }
+    false
+}

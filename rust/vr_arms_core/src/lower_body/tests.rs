@@ -1072,3 +1072,85 @@ fn the_input_prints_its_fields() {
         "{text}"
     );
 }
+
+/// The reference body with a floor-level root above the hips and both thighs hanging from that
+/// root, beside the hips (Quaternius' game rigs: `Root` > `Hips`, `Root` > `UpperLeg.L`).
+fn thighs_on_the_root() -> (PoseTree, LowerBodyBones, Vec3) {
+    let (reference, bones, eyes) = reference_lower_body();
+    let n = reference.len();
+    // Bone i of the reference is bone i + 1 here; bone 0 is the root on the floor.
+    let mut parents = vec![None];
+    let mut globals = vec![Pose::IDENTITY];
+    let mut reference = reference;
+    for i in 0..n {
+        parents.push(Some(reference.parent(i).map_or(0, |p| p + 1)));
+        globals.push(reference.global(i));
+    }
+    let shift = |leg: Option<[usize; 3]>| leg.map(|l| l.map(|b| b + 1));
+    let legs = PerSide::new(shift(bones.legs.left), shift(bones.legs.right));
+    for leg in [legs.left, legs.right].into_iter().flatten() {
+        parents[leg[0]] = Some(0);
+    }
+    let mut tree = PoseTree::new(&parents).expect("a valid tree");
+    tree.set_globals(&globals);
+    let shifted = LowerBodyBones {
+        hips: bones.hips + 1,
+        spine: bones.spine.map(|s| s.map(|b| b + 1)),
+        head: bones.head + 1,
+        legs,
+        toes: bones.toes,
+    };
+    (tree, shifted, eyes)
+}
+
+/// Thighs hanging from a root beside the hips are carried with the hips, as if they hung from
+/// them: crouching, walking and bowing, every leg joint is where the reference body (thighs on
+/// the hips) puts it. Before, the hips went down without the legs and the thighs stayed
+/// standing (a skinned mesh stretched from the hips to the knees).
+#[test]
+fn thighs_hanging_beside_the_hips_are_carried_with_them() {
+    let (rest, bones, eyes) = thighs_on_the_root();
+    let mut loose = LowerBody::new(LowerBodySettings::default(), bones, &rest, Some(eyes));
+    let mut reference = body();
+    let ref_bones = reference_lower_body().1;
+    assert_eq!(
+        loose.loose_thigh_bones(),
+        PerSide::new(
+            Some(bones.legs.left.unwrap()[0]),
+            Some(bones.legs.right.unwrap()[0])
+        )
+    );
+    assert_eq!(reference.loose_thigh_bones(), PerSide::new(None, None));
+    let moves = [
+        headset(Vec3::new(0.0, 1.25, 0.09), 0.0),
+        headset(Vec3::new(0.0, 1.05, 0.35), 0.8),
+        headset(Vec3::new(0.3, 1.6, 0.5), 0.0),
+    ];
+    for (k, head) in moves.into_iter().enumerate() {
+        let mut last = None;
+        for _ in 0..40 {
+            let mut t = rest.clone();
+            loose.update(Side::Left, &mut t, &input(head), 1.0 / 90.0);
+            let (r, _) = run(&mut reference, &input(head), 1);
+            last = Some((t, r));
+        }
+        let (mut t, mut r) = last.expect("frames");
+        for (leg, ref_leg) in [
+            (bones.legs.left, ref_bones.legs.left),
+            (bones.legs.right, ref_bones.legs.right),
+        ] {
+            for (b, rb) in leg.unwrap().into_iter().zip(ref_leg.unwrap()) {
+                let (a, e) = (t.global(b).position, r.global(rb).position);
+                assert!(
+                    a.distance(e) < 1e-4,
+                    "move {k}: bone {b} at {a}, the reference's at {e}"
+                );
+            }
+        }
+        let hips = t.global(bones.hips).position;
+        assert!(
+            hips.y < 0.9 || k == 2,
+            "move {k}: the hips came down: {hips}"
+        );
+    }
+}

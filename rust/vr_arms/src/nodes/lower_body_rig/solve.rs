@@ -30,6 +30,9 @@ pub(super) struct Solved {
     /// targets), put where its shin ends: its engine bone and local position, its lower leg's
     /// engine bone and the ankle in the lower leg's frame (skeleton units).
     pub(super) positions: Vec<(i32, Vector3, i32, Vector3)>,
+    /// Each upper leg that hangs from elsewhere than below the hips (a game rig whose thighs
+    /// hang from its root), carried with the hips: its engine bone and local position.
+    pub(super) thighs: Vec<(i32, Vector3)>,
     /// The walk animation's share of the legs this frame.
     pub(super) walk_share: f32,
     /// The hips bone and its local position.
@@ -286,6 +289,12 @@ impl LowerBodyRig {
                 b.bones[f.lower],
                 to_vector3(f.ankle_in_lower),
             ));
+        }
+        s.thighs.clear();
+        let thighs = b.stage.loose_thigh_bones();
+        for t in [thighs.left, thighs.right].into_iter().flatten() {
+            s.thighs
+                .push((b.bones[t], to_vector3(b.tree.local(t).position)));
         }
         s.after.clear();
         s.after.extend((0..b.tree.len()).map(|i| b.tree.global(i)));

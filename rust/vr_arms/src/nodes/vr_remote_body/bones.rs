@@ -14,6 +14,7 @@ use crate::convert::pose;
 use crate::shared::common::{HUMANOID_ARMS as ARMS, HUMANOID_SPINE as SPINE};
 use crate::shared::lower_body_bind::{
     LowerBodyNames, add_lower_body, feet_hang_from_shins, lower_body_problems,
+    thighs_hang_from_hips,
 };
 use crate::skeleton_tree::TreeBuilder;
 use vr_arms_core::lower_body::LowerBody;
@@ -106,16 +107,24 @@ pub(crate) fn chain_problems(skeleton: &Gd<Skeleton3D>) -> Vec<String> {
 }
 
 /// Why the remote body gives `skeleton` no lower body although `lower_body` is on, when the
-/// reason is its feet: they hang from elsewhere than the lower legs (a rig whose feet were IK
-/// targets), and the remote body writes bone rotations only.
-pub(crate) fn detached_feet_problem(skeleton: &Gd<Skeleton3D>, lower_body: bool) -> Option<String> {
+/// reason is how its legs hang: feet from elsewhere than the lower legs (a rig whose feet were
+/// IK targets), or upper legs from elsewhere than below the hips (a game rig's root): the
+/// remote body writes bone rotations only, and such bones would stay behind.
+pub(crate) fn detached_legs_problem(skeleton: &Gd<Skeleton3D>, lower_body: bool) -> Option<String> {
     let names = LowerBodyNames::default();
-    let detached = lower_body
-        && lower_body_problems(skeleton, &names).is_empty()
-        && !feet_hang_from_shins(skeleton, &names);
-    detached.then(|| {
-        "The feet do not hang from the lower legs (a rig whose feet were IK targets): this body gets no lower body, the hips and legs keep their pose. The node graph's LowerBodyRig (VRArmsSetup.setup_skeleton) solves such legs.".to_string()
-    })
+    if !lower_body || !lower_body_problems(skeleton, &names).is_empty() {
+        return None;
+    }
+    let reason = if !feet_hang_from_shins(skeleton, &names) {
+        "The feet do not hang from the lower legs (a rig whose feet were IK targets)"
+    } else if !thighs_hang_from_hips(skeleton, &names) {
+        "The upper legs do not hang from the hips bone (a game rig whose thighs hang from its root)"
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{reason}: this body gets no lower body, the hips and legs keep their pose. The node graph's LowerBodyRig (VRArmsSetup.setup_skeleton) solves such legs."
+    ))
 }
 
 /// `lower_body`: also the hips, spine and legs (when the skeleton has a hips and a head bone).
@@ -148,11 +157,12 @@ pub(crate) fn bind_bones(
     // Only a rig whose legs are solved (as the one-click setup's `LowerBodyRig`): a crouch must
     // not lower hips whose legs are not. Each foot under its shin: the remote body writes
     // rotations only, and a foot hanging from elsewhere would stay behind
-    // ([`detached_feet_problem`] says so).
+    // ([`detached_legs_problem`] says so); each thigh below the hips likewise.
     let names = LowerBodyNames::default();
     let lower = if lower_body
         && lower_body_problems(skeleton, &names).is_empty()
         && feet_hang_from_shins(skeleton, &names)
+        && thighs_hang_from_hips(skeleton, &names)
     {
         add_lower_body(skeleton, &names, &mut tb)
     } else {
