@@ -328,16 +328,22 @@ func test_kaykit_mannequin_by_its_names() -> void:
 ## it is drawn as before (its rest and pose kept in place): a game rig whose feet were IK
 ## targets when it was made (Quaternius' characters are exported so).
 func _feet_under_root(s: Skeleton3D) -> void:
+	_under_root(s, ["foot.l", "foot.r"])
+
+
+## Each of the bones `names` moved under the skeleton's root bone, drawn where it was (its
+## rest and pose kept in place).
+func _under_root(s: Skeleton3D, names: Array) -> void:
 	var root := s.find_bone("root")
-	for name in ["foot.l", "foot.r"]:
-		var foot := s.find_bone(name)
-		var rest := s.get_bone_global_rest(foot)
-		var pose := s.get_bone_global_pose(foot)
-		s.set_bone_parent(foot, root)
-		s.set_bone_rest(foot, s.get_bone_global_rest(root).affine_inverse() * rest)
+	for name in names:
+		var bone := s.find_bone(name)
+		var rest := s.get_bone_global_rest(bone)
+		var pose := s.get_bone_global_pose(bone)
+		s.set_bone_parent(bone, root)
+		s.set_bone_rest(bone, s.get_bone_global_rest(root).affine_inverse() * rest)
 		var local := s.get_bone_global_pose(root).affine_inverse() * pose
-		s.set_bone_pose_position(foot, local.origin)
-		s.set_bone_pose_rotation(foot, local.basis.get_rotation_quaternion())
+		s.set_bone_pose_position(bone, local.origin)
+		s.set_bone_pose_rotation(bone, local.basis.get_rotation_quaternion())
 
 
 ## A rig whose feet hang from its root, not from its shins, still gets its legs solved: each
@@ -396,17 +402,10 @@ func test_a_rig_whose_feet_hang_from_its_root_crouches_on_its_legs() -> void:
 	await _check_crouch(b)
 
 
+## KayKit's mannequin with both thighs moved from under its hips to under its root bone (a
+## game rig's `Root` > `UpperLeg.L`, as Quaternius' `Casual` is made).
 func _thighs_under_root(s: Skeleton3D) -> void:
-	var root := s.find_bone("root")
-	for name in ["upperleg.l", "upperleg.r"]:
-		var thigh := s.find_bone(name)
-		var rest := s.get_bone_global_rest(thigh)
-		var pose := s.get_bone_global_pose(thigh)
-		s.set_bone_parent(thigh, root)
-		s.set_bone_rest(thigh, s.get_bone_global_rest(root).affine_inverse() * rest)
-		var local := s.get_bone_global_pose(root).affine_inverse() * pose
-		s.set_bone_pose_position(thigh, local.origin)
-		s.set_bone_pose_rotation(thigh, local.basis.get_rotation_quaternion())
+	_under_root(s, ["upperleg.l", "upperleg.r"])
 
 
 ## The test character `file`, changed by `before_setup`, set up as a remote body (`setup_remote`);

@@ -5,6 +5,7 @@
 use godot::classes::Skeleton3D;
 use godot::prelude::*;
 use vr_arms_core::lower_body::{LowerBodyBones, legs::LegBones};
+use vr_arms_core::maths::pose_tree::hangs_below;
 use vr_arms_core::{PerSide, Side};
 
 use crate::convert::vec3;
@@ -81,17 +82,16 @@ pub fn feet_hang_from_shins(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -
 /// its thighs from its floor-level root beside the hips: the core carries them with the hips
 /// and `LowerBodyRig` writes their places; the remote body writes rotations only and cannot.
 pub fn thighs_hang_from_hips(skeleton: &Gd<Skeleton3D>, names: &LowerBodyNames) -> bool {
-    let hips = skeleton.find_bone(names.hips.as_str());
-    names.legs.iter().all(|leg| {
-        let mut bone = skeleton.find_bone(leg[0].as_str());
-        for _ in 0..skeleton.get_bone_count() {
-            bone = skeleton.get_bone_parent(bone);
-            if bone < 0 || bone == hips {
-                break;
-            }
-        }
-        hips >= 0 && bone == hips
-    })
+    let index = |bone: i32| usize::try_from(bone).ok();
+    let parent = |bone: usize| index(skeleton.get_bone_parent(bone as i32));
+    let count = index(skeleton.get_bone_count()).unwrap_or(0);
+    let hips = index(skeleton.find_bone(names.hips.as_str()));
+    names.legs.iter().all(
+        |leg| match (index(skeleton.find_bone(leg[0].as_str())), hips) {
+            (Some(thigh), Some(hips)) => hangs_below(thigh, hips, count, parent),
+            _ => false,
+        },
+    )
 }
 
 /// The lower body's bones added to `tree` (the hips first, so it is the tree's root when the

@@ -38,7 +38,7 @@ pub use rest::LowerBodyRest;
 pub use settings::LowerBodySettings;
 
 use crate::maths::pose::Pose;
-use crate::maths::pose_tree::PoseTree;
+use crate::maths::pose_tree::{PoseTree, hangs_below};
 use crate::maths::side::{PerSide, Side};
 use feet::FootTarget;
 use legs::LegBones;
@@ -197,9 +197,11 @@ impl LowerBody {
     ) -> Self {
         let mut settings = settings;
         settings.validate();
+        let below_hips =
+            |bone: usize| hangs_below(bone, bones.hips, rest_tree.len(), |b| rest_tree.parent(b));
         let thigh = |leg: Option<LegBones>| {
             leg.map(|[upper, _, _]| upper)
-                .filter(|&upper| !hangs_below(rest_tree, upper, bones.hips))
+                .filter(|&upper| !below_hips(upper))
         };
         Self {
             loose_thighs: PerSide::new(thigh(bones.legs.left), thigh(bones.legs.right)),
@@ -285,7 +287,7 @@ impl LowerBody {
     /// poses them now. Such a thigh is carried with the hips, so its place is written too
     /// ([`Self::loose_thigh_bones`]).
     #[cold]
-    fn loose_thighs(&self, tree: &mut PoseTree) -> PerSide<Option<(usize, Vec3)>> {
+    fn thigh_places(&self, tree: &mut PoseTree) -> PerSide<Option<(usize, Vec3)>> {
         let loose = self.loose_thighs;
         let hips = tree.global(self.bones.hips).inverse();
         let mut place = |thigh: Option<usize>| {
@@ -507,7 +509,7 @@ impl LowerBody {
         // Thighs that hang from a bone above the hips (a game rig's `Root`) are carried with
         // the hips, where this frame's pose has them in the hips' frame.
         let thighs =
-            (self.loose_thighs != PerSide::new(None, None)).then(|| self.loose_thighs(tree));
+            (self.loose_thighs != PerSide::new(None, None)).then(|| self.thigh_places(tree));
         tree.set_global(
             b.hips,
             to_skeleton.mul_pose(&Pose::new(placed.hips, hips_turn)),
@@ -799,17 +801,4 @@ fn carry_thighs(tree: &mut PoseTree, hips: usize, thighs: PerSide<Option<(usize,
         let rotation = tree.global(thigh).rotation;
         tree.set_global(thigh, Pose::new(carried, rotation));
     }
-}
-
-/// Whether `bone` hangs below `ancestor` in `tree` (at any depth).
-fn hangs_below(tree: &PoseTree, bone: usize, ancestor: usize) -> bool {
-    let mut at = tree.parent(bone);
-    for _ in 0..tree.len() {
-        match at {
-            Some(p) if p == ancestor => return true,
-            Some(p) => at = tree.parent(p),
-            None => return false,
-        }
-    }
-    false
 }

@@ -227,6 +227,25 @@ impl PoseTree {
     }
 }
 
+/// Whether `bone` hangs below `ancestor` (at any depth) in a tree of `count` bones whose parents
+/// `parent` gives; a walk longer than the tree (a cycle) ends it.
+pub fn hangs_below(
+    bone: usize,
+    ancestor: usize,
+    count: usize,
+    parent: impl Fn(usize) -> Option<usize>,
+) -> bool {
+    let mut at = bone;
+    for _ in 0..count {
+        match parent(at) {
+            Some(p) if p == ancestor => return true,
+            Some(p) => at = p,
+            None => return false,
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,16 +20,8 @@ pub(super) fn hips_where_legs_hang(map: &mut AutoMap, bones: &[String], parents:
         return;
     };
     let parent = |i: usize| parents.get(i).copied().flatten();
-    let above = |ancestor: usize, mut bone: usize| {
-        // A bone's ancestors, at most as many as the skeleton has bones (a cycle ends it).
-        for _ in 0..bones.len() {
-            match parent(bone) {
-                Some(p) if p == ancestor => return true,
-                Some(p) => bone = p,
-                None => return false,
-            }
-        }
-        false
+    let above = |ancestor: usize, bone: usize| {
+        crate::maths::pose_tree::hangs_below(bone, ancestor, bones.len(), parent)
     };
     let Some(pelvis) = parent(left).filter(|&p| Some(p) == parent(right)) else {
         return;
